@@ -1,0 +1,60 @@
+// A tiny measuring loop: warm up, then run batches until the time budget is spent, and report
+// the best batch rate (the least disturbed by GC and the other core's load).
+export interface Measurement {
+  name: string;
+  opsPerSecond: number;
+  bytesPerSecond?: number;
+}
+
+export function measure(
+  name: string,
+  fn: () => void,
+  options: { budgetMs?: number; bytesPerOp?: number } = {},
+): Measurement {
+  const budget = options.budgetMs ?? 1500;
+  for (let i = 0; i < 200; i++) fn();
+  let batch = 1;
+  let best = 0;
+  const end = performance.now() + budget;
+  while (performance.now() < end) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    const elapsed = performance.now() - start;
+    if (elapsed < 20) batch *= 2;
+    else best = Math.max(best, (batch * 1000) / elapsed);
+  }
+  const result: Measurement = { name, opsPerSecond: best };
+  if (options.bytesPerOp !== undefined) result.bytesPerSecond = best * options.bytesPerOp;
+  return result;
+}
+
+export async function measureAsync(
+  name: string,
+  fn: () => Promise<void>,
+  options: { budgetMs?: number; bytesPerOp?: number; unitsPerOp?: number } = {},
+): Promise<Measurement> {
+  const budget = options.budgetMs ?? 1500;
+  for (let i = 0; i < 20; i++) await fn();
+  let ops = 0;
+  const start = performance.now();
+  while (performance.now() - start < budget) {
+    await fn();
+    ops++;
+  }
+  const rate = (ops * (options.unitsPerOp ?? 1) * 1000) / (performance.now() - start);
+  const result: Measurement = { name, opsPerSecond: rate };
+  if (options.bytesPerOp !== undefined) {
+    result.bytesPerSecond = (ops * options.bytesPerOp * 1000) / (performance.now() - start);
+  }
+  return result;
+}
+
+export function report(rows: Measurement[], unit = "ops/s"): void {
+  const width = Math.max(...rows.map((r) => r.name.length));
+  for (const row of rows) {
+    const rate = Math.round(row.opsPerSecond).toLocaleString("en-US");
+    const mb =
+      row.bytesPerSecond === undefined ? "" : `  ${(row.bytesPerSecond / 1e6).toFixed(1)} MB/s`;
+    console.log(`${row.name.padEnd(width)}  ${rate.padStart(12)} ${unit}${mb}`);
+  }
+}
