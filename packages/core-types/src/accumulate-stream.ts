@@ -1,0 +1,175 @@
+import type { AssistantPart } from "./content-part.js";
+import type { FinishReason } from "./finish-reason.js";
+import type { Choice, Response } from "./response.js";
+import type { PromptFeedback, SafetyRating } from "./safety.js";
+import type { StreamEvent, StreamEventOf } from "./stream-event.js";
+import { emptyUsage, type Usage } from "./usage.js";
+
+interface ChoiceState {
+  parts: Map<number, AssistantPart>;
+  finishReason?: FinishReason;
+  stopSequence?: string;
+  safetyRatings?: SafetyRating[];
+}
+
+/**
+ * Folds canonical stream events into the response they describe (law 4: a stream, accumulated,
+ * equals the non-streamed response). Pushing is O(1) per event; string fragments are collected
+ * in arrays and joined once at the end.
+ */
+export class StreamAccumulator {
+  private id = "";
+  private model = "";
+  private created = 0;
+  private usage: Usage = emptyUsage();
+  private promptFeedback: PromptFeedback | undefined;
+  private readonly choices = new Map<number, ChoiceState>();
+  private readonly fragments = new Map<AssistantPart, string[]>();
+  /** The first error event, if the stream carried one. */
+  error: StreamEventOf<"error">["error"] | undefined;
+
+  push(event: StreamEvent): void {
+    switch (event.type) {
+      case "response-start":
+        if (!this.id) {
+          this.id = event.id;
+          this.model = event.model;
+          this.created = event.created;
+        }
+        return;
+      case "part-start":
+        this.part(event, () =>
+          event.kind === "text" ? { type: "text", text: "" } : { type: "thinking", text: "" },
+        );
+        return;
+      case "text-delta":
+        this.append(
+          this.part(event, () => ({ type: "text", text: "" })),
+          event.delta,
+        );
+        return;
+      case "thinking-delta":
+        this.append(
+          this.part(event, () => ({ type: "thinking", text: "" })),
+          event.delta,
+        );
+        return;
+      case "signature-delta": {
+        const part = this.part(event, () => ({ type: "thinking", text: "" }));
+        if (part.type === "text" || part.type === "thinking" || part.type === "tool-call") {
+          part.signature = (part.signature ?? "") + event.signature;
+        }
+        return;
+      }
+      case "redacted-thinking":
+        this.part(event, () => ({ type: "redacted-thinking", data: event.data }));
+        return;
+      case "tool-call-start":
+        this.part(event, () => ({
+          type: "tool-call",
+          id: event.id,
+          name: event.name,
+          arguments: "",
+        }));
+        return;
+      case "tool-arguments-delta":
+        this.append(
+          this.part(event, () => ({ type: "tool-call", id: "", name: "", arguments: "" })),
+          event.delta,
+        );
+        return;
+      case "part-end":
+        return;
+      case "usage":
+        this.usage = event.usage;
+        return;
+      case "finish": {
+        const state = this.choice(event.choice ?? 0);
+        state.finishReason = event.finishReason;
+        if (event.stopSequence !== undefined) state.stopSequence = event.stopSequence;
+        if (event.safetyRatings !== undefined) state.safetyRatings = event.safetyRatings;
+        return;
+      }
+      case "prompt-feedback":
+        this.promptFeedback = event.promptFeedback;
+        return;
+      case "error":
+        this.error ??= event.error;
+        return;
+    }
+  }
+
+  result(): Response {
+    const choices: Choice[] = [...this.choices.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, state]) => {
+        const parts = [...state.parts.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([, part]) => this.finishPart(part));
+        const choice: Choice = {
+          index,
+          message: { role: "assistant", parts },
+          finishReason: state.finishReason ?? { unified: "other" },
+        };
+        if (state.stopSequence !== undefined) choice.stopSequence = state.stopSequence;
+        if (state.safetyRatings !== undefined) choice.safetyRatings = state.safetyRatings;
+        return choice;
+      });
+    const response: Response = {
+      id: this.id,
+      model: this.model,
+      created: this.created,
+      choices,
+      usage: this.usage,
+    };
+    if (this.promptFeedback !== undefined) response.promptFeedback = this.promptFeedback;
+    return response;
+  }
+
+  private choice(index: number): ChoiceState {
+    let state = this.choices.get(index);
+    if (!state) {
+      state = { parts: new Map() };
+      this.choices.set(index, state);
+    }
+    return state;
+  }
+
+  private part(
+    event: { index: number; choice?: number },
+    create: () => AssistantPart,
+  ): AssistantPart {
+    const parts = this.choice(event.choice ?? 0).parts;
+    let part = parts.get(event.index);
+    if (!part) {
+      part = create();
+      parts.set(event.index, part);
+    }
+    return part;
+  }
+
+  private append(part: AssistantPart, delta: string): void {
+    let list = this.fragments.get(part);
+    if (!list) {
+      list = [];
+      this.fragments.set(part, list);
+    }
+    list.push(delta);
+  }
+
+  private finishPart(part: AssistantPart): AssistantPart {
+    const list = this.fragments.get(part);
+    if (!list) return part;
+    const joined = list.join("");
+    if (part.type === "text" || part.type === "thinking")
+      return { ...part, text: part.text + joined };
+    if (part.type === "tool-call") return { ...part, arguments: part.arguments + joined };
+    return part;
+  }
+}
+
+export function accumulateStream(events: Iterable<StreamEvent>): Response {
+  const accumulator = new StreamAccumulator();
+  for (const event of events) accumulator.push(event);
+  return accumulator.result();
+}

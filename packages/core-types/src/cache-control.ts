@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+/**
+ * An inline cache boundary. The part carrying it, and everything before it, form the cached prefix.
+ * Only the two ttl values the spec allows are representable; any other value is refused at parse time.
+ */
+export const cacheTtlSchema = z.enum(["5m", "1h"]);
+export type CacheTtl = z.infer<typeof cacheTtlSchema>;
+
+export const cacheControlSchema = z.object({
+  type: z.literal("ephemeral"),
+  ttl: cacheTtlSchema.exactOptional(),
+});
+export type CacheControl = z.infer<typeof cacheControlSchema>;

@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { cacheControlSchema } from "./cache-control.js";
+
+/**
+ * Content parts: the smallest units of a message. Every wire format's block, part or item maps to
+ * one of these. `signature` fields carry opaque provider tokens byte for byte (Anthropic thinking
+ * signatures, Gemini thoughtSignature); they are never invented.
+ */
+export const textPartSchema = z.object({
+  type: z.literal("text"),
+  text: z.string(),
+  cacheControl: cacheControlSchema.exactOptional(),
+  /** Gemini attaches thoughtSignature to text parts too; it must come back unchanged. */
+  signature: z.string().exactOptional(),
+});
+export type TextPart = z.infer<typeof textPartSchema>;
+
+export const imageSourceSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("url"), url: z.string() }),
+  z.object({ type: z.literal("base64"), mediaType: z.string(), data: z.string() }),
+]);
+export type ImageSource = z.infer<typeof imageSourceSchema>;
+
+export const imagePartSchema = z.object({
+  type: z.literal("image"),
+  source: imageSourceSchema,
+  detail: z.enum(["auto", "low", "high"]).exactOptional(),
+  cacheControl: cacheControlSchema.exactOptional(),
+});
+export type ImagePart = z.infer<typeof imagePartSchema>;
+
+export const fileSourceSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("url"), url: z.string(), mediaType: z.string().exactOptional() }),
+  z.object({ type: z.literal("base64"), mediaType: z.string(), data: z.string() }),
+  z.object({ type: z.literal("file-id"), fileId: z.string() }),
+]);
+export type FileSource = z.infer<typeof fileSourceSchema>;
+
+export const filePartSchema = z.object({
+  type: z.literal("file"),
+  source: fileSourceSchema,
+  filename: z.string().exactOptional(),
+  cacheControl: cacheControlSchema.exactOptional(),
+});
+export type FilePart = z.infer<typeof filePartSchema>;
+
+export const toolCallPartSchema = z.object({
+  type: z.literal("tool-call"),
+  id: z.string(),
+  name: z.string(),
+  /** JSON-encoded arguments exactly as the model produced them ("{}" for no arguments). */
+  arguments: z.string(),
+  signature: z.string().exactOptional(),
+  cacheControl: cacheControlSchema.exactOptional(),
+});
+export type ToolCallPart = z.infer<typeof toolCallPartSchema>;
+
+export const toolResultContentSchema = z.discriminatedUnion("type", [
+  textPartSchema,
+  imagePartSchema,
+]);
+export type ToolResultContent = z.infer<typeof toolResultContentSchema>;
+
+export const toolResultPartSchema = z.object({
+  type: z.literal("tool-result"),
+  toolCallId: z.string(),
+  /** The called tool's name; Gemini matches results by name, so formats that know it keep it. */
+  name: z.string().exactOptional(),
+  content: z.array(toolResultContentSchema),
+  isError: z.boolean().exactOptional(),
+  cacheControl: cacheControlSchema.exactOptional(),
+});
+export type ToolResultPart = z.infer<typeof toolResultPartSchema>;
+
+export const thinkingPartSchema = z.object({
+  type: z.literal("thinking"),
+  text: z.string(),
+  signature: z.string().exactOptional(),
+});
+export type ThinkingPart = z.infer<typeof thinkingPartSchema>;
+
+export const redactedThinkingPartSchema = z.object({
+  type: z.literal("redacted-thinking"),
+  data: z.string(),
+});
+export type RedactedThinkingPart = z.infer<typeof redactedThinkingPartSchema>;
+
+export const userPartSchema = z.discriminatedUnion("type", [
+  textPartSchema,
+  imagePartSchema,
+  filePartSchema,
+]);
+export type UserPart = z.infer<typeof userPartSchema>;
+
+export const assistantPartSchema = z.discriminatedUnion("type", [
+  textPartSchema,
+  imagePartSchema,
+  filePartSchema,
+  toolCallPartSchema,
+  thinkingPartSchema,
+  redactedThinkingPartSchema,
+]);
+export type AssistantPart = z.infer<typeof assistantPartSchema>;
+
+export const partSchema = z.discriminatedUnion("type", [
+  textPartSchema,
+  imagePartSchema,
+  filePartSchema,
+  toolCallPartSchema,
+  toolResultPartSchema,
+  thinkingPartSchema,
+  redactedThinkingPartSchema,
+]);
+export type Part = z.infer<typeof partSchema>;
+export type PartType = Part["type"];

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { assistantPartSchema, toolResultPartSchema, userPartSchema } from "./content-part.js";
+
+/**
+ * A conversation turn. System text is not a message: it lives on the request (`system`), because
+ * two of the four formats cannot place it among the turns. Tool results form their own `tool`
+ * turn; formats that carry them inside a user turn split and merge at their boundary.
+ */
+export const userMessageSchema = z.object({
+  role: z.literal("user"),
+  parts: z.array(userPartSchema),
+  name: z.string().exactOptional(),
+});
+export type UserMessage = z.infer<typeof userMessageSchema>;
+
+export const assistantMessageSchema = z.object({
+  role: z.literal("assistant"),
+  parts: z.array(assistantPartSchema),
+  name: z.string().exactOptional(),
+});
+export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
+
+export const toolMessageSchema = z.object({
+  role: z.literal("tool"),
+  parts: z.array(toolResultPartSchema),
+});
+export type ToolMessage = z.infer<typeof toolMessageSchema>;
+
+export const messageSchema = z.discriminatedUnion("role", [
+  userMessageSchema,
+  assistantMessageSchema,
+  toolMessageSchema,
+]);
+export type Message = z.infer<typeof messageSchema>;
+export type Role = Message["role"];

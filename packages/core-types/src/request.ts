@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { textPartSchema } from "./content-part.js";
+import { jsonObjectSchema } from "./json-value.js";
+import { messageSchema } from "./message.js";
+import { responseFormatSchema } from "./response-format.js";
+import { safetySettingSchema } from "./safety.js";
+import { samplingSchema } from "./sampling.js";
+import { thinkingConfigSchema } from "./thinking-config.js";
+import { toolChoiceSchema, toolSchema } from "./tool.js";
+import { extrasSchema } from "./wire-format.js";
+
+/** The interlingua request: what every format's request parses to and renders from. */
+export const requestSchema = z.object({
+  model: z.string().min(1),
+  /** System instructions in order; formats with several system messages merge here. */
+  system: z.array(textPartSchema),
+  messages: z.array(messageSchema),
+  sampling: samplingSchema,
+  tools: z.array(toolSchema),
+  toolChoice: toolChoiceSchema.exactOptional(),
+  parallelToolCalls: z.boolean().exactOptional(),
+  thinking: thinkingConfigSchema.exactOptional(),
+  responseFormat: responseFormatSchema.exactOptional(),
+  stream: z.boolean(),
+  /** Streaming clients that asked for a usage frame (OpenAI stream_options.include_usage). */
+  includeUsage: z.boolean().exactOptional(),
+  /** End-user id for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
+  user: z.string().exactOptional(),
+  /** An upstream cache resource named by the caller (Gemini `cachedContent`). */
+  cachedContent: z.string().exactOptional(),
+  safetySettings: z.array(safetySettingSchema).exactOptional(),
+  /** Provider request metadata that is not the user id (Anthropic metadata, OpenAI metadata). */
+  metadata: jsonObjectSchema.exactOptional(),
+  extras: extrasSchema.exactOptional(),
+});
+export type Request = z.infer<typeof requestSchema>;

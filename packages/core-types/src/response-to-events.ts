@@ -1,0 +1,63 @@
+import type { AssistantPart } from "./content-part.js";
+import type { Response } from "./response.js";
+import type { StreamEvent } from "./stream-event.js";
+
+/**
+ * The canonical event sequence of a whole response, in the canonical order: response-start, each
+ * choice's parts bracketed by start and part-end, each choice's finish, then the final usage.
+ * Gateways use it to stream a response that arrived whole; tests use it for law 4.
+ * Image and file parts have no stream event and are skipped.
+ */
+export function responseToEvents(response: Response): StreamEvent[] {
+  const events: StreamEvent[] = [
+    { type: "response-start", id: response.id, model: response.model, created: response.created },
+  ];
+  if (response.promptFeedback !== undefined) {
+    events.push({ type: "prompt-feedback", promptFeedback: response.promptFeedback });
+  }
+  for (const choice of response.choices) {
+    const at = choice.index === 0 ? {} : { choice: choice.index };
+    choice.message.parts.forEach((part, index) => {
+      events.push(...partEvents(part, { index, ...at }));
+    });
+    const finish: StreamEvent = { type: "finish", ...at, finishReason: choice.finishReason };
+    if (choice.stopSequence !== undefined) finish.stopSequence = choice.stopSequence;
+    if (choice.safetyRatings !== undefined) finish.safetyRatings = choice.safetyRatings;
+    events.push(finish);
+  }
+  events.push({ type: "usage", usage: response.usage });
+  return events;
+}
+
+function partEvents(part: AssistantPart, at: { index: number; choice?: number }): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  const signature = (value: string | undefined) => {
+    if (value !== undefined) events.push({ type: "signature-delta", ...at, signature: value });
+  };
+  switch (part.type) {
+    case "text":
+      events.push({ type: "part-start", ...at, kind: "text" });
+      if (part.text) events.push({ type: "text-delta", ...at, delta: part.text });
+      signature(part.signature);
+      break;
+    case "thinking":
+      events.push({ type: "part-start", ...at, kind: "thinking" });
+      if (part.text) events.push({ type: "thinking-delta", ...at, delta: part.text });
+      signature(part.signature);
+      break;
+    case "redacted-thinking":
+      events.push({ type: "redacted-thinking", ...at, data: part.data });
+      break;
+    case "tool-call":
+      events.push({ type: "tool-call-start", ...at, id: part.id, name: part.name });
+      if (part.arguments)
+        events.push({ type: "tool-arguments-delta", ...at, delta: part.arguments });
+      signature(part.signature);
+      break;
+    case "image":
+    case "file":
+      return [];
+  }
+  events.push({ type: "part-end", ...at });
+  return events;
+}

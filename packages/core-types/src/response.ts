@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { finishReasonSchema } from "./finish-reason.js";
+import { assistantMessageSchema } from "./message.js";
+import { promptFeedbackSchema, safetyRatingSchema } from "./safety.js";
+import { usageSchema } from "./usage.js";
+import { extrasSchema } from "./wire-format.js";
+
+export const choiceSchema = z.object({
+  index: z.number().int().nonnegative(),
+  message: assistantMessageSchema,
+  finishReason: finishReasonSchema,
+  /** The stop sequence that ended generation, when the upstream names it. */
+  stopSequence: z.string().exactOptional(),
+  safetyRatings: z.array(safetyRatingSchema).exactOptional(),
+});
+export type Choice = z.infer<typeof choiceSchema>;
+
+export const responseSchema = z.object({
+  id: z.string(),
+  model: z.string(),
+  /** Unix seconds. */
+  created: z.number().int().nonnegative(),
+  choices: z.array(choiceSchema),
+  usage: usageSchema,
+  promptFeedback: promptFeedbackSchema.exactOptional(),
+  extras: extrasSchema.exactOptional(),
+});
+export type Response = z.infer<typeof responseSchema>;

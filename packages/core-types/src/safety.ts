@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/** The spec's four harm categories; other strings pass through as the upstream sends them. */
+export const harmCategories = [
+  "HARM_CATEGORY_HATE_SPEECH",
+  "HARM_CATEGORY_DANGEROUS_CONTENT",
+  "HARM_CATEGORY_HARASSMENT",
+  "HARM_CATEGORY_SEXUALLY_EXPLICIT",
+] as const;
+export const harmCategorySchema = z.string().min(1);
+
+export const harmThresholdSchema = z.enum([
+  "BLOCK_NONE",
+  "BLOCK_ONLY_HIGH",
+  "BLOCK_MEDIUM_AND_ABOVE",
+  "BLOCK_LOW_AND_ABOVE",
+  "HARM_BLOCK_THRESHOLD_UNSPECIFIED",
+  "OFF",
+]);
+export type HarmThreshold = z.infer<typeof harmThresholdSchema>;
+
+export const safetySettingSchema = z.object({
+  category: harmCategorySchema,
+  threshold: harmThresholdSchema,
+});
+export type SafetySetting = z.infer<typeof safetySettingSchema>;
+
+export const harmProbabilitySchema = z.enum([
+  "NEGLIGIBLE",
+  "LOW",
+  "MEDIUM",
+  "HIGH",
+  "HARM_PROBABILITY_UNSPECIFIED",
+]);
+export type HarmProbability = z.infer<typeof harmProbabilitySchema>;
+
+export const safetyRatingSchema = z.object({
+  category: harmCategorySchema,
+  probability: harmProbabilitySchema,
+  blocked: z.boolean().exactOptional(),
+});
+export type SafetyRating = z.infer<typeof safetyRatingSchema>;
+
+export const promptFeedbackSchema = z.object({
+  blockReason: z.string().exactOptional(),
+  safetyRatings: z.array(safetyRatingSchema).exactOptional(),
+});
+export type PromptFeedback = z.infer<typeof promptFeedbackSchema>;

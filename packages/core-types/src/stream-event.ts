@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { finishReasonSchema } from "./finish-reason.js";
+import { promptFeedbackSchema, safetyRatingSchema } from "./safety.js";
+import { usageSchema } from "./usage.js";
+
+/**
+ * Canonical stream events, named noun-then-verb. `index` is the part's position in the choice's
+ * message; `choice` is the choice index and is omitted for choice 0. Decoders of formats without
+ * explicit part starts (OpenAI chat, Gemini) emit `part-start`/`tool-call-start` at a part's first
+ * fragment, so every part is bracketed by a start and a `part-end`.
+ */
+const at = {
+  index: z.number().int().nonnegative(),
+  choice: z.number().int().positive().exactOptional(),
+};
+
+export const responseStartEventSchema = z.object({
+  type: z.literal("response-start"),
+  id: z.string(),
+  model: z.string(),
+  created: z.number().int().nonnegative(),
+});
+export const partStartEventSchema = z.object({
+  type: z.literal("part-start"),
+  ...at,
+  kind: z.enum(["text", "thinking"]),
+});
+export const textDeltaEventSchema = z.object({
+  type: z.literal("text-delta"),
+  ...at,
+  delta: z.string(),
+});
+export const thinkingDeltaEventSchema = z.object({
+  type: z.literal("thinking-delta"),
+  ...at,
+  delta: z.string(),
+});
+/** An opaque signature for the part at `index` (thinking, or a Gemini text/tool-call part). */
+export const signatureDeltaEventSchema = z.object({
+  type: z.literal("signature-delta"),
+  ...at,
+  signature: z.string(),
+});
+export const redactedThinkingEventSchema = z.object({
+  type: z.literal("redacted-thinking"),
+  ...at,
+  data: z.string(),
+});
+export const toolCallStartEventSchema = z.object({
+  type: z.literal("tool-call-start"),
+  ...at,
+  id: z.string(),
+  name: z.string(),
+});
+export const toolArgumentsDeltaEventSchema = z.object({
+  type: z.literal("tool-arguments-delta"),
+  ...at,
+  delta: z.string(),
+});
+export const partEndEventSchema = z.object({ type: z.literal("part-end"), ...at });
+/** Cumulative usage so far; a later usage event replaces an earlier one. */
+export const usageEventSchema = z.object({ type: z.literal("usage"), usage: usageSchema });
+export const finishEventSchema = z.object({
+  type: z.literal("finish"),
+  choice: z.number().int().positive().exactOptional(),
+  finishReason: finishReasonSchema,
+  stopSequence: z.string().exactOptional(),
+  safetyRatings: z.array(safetyRatingSchema).exactOptional(),
+});
+export const promptFeedbackEventSchema = z.object({
+  type: z.literal("prompt-feedback"),
+  promptFeedback: promptFeedbackSchema,
+});
+export const errorEventSchema = z.object({
+  type: z.literal("error"),
+  error: z.object({
+    status: z.number().int(),
+    type: z.string(),
+    message: z.string(),
+    code: z.string().exactOptional(),
+  }),
+});
+
+export const streamEventSchema = z.discriminatedUnion("type", [
+  responseStartEventSchema,
+  partStartEventSchema,
+  textDeltaEventSchema,
+  thinkingDeltaEventSchema,
+  signatureDeltaEventSchema,
+  redactedThinkingEventSchema,
+  toolCallStartEventSchema,
+  toolArgumentsDeltaEventSchema,
+  partEndEventSchema,
+  usageEventSchema,
+  finishEventSchema,
+  promptFeedbackEventSchema,
+  errorEventSchema,
+]);
+export type StreamEvent = z.infer<typeof streamEventSchema>;
+export type StreamEventType = StreamEvent["type"];
+export type StreamEventOf<T extends StreamEventType> = Extract<StreamEvent, { type: T }>;

@@ -1,0 +1,406 @@
+/**
+ * fast-check arbitraries for every canonical type. Every generated value passes its zod schema
+ * (a property test in this package proves it), so format packages can build their laws on them.
+ * Optional keys are omitted rather than set to undefined (exactOptionalPropertyTypes).
+ */
+import fc from "fast-check";
+import type { CacheControl } from "./cache-control.js";
+import type {
+  AssistantPart,
+  FilePart,
+  ImagePart,
+  ImageSource,
+  RedactedThinkingPart,
+  TextPart,
+  ThinkingPart,
+  ToolCallPart,
+  ToolResultPart,
+  UserPart,
+} from "./content-part.js";
+import type { FinishReason } from "./finish-reason.js";
+import type { AssistantMessage, Message, ToolMessage, UserMessage } from "./message.js";
+import type { Request } from "./request.js";
+import type { Choice, Response } from "./response.js";
+import type { ResponseFormat } from "./response-format.js";
+import { responseToEvents } from "./response-to-events.js";
+import type { PromptFeedback, SafetyRating, SafetySetting } from "./safety.js";
+import { harmCategories } from "./safety.js";
+import type { Sampling } from "./sampling.js";
+import type { StreamEvent } from "./stream-event.js";
+import type { ThinkingConfig } from "./thinking-config.js";
+import type { Tool, ToolChoice } from "./tool.js";
+import type { Usage } from "./usage.js";
+
+export { fc };
+
+/** Text with arbitrary unicode, biased towards short values. */
+export const text = (maxLength = 40) => fc.string({ unit: "grapheme", maxLength });
+export const nonEmptyText = (maxLength = 40) =>
+  fc.string({ unit: "grapheme", minLength: 1, maxLength });
+/** Identifiers as upstreams issue them. */
+export const identifier = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,23}$/);
+/** Decimal numbers with at most two places, in [min, max]; JSON-exact and never -0. */
+export const decimal = (min: number, max: number) =>
+  fc
+    .integer({ min: Math.round(min * 100), max: Math.round(max * 100) })
+    .map((n) => (n === 0 ? 0 : n / 100));
+export const tokenCount = fc.nat({ max: 2_000_000 });
+export const base64 = fc
+  .uint8Array({ minLength: 1, maxLength: 24 })
+  .map((bytes) => btoa(String.fromCharCode(...bytes)));
+export const httpUrl = fc.webUrl({ validSchemes: ["https", "http"] });
+export const imageMediaType = fc.constantFrom("image/jpeg", "image/png", "image/gif", "image/webp");
+export const jsonObject: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(
+  identifier,
+  fc.jsonValue({ maxDepth: 2 }),
+  { maxKeys: 4 },
+);
+/** A JSON-encoded arguments object, "{}" included. */
+export const argumentsJson = fc
+  .dictionary(identifier, fc.oneof(fc.string(), fc.integer(), fc.boolean()), { maxKeys: 3 })
+  .map((o) => JSON.stringify(o));
+
+export const cacheControl: fc.Arbitrary<CacheControl> = fc.record(
+  { type: fc.constant("ephemeral" as const), ttl: fc.constantFrom("5m" as const, "1h" as const) },
+  { requiredKeys: ["type"] },
+);
+
+export const textPart: fc.Arbitrary<TextPart> = fc.record(
+  { type: fc.constant("text" as const), text: text(), cacheControl, signature: base64 },
+  { requiredKeys: ["type", "text"] },
+);
+export const imageSource: fc.Arbitrary<ImageSource> = fc.oneof(
+  fc.record({ type: fc.constant("url" as const), url: httpUrl }),
+  fc.record({ type: fc.constant("base64" as const), mediaType: imageMediaType, data: base64 }),
+);
+export const imagePart: fc.Arbitrary<ImagePart> = fc.record(
+  {
+    type: fc.constant("image" as const),
+    source: imageSource,
+    detail: fc.constantFrom("auto" as const, "low" as const, "high" as const),
+    cacheControl,
+  },
+  { requiredKeys: ["type", "source"] },
+);
+export const filePart: fc.Arbitrary<FilePart> = fc.record(
+  {
+    type: fc.constant("file" as const),
+    source: fc.oneof(
+      fc.record(
+        {
+          type: fc.constant("url" as const),
+          url: httpUrl,
+          mediaType: fc.constant("application/pdf"),
+        },
+        { requiredKeys: ["type", "url"] },
+      ),
+      fc.record({
+        type: fc.constant("base64" as const),
+        mediaType: fc.constant("application/pdf"),
+        data: base64,
+      }),
+      fc.record({ type: fc.constant("file-id" as const), fileId: identifier }),
+    ),
+    filename: nonEmptyText(20),
+    cacheControl,
+  },
+  { requiredKeys: ["type", "source"] },
+);
+export const toolCallPart: fc.Arbitrary<ToolCallPart> = fc.record(
+  {
+    type: fc.constant("tool-call" as const),
+    id: identifier,
+    name: identifier,
+    arguments: argumentsJson,
+    signature: base64,
+    cacheControl,
+  },
+  { requiredKeys: ["type", "id", "name", "arguments"] },
+);
+export const toolResultPart: fc.Arbitrary<ToolResultPart> = fc.record(
+  {
+    type: fc.constant("tool-result" as const),
+    toolCallId: identifier,
+    name: identifier,
+    content: fc.array(fc.oneof(textPart, imagePart), { maxLength: 3 }),
+    isError: fc.boolean(),
+    cacheControl,
+  },
+  { requiredKeys: ["type", "toolCallId", "content"] },
+);
+export const thinkingPart: fc.Arbitrary<ThinkingPart> = fc.record(
+  { type: fc.constant("thinking" as const), text: text(), signature: base64 },
+  { requiredKeys: ["type", "text"] },
+);
+export const redactedThinkingPart: fc.Arbitrary<RedactedThinkingPart> = fc.record({
+  type: fc.constant("redacted-thinking" as const),
+  data: base64,
+});
+
+export const userPart: fc.Arbitrary<UserPart> = fc.oneof(
+  { weight: 4, arbitrary: textPart },
+  { weight: 1, arbitrary: imagePart },
+  { weight: 1, arbitrary: filePart },
+);
+export const assistantPart: fc.Arbitrary<AssistantPart> = fc.oneof(
+  { weight: 4, arbitrary: textPart },
+  { weight: 2, arbitrary: toolCallPart },
+  { weight: 1, arbitrary: thinkingPart },
+  { weight: 1, arbitrary: redactedThinkingPart },
+);
+
+export const userMessage: fc.Arbitrary<UserMessage> = fc.record(
+  {
+    role: fc.constant("user" as const),
+    parts: fc.array(userPart, { minLength: 1, maxLength: 4 }),
+    name: identifier,
+  },
+  { requiredKeys: ["role", "parts"] },
+);
+export const assistantMessage: fc.Arbitrary<AssistantMessage> = fc.record(
+  {
+    role: fc.constant("assistant" as const),
+    parts: fc.array(assistantPart, { minLength: 1, maxLength: 4 }),
+    name: identifier,
+  },
+  { requiredKeys: ["role", "parts"] },
+);
+export const toolMessage: fc.Arbitrary<ToolMessage> = fc.record({
+  role: fc.constant("tool" as const),
+  parts: fc.array(toolResultPart, { minLength: 1, maxLength: 3 }),
+});
+export const message: fc.Arbitrary<Message> = fc.oneof(userMessage, assistantMessage, toolMessage);
+
+export const sampling: fc.Arbitrary<Sampling> = fc.record(
+  {
+    temperature: decimal(0, 2),
+    topP: decimal(0, 1),
+    topK: fc.integer({ min: 1, max: 500 }),
+    maxTokens: fc.integer({ min: 1, max: 128_000 }),
+    stop: fc.array(nonEmptyText(8), { minLength: 1, maxLength: 4 }),
+    frequencyPenalty: decimal(-2, 2),
+    presencePenalty: decimal(-2, 2),
+    seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+    n: fc.integer({ min: 1, max: 4 }),
+  },
+  { requiredKeys: [] },
+);
+
+export const tool: fc.Arbitrary<Tool> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record(
+      {
+        type: fc.constant("function" as const),
+        name: identifier,
+        description: text(),
+        parameters: fc.record({
+          type: fc.constant("object"),
+          properties: fc.dictionary(
+            identifier,
+            fc.record({ type: fc.constantFrom("string", "number", "boolean") }),
+            {
+              maxKeys: 3,
+            },
+          ),
+        }),
+        strict: fc.boolean(),
+        cacheControl,
+      },
+      { requiredKeys: ["type", "name", "parameters"] },
+    ),
+  },
+  fc.record(
+    { type: fc.constant("web_search" as const), options: jsonObject },
+    { requiredKeys: ["type"] },
+  ),
+  fc.record(
+    { type: fc.constant("file_search" as const), options: jsonObject },
+    { requiredKeys: ["type"] },
+  ),
+  fc.record(
+    {
+      type: fc.constant("remote_mcp" as const),
+      url: httpUrl,
+      authToken: nonEmptyText(),
+      timeout: fc.integer({ min: 1, max: 600 }),
+    },
+    { requiredKeys: ["type", "url", "timeout"] },
+  ),
+  fc.record({
+    type: fc.constant("provider" as const),
+    provider: fc.constantFrom("openai" as const, "anthropic" as const, "gemini" as const),
+    name: identifier,
+    options: jsonObject,
+  }),
+);
+
+export const toolChoice: fc.Arbitrary<ToolChoice> = fc.oneof(
+  fc.constant({ type: "auto" as const }),
+  fc.constant({ type: "none" as const }),
+  fc.constant({ type: "required" as const }),
+  fc.record({ type: fc.constant("tool" as const), name: identifier }),
+);
+
+export const thinkingConfig: fc.Arbitrary<ThinkingConfig> = fc.record(
+  {
+    type: fc.constantFrom("enabled" as const, "disabled" as const, "adaptive" as const),
+    budgetTokens: fc.integer({ min: 1024, max: 64_000 }),
+    effort: fc.constantFrom("minimal" as const, "low" as const, "medium" as const, "high" as const),
+    includeThoughts: fc.boolean(),
+  },
+  { requiredKeys: ["type"] },
+);
+
+export const responseFormat: fc.Arbitrary<ResponseFormat> = fc.oneof(
+  fc.constant({ type: "text" as const }),
+  fc.constant({ type: "json-object" as const }),
+  fc.record(
+    {
+      type: fc.constant("json-schema" as const),
+      name: identifier,
+      schema: jsonObject,
+      strict: fc.boolean(),
+    },
+    { requiredKeys: ["type", "schema"] },
+  ),
+);
+
+export const safetySetting: fc.Arbitrary<SafetySetting> = fc.record({
+  category: fc.constantFrom(...harmCategories),
+  threshold: fc.constantFrom(
+    "BLOCK_NONE" as const,
+    "BLOCK_ONLY_HIGH" as const,
+    "BLOCK_MEDIUM_AND_ABOVE" as const,
+    "BLOCK_LOW_AND_ABOVE" as const,
+  ),
+});
+export const safetyRating: fc.Arbitrary<SafetyRating> = fc.record(
+  {
+    category: fc.constantFrom(...harmCategories),
+    probability: fc.constantFrom(
+      "NEGLIGIBLE" as const,
+      "LOW" as const,
+      "MEDIUM" as const,
+      "HIGH" as const,
+    ),
+    blocked: fc.boolean(),
+  },
+  { requiredKeys: ["category", "probability"] },
+);
+export const promptFeedback: fc.Arbitrary<PromptFeedback> = fc.record(
+  {
+    blockReason: fc.constantFrom("SAFETY", "OTHER", "BLOCKLIST", "PROHIBITED_CONTENT"),
+    safetyRatings: fc.array(safetyRating, { maxLength: 4 }),
+  },
+  { requiredKeys: [] },
+);
+
+export const request: fc.Arbitrary<Request> = fc.record(
+  {
+    model: fc.constantFrom("txtA-5", "txtB-sonnet-4-6", "txtC-2.5-pro", "txtD-v3.2"),
+    system: fc.array(textPart, { maxLength: 2 }),
+    messages: fc.array(message, { minLength: 1, maxLength: 6 }),
+    sampling,
+    tools: fc.array(tool, { maxLength: 3 }),
+    toolChoice,
+    parallelToolCalls: fc.boolean(),
+    thinking: thinkingConfig,
+    responseFormat,
+    stream: fc.boolean(),
+    includeUsage: fc.boolean(),
+    user: identifier,
+    cachedContent: identifier.map((id) => `cachedContents/${id}`),
+    safetySettings: fc.array(safetySetting, { maxLength: 4 }),
+    metadata: jsonObject,
+  },
+  { requiredKeys: ["model", "system", "messages", "sampling", "tools", "stream"] },
+);
+
+export const unifiedFinishReasons = [
+  "stop",
+  "length",
+  "tool-calls",
+  "content-filter",
+  "error",
+  "other",
+] as const;
+export const finishReason: fc.Arbitrary<FinishReason> = fc.record(
+  { unified: fc.constantFrom(...unifiedFinishReasons), raw: identifier },
+  { requiredKeys: ["unified"] },
+);
+
+/** Usage whose parts are consistent subsets of the totals, as every upstream reports them. */
+export const usage: fc.Arbitrary<Usage> = fc
+  .record({
+    cached: tokenCount,
+    write5m: fc.nat({ max: 100_000 }),
+    write1h: fc.nat({ max: 100_000 }),
+    fresh: tokenCount,
+    thinking: tokenCount,
+    visible: tokenCount,
+    split: fc.boolean(),
+  })
+  .map(({ cached, write5m, write1h, fresh, thinking, visible, split }): Usage => {
+    const out: Usage = {
+      inputTokens: cached + write5m + write1h + fresh,
+      outputTokens: thinking + visible,
+      cachedInputTokens: cached,
+      cacheWriteTokens: write5m + write1h,
+      thinkingTokens: thinking,
+    };
+    if (split) {
+      out.cacheWrite5mTokens = write5m;
+      out.cacheWrite1hTokens = write1h;
+    }
+    return out;
+  });
+
+/** Assistant output as upstreams produce it: no image or file parts, no name. */
+export const assistantOutput: fc.Arbitrary<AssistantMessage> = fc.record({
+  role: fc.constant("assistant" as const),
+  parts: fc.array(
+    fc.oneof(
+      { weight: 4, arbitrary: textPart.map(withoutCacheControl) },
+      { weight: 2, arbitrary: toolCallPart.map(withoutCacheControl) },
+      { weight: 1, arbitrary: thinkingPart },
+      { weight: 1, arbitrary: redactedThinkingPart },
+    ),
+    { maxLength: 4 },
+  ),
+});
+
+function withoutCacheControl<P extends { cacheControl?: CacheControl }>(part: P): P {
+  const { cacheControl: _dropped, ...rest } = part;
+  return rest as P;
+}
+
+export const choice: fc.Arbitrary<Choice> = fc.record(
+  {
+    index: fc.constant(0),
+    message: assistantOutput,
+    finishReason,
+    stopSequence: nonEmptyText(8),
+    safetyRatings: fc.array(safetyRating, { maxLength: 4 }),
+  },
+  { requiredKeys: ["index", "message", "finishReason"] },
+);
+
+export const response: fc.Arbitrary<Response> = fc.record(
+  {
+    id: identifier,
+    model: fc.constantFrom("txtA-5", "txtB-sonnet-4-6", "txtC-2.5-pro", "txtD-v3.2"),
+    created: fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }),
+    choices: fc
+      .array(choice, { minLength: 1, maxLength: 3 })
+      .map((choices) => choices.map((c, index) => ({ ...c, index }))),
+    usage,
+    promptFeedback,
+  },
+  { requiredKeys: ["id", "model", "created", "choices", "usage"] },
+);
+
+/** A well-formed event sequence: the events of a generated response, as a stream would carry them. */
+export const streamEvents = (
+  responses: fc.Arbitrary<Response> = response,
+): fc.Arbitrary<StreamEvent[]> => responses.map((r) => responseToEvents(r));

@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/**
+ * Extended thinking / reasoning. `enabled` with a token budget is Anthropic's and Gemini's form;
+ * `effort` is OpenAI's reasoning_effort; `adaptive` lets the model decide (Anthropic's newer
+ * models). `includeThoughts` asks for thought text where the upstream makes it optional (Gemini).
+ */
+export const thinkingEffortSchema = z.enum(["minimal", "low", "medium", "high"]);
+export type ThinkingEffort = z.infer<typeof thinkingEffortSchema>;
+
+export const thinkingConfigSchema = z.object({
+  type: z.enum(["enabled", "disabled", "adaptive"]),
+  budgetTokens: z.number().int().nonnegative().exactOptional(),
+  effort: thinkingEffortSchema.exactOptional(),
+  includeThoughts: z.boolean().exactOptional(),
+});
+export type ThinkingConfig = z.infer<typeof thinkingConfigSchema>;

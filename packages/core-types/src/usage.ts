@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+const count = z.number().int().nonnegative();
+
+/**
+ * Token usage with one fixed meaning, converted explicitly at every format boundary:
+ * - `inputTokens` counts every prompt token, including cache reads and cache writes
+ *   (OpenAI prompt_tokens and Gemini promptTokenCount already do; Anthropic input_tokens does not,
+ *   so its codec adds cache_read_input_tokens and cache_creation_input_tokens).
+ * - `outputTokens` counts every generated token, including thinking (Anthropic output_tokens and
+ *   OpenAI completion_tokens already do; Gemini candidatesTokenCount does not, so its codec adds
+ *   thoughtsTokenCount).
+ * - `cachedInputTokens` and `cacheWriteTokens` are subsets of `inputTokens`; `thinkingTokens` is a
+ *   subset of `outputTokens`.
+ */
+export const usageSchema = z.object({
+  inputTokens: count,
+  outputTokens: count,
+  cachedInputTokens: count,
+  cacheWriteTokens: count,
+  thinkingTokens: count,
+  /** Split of cacheWriteTokens by ttl, where the upstream reports it (Anthropic cache_creation). */
+  cacheWrite5mTokens: count.exactOptional(),
+  cacheWrite1hTokens: count.exactOptional(),
+  /** Prompt tokens by modality (Gemini promptTokensDetails). */
+  inputTokensByModality: z
+    .array(z.object({ modality: z.string(), tokenCount: count }))
+    .exactOptional(),
+  serviceTier: z.string().exactOptional(),
+  inferenceGeo: z.string().exactOptional(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const emptyUsage = (): Usage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+  thinkingTokens: 0,
+});
