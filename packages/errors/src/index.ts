@@ -1,1 +1,105 @@
-export {};
+export {
+  type BalanceErrorBody,
+  balanceErrorBodySchema,
+  renderBalanceError,
+} from "./balance-envelope.js";
+export {
+  badGateway,
+  constructorsByStatus,
+  type GatewayErrorExtras,
+  internalError,
+  invalidRequest,
+  modelNotFound,
+  notFound,
+  payloadTooLarge,
+  paymentRequired,
+  permissionDenied,
+  rateLimited,
+  unauthenticated,
+  unavailable,
+} from "./constructors.js";
+export { defaultMessageFor, defaultMessages } from "./default-message.js";
+export {
+  GatewayError,
+  type GatewayErrorFields,
+  type GatewayErrorInit,
+  gatewayErrorFieldsSchema,
+  isGatewayError,
+  type UpstreamDiagnostics,
+  type UpstreamProtocol,
+  upstreamDiagnosticsSchema,
+  upstreamProtocolSchema,
+} from "./gateway-error.js";
+export {
+  type GatewayStatus,
+  gatewayStatuses,
+  gatewayStatusSchema,
+  isGatewayStatus,
+} from "./gateway-status.js";
+export {
+  type AnthropicErrorBody,
+  anthropicErrorBodySchema,
+  type MessagesErrorBody,
+  type MessagesErrorOptions,
+  type MessagesErrorVariant,
+  messagesErrorBodySchema,
+  parseMessagesError,
+  renderMessagesError,
+  type ServiceErrorBody,
+  serviceErrorBodySchema,
+} from "./messages-envelope.js";
+export {
+  gatewayStatusForMessagesErrorType,
+  httpStatusOfMessagesErrorType,
+  type MessagesErrorType,
+  messagesErrorTypeFor,
+  messagesErrorTypeSchema,
+  messagesErrorTypes,
+} from "./messages-error-type.js";
+export {
+  type NativeErrorBody,
+  nativeErrorBodySchema,
+  parseNativeError,
+  renderNativeError,
+} from "./native-envelope.js";
+export {
+  httpStatusForNativeStatus,
+  httpStatusOfNativeStatus,
+  type NativeStatus,
+  nativeStatuses,
+  nativeStatusFor,
+  nativeStatusSchema,
+} from "./native-status.js";
+export { parseAnthropicError } from "./parse-anthropic-error.js";
+export { googleStatusOfReason, parseGeminiError } from "./parse-gemini-error.js";
+export { openAIStatusOfKind, parseOpenAIError } from "./parse-openai-error.js";
+export { parseUpstreamError } from "./parse-upstream-error.js";
+export { redactSecrets } from "./redact-secrets.js";
+export {
+  type ErrorBodies,
+  type ErrorEnvelope,
+  errorEnvelopes,
+  type RenderErrorOptions,
+  renderError,
+} from "./render-error.js";
+export { parseDurationSeconds, parseRetryAfterHeader, retryAfterHeader } from "./retry-delay.js";
+export {
+  parseStandardError,
+  renderStandardError,
+  type StandardErrorBody,
+  standardErrorBodySchema,
+} from "./standard-envelope.js";
+export {
+  type StandardErrorType,
+  standardErrorTypeFor,
+  standardErrorTypes,
+} from "./standard-error-type.js";
+export { toGatewayError } from "./to-gateway-error.js";
+export {
+  parseUploadError,
+  renderUploadError,
+  type UploadErrorBody,
+  uploadErrorBodySchema,
+} from "./upload-envelope.js";
+export type { UpstreamErrorOptions } from "./upstream-error.js";
+export { gatewayStatusForUpstream, gatewayStatusForUpstreamStatus } from "./upstream-status.js";

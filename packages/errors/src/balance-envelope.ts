@@ -1,0 +1,17 @@
+import { z } from "zod";
+import type { GatewayError } from "./gateway-error.js";
+
+/**
+ * SPEC.md's body for balance and user-balance application failures (a missing token or quota
+ * record). Authentication and rate failures on the same paths use the standard body instead.
+ */
+export const balanceErrorBodySchema = z.strictObject({
+  success: z.literal(false),
+  message: z.string(),
+});
+export type BalanceErrorBody = z.infer<typeof balanceErrorBodySchema>;
+
+export const renderBalanceError = (error: GatewayError | string): BalanceErrorBody => ({
+  success: false,
+  message: typeof error === "string" ? error : error.message,
+});

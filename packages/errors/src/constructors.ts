@@ -1,0 +1,61 @@
+import { defaultMessages } from "./default-message.js";
+import { GatewayError, type GatewayErrorInit } from "./gateway-error.js";
+import type { GatewayStatus } from "./gateway-status.js";
+import { standardErrorTypes } from "./standard-error-type.js";
+
+/** Everything a constructor call may add beyond the row's status, type and message. */
+export type GatewayErrorExtras = Omit<GatewayErrorInit, "status" | "type" | "message">;
+
+const row =
+  (status: GatewayStatus) =>
+  (message: string = defaultMessages[status], extras: GatewayErrorExtras = {}) =>
+    new GatewayError({ ...extras, status, type: standardErrorTypes[status], message });
+
+/** 400 invalid_request_error; `param` names the offending field. */
+export const invalidRequest = (
+  message: string = defaultMessages[400],
+  param?: string,
+  extras: GatewayErrorExtras = {},
+) => row(400)(message, param === undefined ? extras : { ...extras, param });
+/** 401 authentication_error */
+export const unauthenticated = row(401);
+/** 402 payment_required */
+export const paymentRequired = row(402);
+/** 403 permission_error */
+export const permissionDenied = row(403);
+/** 404 not_found_error */
+export const notFound = row(404);
+/** 404 not_found_error with code `model_not_found`, as the messages endpoint reports it. */
+export const modelNotFound = (model: string, extras: GatewayErrorExtras = {}) =>
+  row(404)(`The model \`${model}\` does not exist or you do not have access to it.`, {
+    ...extras,
+    code: "model_not_found",
+    param: "model",
+  });
+/** 413 invalid_request_error */
+export const payloadTooLarge = row(413);
+/** 429 rate_limit_error */
+export const rateLimited = row(429);
+/** 500 server_error */
+export const internalError = row(500);
+/** 502 bad_gateway */
+export const badGateway = row(502);
+/** 503 service_unavailable */
+export const unavailable = row(503);
+
+/** The constructor of each row, for code that picks the row by status. */
+export const constructorsByStatus = {
+  400: row(400),
+  401: unauthenticated,
+  402: paymentRequired,
+  403: permissionDenied,
+  404: notFound,
+  413: payloadTooLarge,
+  429: rateLimited,
+  500: internalError,
+  502: badGateway,
+  503: unavailable,
+} as const satisfies Record<
+  GatewayStatus,
+  (message?: string, extras?: GatewayErrorExtras) => GatewayError
+>;

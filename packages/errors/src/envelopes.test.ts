@@ -1,0 +1,312 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { balanceErrorBodySchema, renderBalanceError } from "./balance-envelope.js";
+import { modelNotFound, rateLimited, unavailable } from "./constructors.js";
+import type { GatewayError } from "./gateway-error.js";
+import {
+  anthropicErrorBodySchema,
+  messagesErrorBodySchema,
+  parseMessagesError,
+  renderMessagesError,
+  serviceErrorBodySchema,
+} from "./messages-envelope.js";
+import { messagesErrorTypeFor } from "./messages-error-type.js";
+import { nativeErrorBodySchema, parseNativeError, renderNativeError } from "./native-envelope.js";
+import { errorEnvelopes, renderError } from "./render-error.js";
+import {
+  parseStandardError,
+  renderStandardError,
+  standardErrorBodySchema,
+} from "./standard-envelope.js";
+import { standardErrorTypeFor } from "./standard-error-type.js";
+import { canonicalGatewayError, gatewayError, requestId } from "./testing.js";
+import { parseUploadError, renderUploadError, uploadErrorBodySchema } from "./upload-envelope.js";
+
+const schemas = {
+  standard: standardErrorBodySchema,
+  messages: messagesErrorBodySchema,
+  native: nativeErrorBodySchema,
+  upload: uploadErrorBodySchema,
+  balance: balanceErrorBodySchema,
+};
+
+const messagesOptions = fc.record(
+  { requestId: fc.oneof(requestId, fc.string()), variant: fc.constantFrom("anthropic", "service") },
+  { requiredKeys: [] },
+);
+
+/** What every round trip must keep. */
+const core = (error: GatewayError) => ({
+  status: error.status,
+  type: error.type,
+  message: error.message,
+});
+
+describe("every rendered body passes its envelope's schema", () => {
+  it.each(errorEnvelopes)("%s", (envelope) => {
+    fc.assert(
+      fc.property(gatewayError, messagesOptions, (error, options) => {
+        const body = renderError(error, envelope, options);
+        expect(schemas[envelope].parse(body)).toEqual(body);
+        // Plain JSON: nothing is lost or added by the wire.
+        expect(JSON.parse(JSON.stringify(body))).toEqual(body);
+      }),
+    );
+  });
+
+  it("renderError dispatches to each envelope's renderer", () => {
+    fc.assert(
+      fc.property(gatewayError, messagesOptions, (error, options) => {
+        expect(renderError(error, "standard")).toEqual(renderStandardError(error));
+        expect(renderError(error, "messages", options)).toEqual(
+          renderMessagesError(error, options),
+        );
+        expect(renderError(error, "native")).toEqual(renderNativeError(error));
+        expect(renderError(error, "upload")).toEqual(renderUploadError(error));
+        expect(renderError(error, "balance")).toEqual(renderBalanceError(error));
+      }),
+    );
+  });
+
+  it("never renders the upstream diagnostics", () => {
+    const error = unavailable("busy", {
+      upstream: { protocol: "gemini", status: 503, body: "UPSTREAM-ONLY" },
+    });
+    for (const envelope of errorEnvelopes) {
+      expect(JSON.stringify(renderError(error, envelope))).not.toContain("UPSTREAM-ONLY");
+    }
+  });
+});
+
+describe("the spec's shapes", () => {
+  const error = modelNotFound("txtZ-1");
+
+  it("standard: integer code equal to the status", () => {
+    expect(renderStandardError(rateLimited("Too many requests"))).toEqual({
+      error: { code: 429, message: "Too many requests", type: "rate_limit_error" },
+    });
+    expect(renderStandardError(error).error).toMatchObject({ code: 404, param: "model" });
+  });
+
+  it("messages: Anthropic's body, the message ending with the request id", () => {
+    expect(renderMessagesError(error, { requestId: "req_1" })).toEqual({
+      type: "error",
+      error: {
+        type: "not_found_error",
+        message: `${error.message} (request id: req_1)`,
+      },
+      request_id: "req_1",
+    });
+  });
+
+  it("messages: the service_error pass-through variant", () => {
+    const body = renderMessagesError(error, { variant: "service", requestId: "req_2" });
+    expect(serviceErrorBodySchema.parse(body)).toEqual({
+      error: {
+        code: "model_not_found",
+        message: `${error.message} (request id: req_2)`,
+        param: "model",
+        type: "service_error",
+      },
+    });
+    expect(renderMessagesError(rateLimited("x"), { variant: "service" }).error).toMatchObject({
+      code: "",
+      param: "",
+    });
+  });
+
+  it("native: Google's status strings, and RetryInfo when a retry delay is known", () => {
+    expect(renderNativeError(rateLimited("quota", { retryAfterSeconds: 34.4 }))).toEqual({
+      error: {
+        code: 429,
+        message: "quota",
+        status: "RESOURCE_EXHAUSTED",
+        details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "35s" }],
+      },
+    });
+    expect(renderNativeError(error)).toEqual({
+      error: { code: 404, message: error.message, status: "NOT_FOUND" },
+    });
+  });
+
+  it("upload: code only on 429", () => {
+    expect(renderUploadError(rateLimited("slow"))).toEqual({
+      error: { message: "slow", type: "rate_limit_error", code: 429 },
+    });
+    expect(renderUploadError(error)).toEqual({
+      error: { message: error.message, type: "not_found_error" },
+    });
+  });
+
+  it("balance: success false", () => {
+    expect(renderBalanceError("token record missing")).toEqual({
+      success: false,
+      message: "token record missing",
+    });
+  });
+
+  it("falls back by class for statuses outside the table", () => {
+    const teapot = { status: 418, type: "x", message: "m" } as GatewayError;
+    const timeout = { status: 504, type: "x", message: "m" } as GatewayError;
+    expect(renderNativeError(teapot).error.status).toBe("INVALID_ARGUMENT");
+    expect(renderNativeError(timeout).error.status).toBe("DEADLINE_EXCEEDED");
+    expect(anthropicErrorBodySchema.parse(renderMessagesError(teapot)).error.type).toBe(
+      "invalid_request_error",
+    );
+    expect(renderMessagesError(timeout).error.type).toBe("timeout_error");
+  });
+});
+
+describe("parse(render(e)) keeps status, type and message", () => {
+  it("standard: exactly, for any error (and its param)", () => {
+    fc.assert(
+      fc.property(gatewayError, fc.integer({ min: 100, max: 599 }), (error, httpStatus) => {
+        const parsed = parseStandardError(httpStatus, renderStandardError(error));
+        expect(parsed.toJSON()).toEqual({
+          ...core(error),
+          ...(error.param === undefined ? {} : { param: error.param }),
+        });
+      }),
+    );
+  });
+
+  it("standard: also from the raw text of the body", () => {
+    fc.assert(
+      fc.property(gatewayError, (error) => {
+        const text = JSON.stringify(renderStandardError(error));
+        expect(core(parseStandardError(error.status, text))).toEqual(core(error));
+      }),
+    );
+  });
+
+  it("upload: exactly, given the HTTP status", () => {
+    fc.assert(
+      fc.property(gatewayError, (error) => {
+        expect(core(parseUploadError(error.status, renderUploadError(error)))).toEqual(core(error));
+      }),
+    );
+  });
+
+  // The native and messages bodies carry no standard type: it comes back as the type of the
+  // status, which is the error's own type for every error the constructors build.
+  it("native: status, message and retry delay exactly; type as the status's", () => {
+    fc.assert(
+      fc.property(gatewayError, fc.integer({ min: 100, max: 599 }), (error, httpStatus) => {
+        const parsed = parseNativeError(httpStatus, renderNativeError(error));
+        expect(parsed.status).toBe(error.status);
+        expect(parsed.message).toBe(error.message);
+        expect(parsed.type).toBe(standardErrorTypeFor(error.status));
+        expect(parsed.retryAfterSeconds).toBe(
+          error.retryAfterSeconds === undefined ? undefined : Math.ceil(error.retryAfterSeconds),
+        );
+      }),
+    );
+  });
+
+  it("native: exactly, for constructor-built errors", () => {
+    fc.assert(
+      fc.property(canonicalGatewayError, (error) => {
+        expect(core(parseNativeError(error.status, renderNativeError(error)))).toEqual(core(error));
+      }),
+    );
+  });
+
+  it("messages, both variants, with a request id: exactly, for constructor-built errors", () => {
+    fc.assert(
+      fc.property(
+        canonicalGatewayError,
+        fc.constantFrom("anthropic" as const, "service" as const),
+        requestId,
+        (error, variant, id) => {
+          const body = renderMessagesError(error, { variant, requestId: id });
+          expect(core(parseMessagesError(error.status, body))).toEqual(core(error));
+        },
+      ),
+    );
+  });
+
+  it("messages, with any request id not itself holding the suffix marker", () => {
+    fc.assert(
+      fc.property(
+        canonicalGatewayError,
+        fc.string().filter((id) => !id.includes(" (request id: ")),
+        (error, id) => {
+          const body = renderMessagesError(error, { requestId: id });
+          expect(parseMessagesError(error.status, body).message).toBe(error.message);
+        },
+      ),
+    );
+  });
+
+  it("messages, without a request id: exactly, unless the message itself ends like one", () => {
+    fc.assert(
+      fc.property(canonicalGatewayError, (error) => {
+        fc.pre(!/ \(request id: .*\)$/s.test(error.message));
+        expect(core(parseMessagesError(error.status, renderMessagesError(error)))).toEqual(
+          core(error),
+        );
+      }),
+    );
+  });
+
+  it("messages, service variant: code and param too", () => {
+    fc.assert(
+      fc.property(gatewayError, requestId, (error, id) => {
+        const body = renderMessagesError(error, { variant: "service", requestId: id });
+        const parsed = parseMessagesError(error.status, body);
+        expect([parsed.code, parsed.param]).toEqual([error.code, error.param]);
+      }),
+    );
+  });
+
+  it("messages, in a 200 stream (no HTTP status): the Anthropic type survives, and so does the status but for 502", () => {
+    fc.assert(
+      fc.property(canonicalGatewayError, requestId, (error, id) => {
+        const parsed = parseMessagesError(200, renderMessagesError(error, { requestId: id }));
+        expect(messagesErrorTypeFor(parsed.status)).toBe(messagesErrorTypeFor(error.status));
+        expect(parsed.status).toBe(error.status === 502 ? 500 : error.status);
+        expect(parsed.message).toBe(error.message);
+      }),
+    );
+  });
+});
+
+describe("parsers of the gateway's own bodies never throw", () => {
+  const parsers = [parseStandardError, parseMessagesError, parseNativeError, parseUploadError];
+  it.each(parsers)("%o", (parse) => {
+    fc.assert(
+      fc.property(fc.integer(), fc.oneof(fc.anything(), fc.json(), fc.string()), (status, body) => {
+        const error = parse(status, body);
+        expect(error.status).toBeGreaterThanOrEqual(400);
+        expect(error.status).toBeLessThanOrEqual(599);
+        expect(error.type).not.toBe("");
+      }),
+    );
+  });
+});
+
+describe("bodies from elsewhere", () => {
+  it("standard: a body without a code takes the HTTP status", () => {
+    expect(
+      parseStandardError(404, { error: { message: "gone", type: "not_found_error" } }).toJSON(),
+    ).toEqual({
+      status: 404,
+      type: "not_found_error",
+      message: "gone",
+    });
+  });
+
+  it("native: a body without a code takes its status string", () => {
+    expect(
+      parseNativeError(200, { error: { message: "m", status: "PERMISSION_DENIED" } }).status,
+    ).toBe(403);
+  });
+
+  it("messages: an unknown body is the HTTP status's default", () => {
+    expect(parseMessagesError(503, "<html>").toJSON()).toEqual({
+      status: 503,
+      type: "service_unavailable",
+      message: "Service unavailable",
+    });
+  });
+});

@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { defaultMessageFor } from "./default-message.js";
+import { GatewayError } from "./gateway-error.js";
+import { isErrorStatus } from "./gateway-status.js";
+import {
+  gatewayStatusForMessagesErrorType,
+  messagesErrorTypeFor,
+  messagesErrorTypeSchema,
+} from "./messages-error-type.js";
+import { bodyJson } from "./read-body.js";
+import { appendRequestId, splitRequestId } from "./request-id-suffix.js";
+
+/**
+ * The variant SPEC.md shows for the messages endpoint, which is Anthropic's own error body, so
+ * Anthropic SDKs raise their typed errors. `request_id` is Anthropic's field for the same id the
+ * message ends with; it is present only when an id is given.
+ */
+export const anthropicErrorBodySchema = z.strictObject({
+  type: z.literal("error"),
+  error: z.strictObject({
+    type: messagesErrorTypeSchema,
+    message: z.string(),
+  }),
+  request_id: z.string().exactOptional(),
+});
+export type AnthropicErrorBody = z.infer<typeof anthropicErrorBodySchema>;
+
+/** The messages endpoint's pass-through service error: `code` may be empty, `type` is fixed. */
+export const serviceErrorBodySchema = z.strictObject({
+  error: z.strictObject({
+    code: z.string(),
+    message: z.string(),
+    param: z.string(),
+    type: z.literal("service_error"),
+  }),
+});
+export type ServiceErrorBody = z.infer<typeof serviceErrorBodySchema>;
+
+export const messagesErrorBodySchema = z.union([anthropicErrorBodySchema, serviceErrorBodySchema]);
+export type MessagesErrorBody = z.infer<typeof messagesErrorBodySchema>;
+
+export type MessagesErrorVariant = "anthropic" | "service";
+export interface MessagesErrorOptions {
+  /** Appended to the message as ` (request id: <id>)`. */
+  requestId?: string;
+  /** Default `anthropic`. */
+  variant?: MessagesErrorVariant;
+}
+
+const renderAnthropicVariant = (error: GatewayError, requestId?: string): AnthropicErrorBody => ({
+  type: "error",
+  error: {
+    type: messagesErrorTypeFor(error.status),
+    message: appendRequestId(error.message, requestId),
+  },
+  ...(requestId === undefined ? {} : { request_id: requestId }),
+});
+
+const renderServiceVariant = (error: GatewayError, requestId?: string): ServiceErrorBody => ({
+  error: {
+    code: error.code ?? "",
+    message: appendRequestId(error.message, requestId),
+    param: error.param ?? "",
+    type: "service_error",
+  },
+});
+
+export function renderMessagesError(
+  error: GatewayError,
+  options?: MessagesErrorOptions & { variant?: "anthropic" },
+): AnthropicErrorBody;
+export function renderMessagesError(
+  error: GatewayError,
+  options: MessagesErrorOptions & { variant: "service" },
+): ServiceErrorBody;
+export function renderMessagesError(
+  error: GatewayError,
+  options?: MessagesErrorOptions,
+): MessagesErrorBody;
+export function renderMessagesError(
+  error: GatewayError,
+  options: MessagesErrorOptions = {},
+): MessagesErrorBody {
+  return options.variant === "service"
+    ? renderServiceVariant(error, options.requestId)
+    : renderAnthropicVariant(error, options.requestId);
+}
+
+const optionalString = z.string().optional().catch(undefined);
+const lenientMessagesBodySchema = z.object({
+  error: z.object({
+    type: optionalString,
+    message: optionalString,
+    code: optionalString,
+    param: optionalString,
+  }),
+});
+
+/**
+ * Reads either variant back. The HTTP status wins; without one (an `error` event inside a 200
+ * stream) the Anthropic type names the status, and api_error reads as 500, so a 502 comes back
+ * as 500: the same Anthropic type, the same class.
+ */
+export const parseMessagesError = (status: number, body: unknown): GatewayError => {
+  const parsed = lenientMessagesBodySchema.safeParse(bodyJson(body));
+  const error = parsed.success ? parsed.data.error : undefined;
+  const resolved = isErrorStatus(status)
+    ? status
+    : (gatewayStatusForMessagesErrorType(error?.type) ?? 500);
+  return new GatewayError({
+    status: resolved,
+    message:
+      error?.message === undefined
+        ? defaultMessageFor(resolved)
+        : splitRequestId(error.message).message,
+    ...(error?.code ? { code: error.code } : {}),
+    ...(error?.param ? { param: error.param } : {}),
+  });
+};

@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { defaultMessageFor } from "./default-message.js";
+import { GatewayError } from "./gateway-error.js";
+import { errorStatusSchema, isErrorStatus } from "./gateway-status.js";
+import { httpStatusForNativeStatus, nativeStatusFor, nativeStatusSchema } from "./native-status.js";
+import { bodyJson } from "./read-body.js";
+import { parseDurationSeconds } from "./retry-delay.js";
+
+const retryInfoType = "type.googleapis.com/google.rpc.RetryInfo";
+
+/**
+ * SPEC.md's native body: `{error: {code, message, status}}`. When the error says when to retry,
+ * Google's own `details: [RetryInfo]` is added, which Google clients already read.
+ */
+export const nativeErrorBodySchema = z.strictObject({
+  error: z.strictObject({
+    code: errorStatusSchema,
+    message: z.string(),
+    status: nativeStatusSchema,
+    details: z
+      .array(
+        z.strictObject({
+          "@type": z.literal(retryInfoType),
+          retryDelay: z.string().regex(/^\d+s$/),
+        }),
+      )
+      .exactOptional(),
+  }),
+});
+export type NativeErrorBody = z.infer<typeof nativeErrorBodySchema>;
+
+export const renderNativeError = (error: GatewayError): NativeErrorBody => ({
+  error: {
+    code: error.status,
+    message: error.message,
+    status: nativeStatusFor(error.status),
+    ...(error.retryAfterSeconds === undefined
+      ? {}
+      : {
+          details: [
+            { "@type": retryInfoType, retryDelay: `${Math.ceil(error.retryAfterSeconds)}s` },
+          ],
+        }),
+  },
+});
+
+/** Google's error body, read leniently: shared with the Gemini upstream parser. */
+export const lenientGoogleErrorSchema = z.object({
+  code: z.unknown().optional(),
+  message: z.string().optional().catch(undefined),
+  status: z.string().optional().catch(undefined),
+  details: z.array(z.unknown()).catch([]),
+});
+export type LenientGoogleError = z.infer<typeof lenientGoogleErrorSchema>;
+
+const retryInfoSchema = z.object({ "@type": z.literal(retryInfoType), retryDelay: z.string() });
+
+export const retryAfterFromDetails = (details: readonly unknown[]): number | undefined => {
+  for (const detail of details) {
+    const retryInfo = retryInfoSchema.safeParse(detail);
+    if (retryInfo.success) return parseDurationSeconds(retryInfo.data.retryDelay);
+  }
+  return undefined;
+};
+
+/**
+ * The Google error object of a body. streamGenerateContent without `alt=sse` answers a JSON
+ * array, and its errors arrive as the array's one element.
+ */
+export const googleErrorOf = (json: unknown): LenientGoogleError | undefined => {
+  const candidate = Array.isArray(json) ? json[0] : json;
+  const parsed = z.object({ error: lenientGoogleErrorSchema }).safeParse(candidate);
+  return parsed.success ? parsed.data.error : undefined;
+};
+
+/** The HTTP status a Google error object stands for: its integer code, else its status string. */
+export const statusOfGoogleError = (error: LenientGoogleError | undefined) =>
+  isErrorStatus(error?.code) ? error.code : httpStatusForNativeStatus(error?.status);
+
+/** Reads a native body back; the body's code wins, then its status string, then the HTTP status. */
+export const parseNativeError = (status: number, body: unknown): GatewayError => {
+  const error = googleErrorOf(bodyJson(body));
+  const fromBody = statusOfGoogleError(error);
+  const resolved =
+    fromBody !== undefined && isErrorStatus(fromBody)
+      ? fromBody
+      : isErrorStatus(status)
+        ? status
+        : 500;
+  const retryAfterSeconds = retryAfterFromDetails(error?.details ?? []);
+  return new GatewayError({
+    status: resolved,
+    message: error?.message ?? defaultMessageFor(resolved),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  });
+};

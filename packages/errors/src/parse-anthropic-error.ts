@@ -1,0 +1,44 @@
+import { z } from "zod";
+import type { GatewayError } from "./gateway-error.js";
+import { looseErrorMessage } from "./loose-error-message.js";
+import { httpStatusOfMessagesErrorType, messagesErrorTypeSchema } from "./messages-error-type.js";
+import { readBody } from "./read-body.js";
+import {
+  buildUpstreamError,
+  type UpstreamErrorOptions,
+  type UpstreamErrorReading,
+} from "./upstream-error.js";
+
+/** Types that beat the HTTP status: a billing failure is the gateway's account, whatever the code. */
+const overridingTypes: ReadonlySet<string> = new Set(["billing_error"]);
+
+/** Anthropic's error body; the stream `error` event has the same shape. */
+const anthropicErrorSchema = z.object({
+  error: z.object({
+    type: z.string().optional().catch(undefined),
+    message: z.string().optional().catch(undefined),
+  }),
+});
+
+const readingOf = (error: { type?: string | undefined; message?: string | undefined }) => {
+  const type = messagesErrorTypeSchema.safeParse(error.type);
+  return {
+    status: type.success ? httpStatusOfMessagesErrorType[type.data] : undefined,
+    overrides: type.success && overridingTypes.has(type.data),
+    message: error.message,
+  } satisfies UpstreamErrorReading;
+};
+
+/** An Anthropic error body or stream `error` event, as the client's error. */
+export const parseAnthropicError = (
+  status: number,
+  body: unknown,
+  options?: UpstreamErrorOptions,
+): GatewayError => {
+  const read = readBody(body);
+  const parsed = read.kind === "json" ? anthropicErrorSchema.safeParse(read.json) : undefined;
+  const reading = parsed?.success
+    ? readingOf(parsed.data.error)
+    : { message: looseErrorMessage(read) };
+  return buildUpstreamError("anthropic", status, body, reading, options);
+};

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { readShared } from "../test/fixtures.js";
+import { gatewayStatuses } from "./gateway-status.js";
+import { messagesErrorTypes } from "./messages-error-type.js";
+import { nativeStatuses } from "./native-status.js";
+import { standardErrorTypes } from "./standard-error-type.js";
+
+// SPEC.md, Errors, "Status and type pairs shown", copied cell by cell; "" is a blank cell.
+const specRows = [
+  { http: 400, type: "invalid_request_error", native: "INVALID_ARGUMENT" },
+  { http: 401, type: "authentication_error", native: "UNAUTHENTICATED" },
+  { http: 402, type: "payment_required", native: "PAYMENT_REQUIRED" },
+  { http: 403, type: "permission_error", native: "PERMISSION_DENIED" },
+  { http: 404, type: "not_found_error", native: "NOT_FOUND" },
+  { http: 413, type: "invalid_request_error", native: "" },
+  { http: 429, type: "rate_limit_error", native: "RESOURCE_EXHAUSTED" },
+  { http: 500, type: "server_error", native: "INTERNAL" },
+  { http: 502, type: "bad_gateway", native: "BAD_GATEWAY" },
+  { http: 503, type: "", native: "UNAVAILABLE" },
+] as const;
+
+// The spec's "messages endpoint errors" row.
+const specMessagesTypes = [
+  "invalid_request_error",
+  "authentication_error",
+  "rate_limit_error",
+  "api_error",
+];
+
+// What this package fills the blank cells with (README, "Choices where the spec is silent").
+const chosenStandardType: Record<number, string> = { 503: "service_unavailable" };
+const chosenNativeStatus: Record<number, string> = { 413: "INVALID_ARGUMENT" };
+
+describe("the tables equal SPEC.md's status table", () => {
+  it("has exactly the spec's statuses, in its order", () => {
+    expect([...gatewayStatuses]).toEqual(specRows.map((row) => row.http));
+  });
+
+  it.each(specRows)("standard type of $http", ({ http, type }) => {
+    expect(standardErrorTypes[http]).toBe(type || chosenStandardType[http]);
+  });
+
+  it.each(specRows)("native status of $http", ({ http, native }) => {
+    expect(nativeStatuses[http]).toBe(native || chosenNativeStatus[http]);
+  });
+
+  it("fills exactly the blank cells with a choice", () => {
+    expect(Object.keys(chosenStandardType).map(Number)).toEqual(
+      specRows.filter((row) => row.type === "").map((row) => row.http),
+    );
+    expect(Object.keys(chosenNativeStatus).map(Number)).toEqual(
+      specRows.filter((row) => row.native === "").map((row) => row.http),
+    );
+  });
+
+  it("uses every messages-endpoint type the spec shows, and Anthropic's types for the rest", () => {
+    const used = new Set(Object.values(messagesErrorTypes));
+    for (const type of specMessagesTypes) expect(used).toContain(type);
+    // Anthropic's documented status of each type (docs.claude.com/en/api/errors); 502 and 503
+    // have no Anthropic status of their own.
+    expect(messagesErrorTypes).toEqual({
+      400: "invalid_request_error",
+      401: "authentication_error",
+      402: "billing_error",
+      403: "permission_error",
+      404: "not_found_error",
+      413: "request_too_large",
+      429: "rate_limit_error",
+      500: "api_error",
+      502: "api_error",
+      503: "overloaded_error",
+    });
+  });
+
+  it("copied the rows from SPEC.md itself", () => {
+    // Guards the literal rows above against a typo: the same cells, read from the document.
+    const spec = readShared("SPEC.md");
+    const table = spec.slice(spec.indexOf("Status and type pairs shown"));
+    const rows = table
+      .split("\n")
+      .filter((line) => /^\| \d{3} \|/.test(line))
+      .map((line) => line.split("|").map((cell) => cell.trim()))
+      .map((cells) => ({ http: Number(cells[1]), type: cells[2], native: cells[3] }));
+    expect(rows).toEqual(specRows.map((row) => ({ ...row })));
+    expect(table).toContain(specMessagesTypes.map((type) => `\`${type}\``).join(", "));
+  });
+});

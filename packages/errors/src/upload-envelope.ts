@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { defaultMessageFor } from "./default-message.js";
+import { GatewayError } from "./gateway-error.js";
+import { isErrorStatus } from "./gateway-status.js";
+import { bodyJson } from "./read-body.js";
+
+/**
+ * SPEC.md's upload body: `{error: {message, type}}`, and "429 adds `code`". The spec does not
+ * show the code's value; it is the integer 429, the standard body's code, since the 429 comes
+ * from the same rate limiter that guards every other endpoint.
+ */
+export const uploadErrorBodySchema = z.strictObject({
+  error: z.strictObject({
+    message: z.string(),
+    type: z.string().min(1),
+    code: z.literal(429).exactOptional(),
+  }),
+});
+export type UploadErrorBody = z.infer<typeof uploadErrorBodySchema>;
+
+export const renderUploadError = (error: GatewayError): UploadErrorBody => ({
+  error: {
+    message: error.message,
+    type: error.type,
+    ...(error.status === 429 ? { code: 429 as const } : {}),
+  },
+});
+
+const lenientUploadBodySchema = z.object({
+  error: z.object({
+    message: z.string().optional().catch(undefined),
+    type: z.string().optional().catch(undefined),
+  }),
+});
+
+/** The upload body carries no status (except 429's code), so the HTTP status is the status. */
+export const parseUploadError = (status: number, body: unknown): GatewayError => {
+  const parsed = lenientUploadBodySchema.safeParse(bodyJson(body));
+  const error = parsed.success ? parsed.data.error : undefined;
+  const resolved = isErrorStatus(status) ? status : 500;
+  return new GatewayError({
+    status: resolved,
+    ...(error?.type ? { type: error.type } : {}),
+    message: error?.message ?? defaultMessageFor(resolved),
+  });
+};
