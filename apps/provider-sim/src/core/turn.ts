@@ -1,0 +1,40 @@
+// The neutral view of a chat request that the three protocols' readers produce: just what the
+// simulator needs to decide its reply and count tokens.
+
+export type ToolSpec = { name: string; schema: unknown };
+
+export type ToolChoice =
+  | { kind: "auto" }
+  | { kind: "none" }
+  | { kind: "any" }
+  | { kind: "named"; name: string };
+
+/** `visible`: the protocol returns the thinking text; `hidden`: only its tokens are counted. */
+export type ThinkingMode = "off" | "hidden" | "visible";
+
+export type Turn = {
+  model: string;
+  /** Text of the last user message; directives are read from it. */
+  userText: string;
+  /** Set when the final message carries tool results: the reply then echoes them, never calls tools. */
+  toolResultText: string | undefined;
+  /** Characters of prompt text (system, messages, tool calls and results, tool declarations). */
+  promptChars: number;
+  /** Images, audio and files in the prompt. */
+  mediaParts: number;
+  /** Prompt tokens served from an explicit cache (Gemini cachedContent); already part of the prompt. */
+  cachedTokens: number;
+  tools: ToolSpec[];
+  toolChoice: ToolChoice;
+  thinking: ThinkingMode;
+  /** Whether this protocol and model return thinking text at all (OpenAI models other than DeepSeek-style do not). */
+  showsThinking: boolean;
+  maxTokens: number | undefined;
+  choices: number;
+};
+
+export const MAX_CHOICES = 16;
+
+export function choiceCount(requested: number | undefined): number {
+  return Math.min(MAX_CHOICES, Math.max(1, Math.floor(requested ?? 1)));
+}

@@ -1,0 +1,47 @@
+import type { Handler } from "hono";
+import { parseDirectives } from "../core/directives.ts";
+import type { SimEnv } from "../core/env.ts";
+import { SSE } from "../core/framing.ts";
+import { alnumId } from "../core/hash.ts";
+import { asObject, isObject } from "../core/json.ts";
+import { planReply } from "../core/reply-plan.ts";
+import { respond } from "../core/respond.ts";
+import type { Sim } from "../core/sim.ts";
+import { chatCompletion } from "./chat-response.ts";
+import { chatStreamFrames } from "./chat-stream.ts";
+import { readChatTurn } from "./chat-turn.ts";
+import { openaiPreamble } from "./preamble.ts";
+
+/** POST /v1/chat/completions */
+export function chatCompletionsRoute(sim: Sim): Handler<SimEnv> {
+  return (c) => {
+    const request = openaiPreamble(c, sim);
+    if (request instanceof Response) return request;
+    const { body, errors, headers } = request;
+    const json = body.json;
+    if (!isObject(json))
+      return errors.response(400, { message: "The request body must be a JSON object." });
+    const turn = readChatTurn(json);
+    if (typeof turn === "string") return errors.response(400, { message: turn });
+    const directives = parseDirectives(turn.userText);
+
+    return respond(c, sim, {
+      errors,
+      headers,
+      faultDirective: directives.fault,
+      faultKey: turn.userText,
+      replay: directives.replay,
+      produce: () => {
+        const plan = planReply(turn, directives, body.seed);
+        const meta = {
+          id: `chatcmpl-${alnumId(body.seed, 29)}`,
+          created: Math.floor(sim.options.now() / 1000),
+          model: turn.model,
+        };
+        if (json.stream !== true) return { kind: "json", body: chatCompletion(meta, plan) };
+        const includeUsage = asObject(json.stream_options)?.include_usage === true;
+        return { kind: "stream", frames: chatStreamFrames(meta, plan, includeUsage), framing: SSE };
+      },
+    });
+  };
+}
