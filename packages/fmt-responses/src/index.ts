@@ -1,1 +1,60 @@
-export {};
+export {
+  imageMediaTypes,
+  imageSourceFromUrl,
+  imageUrlFromSource,
+  isValidImageUrl,
+} from "./image-url.js";
+export { formatPath, invalidRequestFromZod } from "./invalid-request-from-zod.js";
+export { errorFromResponsesWire, errorToResponsesWire } from "./map-responses-error.js";
+export {
+  finishReasonFromResult,
+  finishReasonFromStatus,
+  finishReasonToResult,
+  finishReasonToTerminal,
+  incompleteReasonToUnified,
+  type ResponsesStatus,
+  type ResponsesTerminal,
+  type ResultFinishReason,
+  resultFinishReasonToUnified,
+  statusToUnified,
+  unifiedToResultFinishReason,
+  unifiedToTerminal,
+} from "./map-responses-finish-reason.js";
+export {
+  effortToThinking,
+  responseFormatFromText,
+  responseFormatToText,
+  thinkingFromReasoning,
+  toolChoiceFromResponses,
+  toolChoiceToResponses,
+} from "./map-responses-options.js";
+export {
+  defaultRemoteMcpTimeoutSeconds,
+  toolFromResponses,
+  toolToResponses,
+} from "./map-responses-tools.js";
+export {
+  usageFromResponses,
+  usageFromResult,
+  usageToResponses,
+  usageToResult,
+} from "./map-responses-usage.js";
+export { normalizeResponsesRequest } from "./normalize-responses-request.js";
+export { normalizeResponsesResponse } from "./normalize-responses-response.js";
+export { parseResponsesRequest } from "./parse-responses-request.js";
+export { parseResponsesObject, parseResponsesResponse } from "./parse-responses-response.js";
+export { renderResponsesRequest } from "./render-responses-request.js";
+export { renderResponsesResponse } from "./render-responses-response.js";
+export * from "./responses-api.js";
+export { responses } from "./responses-codec.js";
+export * from "./responses-stream-api.js";
+export {
+  decodeResponsesEvents,
+  decodeResponsesStream,
+  ResponsesStreamDecoder,
+} from "./responses-stream-decoder.js";
+export {
+  encodeResponsesEvents,
+  encodeResponsesStream,
+  ResponsesStreamEncoder,
+} from "./responses-stream-encoder.js";

@@ -1,0 +1,87 @@
+import { emptyUsage, type Usage, type Warning } from "@interlingua/core-types";
+import type { ResponsesResultUsage } from "./responses-api.js";
+import type { ResponsesUsage } from "./responses-stream-api.js";
+
+/**
+ * The spec's result usage has three counts. prompt_tokens counts every prompt token (OpenAI
+ * convention: cached tokens included) and completion_tokens every generated one (reasoning
+ * included), so they are the canonical totals as they are; the breakdowns have no field.
+ */
+export function usageFromResult(usage: ResponsesResultUsage): Usage {
+  return {
+    ...emptyUsage(),
+    inputTokens: usage.prompt_tokens,
+    outputTokens: usage.completion_tokens,
+  };
+}
+
+/** Breakdowns that the target cannot carry, for warnings: a zero or absent one loses nothing. */
+const breakdowns = [
+  "cachedInputTokens",
+  "cacheWriteTokens",
+  "thinkingTokens",
+  "cacheWrite5mTokens",
+  "cacheWrite1hTokens",
+] as const;
+
+export function usageToResult(
+  usage: Usage,
+  warn: (warning: Warning) => void,
+): ResponsesResultUsage {
+  for (const key of breakdowns) {
+    const value = usage[key];
+    if (value !== undefined && value > 0) {
+      warn({
+        type: "dropped",
+        feature: `usage.${key}`,
+        message: `usage.${key} (${value}) has no field in the responses result; the totals include it`,
+      });
+    }
+  }
+  reportDroppedUsageLabels(usage, warn);
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
+}
+
+/** OpenAI Responses usage: input_tokens includes cached tokens, output_tokens reasoning ones. */
+export function usageFromResponses(usage: ResponsesUsage): Usage {
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+    cacheWriteTokens: 0,
+    thinkingTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+export function usageToResponses(usage: Usage, warn: (warning: Warning) => void): ResponsesUsage {
+  for (const key of ["cacheWriteTokens", "cacheWrite5mTokens", "cacheWrite1hTokens"] as const) {
+    const value = usage[key];
+    if (value !== undefined && value > 0) {
+      warn({
+        type: "dropped",
+        feature: `usage.${key}`,
+        message: `usage.${key} (${value}) has no field in Responses usage; input_tokens includes it`,
+      });
+    }
+  }
+  reportDroppedUsageLabels(usage, warn);
+  return {
+    input_tokens: usage.inputTokens,
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens },
+    output_tokens: usage.outputTokens,
+    output_tokens_details: { reasoning_tokens: usage.thinkingTokens },
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
+}
+
+function reportDroppedUsageLabels(usage: Usage, warn: (warning: Warning) => void): void {
+  for (const key of ["inputTokensByModality", "serviceTier", "inferenceGeo"] as const) {
+    if (usage[key] !== undefined) {
+      warn({ type: "dropped", feature: `usage.${key}`, message: `usage.${key} has no field here` });
+    }
+  }
+}

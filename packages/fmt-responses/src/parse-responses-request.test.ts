@@ -1,0 +1,399 @@
+import type { Request } from "@interlingua/core-types";
+import { GatewayError } from "@interlingua/errors";
+import { describe, expect, it } from "vitest";
+import { parseResponsesRequest } from "./parse-responses-request.js";
+import { renderResponsesRequest } from "./render-responses-request.js";
+
+const png =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+function rejection(wire: unknown): GatewayError {
+  try {
+    parseResponsesRequest(wire);
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayError);
+    return error as GatewayError;
+  }
+  throw new Error("expected a 400");
+}
+
+describe("parseResponsesRequest", () => {
+  it("string input becomes one user text message", () => {
+    expect(parseResponsesRequest({ model: "txtA-5.2-pro", input: "What is 2+2?" })).toEqual({
+      model: "txtA-5.2-pro",
+      system: [],
+      messages: [{ role: "user", parts: [{ type: "text", text: "What is 2+2?" }] }],
+      sampling: {},
+      tools: [],
+      stream: false,
+    } satisfies Request);
+  });
+
+  it("mixed text and image blocks keep their order", () => {
+    const request = parseResponsesRequest({
+      model: "txtA-5.2-pro",
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_image", image_url: "https://example.com/a.jpg" },
+            { type: "input_text", text: "Compare this one" },
+            { type: "input_image", image_url: `data:image/png;base64,${png}`, detail: "low" },
+            { type: "input_text", text: "with this one." },
+          ],
+        },
+      ],
+    });
+    expect(request.messages).toEqual([
+      {
+        role: "user",
+        parts: [
+          { type: "image", source: { type: "url", url: "https://example.com/a.jpg" } },
+          { type: "text", text: "Compare this one" },
+          {
+            type: "image",
+            source: { type: "base64", mediaType: "image/png", data: png },
+            detail: "low",
+          },
+          { type: "text", text: "with this one." },
+        ],
+      },
+    ]);
+  });
+
+  it("data URI prefix is mandatory: each invalid form is a 400 naming the field path", () => {
+    const invalid = [
+      png, // bare base64
+      `data:image/bmp;base64,${png}`, // another media type
+      `data:application/pdf;base64,${png}`,
+      `data:image/png,${png}`, // no base64 marker
+      `data:image/png;base64,`, // no data
+      `data:image/png;base64,${png}!!`, // not base64
+      "ftp://example.com/a.png",
+      "example.com/a.png",
+    ];
+    for (const image_url of invalid) {
+      const error = rejection({
+        model: "txtA-5.2-pro",
+        input: [
+          { role: "user", content: "first turn" },
+          {
+            role: "user",
+            content: [
+              { type: "input_text", text: "see" },
+              { type: "input_image", image_url },
+            ],
+          },
+        ],
+      });
+      expect({ image_url, status: error.status, type: error.type, param: error.param }).toEqual({
+        image_url,
+        status: 400,
+        type: "invalid_request_error",
+        param: "input[1].content[1].image_url",
+      });
+      expect(error.message).toMatch(/^input\[1\]\.content\[1\]\.image_url: /);
+    }
+  });
+
+  it("each tool type parses; remote_mcp timeout defaults to 30", () => {
+    const request = parseResponsesRequest({
+      model: "txtA-5.2-pro",
+      input: "hi",
+      tools: [
+        { type: "web_search" },
+        { type: "web_search", search_context_size: "high" },
+        { type: "file_search" },
+        { type: "file_search", vector_store_ids: ["vs_1"], max_num_results: 5 },
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Weather by city",
+            parameters: {
+              type: "object",
+              properties: { city: { type: "string" } },
+              required: ["city"],
+            },
+          },
+        },
+        { type: "function", name: "flat_one", description: "OpenAI's flat shape", strict: true },
+        { type: "remote_mcp", remote_mcp: { url: "https://mcp.example.com/sse" } },
+        {
+          type: "remote_mcp",
+          remote_mcp: { url: "https://mcp.example.com/sse", auth_token: "t0k", timeout: 90 },
+        },
+      ],
+    });
+    expect(request.tools).toEqual([
+      { type: "web_search" },
+      { type: "web_search", options: { search_context_size: "high" } },
+      { type: "file_search" },
+      { type: "file_search", options: { vector_store_ids: ["vs_1"], max_num_results: 5 } },
+      {
+        type: "function",
+        name: "get_weather",
+        description: "Weather by city",
+        parameters: {
+          type: "object",
+          properties: { city: { type: "string" } },
+          required: ["city"],
+        },
+      },
+      {
+        type: "function",
+        name: "flat_one",
+        description: "OpenAI's flat shape",
+        parameters: { type: "object", properties: {} },
+        strict: true,
+      },
+      { type: "remote_mcp", url: "https://mcp.example.com/sse", timeout: 30 },
+      { type: "remote_mcp", url: "https://mcp.example.com/sse", authToken: "t0k", timeout: 90 },
+    ]);
+    // Rendered back in the spec's shapes: nested function, explicit timeout.
+    expect(renderResponsesRequest(request).tools).toEqual([
+      { type: "web_search" },
+      { type: "web_search", search_context_size: "high" },
+      { type: "file_search" },
+      { type: "file_search", vector_store_ids: ["vs_1"], max_num_results: 5 },
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "Weather by city",
+          parameters: {
+            type: "object",
+            properties: { city: { type: "string" } },
+            required: ["city"],
+          },
+        },
+      },
+      {
+        type: "function",
+        function: {
+          name: "flat_one",
+          description: "OpenAI's flat shape",
+          parameters: { type: "object", properties: {} },
+          strict: true,
+        },
+      },
+      { type: "remote_mcp", remote_mcp: { url: "https://mcp.example.com/sse", timeout: 30 } },
+      {
+        type: "remote_mcp",
+        remote_mcp: { url: "https://mcp.example.com/sse", auth_token: "t0k", timeout: 90 },
+      },
+    ]);
+  });
+
+  it("function tool missing description is a 400 naming tools[i].function.description", () => {
+    const nested = rejection({
+      model: "txtA-5.2-pro",
+      input: "hi",
+      tools: [
+        { type: "web_search" },
+        { type: "function", function: { name: "f", parameters: {} } },
+      ],
+    });
+    expect([nested.status, nested.param, nested.message]).toEqual([
+      400,
+      "tools[1].function.description",
+      "tools[1].function.description: is required",
+    ]);
+    const noName = rejection({
+      model: "txtA-5.2-pro",
+      input: "hi",
+      tools: [{ type: "function", function: { description: "d" } }],
+    });
+    expect([noName.status, noName.param]).toEqual([400, "tools[0].function.name"]);
+    const flat = rejection({
+      model: "txtA-5.2-pro",
+      input: "hi",
+      tools: [{ type: "function", name: "f" }],
+    });
+    expect([flat.status, flat.param]).toEqual([400, "tools[0].description"]);
+    const neither = rejection({
+      model: "txtA-5.2-pro",
+      input: "hi",
+      tools: [{ type: "function" }],
+    });
+    expect([neither.status, neither.param]).toEqual([400, "tools[0].function"]);
+    const remote = rejection({
+      model: "txtA-5.2-pro",
+      input: "hi",
+      tools: [{ type: "remote_mcp", remote_mcp: {} }],
+    });
+    expect([remote.status, remote.param]).toEqual([400, "tools[0].remote_mcp.url"]);
+  });
+
+  it("tool results come back as function_call_output items after the replayed call", () => {
+    const request = parseResponsesRequest({
+      model: "txtA-5.2-pro",
+      instructions: "Be brief.",
+      input: [
+        { role: "system", content: "Use tools." },
+        { role: "user", content: "Weather in Paris?" },
+        {
+          type: "reasoning",
+          id: "rs_1",
+          summary: [{ type: "summary_text", text: "Need the tool." }],
+          encrypted_content: "gAAAA==",
+        },
+        {
+          type: "function_call",
+          id: "fc_1",
+          call_id: "call_1",
+          name: "get_weather",
+          arguments: '{"city":"Paris"}',
+          status: "completed",
+        },
+        { type: "function_call", call_id: "call_2", name: "get_time", arguments: "" },
+        { type: "function_call_output", call_id: "call_1", output: '{"temp":21}' },
+        { type: "function_call_output", call_id: "call_2", output: "" },
+        {
+          type: "message",
+          role: "assistant",
+          id: "msg_1",
+          content: [{ type: "output_text", text: "21 degrees.", annotations: [] }],
+        },
+      ],
+    });
+    expect(request.system).toEqual([
+      { type: "text", text: "Be brief." },
+      { type: "text", text: "Use tools." },
+    ]);
+    expect(request.messages).toEqual([
+      { role: "user", parts: [{ type: "text", text: "Weather in Paris?" }] },
+      {
+        role: "assistant",
+        parts: [
+          { type: "thinking", text: "Need the tool.", signature: "gAAAA==" },
+          { type: "tool-call", id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' },
+          { type: "tool-call", id: "call_2", name: "get_time", arguments: "{}" },
+        ],
+      },
+      {
+        role: "tool",
+        parts: [
+          {
+            type: "tool-result",
+            toolCallId: "call_1",
+            name: "get_weather",
+            content: [{ type: "text", text: '{"temp":21}' }],
+          },
+          { type: "tool-result", toolCallId: "call_2", name: "get_time", content: [] },
+        ],
+      },
+      { role: "assistant", parts: [{ type: "text", text: "21 degrees." }] },
+    ]);
+  });
+
+  it("maps the top-level fields canonical has and keeps the rest in extras.responses", () => {
+    const request = parseResponsesRequest({
+      model: "txtA-5.2-codex",
+      input: "hi",
+      temperature: 0.2,
+      top_p: 0.9,
+      max_output_tokens: 512,
+      stream: true,
+      tool_choice: { type: "function", name: "f" },
+      parallel_tool_calls: false,
+      reasoning: { effort: "high", summary: "detailed" },
+      text: {
+        format: { type: "json_schema", name: "out", schema: { type: "object" }, strict: true },
+        verbosity: "low",
+      },
+      user: "u-1",
+      metadata: { team: "a" },
+      previous_response_id: "resp_0",
+      store: false,
+      include: ["reasoning.encrypted_content"],
+    });
+    expect(request).toEqual({
+      model: "txtA-5.2-codex",
+      system: [],
+      messages: [{ role: "user", parts: [{ type: "text", text: "hi" }] }],
+      sampling: { temperature: 0.2, topP: 0.9, maxTokens: 512 },
+      tools: [],
+      toolChoice: { type: "tool", name: "f" },
+      parallelToolCalls: false,
+      thinking: { type: "enabled", effort: "high", includeThoughts: true },
+      responseFormat: {
+        type: "json-schema",
+        name: "out",
+        schema: { type: "object" },
+        strict: true,
+      },
+      stream: true,
+      user: "u-1",
+      metadata: { team: "a" },
+      extras: {
+        responses: {
+          previous_response_id: "resp_0",
+          store: false,
+          include: ["reasoning.encrypted_content"],
+          reasoning: { summary: "detailed" },
+          text: { verbosity: "low" },
+        },
+      },
+    } satisfies Request);
+  });
+
+  it("max_tokens (the spec's name) wins over max_output_tokens", () => {
+    const request = parseResponsesRequest({
+      model: "m",
+      input: "x",
+      max_tokens: 10,
+      max_output_tokens: 20,
+    });
+    expect(request.sampling).toEqual({ maxTokens: 10 });
+  });
+
+  it("out-of-range sampling and unknown item types are 400s naming the field", () => {
+    const cases: [unknown, string][] = [
+      [{ model: "m", input: "x", temperature: 2.5 }, "temperature"],
+      [{ model: "m", input: "x", top_p: -0.1 }, "top_p"],
+      [{ model: "m", input: "x", max_tokens: 0 }, "max_tokens"],
+      [{ model: "m", input: [{ type: "item_reference", id: "x" }] }, "input[0].type"],
+      [{ model: "m", input: [{ role: "robot", content: "x" }] }, "input[0].role"],
+      [
+        {
+          model: "m",
+          input: [
+            { role: "system", content: [{ type: "input_image", image_url: "https://a.b/c.png" }] },
+          ],
+        },
+        "input[0].content[0].type",
+      ],
+      [
+        { model: "m", input: [{ role: "user", content: [{ type: "input_audio" }] }] },
+        "input[0].content[0].type",
+      ],
+      [{ model: "m", input: [{ type: "function_call_output", output: "x" }] }, "input[0].call_id"],
+      [{ model: "m", input: 42 }, "input"],
+      [{ input: "x" }, "model"],
+      [{ model: "m", input: "x", tools: [{ type: "code_interpreter" }] }, "tools[0].type"],
+      [{ model: "m", input: "x", tool_choice: "sometimes" }, "tool_choice"],
+      [{ model: "m", input: "x", reasoning: { effort: "extreme" } }, "reasoning.effort"],
+    ];
+    for (const [wire, param] of cases) {
+      const error = rejection(wire);
+      expect({ param: error.param, status: error.status }).toEqual({ param, status: 400 });
+    }
+  });
+
+  it("never throws anything but a 400 on weird bodies", () => {
+    for (const wire of [
+      null,
+      undefined,
+      "text",
+      42,
+      [],
+      [{ model: "m" }],
+      { model: "m" },
+      { model: 1, input: "x" },
+    ]) {
+      const error = rejection(wire);
+      expect(error.status).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,233 @@
+import type {
+  AssistantMessage,
+  AssistantPart,
+  Message,
+  Request,
+  Sampling,
+  TextPart,
+  ToolMessage,
+  ToolResultContent,
+  UserPart,
+} from "@interlingua/core-types";
+import { imageSourceFromUrl } from "./image-url.js";
+import { invalidRequestFromZod } from "./invalid-request-from-zod.js";
+import {
+  responseFormatFromText,
+  thinkingFromReasoning,
+  toolChoiceFromResponses,
+} from "./map-responses-options.js";
+import { toolFromResponses } from "./map-responses-tools.js";
+import {
+  type ResponsesInputImageBlock,
+  type ResponsesInputItem,
+  type ResponsesInputTextBlock,
+  type ResponsesReasoningItem,
+  type ResponsesRequestWire,
+  responsesRequestSchema,
+} from "./responses-api.js";
+
+/** Top-level fields the canonical model interprets; every other field goes to `extras.responses`. */
+export const knownRequestFields: ReadonlySet<string> = new Set([
+  "model",
+  "input",
+  "instructions",
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "max_output_tokens",
+  "stream",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "reasoning",
+  "text",
+  "user",
+  "metadata",
+]);
+
+/** Several summary parts of one reasoning item read as one thinking text, paragraph-separated. */
+export const joinSummaries = (summary: readonly { text: string }[]): string =>
+  summary
+    .map((s) => s.text)
+    .filter((t) => t !== "")
+    .join("\n\n");
+
+/** A function call with no arguments is "{}" canonically, never "". */
+export const normalizeArguments = (args: string): string => (args === "" ? "{}" : args);
+
+export function thinkingFromReasoningItem(item: {
+  summary: readonly { text: string }[];
+  encrypted_content?: string | null | undefined;
+}): AssistantPart {
+  const part: AssistantPart = { type: "thinking", text: joinSummaries(item.summary) };
+  if (typeof item.encrypted_content === "string") part.signature = item.encrypted_content;
+  return part;
+}
+
+/** Parses and validates a `POST /v1/responses` body; a 400 names the offending field path. */
+export function parseResponsesRequest(wire: unknown): Request {
+  const parsed = responsesRequestSchema.safeParse(wire);
+  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  return requestFromWire(parsed.data);
+}
+
+function requestFromWire(w: ResponsesRequestWire): Request {
+  const system: TextPart[] = [];
+  if (typeof w.instructions === "string") system.push({ type: "text", text: w.instructions });
+  const messages =
+    typeof w.input === "string"
+      ? [{ role: "user" as const, parts: [{ type: "text" as const, text: w.input }] }]
+      : messagesFromItems(w.input, system);
+
+  const request: Request = {
+    model: w.model,
+    system,
+    messages,
+    sampling: samplingFromWire(w),
+    tools: (w.tools ?? []).map(toolFromResponses),
+    stream: w.stream ?? false,
+  };
+  if (w.tool_choice != null) request.toolChoice = toolChoiceFromResponses(w.tool_choice);
+  if (w.parallel_tool_calls != null) request.parallelToolCalls = w.parallel_tool_calls;
+  if (w.user != null) request.user = w.user;
+  if (w.metadata != null) request.metadata = w.metadata;
+
+  const extras: Record<string, unknown> = {};
+  for (const key of Object.keys(w)) {
+    if (!knownRequestFields.has(key)) extras[key] = w[key];
+  }
+  if (w.reasoning != null) {
+    const thinking = thinkingFromReasoning(w.reasoning);
+    if (thinking) request.thinking = thinking;
+    // The rest of `reasoning` (a summary style other than the "auto" that includeThoughts
+    // renders as, fields OpenAI adds later) comes back on render.
+    const rest = withoutNulls(w.reasoning, "effort");
+    if (rest["summary"] === "auto") delete rest["summary"];
+    if (Object.keys(rest).length > 0) extras["reasoning"] = rest;
+  }
+  if (w.text != null) {
+    if (w.text.format !== undefined) request.responseFormat = responseFormatFromText(w.text.format);
+    const rest = withoutNulls(w.text, "format");
+    if (Object.keys(rest).length > 0) extras["text"] = rest;
+  }
+  if (Object.keys(extras).length > 0) request.extras = { responses: extras };
+  return request;
+}
+
+function samplingFromWire(w: ResponsesRequestWire): Sampling {
+  const sampling: Sampling = {};
+  if (w.temperature != null) sampling.temperature = w.temperature;
+  if (w.top_p != null) sampling.topP = w.top_p;
+  const maxTokens = w.max_tokens ?? w.max_output_tokens;
+  if (maxTokens != null) sampling.maxTokens = maxTokens;
+  return sampling;
+}
+
+function withoutNulls(object: Record<string, unknown>, omit: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (key !== omit && value !== null && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Items become canonical turns. A system item joins `system`, wherever it stands. Consecutive
+ * assistant-side items (assistant messages, function calls, reasoning) are one assistant turn, as
+ * the Responses API emits them; consecutive function call outputs are one tool turn. A call
+ * output gets the name of the call it answers, when that call is in the history.
+ */
+function messagesFromItems(items: readonly ResponsesInputItem[], system: TextPart[]): Message[] {
+  const messages: Message[] = [];
+  const callNames = new Map<string, string>();
+  const assistantTurn = (): AssistantMessage => {
+    const last = messages[messages.length - 1];
+    if (last?.role === "assistant") return last;
+    const turn: AssistantMessage = { role: "assistant", parts: [] };
+    messages.push(turn);
+    return turn;
+  };
+  const toolTurn = (): ToolMessage => {
+    const last = messages[messages.length - 1];
+    if (last?.role === "tool") return last;
+    const turn: ToolMessage = { role: "tool", parts: [] };
+    messages.push(turn);
+    return turn;
+  };
+
+  for (const item of items) {
+    switch (item.type) {
+      case "function_call":
+        callNames.set(item.call_id, item.name);
+        assistantTurn().parts.push({
+          type: "tool-call",
+          id: item.call_id,
+          name: item.name,
+          arguments: normalizeArguments(item.arguments),
+        });
+        break;
+      case "function_call_output": {
+        const part: ToolMessage["parts"][number] = {
+          type: "tool-result",
+          toolCallId: item.call_id,
+          content: toolResultContent(item.output),
+        };
+        const name = callNames.get(item.call_id);
+        if (name !== undefined) part.name = name;
+        toolTurn().parts.push(part);
+        break;
+      }
+      case "reasoning":
+        assistantTurn().parts.push(
+          thinkingFromReasoningItem(item satisfies ResponsesReasoningItem),
+        );
+        break;
+      default:
+        switch (item.role) {
+          case "system":
+          case "developer":
+            for (const block of blocksOf(item.content)) {
+              system.push({ type: "text", text: block.text });
+            }
+            break;
+          case "user":
+            messages.push({ role: "user", parts: blocksOf(item.content).map(userPart) });
+            break;
+          case "assistant": {
+            const turn = assistantTurn();
+            for (const block of blocksOf(item.content)) {
+              turn.parts.push({ type: "text", text: block.text });
+            }
+            break;
+          }
+        }
+    }
+  }
+  return messages;
+}
+
+type Block =
+  | ResponsesInputTextBlock
+  | ResponsesInputImageBlock
+  | { type: "output_text"; text: string };
+
+function blocksOf<B extends Block>(
+  content: string | readonly B[],
+): readonly (B | ResponsesInputTextBlock)[] {
+  return typeof content === "string" ? [{ type: "input_text", text: content }] : content;
+}
+
+function userPart(block: ResponsesInputTextBlock | ResponsesInputImageBlock): UserPart {
+  if (block.type === "input_text") return { type: "text", text: block.text };
+  const part: UserPart = { type: "image", source: imageSourceFromUrl(block.image_url) };
+  if (block.detail !== undefined) part.detail = block.detail;
+  return part;
+}
+
+/** "" is no content; a string is one text; blocks are texts and images in order. */
+function toolResultContent(
+  output: string | readonly (ResponsesInputTextBlock | ResponsesInputImageBlock)[],
+): ToolResultContent[] {
+  if (typeof output === "string") return output === "" ? [] : [{ type: "text", text: output }];
+  return output.map((block) => userPart(block) as ToolResultContent);
+}

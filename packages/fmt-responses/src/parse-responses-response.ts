@@ -1,0 +1,126 @@
+import {
+  type AssistantPart,
+  type Choice,
+  emptyUsage,
+  type Response,
+} from "@interlingua/core-types";
+import { GatewayError } from "@interlingua/errors";
+import { expandParallelWrapper } from "./expand-parallel-wrapper.js";
+import { invalidRequestFromZod } from "./invalid-request-from-zod.js";
+import { errorFromResponsesWire } from "./map-responses-error.js";
+import { finishReasonFromResult, finishReasonFromStatus } from "./map-responses-finish-reason.js";
+import { usageFromResponses, usageFromResult } from "./map-responses-usage.js";
+import { normalizeArguments, thinkingFromReasoningItem } from "./parse-responses-request.js";
+import { type ResponsesResponseWire, responsesResultSchema } from "./responses-api.js";
+import {
+  outputFunctionCallSchema,
+  outputMessageSchema,
+  outputReasoningSchema,
+  type ResponsesObject,
+  responsesObjectSchema,
+} from "./responses-stream-api.js";
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Parses the `data` of a `POST /v1/responses` result (SPEC.md "Responses-format result"). A real
+ * OpenAI Responses object (with `output`) is accepted too, and an `{error}` body is thrown as the
+ * error it stands for.
+ */
+export function parseResponsesResponse(wire: unknown): Response {
+  if (isRecord(wire) && !Array.isArray(wire["choices"])) {
+    if (Array.isArray(wire["output"])) return parseResponsesObject(wire);
+    if (isRecord(wire["error"])) {
+      const error = errorFromResponsesWire(wire);
+      throw new GatewayError({ ...error });
+    }
+  }
+  const parsed = responsesResultSchema.safeParse(wire);
+  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  return responseFromResult(parsed.data);
+}
+
+function responseFromResult(w: ResponsesResponseWire): Response {
+  return {
+    id: w.id,
+    model: w.model,
+    created: w.created,
+    choices: w.choices.map((choice): Choice => {
+      const parts: AssistantPart[] = [];
+      if (choice.message.content !== null)
+        parts.push({ type: "text", text: choice.message.content });
+      for (const call of choice.message.tool_calls ?? []) {
+        parts.push({
+          type: "tool-call",
+          id: call.id,
+          name: call.function.name,
+          arguments: normalizeArguments(call.function.arguments),
+        });
+      }
+      return {
+        index: choice.index,
+        message: { role: "assistant", parts },
+        finishReason: finishReasonFromResult(choice.finish_reason),
+      };
+    }),
+    usage: usageFromResult(w.usage),
+  };
+}
+
+/** A real Responses object: output items in order; hosted tool calls have no canonical part. */
+export function parseResponsesObject(wire: unknown): Response {
+  const parsed = responsesObjectSchema.safeParse(wire);
+  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  const w: ResponsesObject = parsed.data;
+  const parts: AssistantPart[] = [];
+  let madeFunctionCalls = false;
+  w.output.forEach((item, i) => {
+    const at = ["output", i];
+    switch (item.type) {
+      case "message": {
+        const message = outputMessageSchema.safeParse(item);
+        if (!message.success) throw invalidRequestFromZod(message.error, at);
+        for (const content of message.data.content) {
+          const text = content["type"] === "refusal" ? content["refusal"] : content["text"];
+          if (typeof text === "string") parts.push({ type: "text", text });
+        }
+        return;
+      }
+      case "function_call": {
+        const call = outputFunctionCallSchema.safeParse(item);
+        if (!call.success) throw invalidRequestFromZod(call.error, at);
+        madeFunctionCalls = true;
+        const { call_id, name, arguments: args } = call.data;
+        const expanded = expandParallelWrapper(call_id, name, args);
+        if (expanded) parts.push(...expanded);
+        else
+          parts.push({ type: "tool-call", id: call_id, name, arguments: normalizeArguments(args) });
+        return;
+      }
+      case "reasoning": {
+        const reasoning = outputReasoningSchema.safeParse(item);
+        if (!reasoning.success) throw invalidRequestFromZod(reasoning.error, at);
+        parts.push(thinkingFromReasoningItem(reasoning.data));
+        return;
+      }
+    }
+  });
+  return {
+    id: w.id,
+    model: w.model,
+    created: w.created_at,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", parts },
+        finishReason: finishReasonFromStatus(
+          w.status,
+          w.incomplete_details?.reason,
+          madeFunctionCalls,
+        ),
+      },
+    ],
+    usage: w.usage ? usageFromResponses(w.usage) : emptyUsage(),
+  };
+}

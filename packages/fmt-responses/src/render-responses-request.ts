@@ -1,0 +1,341 @@
+import type {
+  AssistantMessage,
+  Message,
+  RenderOptions,
+  Request,
+  ToolMessage,
+  UserMessage,
+  Warning,
+} from "@interlingua/core-types";
+import { invalidRequest } from "@interlingua/errors";
+import { imageUrlFromSource } from "./image-url.js";
+import {
+  effortFromThinking,
+  responseFormatToText,
+  toolChoiceToResponses,
+} from "./map-responses-options.js";
+import { toolToResponses } from "./map-responses-tools.js";
+import type {
+  ResponsesAssistantItem,
+  ResponsesInputImageBlock,
+  ResponsesInputItem,
+  ResponsesInputTextBlock,
+  ResponsesReasoning,
+  ResponsesRequestWire,
+  ResponsesTool,
+} from "./responses-api.js";
+
+type Warn = (warning: Warning) => void;
+const ignore: Warn = () => {};
+
+/** Sampling parameters the responses format has no field for. */
+const unsupportedSampling = [
+  "topK",
+  "stop",
+  "frequencyPenalty",
+  "presencePenalty",
+  "seed",
+] as const;
+
+/**
+ * Renders a canonical request as a `POST /v1/responses` body, in the spec's own shapes: system
+ * text as one leading `system` item, content always as block arrays, function tools nested,
+ * `max_tokens`. Fields kept in `extras.responses` come back as they were sent.
+ */
+export function renderResponsesRequest(
+  request: Request,
+  options: RenderOptions = {},
+): ResponsesRequestWire {
+  const warn = options.onWarning ?? ignore;
+  const sampling = request.sampling;
+  if (sampling.n !== undefined && sampling.n > 1) {
+    throw invalidRequest(
+      "sampling.n: the responses format returns one choice; n > 1 is not supported",
+      "n",
+    );
+  }
+  for (const key of unsupportedSampling) {
+    if (sampling[key] !== undefined) {
+      warn({
+        type: "dropped",
+        feature: `sampling.${key}`,
+        message: `the responses format has no ${key}`,
+      });
+    }
+  }
+  for (const key of ["cachedContent", "safetySettings"] as const) {
+    if (request[key] !== undefined) {
+      warn({ type: "dropped", feature: key, message: `the responses format has no ${key}` });
+    }
+  }
+
+  const extras = request.extras?.["responses"] ?? {};
+  const wire: ResponsesRequestWire = {
+    ...extras,
+    model: request.model,
+    input: renderInput(request, warn),
+  };
+  if (sampling.temperature !== undefined) wire.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) wire.top_p = sampling.topP;
+  if (sampling.maxTokens !== undefined) wire.max_tokens = sampling.maxTokens;
+  if (request.stream) wire.stream = true;
+
+  const tools: ResponsesTool[] = [];
+  request.tools.forEach((tool, i) => {
+    const rendered = toolToResponses(tool, `tools[${i}]`, warn);
+    if (rendered) tools.push(rendered);
+  });
+  if (tools.length > 0) wire.tools = tools;
+  if (request.toolChoice !== undefined)
+    wire.tool_choice = toolChoiceToResponses(request.toolChoice);
+  if (request.parallelToolCalls !== undefined) wire.parallel_tool_calls = request.parallelToolCalls;
+  if (request.user !== undefined) wire.user = request.user;
+  if (request.metadata !== undefined) wire.metadata = request.metadata;
+
+  const reasoning = renderReasoning(request, asRecord(extras["reasoning"]), warn);
+  if (reasoning) wire.reasoning = reasoning;
+  else delete wire.reasoning;
+
+  const text = { ...asRecord(extras["text"]) };
+  if (request.responseFormat !== undefined)
+    text["format"] = responseFormatToText(request.responseFormat);
+  if (Object.keys(text).length > 0) wire.text = text;
+  else delete wire.text;
+  return wire;
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+function renderReasoning(
+  request: Request,
+  kept: Record<string, unknown>,
+  warn: Warn,
+): ResponsesReasoning | undefined {
+  const reasoning: ResponsesReasoning = { ...kept };
+  const thinking = request.thinking;
+  if (thinking) {
+    const effort = effortFromThinking(thinking);
+    if (effort !== undefined) reasoning.effort = effort;
+    if (thinking.budgetTokens !== undefined) {
+      warn({
+        type: "dropped",
+        feature: "thinking.budgetTokens",
+        message: "the responses format sets reasoning.effort, not a token budget",
+      });
+    }
+    if (thinking.includeThoughts === true) reasoning.summary ??= "auto";
+    else delete reasoning.summary;
+  }
+  return Object.keys(reasoning).length > 0 ? reasoning : undefined;
+}
+
+function renderInput(request: Request, warn: Warn): ResponsesInputItem[] {
+  const items: ResponsesInputItem[] = [];
+  if (request.system.length > 0) {
+    items.push({
+      role: "system",
+      content: request.system.map((part, j) => {
+        dropPartExtras(part, `system[${j}]`, warn);
+        return { type: "input_text", text: part.text };
+      }),
+    });
+  }
+  // A call output names its call by id only; a name that the history already implies is not lost.
+  const callNames = new Map<string, string>();
+  request.messages.forEach((message, i) => {
+    const at = `messages[${i}]`;
+    if (message.role !== "tool" && message.name !== undefined) {
+      warn({
+        type: "dropped",
+        feature: "messages.name",
+        message: `${at}.name: input items have no name`,
+      });
+    }
+    renderMessage(message, at, items, callNames, warn);
+  });
+  return items;
+}
+
+function renderMessage(
+  message: Message,
+  at: string,
+  items: ResponsesInputItem[],
+  callNames: Map<string, string>,
+  warn: Warn,
+): void {
+  switch (message.role) {
+    case "user":
+      items.push({ role: "user", content: userBlocks(message, at, warn) });
+      return;
+    case "assistant":
+      renderAssistant(message, at, items, callNames, warn);
+      return;
+    case "tool":
+      renderToolResults(message, at, items, callNames, warn);
+      return;
+  }
+}
+
+function userBlocks(
+  message: UserMessage,
+  at: string,
+  warn: Warn,
+): (ResponsesInputTextBlock | ResponsesInputImageBlock)[] {
+  const blocks: (ResponsesInputTextBlock | ResponsesInputImageBlock)[] = [];
+  message.parts.forEach((part, j) => {
+    const partAt = `${at}.parts[${j}]`;
+    if (part.type === "file") {
+      warn({
+        type: "dropped",
+        feature: "parts.file",
+        message: `${partAt}: the responses format has no file blocks`,
+      });
+      return;
+    }
+    dropPartExtras(part, partAt, warn);
+    blocks.push(
+      part.type === "text" ? { type: "input_text", text: part.text } : imageBlock(part, partAt),
+    );
+  });
+  return blocks;
+}
+
+function imageBlock(
+  part: { source: Parameters<typeof imageUrlFromSource>[0]; detail?: "auto" | "low" | "high" },
+  at: string,
+): ResponsesInputImageBlock {
+  const url = imageUrlFromSource(part.source);
+  if (url === undefined) {
+    throw invalidRequest(
+      `${at}.source: the responses format takes an http(s) URL or a jpeg, png, gif or webp data URI`,
+      `${at}.source`,
+    );
+  }
+  const block: ResponsesInputImageBlock = { type: "input_image", image_url: url };
+  if (part.detail !== undefined) block.detail = part.detail;
+  return block;
+}
+
+/** Text runs become one assistant message item; calls and reasoning are items of their own. */
+function renderAssistant(
+  message: AssistantMessage,
+  at: string,
+  items: ResponsesInputItem[],
+  callNames: Map<string, string>,
+  warn: Warn,
+): void {
+  const start = items.length;
+  let textRun: Extract<ResponsesAssistantItem["content"], unknown[]> | undefined;
+  message.parts.forEach((part, j) => {
+    const partAt = `${at}.parts[${j}]`;
+    if (part.type !== "text") textRun = undefined;
+    switch (part.type) {
+      case "text":
+        dropPartExtras(part, partAt, warn);
+        if (!textRun) {
+          textRun = [];
+          items.push({ role: "assistant", content: textRun });
+        }
+        textRun.push({ type: "output_text", text: part.text });
+        return;
+      case "tool-call":
+        dropPartExtras(part, partAt, warn);
+        callNames.set(part.id, part.name);
+        items.push({
+          type: "function_call",
+          call_id: part.id,
+          name: part.name,
+          arguments: part.arguments,
+        });
+        return;
+      case "thinking": {
+        items.push({
+          type: "reasoning",
+          summary: part.text === "" ? [] : [{ type: "summary_text", text: part.text }],
+          ...(part.signature === undefined ? {} : { encrypted_content: part.signature }),
+        });
+        return;
+      }
+      default:
+        warn({
+          type: "dropped",
+          feature: `parts.${part.type}`,
+          message: `${partAt}: assistant input has no ${part.type} item in the responses format`,
+        });
+    }
+  });
+  // An assistant turn with nothing expressible stays a turn, so the turns around it stay apart.
+  if (items.length === start) items.push({ role: "assistant", content: [] });
+}
+
+function renderToolResults(
+  message: ToolMessage,
+  at: string,
+  items: ResponsesInputItem[],
+  callNames: Map<string, string>,
+  warn: Warn,
+): void {
+  message.parts.forEach((part, j) => {
+    const partAt = `${at}.parts[${j}]`;
+    if (part.isError !== undefined) {
+      warn({
+        type: "dropped",
+        feature: "parts.isError",
+        message: `${partAt}.isError: function_call_output has no error flag`,
+      });
+    }
+    if (part.cacheControl !== undefined) {
+      warn({
+        type: "dropped",
+        feature: "parts.cacheControl",
+        message: `${partAt}.cacheControl: no cache boundaries here`,
+      });
+    }
+    if (part.name !== undefined && callNames.get(part.toolCallId) !== part.name) {
+      warn({
+        type: "dropped",
+        feature: "parts.name",
+        message: `${partAt}.name: function_call_output names its call by id only`,
+      });
+    }
+    const blocks = part.content.map((content, k) => {
+      const contentAt = `${partAt}.content[${k}]`;
+      dropPartExtras(content, contentAt, warn);
+      return content.type === "text"
+        ? ({ type: "input_text", text: content.text } as const)
+        : imageBlock(content, contentAt);
+    });
+    const only = blocks[0];
+    const output =
+      blocks.length === 0
+        ? ""
+        : blocks.length === 1 && only?.type === "input_text" && only.text !== ""
+          ? only.text
+          : blocks;
+    items.push({ type: "function_call_output", call_id: part.toolCallId, output });
+  });
+}
+
+function dropPartExtras(
+  part: { cacheControl?: unknown; signature?: unknown },
+  at: string,
+  warn: Warn,
+): void {
+  if (part.cacheControl !== undefined) {
+    warn({
+      type: "dropped",
+      feature: "parts.cacheControl",
+      message: `${at}.cacheControl: the responses format has no cache boundaries`,
+    });
+  }
+  if (part.signature !== undefined) {
+    warn({
+      type: "dropped",
+      feature: "parts.signature",
+      message: `${at}.signature: only reasoning items carry opaque content here`,
+    });
+  }
+}

@@ -1,0 +1,250 @@
+import { z } from "zod";
+import { imageUrlRule, isValidImageUrl } from "./image-url.js";
+
+/**
+ * Wire schemas of SPEC.md's `POST /v1/responses`: the request body and the `data` of the result.
+ * Objects are loose: real clients send fields the spec does not show (`id`, `status` on replayed
+ * items, `annotations` on output text); the top-level ones are kept in `extras.responses`, the
+ * nested ones are ignored.
+ */
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const inputTextBlockSchema = z.looseObject({
+  type: z.literal("input_text"),
+  text: z.string(),
+});
+export const inputImageBlockSchema = z.looseObject({
+  type: z.literal("input_image"),
+  image_url: z.string().refine(isValidImageUrl, imageUrlRule),
+  /** Not in the spec; OpenAI's Responses convention, carried as the canonical `detail`. */
+  detail: z.enum(["auto", "low", "high"]).optional(),
+});
+/** Assistant history as the Responses API returns it; `input_text` is accepted there too. */
+export const outputTextBlockSchema = z.looseObject({
+  type: z.literal("output_text"),
+  text: z.string(),
+});
+
+const messageType = z.literal("message").optional();
+
+export const userItemSchema = z.looseObject({
+  type: messageType,
+  role: z.literal("user"),
+  content: z.union([
+    z.string(),
+    z.array(z.discriminatedUnion("type", [inputTextBlockSchema, inputImageBlockSchema])),
+  ]),
+});
+/** SPEC.md's "the service" role is `system`; OpenAI's `developer` means the same here. */
+export const systemItemSchema = z.looseObject({
+  type: messageType,
+  role: z.enum(["system", "developer"]),
+  content: z.union([z.string(), z.array(inputTextBlockSchema)]),
+});
+export const assistantItemSchema = z.looseObject({
+  type: messageType,
+  role: z.literal("assistant"),
+  content: z.union([
+    z.string(),
+    z.array(z.discriminatedUnion("type", [outputTextBlockSchema, inputTextBlockSchema])),
+  ]),
+});
+export const messageItemSchema = z.discriminatedUnion("role", [
+  userItemSchema,
+  systemItemSchema,
+  assistantItemSchema,
+]);
+
+/** A call the model made, replayed by the client (OpenAI Responses convention). */
+export const functionCallItemSchema = z.looseObject({
+  type: z.literal("function_call"),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.string(),
+});
+/** The client's result of running a call (SPEC: "sends the result back in a follow-up request"). */
+export const functionCallOutputItemSchema = z.looseObject({
+  type: z.literal("function_call_output"),
+  call_id: z.string().min(1),
+  output: z.union([
+    z.string(),
+    z.array(z.discriminatedUnion("type", [inputTextBlockSchema, inputImageBlockSchema])),
+  ]),
+});
+export const summaryTextSchema = z.looseObject({
+  type: z.literal("summary_text"),
+  text: z.string(),
+});
+/** Reasoning replayed by the client; `encrypted_content` is opaque and kept byte for byte. */
+export const reasoningItemSchema = z.looseObject({
+  type: z.literal("reasoning"),
+  summary: z.array(summaryTextSchema),
+  encrypted_content: z.string().nullish(),
+});
+
+export const inputItemSchema = z.discriminatedUnion("type", [
+  messageItemSchema,
+  functionCallItemSchema,
+  functionCallOutputItemSchema,
+  reasoningItemSchema,
+]);
+
+export const functionDefinitionSchema = z.looseObject({
+  name: z.string().min(1),
+  description: z.string(),
+  parameters: jsonObject.optional(),
+  strict: z.boolean().optional(),
+});
+
+/**
+ * A function tool in the spec's nested shape `{type, function: {...}}`, or OpenAI's flat
+ * Responses shape `{type, name, description, parameters}`. Both need name and description (the
+ * spec marks both required); the error names the field in the shape the client used.
+ */
+export const functionToolSchema = z
+  .looseObject({
+    type: z.literal("function"),
+    function: functionDefinitionSchema.optional(),
+    name: z.string().min(1).optional(),
+    description: z.string().optional(),
+    parameters: jsonObject.optional(),
+    strict: z.boolean().optional(),
+  })
+  .superRefine((tool, ctx) => {
+    if (tool.function !== undefined) return;
+    if (tool.name === undefined) {
+      ctx.addIssue({ code: "custom", path: ["function"], message: "is required" });
+    } else if (tool.description === undefined) {
+      ctx.addIssue({ code: "custom", path: ["description"], message: "is required" });
+    }
+  });
+/** Hosted tools: the spec shows only `type`; any other field is an option carried as given. */
+export const webSearchToolSchema = z.looseObject({ type: z.literal("web_search") });
+export const fileSearchToolSchema = z.looseObject({ type: z.literal("file_search") });
+export const remoteMcpToolSchema = z.looseObject({
+  type: z.literal("remote_mcp"),
+  remote_mcp: z.looseObject({
+    url: z.string().min(1),
+    auth_token: z.string().optional(),
+    /** Seconds; the spec's default of 30 is made explicit on parse. */
+    timeout: z.number().positive().optional(),
+  }),
+});
+export const toolSchema = z.discriminatedUnion("type", [
+  functionToolSchema,
+  webSearchToolSchema,
+  fileSearchToolSchema,
+  remoteMcpToolSchema,
+]);
+
+export const toolChoiceSchema = z.union(
+  [
+    z.enum(["auto", "none", "required"]),
+    z
+      .looseObject({
+        type: z.literal("function"),
+        name: z.string().min(1).optional(),
+        /** The chat-completions spelling, accepted because clients port their code. */
+        function: z.looseObject({ name: z.string().min(1) }).optional(),
+      })
+      .refine((choice) => choice.name !== undefined || choice.function !== undefined, {
+        message: "a function tool choice needs name",
+        path: ["name"],
+      }),
+  ],
+  { error: 'must be "auto", "none", "required" or {"type": "function", "name": ...}' },
+);
+
+export const reasoningEffortSchema = z.enum(["none", "minimal", "low", "medium", "high"]);
+export const reasoningSchema = z.looseObject({
+  effort: reasoningEffortSchema.nullish(),
+  summary: z.enum(["auto", "concise", "detailed"]).nullish(),
+});
+
+export const textFormatSchema = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("text") }),
+  z.looseObject({ type: z.literal("json_object") }),
+  z.looseObject({
+    type: z.literal("json_schema"),
+    name: z.string().optional(),
+    schema: jsonObject,
+    strict: z.boolean().nullish(),
+  }),
+]);
+export const textConfigSchema = z.looseObject({ format: textFormatSchema.optional() });
+
+export const responsesRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(inputItemSchema)], {
+    error: (issue) =>
+      issue.input === undefined ? "is required" : "must be a string or an array of input items",
+  }),
+  instructions: z.string().nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  /** The spec's name; OpenAI's `max_output_tokens` is accepted as an alias. */
+  max_tokens: z.int().positive().nullish(),
+  max_output_tokens: z.int().positive().nullish(),
+  stream: z.boolean().nullish(),
+  tools: z.array(toolSchema).nullish(),
+  tool_choice: toolChoiceSchema.nullish(),
+  parallel_tool_calls: z.boolean().nullish(),
+  reasoning: reasoningSchema.nullish(),
+  text: textConfigSchema.nullish(),
+  user: z.string().nullish(),
+  metadata: jsonObject.nullish(),
+});
+
+export type ResponsesInputTextBlock = z.infer<typeof inputTextBlockSchema>;
+export type ResponsesInputImageBlock = z.infer<typeof inputImageBlockSchema>;
+export type ResponsesOutputTextBlock = z.infer<typeof outputTextBlockSchema>;
+export type ResponsesUserItem = z.infer<typeof userItemSchema>;
+export type ResponsesSystemItem = z.infer<typeof systemItemSchema>;
+export type ResponsesAssistantItem = z.infer<typeof assistantItemSchema>;
+export type ResponsesMessageItem = z.infer<typeof messageItemSchema>;
+export type ResponsesFunctionCallItem = z.infer<typeof functionCallItemSchema>;
+export type ResponsesFunctionCallOutputItem = z.infer<typeof functionCallOutputItemSchema>;
+export type ResponsesReasoningItem = z.infer<typeof reasoningItemSchema>;
+export type ResponsesInputItem = z.infer<typeof inputItemSchema>;
+export type ResponsesFunctionTool = z.infer<typeof functionToolSchema>;
+export type ResponsesTool = z.infer<typeof toolSchema>;
+export type ResponsesToolChoice = z.infer<typeof toolChoiceSchema>;
+export type ResponsesReasoning = z.infer<typeof reasoningSchema>;
+export type ResponsesTextFormat = z.infer<typeof textFormatSchema>;
+export type ResponsesRequestWire = z.infer<typeof responsesRequestSchema>;
+
+/** SPEC.md "Responses-format result": the `data` of `POST /v1/responses`. */
+export const resultToolCallSchema = z.looseObject({
+  id: z.string(),
+  type: z.literal("function"),
+  function: z.looseObject({ name: z.string(), arguments: z.string() }),
+});
+export const resultFinishReasonValues = ["stop", "length", "content_filter", "tool_calls"] as const;
+export const resultChoiceSchema = z.looseObject({
+  index: z.int().nonnegative(),
+  message: z.looseObject({
+    role: z.literal("assistant"),
+    content: z.string().nullable(),
+    tool_calls: z.array(resultToolCallSchema).optional(),
+  }),
+  /** Values outside the spec's four are tolerated and read as `other`. */
+  finish_reason: z.string().nullable(),
+});
+export const resultUsageSchema = z.looseObject({
+  prompt_tokens: z.int().nonnegative(),
+  completion_tokens: z.int().nonnegative(),
+  total_tokens: z.int().nonnegative(),
+});
+export const responsesResultSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal("response"),
+  created: z.int().nonnegative(),
+  model: z.string(),
+  choices: z.array(resultChoiceSchema),
+  usage: resultUsageSchema,
+});
+
+export type ResponsesResultToolCall = z.infer<typeof resultToolCallSchema>;
+export type ResponsesResultChoice = z.infer<typeof resultChoiceSchema>;
+export type ResponsesResultUsage = z.infer<typeof resultUsageSchema>;
+export type ResponsesResponseWire = z.infer<typeof responsesResultSchema>;
