@@ -1,0 +1,358 @@
+import { z } from "zod";
+
+/**
+ * Wire schemas of the messages format (Anthropic Messages API, `POST /v1/messages`). They are the
+ * oracle for parsing and for the generated test values. Objects strip unknown keys (SPEC.md:
+ * parsers ignore upstream-added fields such as `caller`), except the request's top level, whose
+ * unknown fields are kept in `extras.messages` by the parser.
+ */
+
+/** `null` is what the official SDKs send for "not set", so optional wire fields accept it. */
+const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
+
+export const messagesCacheControlSchema = z.object({
+  type: z.literal("ephemeral"),
+  ttl: z.enum(["5m", "1h"]).optional(),
+});
+export type MessagesCacheControl = z.infer<typeof messagesCacheControlSchema>;
+
+export const messagesTextBlockSchema = z.object({
+  type: z.literal("text"),
+  text: z.string(),
+  cache_control: opt(messagesCacheControlSchema),
+  /** Citation records; the canonical model has no place for them, so they are read and dropped. */
+  citations: opt(z.array(z.unknown())),
+});
+export type MessagesTextBlock = z.infer<typeof messagesTextBlockSchema>;
+
+export const messagesImageSourceSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
+  z.object({ type: z.literal("url"), url: z.string() }),
+]);
+export type MessagesImageSource = z.infer<typeof messagesImageSourceSchema>;
+
+export const messagesImageBlockSchema = z.object({
+  type: z.literal("image"),
+  source: messagesImageSourceSchema,
+  cache_control: opt(messagesCacheControlSchema),
+});
+export type MessagesImageBlock = z.infer<typeof messagesImageBlockSchema>;
+
+export const messagesDocumentSourceSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
+  z.object({ type: z.literal("url"), url: z.string() }),
+  z.object({ type: z.literal("text"), media_type: z.literal("text/plain"), data: z.string() }),
+  z.object({ type: z.literal("file"), file_id: z.string() }),
+]);
+export type MessagesDocumentSource = z.infer<typeof messagesDocumentSourceSchema>;
+
+export const messagesDocumentBlockSchema = z.object({
+  type: z.literal("document"),
+  source: messagesDocumentSourceSchema,
+  title: opt(z.string()),
+  /** Read and dropped, like text citations (see the README loss table). */
+  context: opt(z.string()),
+  citations: opt(z.object({ enabled: z.boolean().optional() })),
+  cache_control: opt(messagesCacheControlSchema),
+});
+export type MessagesDocumentBlock = z.infer<typeof messagesDocumentBlockSchema>;
+
+export const messagesToolUseBlockSchema = z.object({
+  type: z.literal("tool_use"),
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  cache_control: opt(messagesCacheControlSchema),
+});
+export type MessagesToolUseBlock = z.infer<typeof messagesToolUseBlockSchema>;
+
+export const messagesToolResultContentSchema = z.discriminatedUnion("type", [
+  messagesTextBlockSchema,
+  messagesImageBlockSchema,
+]);
+export type MessagesToolResultContent = z.infer<typeof messagesToolResultContentSchema>;
+
+export const messagesToolResultBlockSchema = z.object({
+  type: z.literal("tool_result"),
+  tool_use_id: z.string(),
+  content: z.union([z.string(), z.array(messagesToolResultContentSchema)]).optional(),
+  is_error: opt(z.boolean()),
+  cache_control: opt(messagesCacheControlSchema),
+});
+export type MessagesToolResultBlock = z.infer<typeof messagesToolResultBlockSchema>;
+
+export const messagesThinkingBlockSchema = z.object({
+  type: z.literal("thinking"),
+  thinking: z.string(),
+  /** Required by Anthropic when a thinking block is sent back; tolerated missing on parse. */
+  signature: z.string().optional(),
+});
+export type MessagesThinkingBlock = z.infer<typeof messagesThinkingBlockSchema>;
+
+export const messagesRedactedThinkingBlockSchema = z.object({
+  type: z.literal("redacted_thinking"),
+  data: z.string(),
+});
+export type MessagesRedactedThinkingBlock = z.infer<typeof messagesRedactedThinkingBlockSchema>;
+
+export const messagesContentBlockSchema = z.discriminatedUnion("type", [
+  messagesTextBlockSchema,
+  messagesImageBlockSchema,
+  messagesDocumentBlockSchema,
+  messagesToolUseBlockSchema,
+  messagesToolResultBlockSchema,
+  messagesThinkingBlockSchema,
+  messagesRedactedThinkingBlockSchema,
+]);
+export type MessagesContentBlock = z.infer<typeof messagesContentBlockSchema>;
+
+export const messagesMessageSchema = z.object({
+  role: z.enum(["user", "assistant"]),
+  content: z.union([z.string(), z.array(messagesContentBlockSchema)]),
+});
+export type MessagesMessage = z.infer<typeof messagesMessageSchema>;
+
+/** A custom (function) tool. `type: "custom"` is optional on the wire. */
+export const messagesCustomToolSchema = z.object({
+  type: z.literal("custom").optional(),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  input_schema: z.record(z.string(), z.unknown()),
+  strict: z.boolean().optional(),
+  cache_control: opt(messagesCacheControlSchema),
+});
+export type MessagesCustomTool = z.infer<typeof messagesCustomToolSchema>;
+
+/**
+ * A tool defined by Anthropic (computer_20241022, text_editor_20241022, bash_20241022,
+ * web_search_20250305 and newer dated variants): the dated `type` names it, every other field is
+ * its configuration and is carried untouched.
+ */
+export const messagesProviderToolSchema = z.looseObject({
+  type: z.string().regex(/^(?!custom$).+/, "a provider tool type other than custom"),
+  name: z.string(),
+});
+export type MessagesProviderTool = z.infer<typeof messagesProviderToolSchema>;
+
+export const messagesToolSchema = z.union([messagesCustomToolSchema, messagesProviderToolSchema]);
+export type MessagesTool = z.infer<typeof messagesToolSchema>;
+
+const parallel = { disable_parallel_tool_use: z.boolean().optional() };
+export const messagesToolChoiceSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("auto"), ...parallel }),
+  z.object({ type: z.literal("any"), ...parallel }),
+  z.object({ type: z.literal("tool"), name: z.string().min(1), ...parallel }),
+  z.object({ type: z.literal("none") }),
+]);
+export type MessagesToolChoice = z.infer<typeof messagesToolChoiceSchema>;
+
+/** `display` chooses summarized or omitted thinking text (Claude 4 models). */
+const display = { display: z.enum(["summarized", "omitted"]).optional() };
+export const messagesThinkingConfigSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(0), ...display }),
+  z.object({ type: z.literal("disabled") }),
+  z.object({ type: z.literal("adaptive"), ...display }),
+]);
+export type MessagesThinkingConfig = z.infer<typeof messagesThinkingConfigSchema>;
+
+export const messagesMetadataSchema = z.looseObject({ user_id: opt(z.string()) });
+export type MessagesMetadata = z.infer<typeof messagesMetadataSchema>;
+
+/** The top-level fields the codec understands; everything else goes to `extras.messages`. */
+export const messagesRequestKnownKeys = [
+  "model",
+  "messages",
+  "max_tokens",
+  "system",
+  "temperature",
+  "top_p",
+  "top_k",
+  "stop_sequences",
+  "metadata",
+  "tools",
+  "tool_choice",
+  "thinking",
+  "stream",
+] as const;
+
+export const messagesRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(messagesMessageSchema).min(1),
+  max_tokens: z.number().int().min(1),
+  system: z.union([z.string(), z.array(messagesTextBlockSchema)]).optional(),
+  temperature: z.number().min(0).max(1).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  top_k: z.number().int().min(0).optional(),
+  stop_sequences: z.array(z.string()).max(4).optional(),
+  metadata: messagesMetadataSchema.optional(),
+  tools: z.array(messagesToolSchema).optional(),
+  tool_choice: messagesToolChoiceSchema.optional(),
+  thinking: messagesThinkingConfigSchema.optional(),
+  stream: z.boolean().optional(),
+});
+export type MessagesRequestWire = z.infer<typeof messagesRequestSchema>;
+
+const tokens = z.number().int().min(0);
+
+/** The full usage object; every field but the two counts is optional on input. */
+export const messagesUsageSchema = z.object({
+  input_tokens: tokens,
+  output_tokens: tokens,
+  cache_creation_input_tokens: opt(tokens),
+  cache_read_input_tokens: opt(tokens),
+  cache_creation: opt(
+    z.object({
+      ephemeral_5m_input_tokens: tokens.optional(),
+      ephemeral_1h_input_tokens: tokens.optional(),
+    }),
+  ),
+  service_tier: opt(z.string()),
+  inference_geo: opt(z.string()),
+  output_tokens_details: opt(z.object({ thinking_tokens: tokens.optional() })),
+});
+export type MessagesUsageWire = z.infer<typeof messagesUsageSchema>;
+
+/** Response content blocks: the request block schemas minus cache_control semantics. */
+export const messagesResponseBlockSchema = z.discriminatedUnion("type", [
+  messagesTextBlockSchema,
+  messagesToolUseBlockSchema,
+  messagesThinkingBlockSchema,
+  messagesRedactedThinkingBlockSchema,
+]);
+export type MessagesResponseBlock = z.infer<typeof messagesResponseBlockSchema>;
+export const messagesResponseBlockTypes: ReadonlySet<string> = new Set(
+  messagesResponseBlockSchema.options.map((o) => o.shape.type.value),
+);
+
+/**
+ * A block type Anthropic added that this codec does not model (server_tool_use,
+ * web_search_tool_result, ...): accepted and ignored, as SPEC.md asks of parsers.
+ */
+export const messagesUnknownBlockSchema = z.looseObject({ type: z.string() });
+export type MessagesUnknownBlock = z.infer<typeof messagesUnknownBlockSchema>;
+
+const responseBlockByType = new Map<string, z.ZodType<MessagesResponseBlock>>(
+  messagesResponseBlockSchema.options.map((o) => [o.shape.type.value, o]),
+);
+
+/**
+ * One response content block: a known type is validated by its own schema (a malformed known
+ * block is an error naming its field, never mistaken for an unknown one); any other type passes.
+ */
+export const messagesResponseContentSchema = messagesUnknownBlockSchema.transform(
+  (block, ctx): MessagesResponseBlock | MessagesUnknownBlock => {
+    const schema = responseBlockByType.get(block.type);
+    if (!schema) return block;
+    const parsed = schema.safeParse(block);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });
+    }
+    return z.NEVER;
+  },
+);
+
+export const isKnownResponseBlock = (
+  block: MessagesResponseBlock | MessagesUnknownBlock,
+): block is MessagesResponseBlock => messagesResponseBlockTypes.has(block.type);
+
+export const messagesResponseSchema = z.object({
+  id: z.string(),
+  type: z.literal("message").optional(),
+  role: z.literal("assistant").optional(),
+  model: z.string(),
+  content: z.array(messagesResponseContentSchema),
+  stop_reason: opt(z.string()),
+  stop_sequence: opt(z.string()),
+  /** Structured detail of a refusal (`{type: "refusal", category, explanation, ...}`). */
+  stop_details: opt(z.record(z.string(), z.unknown())),
+  usage: messagesUsageSchema,
+});
+export type MessagesResponseWire = z.infer<typeof messagesResponseSchema>;
+
+/** The client-facing result, exactly the fields of SPEC.md's "Messages-format result" table. */
+export interface MessagesResultWire {
+  id: string;
+  type: "message";
+  role: "assistant";
+  model: string;
+  content: MessagesResponseBlockOut[];
+  stop_reason: string | null;
+  stop_sequence: string | null;
+  stop_details: Record<string, unknown> | null;
+  usage: MessagesUsageOut;
+}
+
+export type MessagesResponseBlockOut =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string };
+
+export interface MessagesUsageOut {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+  service_tier: string | null;
+  inference_geo: string | null;
+  output_tokens_details?: { thinking_tokens: number };
+}
+
+/* ---- Stream events ---------------------------------------------------------------------- */
+
+export const messagesErrorBodySchema = z.object({
+  type: z.literal("error"),
+  error: z.object({ type: z.string(), message: z.string() }),
+});
+export type MessagesErrorBody = z.infer<typeof messagesErrorBodySchema>;
+
+/** message_delta usage: cumulative; any field may be present (input_tokens included). */
+export const messagesDeltaUsageSchema = messagesUsageSchema.partial();
+
+export const messagesStreamEventSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("message_start"),
+    message: z.object({
+      id: z.string(),
+      type: z.literal("message").optional(),
+      role: z.literal("assistant").optional(),
+      model: z.string(),
+      content: z.array(z.unknown()),
+      stop_reason: z.string().nullable().optional(),
+      stop_sequence: opt(z.string()),
+      usage: messagesDeltaUsageSchema,
+    }),
+  }),
+  z.object({
+    type: z.literal("content_block_start"),
+    index: z.number().int().min(0),
+    content_block: z.looseObject({ type: z.string() }),
+  }),
+  z.object({
+    type: z.literal("content_block_delta"),
+    index: z.number().int().min(0),
+    delta: z.discriminatedUnion("type", [
+      z.object({ type: z.literal("text_delta"), text: z.string() }),
+      z.object({ type: z.literal("input_json_delta"), partial_json: z.string() }),
+      z.object({ type: z.literal("thinking_delta"), thinking: z.string() }),
+      z.object({ type: z.literal("signature_delta"), signature: z.string() }),
+      z.object({ type: z.literal("citations_delta"), citation: z.unknown() }),
+    ]),
+  }),
+  z.object({ type: z.literal("content_block_stop"), index: z.number().int().min(0) }),
+  z.object({
+    type: z.literal("message_delta"),
+    delta: z.object({
+      stop_reason: z.string().nullable().optional(),
+      stop_sequence: opt(z.string()),
+      stop_details: opt(z.record(z.string(), z.unknown())),
+    }),
+    usage: messagesDeltaUsageSchema.optional(),
+  }),
+  z.object({ type: z.literal("message_stop") }),
+  z.object({ type: z.literal("ping") }),
+  messagesErrorBodySchema,
+]);
+export type MessagesStreamEventWire = z.infer<typeof messagesStreamEventSchema>;

@@ -1,0 +1,253 @@
+import type { Response } from "@interlingua/core-types";
+import { describe, expect, it } from "vitest";
+import { warnings } from "../test/helpers.js";
+import { mapMessagesStopReason, toMessagesStopReason } from "./map-messages-finish-reason.js";
+import { fromMessagesUsage, toMessagesUsage } from "./messages-usage.js";
+import { parseMessagesResponse } from "./parse-messages-response.js";
+import { renderMessagesResponse } from "./render-messages-response.js";
+
+const response = (over: Partial<Response> = {}): Response => ({
+  id: "chatcmpl-1",
+  model: "txtA-5",
+  created: 1_700_000_000,
+  choices: [
+    {
+      index: 0,
+      message: { role: "assistant", parts: [{ type: "text", text: "hi" }] },
+      finishReason: { unified: "stop", raw: "stop" },
+    },
+  ],
+  usage: {
+    inputTokens: 10,
+    outputTokens: 2,
+    cachedInputTokens: 4,
+    cacheWriteTokens: 0,
+    thinkingTokens: 0,
+  },
+  ...over,
+});
+
+describe("the client-facing result", () => {
+  it("has exactly the fields of SPEC.md's Messages-format result table", () => {
+    expect(renderMessagesResponse(response())).toEqual({
+      id: "chatcmpl-1",
+      type: "message",
+      role: "assistant",
+      model: "txtA-5",
+      content: [{ type: "text", text: "hi" }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      stop_details: null,
+      usage: {
+        input_tokens: 6,
+        output_tokens: 2,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 4,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        service_tier: null,
+        inference_geo: null,
+      },
+    });
+  });
+
+  it("renders tool calls with their input, thinking with its signature, and output thinking tokens", () => {
+    const wire = renderMessagesResponse(
+      response({
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              parts: [
+                { type: "thinking", text: "plan", signature: "c2ln" },
+                { type: "thinking", text: "unsigned" },
+                { type: "tool-call", id: "call_1", name: "f", arguments: '{"a":[1,2]}' },
+                { type: "tool-call", id: "call_2", name: "g", arguments: "" },
+              ],
+            },
+            finishReason: { unified: "tool-calls", raw: "tool_calls" },
+            stopSequence: "END",
+          },
+        ],
+        usage: {
+          inputTokens: 1,
+          outputTokens: 9,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 0,
+          thinkingTokens: 5,
+        },
+      }),
+    );
+    expect(wire.content).toEqual([
+      { type: "thinking", thinking: "plan", signature: "c2ln" },
+      { type: "thinking", thinking: "unsigned", signature: "" },
+      { type: "tool_use", id: "call_1", name: "f", input: { a: [1, 2] } },
+      { type: "tool_use", id: "call_2", name: "g", input: {} },
+    ]);
+    expect([wire.stop_reason, wire.stop_sequence]).toEqual(["tool_use", "END"]);
+    expect(wire.usage.output_tokens_details).toEqual({ thinking_tokens: 5 });
+  });
+
+  it("drops what a messages result cannot carry, with warnings", () => {
+    const { list, onWarning } = warnings();
+    const wire = renderMessagesResponse(
+      response({
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              parts: [
+                { type: "text", text: "a", signature: "gemini-sig" },
+                { type: "image", source: { type: "url", url: "https://x.test/i.png" } },
+                { type: "tool-call", id: "c", name: "f", arguments: "[1]" },
+              ],
+            },
+            finishReason: { unified: "stop" },
+            safetyRatings: [{ category: "HARM_CATEGORY_HATE_SPEECH", probability: "LOW" }],
+          },
+          {
+            index: 1,
+            message: { role: "assistant", parts: [{ type: "text", text: "b" }] },
+            finishReason: { unified: "stop" },
+          },
+        ],
+        promptFeedback: { blockReason: "SAFETY" },
+      }),
+      { onWarning },
+    );
+    expect(wire.content).toEqual([
+      { type: "text", text: "a" },
+      { type: "tool_use", id: "c", name: "f", input: {} },
+    ]);
+    expect(list.map((w) => [w.type, w.feature])).toEqual([
+      ["dropped", "choices"],
+      ["dropped", "promptFeedback"],
+      ["dropped", "choices[0].safetyRatings"],
+      ["dropped", "choices[0].message.parts[0].signature"],
+      ["dropped", "choices[0].message.parts[1]"],
+      ["dropped", "choices[0].message.parts[2].arguments"],
+    ]);
+  });
+
+  it("ignores caller on tool_use, text citations, unknown blocks and unknown fields", () => {
+    const parsed = parseMessagesResponse({
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "txtB-opus-4-8",
+      content: [
+        { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "q" } },
+        { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+        {
+          type: "text",
+          text: "See",
+          citations: [{ type: "web_search_result_location", url: "u" }],
+        },
+        { type: "tool_use", id: "toolu_1", name: "f", input: { x: 1 }, caller: { type: "direct" } },
+      ],
+      stop_reason: "tool_use",
+      stop_sequence: null,
+      stop_details: null,
+      container: { id: "c" },
+      usage: { input_tokens: 3, output_tokens: 4, server_tool_use: { web_search_requests: 1 } },
+    });
+    expect(parsed.choices[0]?.message.parts).toEqual([
+      { type: "text", text: "See" },
+      { type: "tool-call", id: "toolu_1", name: "f", arguments: '{"x":1}' },
+    ]);
+    expect(parsed.extras).toBeUndefined();
+  });
+
+  it("keeps stop_details through a same-format round trip", () => {
+    const details = { type: "refusal", category: "cyber", explanation: "blocked" };
+    const wire = renderMessagesResponse(
+      parseMessagesResponse({
+        id: "msg_1",
+        model: "m",
+        content: [],
+        stop_reason: "refusal",
+        stop_details: details,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    );
+    expect([wire.stop_reason, wire.stop_details]).toEqual(["refusal", details]);
+  });
+});
+
+describe("usage semantics", () => {
+  it("canonical input includes cache reads and writes; Anthropic input excludes them", () => {
+    const wire = {
+      input_tokens: 100,
+      output_tokens: 40,
+      cache_creation_input_tokens: 30,
+      cache_read_input_tokens: 50,
+      cache_creation: { ephemeral_5m_input_tokens: 20, ephemeral_1h_input_tokens: 10 },
+      service_tier: "standard",
+      inference_geo: "us",
+      output_tokens_details: { thinking_tokens: 12 },
+    };
+    const usage = fromMessagesUsage(wire);
+    expect(usage).toEqual({
+      inputTokens: 180,
+      outputTokens: 40,
+      cachedInputTokens: 50,
+      cacheWriteTokens: 30,
+      thinkingTokens: 12,
+      cacheWrite5mTokens: 20,
+      cacheWrite1hTokens: 10,
+      serviceTier: "standard",
+      inferenceGeo: "us",
+    });
+    expect(toMessagesUsage(usage)).toEqual(wire);
+  });
+
+  it("reports cache writes without a ttl split as 5-minute writes", () => {
+    expect(
+      toMessagesUsage({
+        inputTokens: 500,
+        outputTokens: 1,
+        cachedInputTokens: 100,
+        cacheWriteTokens: 300,
+        thinkingTokens: 0,
+      }),
+    ).toMatchObject({
+      input_tokens: 100,
+      cache_creation_input_tokens: 300,
+      cache_read_input_tokens: 100,
+      cache_creation: { ephemeral_5m_input_tokens: 300, ephemeral_1h_input_tokens: 0 },
+    });
+  });
+});
+
+describe("finish reasons by table, raw kept", () => {
+  it.each([
+    ["end_turn", "stop"],
+    ["stop_sequence", "stop"],
+    ["max_tokens", "length"],
+    ["model_context_window_exceeded", "length"],
+    ["tool_use", "tool-calls"],
+    ["refusal", "content-filter"],
+    ["pause_turn", "other"],
+    ["a_future_reason", "other"],
+  ])("%s is %s", (raw, unified) => {
+    expect(mapMessagesStopReason(raw)).toEqual({ unified, raw });
+  });
+
+  it("null is other, with no raw value", () => {
+    expect(mapMessagesStopReason(null)).toEqual({ unified: "other" });
+  });
+
+  it.each([
+    [{ unified: "stop", raw: "stop_sequence" }, "stop_sequence"],
+    [{ unified: "length", raw: "model_context_window_exceeded" }, "model_context_window_exceeded"],
+    [{ unified: "stop", raw: "STOP" }, "end_turn"],
+    [{ unified: "length", raw: "length" }, "max_tokens"],
+    [{ unified: "tool-calls", raw: "tool_calls" }, "tool_use"],
+    [{ unified: "content-filter", raw: "SAFETY" }, "refusal"],
+    [{ unified: "error" }, null],
+    [{ unified: "other", raw: "OTHER" }, null],
+  ] as const)("renders %j as %s", (finishReason, expected) => {
+    expect(toMessagesStopReason(finishReason)).toBe(expected);
+  });
+});

@@ -1,0 +1,281 @@
+import {
+  emptyUsage,
+  type FinishReason,
+  type SseMessage,
+  type StreamEncodeOptions,
+  type StreamEvent,
+  type Usage,
+  type Warning,
+} from "@interlingua/core-types";
+import { messagesErrorType } from "./map-messages-error-type.js";
+import { toMessagesStopReason } from "./map-messages-finish-reason.js";
+import { toMessagesUsage } from "./messages-usage.js";
+
+type BlockKind = "text" | "thinking" | "tool" | "redacted";
+interface Block {
+  wire: number;
+  kind: BlockKind;
+  open: boolean;
+}
+
+const frame = (type: string, payload: object): SseMessage => ({
+  event: type,
+  data: JSON.stringify(payload),
+});
+
+/**
+ * Canonical stream events -> the SSE frames a messages-format client expects
+ * (`event: <type>` + JSON data): message_start, content_block_start/delta/stop per part,
+ * message_delta (stop reason and cumulative usage), message_stop. Every frame is produced as soon
+ * as its event arrives, except the stop reason and usage: Anthropic reports both together in
+ * message_delta after the last block, so they are held (as values) until the stream ends.
+ * - Parts get dense block indices in order of first appearance (canonical indices may have gaps).
+ * - A delta for a part that was never started opens its block; one for a closed text or thinking
+ *   part opens a new block.
+ * - Events of choices other than 0, prompt feedback, and signatures on text or tool-call parts
+ *   cannot be expressed: dropped, with one warning per kind.
+ * - An `error` event becomes an `error` frame and ends the stream (no message_delta follows).
+ */
+export class MessagesStreamEncoder {
+  private started = false;
+  private done = false;
+  private readonly blocks = new Map<number, Block>();
+  private nextWire = 0;
+  private usage: Usage | undefined;
+  private finishReason: FinishReason | undefined;
+  private stopSequence: string | undefined;
+  private readonly warned = new Set<string>();
+
+  constructor(private readonly onWarning?: (warning: Warning) => void) {}
+
+  push(event: StreamEvent, emit: (message: SseMessage) => void): void {
+    if (this.done) return;
+    if ("choice" in event && event.choice !== undefined && event.choice !== 0) {
+      this.warnOnce("choices", "a messages stream carries one reply; other choices are dropped");
+      return;
+    }
+    switch (event.type) {
+      case "response-start":
+        if (!this.started) this.start(event.id, event.model, emit);
+        return;
+      case "part-start":
+        this.block(event.index, event.kind, emit);
+        return;
+      case "text-delta": {
+        if (event.delta === "") return;
+        const block = this.block(event.index, "text", emit);
+        emit(
+          frame("content_block_delta", {
+            type: "content_block_delta",
+            index: block.wire,
+            delta: { type: "text_delta", text: event.delta },
+          }),
+        );
+        return;
+      }
+      case "thinking-delta": {
+        if (event.delta === "") return;
+        const block = this.block(event.index, "thinking", emit);
+        emit(
+          frame("content_block_delta", {
+            type: "content_block_delta",
+            index: block.wire,
+            delta: { type: "thinking_delta", thinking: event.delta },
+          }),
+        );
+        return;
+      }
+      case "signature-delta": {
+        const block = this.block(event.index, "thinking", emit);
+        if (block.kind !== "thinking") {
+          this.warnOnce("parts.signature", "only thinking blocks carry a signature");
+          return;
+        }
+        emit(
+          frame("content_block_delta", {
+            type: "content_block_delta",
+            index: block.wire,
+            delta: { type: "signature_delta", signature: event.signature },
+          }),
+        );
+        return;
+      }
+      case "redacted-thinking":
+        this.ensureStarted(emit);
+        this.blocks.set(event.index, { wire: this.nextWire, kind: "redacted", open: true });
+        emit(
+          frame("content_block_start", {
+            type: "content_block_start",
+            index: this.nextWire++,
+            content_block: { type: "redacted_thinking", data: event.data },
+          }),
+        );
+        return;
+      case "tool-call-start":
+        if (this.blocks.has(event.index)) return;
+        this.ensureStarted(emit);
+        this.blocks.set(event.index, { wire: this.nextWire, kind: "tool", open: true });
+        emit(
+          frame("content_block_start", {
+            type: "content_block_start",
+            index: this.nextWire++,
+            content_block: { type: "tool_use", id: event.id, name: event.name, input: {} },
+          }),
+        );
+        return;
+      case "tool-arguments-delta": {
+        if (event.delta === "") return;
+        const known = this.blocks.get(event.index);
+        if (known && !known.open) {
+          this.warnOnce(
+            "parts.arguments",
+            "arguments after the end of their tool call are dropped",
+          );
+          return;
+        }
+        const block = known ?? this.openToolWithoutStart(event.index, emit);
+        emit(
+          frame("content_block_delta", {
+            type: "content_block_delta",
+            index: block.wire,
+            delta: { type: "input_json_delta", partial_json: event.delta },
+          }),
+        );
+        return;
+      }
+      case "part-end": {
+        const block = this.blocks.get(event.index);
+        if (block?.open) this.close(block, emit);
+        return;
+      }
+      case "usage":
+        this.usage = event.usage;
+        return;
+      case "finish":
+        this.finishReason = event.finishReason;
+        this.stopSequence = event.stopSequence;
+        if (event.safetyRatings !== undefined) {
+          this.warnOnce("safetyRatings", "a messages stream has no safety ratings");
+        }
+        return;
+      case "prompt-feedback":
+        this.warnOnce("promptFeedback", "a messages stream has no prompt feedback");
+        return;
+      case "error":
+        this.done = true;
+        emit(
+          frame("error", {
+            type: "error",
+            error: { type: messagesErrorType(event.error), message: event.error.message },
+          }),
+        );
+        return;
+    }
+  }
+
+  /** Closes open blocks, then reports the held stop reason and usage and ends the message. */
+  flush(emit: (message: SseMessage) => void): void {
+    if (this.done || !this.started) return;
+    this.done = true;
+    for (const block of this.blocks.values()) if (block.open) this.close(block, emit);
+    emit(
+      frame("message_delta", {
+        type: "message_delta",
+        delta: {
+          stop_reason: this.finishReason ? toMessagesStopReason(this.finishReason) : null,
+          stop_sequence: this.stopSequence ?? null,
+        },
+        usage: toMessagesUsage(this.usage ?? emptyUsage()),
+      }),
+    );
+    emit(frame("message_stop", { type: "message_stop" }));
+  }
+
+  private start(id: string, model: string, emit: (message: SseMessage) => void): void {
+    this.started = true;
+    emit(
+      frame("message_start", {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: toMessagesUsage(this.usage ?? emptyUsage()),
+        },
+      }),
+    );
+  }
+
+  private ensureStarted(emit: (message: SseMessage) => void): void {
+    if (!this.started) this.start("", "", emit);
+  }
+
+  /** The open block of a text or thinking part, starting it (again) when needed. */
+  private block(index: number, kind: "text" | "thinking", emit: (m: SseMessage) => void): Block {
+    const known = this.blocks.get(index);
+    if (known?.open) return known;
+    this.ensureStarted(emit);
+    const block: Block = { wire: this.nextWire++, kind, open: true };
+    this.blocks.set(index, block);
+    emit(
+      frame("content_block_start", {
+        type: "content_block_start",
+        index: block.wire,
+        content_block:
+          block.kind === "text"
+            ? { type: "text", text: "" }
+            : { type: "thinking", thinking: "", signature: "" },
+      }),
+    );
+    return block;
+  }
+
+  private openToolWithoutStart(index: number, emit: (m: SseMessage) => void): Block {
+    this.ensureStarted(emit);
+    const block: Block = { wire: this.nextWire++, kind: "tool", open: true };
+    this.blocks.set(index, block);
+    emit(
+      frame("content_block_start", {
+        type: "content_block_start",
+        index: block.wire,
+        content_block: { type: "tool_use", id: "", name: "", input: {} },
+      }),
+    );
+    return block;
+  }
+
+  private close(block: Block, emit: (message: SseMessage) => void): void {
+    block.open = false;
+    emit(frame("content_block_stop", { type: "content_block_stop", index: block.wire }));
+  }
+
+  private warnOnce(feature: string, message: string): void {
+    if (this.warned.has(feature)) return;
+    this.warned.add(feature);
+    this.onWarning?.({ type: "dropped", feature, message });
+  }
+}
+
+/** The messages-format SSE frames of a canonical stream; pair with @interlingua/sse encodeSse. */
+export function encodeMessagesStream(
+  options: StreamEncodeOptions = {},
+): TransformStream<StreamEvent, SseMessage> {
+  const encoder = new MessagesStreamEncoder(options.onWarning);
+  let target: TransformStreamDefaultController<SseMessage> | undefined;
+  const emit = (message: SseMessage) => target?.enqueue(message);
+  return new TransformStream({
+    start(controller) {
+      target = controller;
+    },
+    transform(event) {
+      encoder.push(event, emit);
+    },
+    flush() {
+      encoder.flush(emit);
+    },
+  });
+}

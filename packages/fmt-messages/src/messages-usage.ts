@@ -1,0 +1,58 @@
+import type { Usage } from "@interlingua/core-types";
+import type { MessagesUsageOut, MessagesUsageWire } from "./messages-api.js";
+
+/** Any subset of the wire usage fields, as message_start and message_delta carry them. */
+export type MessagesUsageFields = Partial<{
+  [K in keyof MessagesUsageWire]: MessagesUsageWire[K];
+}>;
+
+/**
+ * Anthropic usage -> canonical. Anthropic `input_tokens` EXCLUDES cache reads and cache writes,
+ * while canonical `inputTokens` includes both, so the three are added; `output_tokens` already
+ * includes thinking tokens, as canonical `outputTokens` does.
+ */
+export function fromMessagesUsage(usage: MessagesUsageFields): Usage {
+  const read = usage.cache_read_input_tokens ?? 0;
+  const write = usage.cache_creation_input_tokens ?? 0;
+  const out: Usage = {
+    inputTokens: (usage.input_tokens ?? 0) + read + write,
+    outputTokens: usage.output_tokens ?? 0,
+    cachedInputTokens: read,
+    cacheWriteTokens: write,
+    thinkingTokens: usage.output_tokens_details?.thinking_tokens ?? 0,
+  };
+  const split = usage.cache_creation;
+  if (split) {
+    out.cacheWrite5mTokens = split.ephemeral_5m_input_tokens ?? 0;
+    out.cacheWrite1hTokens = split.ephemeral_1h_input_tokens ?? 0;
+  }
+  if (typeof usage.service_tier === "string") out.serviceTier = usage.service_tier;
+  if (typeof usage.inference_geo === "string") out.inferenceGeo = usage.inference_geo;
+  return out;
+}
+
+/**
+ * Canonical usage -> the full Anthropic usage object of SPEC.md's result table. Cache reads and
+ * writes are taken back out of `input_tokens`. Without a ttl split every cache write is reported
+ * as 5-minute, the default ttl. `output_tokens_details` only appears when thinking was counted.
+ */
+export function toMessagesUsage(usage: Usage): MessagesUsageOut {
+  const write = usage.cacheWriteTokens;
+  const oneHour = usage.cacheWrite1hTokens ?? 0;
+  const out: MessagesUsageOut = {
+    input_tokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens - write),
+    output_tokens: usage.outputTokens,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: usage.cachedInputTokens,
+    cache_creation: {
+      ephemeral_5m_input_tokens: usage.cacheWrite5mTokens ?? Math.max(0, write - oneHour),
+      ephemeral_1h_input_tokens: oneHour,
+    },
+    service_tier: usage.serviceTier ?? null,
+    inference_geo: usage.inferenceGeo ?? null,
+  };
+  if (usage.thinkingTokens > 0) {
+    out.output_tokens_details = { thinking_tokens: usage.thinkingTokens };
+  }
+  return out;
+}

@@ -1,0 +1,300 @@
+import type {
+  AssistantPart,
+  FilePart,
+  ImagePart,
+  Message,
+  Request,
+  Sampling,
+  TextPart,
+  ThinkingConfig,
+  ThinkingEffort,
+  Tool,
+  ToolChoice,
+  ToolResultContent,
+  ToolResultPart,
+  UserPart,
+} from "@interlingua/core-types";
+import { invalidRequest } from "@interlingua/errors";
+import { textToBase64 } from "./base64-text.js";
+import {
+  type MessagesContentBlock,
+  type MessagesDocumentBlock,
+  type MessagesImageBlock,
+  type MessagesRequestWire,
+  type MessagesTextBlock,
+  type MessagesThinkingConfig,
+  type MessagesTool,
+  type MessagesToolChoice,
+  type MessagesToolResultBlock,
+  messagesRequestKnownKeys,
+  messagesRequestSchema,
+} from "./messages-api.js";
+import { fromMessagesCacheControl } from "./messages-cache-control.js";
+import { MESSAGES_EXTRAS, MESSAGES_SHAPE_EXTRAS } from "./messages-extras.js";
+import { zodToInvalidRequest } from "./zod-error.js";
+
+const KNOWN_KEYS: ReadonlySet<string> = new Set(messagesRequestKnownKeys);
+
+const TOOL_CHOICE: Record<MessagesToolChoice["type"], ToolChoice["type"]> = {
+  auto: "auto",
+  any: "required",
+  tool: "tool",
+  none: "none",
+};
+
+/** `display` on the thinking config <-> canonical includeThoughts. */
+export const THINKING_DISPLAY_TO_INCLUDE = { summarized: true, omitted: false } as const;
+
+/** output_config.effort values the canonical effort can hold. */
+const EFFORTS: ReadonlySet<string> = new Set<ThinkingEffort>(["low", "medium", "high"]);
+
+/**
+ * A messages-format request -> canonical. Throws a 400 GatewayError naming the field on invalid
+ * input. Each wire user turn becomes a canonical `tool` message (its tool_result blocks) followed
+ * by a `user` message (everything else); tool results learn their tool's name from the matching
+ * tool_use earlier in the conversation.
+ */
+export function parseMessagesRequest(wire: unknown): Request {
+  const parsed = messagesRequestSchema.safeParse(wire);
+  if (!parsed.success) throw zodToInvalidRequest(parsed.error, "messages request");
+  const w = parsed.data;
+
+  const request: Request = {
+    model: w.model,
+    system: parseSystem(w.system),
+    messages: parseMessages(w.messages),
+    sampling: parseSampling(w),
+    tools: (w.tools ?? []).map(parseTool),
+    stream: w.stream ?? false,
+  };
+  if (w.tool_choice) {
+    request.toolChoice =
+      w.tool_choice.type === "tool"
+        ? { type: "tool", name: w.tool_choice.name }
+        : { type: TOOL_CHOICE[w.tool_choice.type] as "auto" | "none" | "required" };
+    if (w.tool_choice.type !== "none" && w.tool_choice.disable_parallel_tool_use !== undefined) {
+      request.parallelToolCalls = !w.tool_choice.disable_parallel_tool_use;
+    }
+  }
+
+  const extras: Record<string, unknown> = {};
+  for (const key of Object.keys(w)) {
+    if (!KNOWN_KEYS.has(key)) extras[key] = w[key];
+  }
+  if (w.thinking) request.thinking = parseThinking(w.thinking, extras);
+
+  if (w.metadata) {
+    const { user_id, ...rest } = w.metadata;
+    if (typeof user_id === "string") request.user = user_id;
+    if (Object.keys(rest).length > 0) request.metadata = rest;
+  }
+
+  const bags: NonNullable<Request["extras"]> = {};
+  if (Object.keys(extras).length > 0) bags[MESSAGES_EXTRAS] = extras;
+  if (typeof w.system === "string") bags[MESSAGES_SHAPE_EXTRAS] = { system: "string" };
+  if (Object.keys(bags).length > 0) request.extras = bags;
+  return request;
+}
+
+function parseSystem(system: MessagesRequestWire["system"]): TextPart[] {
+  if (system === undefined) return [];
+  if (typeof system === "string") return [{ type: "text", text: system }];
+  return system.map(parseText);
+}
+
+function parseSampling(w: MessagesRequestWire): Sampling {
+  const sampling: Sampling = { maxTokens: w.max_tokens };
+  if (w.temperature !== undefined) sampling.temperature = w.temperature;
+  if (w.top_p !== undefined) sampling.topP = w.top_p;
+  if (w.top_k !== undefined) sampling.topK = w.top_k;
+  if (w.stop_sequences !== undefined) sampling.stop = w.stop_sequences;
+  return sampling;
+}
+
+function parseMessages(wire: MessagesRequestWire["messages"]): Message[] {
+  const messages: Message[] = [];
+  const toolNames = new Map<string, string>();
+  wire.forEach((message, i) => {
+    const blocks: MessagesContentBlock[] =
+      typeof message.content === "string"
+        ? [{ type: "text", text: message.content }]
+        : message.content;
+    if (message.role === "assistant") {
+      const parts = blocks.map((block, j) =>
+        parseAssistantBlock(block, `messages[${i}].content[${j}]`),
+      );
+      for (const part of parts) if (part.type === "tool-call") toolNames.set(part.id, part.name);
+      messages.push({ role: "assistant", parts });
+      return;
+    }
+    const results: ToolResultPart[] = [];
+    const parts: UserPart[] = [];
+    blocks.forEach((block, j) => {
+      if (block.type === "tool_result") results.push(parseToolResult(block, toolNames));
+      else parts.push(parseUserBlock(block, `messages[${i}].content[${j}]`));
+    });
+    if (results.length > 0) messages.push({ role: "tool", parts: results });
+    if (parts.length > 0 || results.length === 0) messages.push({ role: "user", parts });
+  });
+  return messages;
+}
+
+function misplaced(block: MessagesContentBlock, path: string, role: string): never {
+  throw invalidRequest(`${path}: a ${block.type} block cannot appear in a ${role} message`, path);
+}
+
+function parseUserBlock(block: MessagesContentBlock, path: string): UserPart {
+  switch (block.type) {
+    case "text":
+      return parseText(block);
+    case "image":
+      return parseImage(block);
+    case "document":
+      return parseDocument(block);
+    default:
+      return misplaced(block, path, "user");
+  }
+}
+
+function parseAssistantBlock(block: MessagesContentBlock, path: string): AssistantPart {
+  switch (block.type) {
+    case "text":
+      return parseText(block);
+    case "image":
+      return parseImage(block);
+    case "document":
+      return parseDocument(block);
+    case "tool_use": {
+      const part: AssistantPart = {
+        type: "tool-call",
+        id: block.id,
+        name: block.name,
+        arguments: JSON.stringify(block.input),
+      };
+      const cacheControl = fromMessagesCacheControl(block.cache_control);
+      if (cacheControl) part.cacheControl = cacheControl;
+      return part;
+    }
+    case "thinking":
+      // An empty signature is the stream's placeholder, not a signature: never carry it as one.
+      return block.signature
+        ? { type: "thinking", text: block.thinking, signature: block.signature }
+        : { type: "thinking", text: block.thinking };
+    case "redacted_thinking":
+      return { type: "redacted-thinking", data: block.data };
+    case "tool_result":
+      return misplaced(block, path, "assistant");
+  }
+}
+
+export function parseText(block: MessagesTextBlock): TextPart {
+  const part: TextPart = { type: "text", text: block.text };
+  const cacheControl = fromMessagesCacheControl(block.cache_control);
+  if (cacheControl) part.cacheControl = cacheControl;
+  return part;
+}
+
+function parseImage(block: MessagesImageBlock): ImagePart {
+  const part: ImagePart = {
+    type: "image",
+    source:
+      block.source.type === "url"
+        ? { type: "url", url: block.source.url }
+        : { type: "base64", mediaType: block.source.media_type, data: block.source.data },
+  };
+  const cacheControl = fromMessagesCacheControl(block.cache_control);
+  if (cacheControl) part.cacheControl = cacheControl;
+  return part;
+}
+
+function parseDocument(block: MessagesDocumentBlock): FilePart {
+  const source = block.source;
+  let part: FilePart;
+  switch (source.type) {
+    case "base64":
+      part = {
+        type: "file",
+        source: { type: "base64", mediaType: source.media_type, data: source.data },
+      };
+      break;
+    case "url":
+      part = { type: "file", source: { type: "url", url: source.url } };
+      break;
+    case "text":
+      // Plain-text documents travel as base64 text/plain files; render turns them back.
+      part = {
+        type: "file",
+        source: { type: "base64", mediaType: "text/plain", data: textToBase64(source.data) },
+      };
+      break;
+    case "file":
+      part = { type: "file", source: { type: "file-id", fileId: source.file_id } };
+      break;
+  }
+  if (typeof block.title === "string") part.filename = block.title;
+  const cacheControl = fromMessagesCacheControl(block.cache_control);
+  if (cacheControl) part.cacheControl = cacheControl;
+  return part;
+}
+
+function parseToolResult(
+  block: MessagesToolResultBlock,
+  toolNames: ReadonlyMap<string, string>,
+): ToolResultPart {
+  let content: ToolResultContent[];
+  if (block.content === undefined || block.content === "") content = [];
+  else if (typeof block.content === "string") content = [{ type: "text", text: block.content }];
+  else content = block.content.map((c) => (c.type === "text" ? parseText(c) : parseImage(c)));
+  const part: ToolResultPart = { type: "tool-result", toolCallId: block.tool_use_id, content };
+  const name = toolNames.get(block.tool_use_id);
+  if (name !== undefined) part.name = name;
+  if (typeof block.is_error === "boolean") part.isError = block.is_error;
+  const cacheControl = fromMessagesCacheControl(block.cache_control);
+  if (cacheControl) part.cacheControl = cacheControl;
+  return part;
+}
+
+function parseTool(tool: MessagesTool): Tool {
+  if (tool.type === undefined || tool.type === "custom") {
+    const custom = tool as Extract<MessagesTool, { input_schema: unknown }>;
+    const out: Tool = { type: "function", name: custom.name, parameters: custom.input_schema };
+    if (custom.description !== undefined) out.description = custom.description;
+    if (custom.strict !== undefined) out.strict = custom.strict;
+    const cacheControl = fromMessagesCacheControl(custom.cache_control);
+    if (cacheControl) out.cacheControl = cacheControl;
+    return out;
+  }
+  const { type, ...options } = tool;
+  return { type: "provider", provider: "anthropic", name: type, options };
+}
+
+/**
+ * The thinking config, plus `output_config.effort` (Anthropic's effort control) when it is one of
+ * the canonical efforts: it then leaves the extras and becomes `thinking.effort`.
+ */
+function parseThinking(
+  thinking: MessagesThinkingConfig,
+  extras: Record<string, unknown>,
+): ThinkingConfig {
+  const out: ThinkingConfig = { type: thinking.type };
+  if (thinking.type === "enabled") out.budgetTokens = thinking.budget_tokens;
+  if (thinking.type !== "disabled" && thinking.display !== undefined) {
+    out.includeThoughts = THINKING_DISPLAY_TO_INCLUDE[thinking.display];
+  }
+  const config = extras["output_config"];
+  // Effort means nothing with thinking disabled; it then stays an untouched extra.
+  if (
+    thinking.type !== "disabled" &&
+    config &&
+    typeof config === "object" &&
+    !Array.isArray(config)
+  ) {
+    const { effort, ...rest } = config as Record<string, unknown>;
+    if (typeof effort === "string" && EFFORTS.has(effort)) {
+      out.effort = effort as ThinkingEffort;
+      if (Object.keys(rest).length > 0) extras["output_config"] = rest;
+      else delete extras["output_config"];
+    }
+  }
+  return out;
+}

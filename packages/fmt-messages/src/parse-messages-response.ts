@@ -1,0 +1,59 @@
+import type { AssistantPart, Choice, Response } from "@interlingua/core-types";
+import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
+import {
+  isKnownResponseBlock,
+  type MessagesResponseBlock,
+  messagesResponseSchema,
+} from "./messages-api.js";
+import { MESSAGES_EXTRAS } from "./messages-extras.js";
+import { fromMessagesUsage } from "./messages-usage.js";
+import { zodToInvalidRequest } from "./zod-error.js";
+
+export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text };
+    case "tool_use":
+      return {
+        type: "tool-call",
+        id: block.id,
+        name: block.name,
+        arguments: JSON.stringify(block.input),
+      };
+    case "thinking":
+      return block.signature
+        ? { type: "thinking", text: block.thinking, signature: block.signature }
+        : { type: "thinking", text: block.thinking };
+    case "redacted_thinking":
+      return { type: "redacted-thinking", data: block.data };
+  }
+}
+
+/**
+ * A messages-format result (from Anthropic or a client) -> canonical. Anthropic sends no creation
+ * time, so `created` is 0 and the caller stamps it. A non-null `stop_details` is kept in
+ * `extras.messages.stop_details`; text citations and `caller` on tool_use are ignored.
+ */
+export function parseMessagesResponse(wire: unknown): Response {
+  const parsed = messagesResponseSchema.safeParse(wire);
+  if (!parsed.success) throw zodToInvalidRequest(parsed.error, "messages response");
+  const w = parsed.data;
+  const choice: Choice = {
+    index: 0,
+    message: {
+      role: "assistant",
+      parts: w.content.filter(isKnownResponseBlock).map(parseMessagesBlock),
+    },
+    finishReason: mapMessagesStopReason(w.stop_reason),
+  };
+  if (typeof w.stop_sequence === "string") choice.stopSequence = w.stop_sequence;
+  const response: Response = {
+    id: w.id,
+    model: w.model,
+    created: 0,
+    choices: [choice],
+    usage: fromMessagesUsage(w.usage),
+  };
+  if (w.stop_details) response.extras = { [MESSAGES_EXTRAS]: { stop_details: w.stop_details } };
+  return response;
+}

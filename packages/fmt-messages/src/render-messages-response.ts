@@ -1,0 +1,102 @@
+import type { AssistantPart, RenderOptions, Response, Warning } from "@interlingua/core-types";
+import { toMessagesStopReason } from "./map-messages-finish-reason.js";
+import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-api.js";
+import { messagesExtras } from "./messages-extras.js";
+import { toMessagesUsage } from "./messages-usage.js";
+
+type Warn = (type: Warning["type"], feature: string, message: string) => void;
+
+/** A tool call's arguments as the object `input` must be, or undefined when they are not one. */
+export function argumentsObject(args: string): Record<string, unknown> | undefined {
+  if (args === "") return {};
+  try {
+    const value: unknown = JSON.parse(args);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      return value as Record<string, unknown>;
+    }
+  } catch {
+    // Falls through: not JSON.
+  }
+  return undefined;
+}
+
+function renderBlock(
+  part: AssistantPart,
+  feature: string,
+  warn: Warn,
+): MessagesResponseBlockOut | undefined {
+  switch (part.type) {
+    case "text":
+      if (part.signature !== undefined) {
+        warn("dropped", `${feature}.signature`, "text blocks carry no signature");
+      }
+      return { type: "text", text: part.text };
+    case "tool-call": {
+      if (part.signature !== undefined) {
+        warn("dropped", `${feature}.signature`, "tool_use blocks carry no signature");
+      }
+      let input = argumentsObject(part.arguments);
+      if (!input) {
+        warn("dropped", `${feature}.arguments`, "arguments that are not a JSON object become {}");
+        input = {};
+      }
+      return { type: "tool_use", id: part.id, name: part.name, input };
+    }
+    case "thinking":
+      // The wire field is required; "" is the protocol's own "no signature", never an invented one.
+      return { type: "thinking", thinking: part.text, signature: part.signature ?? "" };
+    case "redacted-thinking":
+      return { type: "redacted_thinking", data: part.data };
+    case "image":
+    case "file":
+      warn("dropped", feature, `a messages result cannot carry ${part.type} output`);
+      return undefined;
+  }
+}
+
+/**
+ * Canonical -> the client's messages-format result, exactly the fields of SPEC.md's table. The
+ * format has one reply per response: further choices are dropped with a warning.
+ */
+export function renderMessagesResponse(
+  response: Response,
+  options: RenderOptions = {},
+): MessagesResultWire {
+  const onWarning = options.onWarning;
+  const warn: Warn = (type, feature, message) => onWarning?.({ type, feature, message });
+  const choice = response.choices[0];
+  if (response.choices.length > 1) {
+    warn(
+      "dropped",
+      "choices",
+      "a messages result holds one reply; choices after the first are dropped",
+    );
+  }
+  if (response.promptFeedback !== undefined) {
+    warn("dropped", "promptFeedback", "a messages result has no prompt feedback");
+  }
+  if (choice?.safetyRatings !== undefined) {
+    warn("dropped", "choices[0].safetyRatings", "a messages result has no safety ratings");
+  }
+  if (response.usage.inputTokensByModality !== undefined) {
+    warn("dropped", "usage.inputTokensByModality", "messages usage has no per-modality counts");
+  }
+  const content: MessagesResponseBlockOut[] = [];
+  choice?.message.parts.forEach((part, i) => {
+    const block = renderBlock(part, `choices[0].message.parts[${i}]`, warn);
+    if (block) content.push(block);
+  });
+  const details = messagesExtras(response.extras)?.["stop_details"];
+  return {
+    id: response.id,
+    type: "message",
+    role: "assistant",
+    model: response.model,
+    content,
+    stop_reason: choice ? toMessagesStopReason(choice.finishReason) : null,
+    stop_sequence: choice?.stopSequence ?? null,
+    stop_details:
+      details && typeof details === "object" ? (details as Record<string, unknown>) : null,
+    usage: toMessagesUsage(response.usage),
+  };
+}

@@ -1,0 +1,44 @@
+import type { AssistantPart, FinishReason, Response } from "@interlingua/core-types";
+import * as canonical from "@interlingua/core-types/testing";
+import { fc } from "../src/testing.js";
+
+/** Finish reasons the messages format can carry: a documented stop_reason, or none at all. */
+export const expressibleFinishReason: fc.Arbitrary<FinishReason> = fc.constantFrom<FinishReason>(
+  { unified: "stop", raw: "end_turn" },
+  { unified: "stop", raw: "stop_sequence" },
+  { unified: "length", raw: "max_tokens" },
+  { unified: "length", raw: "model_context_window_exceeded" },
+  { unified: "tool-calls", raw: "tool_use" },
+  { unified: "content-filter", raw: "refusal" },
+  { unified: "other", raw: "pause_turn" },
+  { unified: "other" },
+);
+
+/*
+ * Law 2 restriction: a messages result has one reply, no creation time (created is 0), no safety
+ * ratings or prompt feedback, no signatures on text or tool calls, and usage always with its
+ * 5m/1h split and without per-modality counts.
+ */
+export const expressibleResponse: fc.Arbitrary<Response> = fc
+  .record({ response: canonical.response, finishReason: expressibleFinishReason })
+  .map(({ response, finishReason }): Response => {
+    const first = response.choices[0];
+    const parts = (first?.message.parts ?? []).map((part): AssistantPart => {
+      if (part.type === "text" || part.type === "tool-call") {
+        const { signature: _dropped, ...rest } = part;
+        return rest;
+      }
+      return part;
+    });
+    const usage = { ...response.usage };
+    delete usage.inputTokensByModality;
+    usage.cacheWrite1hTokens ??= 0;
+    usage.cacheWrite5mTokens ??= usage.cacheWriteTokens - usage.cacheWrite1hTokens;
+    const choice: Response["choices"][number] = {
+      index: 0,
+      message: { role: "assistant", parts },
+      finishReason,
+    };
+    if (first?.stopSequence !== undefined) choice.stopSequence = first.stopSequence;
+    return { id: response.id, model: response.model, created: 0, choices: [choice], usage };
+  });
