@@ -1,0 +1,362 @@
+import { z } from "zod";
+
+/**
+ * The chat-completions wire format (OpenAI `POST /v1/chat/completions` and the compatible
+ * providers), as zod schemas. Requests are validated strictly, the way the spec's chat endpoint
+ * answers a client; responses and chunks leniently, the way upstreams really send them.
+ */
+
+const count = z.number().int().nonnegative();
+/**
+ * A JSON object carried as given (schemas, metadata, options). Checked for shape only: a record
+ * schema would copy and re-validate every key of every JSON schema on the hot path.
+ */
+const objectOf = z.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  { error: "Invalid input: expected an object" },
+);
+
+// ---------- content blocks ----------
+
+export const chatCacheControlSchema = z.object({
+  type: z.literal("ephemeral"),
+  ttl: z.enum(["5m", "1h"]).optional(),
+});
+export type ChatCacheControl = z.infer<typeof chatCacheControlSchema>;
+
+export const chatTextBlockSchema = z.object({
+  type: z.literal("text"),
+  text: z.string(),
+  cache_control: chatCacheControlSchema.optional(),
+});
+export type ChatTextBlock = z.infer<typeof chatTextBlockSchema>;
+
+export const chatImageBlockSchema = z.object({
+  type: z.literal("image_url"),
+  image_url: z.object({
+    /** An http(s) URL or a `data:<mime>;base64,<data>` URI. */
+    url: z.string(),
+    detail: z.enum(["auto", "low", "high"]).optional(),
+  }),
+  cache_control: chatCacheControlSchema.optional(),
+});
+export type ChatImageBlock = z.infer<typeof chatImageBlockSchema>;
+
+export const chatFileBlockSchema = z.object({
+  type: z.literal("file"),
+  file: z.object({
+    /** A `data:<mime>;base64,<data>` URI. */
+    file_data: z.string().optional(),
+    file_id: z.string().optional(),
+    filename: z.string().optional(),
+  }),
+  cache_control: chatCacheControlSchema.optional(),
+});
+export type ChatFileBlock = z.infer<typeof chatFileBlockSchema>;
+
+/** Accepted by the schema so the refusal can name the block; the converter refuses it. */
+export const chatAudioBlockSchema = z.object({
+  type: z.literal("input_audio"),
+  input_audio: z.object({ data: z.string(), format: z.string() }),
+});
+export type ChatAudioBlock = z.infer<typeof chatAudioBlockSchema>;
+
+export const chatRefusalBlockSchema = z.object({
+  type: z.literal("refusal"),
+  refusal: z.string(),
+});
+export type ChatRefusalBlock = z.infer<typeof chatRefusalBlockSchema>;
+
+export const chatUserBlockSchema = z.discriminatedUnion("type", [
+  chatTextBlockSchema,
+  chatImageBlockSchema,
+  chatFileBlockSchema,
+  chatAudioBlockSchema,
+]);
+export type ChatUserBlock = z.infer<typeof chatUserBlockSchema>;
+
+export const chatAssistantBlockSchema = z.discriminatedUnion("type", [
+  chatTextBlockSchema,
+  chatRefusalBlockSchema,
+]);
+export type ChatAssistantBlock = z.infer<typeof chatAssistantBlockSchema>;
+
+// ---------- messages ----------
+
+export const chatToolCallSchema = z.object({
+  id: z.string(),
+  type: z.literal("function").optional(),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+export type ChatToolCall = z.infer<typeof chatToolCallSchema>;
+
+const systemShape = {
+  content: z.union([z.string(), z.array(chatTextBlockSchema)]),
+  name: z.string().optional(),
+};
+export const chatSystemMessageSchema = z.object({ role: z.literal("system"), ...systemShape });
+/** OpenAI's newer name for system instructions; parsed as system. */
+export const chatDeveloperMessageSchema = z.object({
+  role: z.literal("developer"),
+  ...systemShape,
+});
+export type ChatSystemMessage = z.infer<typeof chatSystemMessageSchema>;
+export type ChatDeveloperMessage = z.infer<typeof chatDeveloperMessageSchema>;
+
+export const chatUserMessageSchema = z.object({
+  role: z.literal("user"),
+  content: z.union([z.string(), z.array(chatUserBlockSchema)]),
+  name: z.string().optional(),
+});
+export type ChatUserMessage = z.infer<typeof chatUserMessageSchema>;
+
+export const chatAssistantMessageSchema = z.object({
+  role: z.literal("assistant"),
+  content: z
+    .union([z.string(), z.array(chatAssistantBlockSchema)])
+    .nullable()
+    .optional(),
+  refusal: z.string().nullable().optional(),
+  name: z.string().optional(),
+  tool_calls: z.array(chatToolCallSchema).optional(),
+  /** DeepSeek-style reasoning text. */
+  reasoning_content: z.string().nullable().optional(),
+});
+export type ChatAssistantMessage = z.infer<typeof chatAssistantMessageSchema>;
+
+export const chatToolMessageSchema = z.object({
+  role: z.literal("tool"),
+  tool_call_id: z.string(),
+  content: z.union([z.string(), z.array(chatTextBlockSchema)]),
+});
+export type ChatToolMessage = z.infer<typeof chatToolMessageSchema>;
+
+export const chatMessageSchema = z.discriminatedUnion("role", [
+  chatSystemMessageSchema,
+  chatDeveloperMessageSchema,
+  chatUserMessageSchema,
+  chatAssistantMessageSchema,
+  chatToolMessageSchema,
+]);
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+// ---------- tools ----------
+
+export const chatFunctionToolSchema = z.object({
+  type: z.literal("function"),
+  function: z.object({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    parameters: objectOf.optional(),
+    strict: z.boolean().nullable().optional(),
+  }),
+});
+export type ChatFunctionTool = z.infer<typeof chatFunctionToolSchema>;
+
+/** Any other tool type (OpenAI `custom`, and types added later): carried as given. */
+export const chatOtherToolSchema = z.looseObject({ type: z.string().min(1) });
+export type ChatOtherTool = z.infer<typeof chatOtherToolSchema>;
+
+/**
+ * A function tool is validated field by field (so a bad one is named precisely); a tool of any
+ * other type passes as it is.
+ */
+export const chatToolSchema = chatOtherToolSchema.superRefine((tool, ctx) => {
+  if (tool.type !== "function") return;
+  const result = chatFunctionToolSchema.safeParse(tool);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  }
+});
+export type ChatTool = ChatFunctionTool | ChatOtherTool;
+
+/** A tool that passed `chatToolSchema` with type "function" has the full function shape. */
+export const isChatFunctionTool = (tool: ChatTool): tool is ChatFunctionTool =>
+  tool.type === "function";
+
+export const chatToolChoiceSchema = z.union([
+  z.enum(["auto", "none", "required"]),
+  z.object({ type: z.literal("function"), function: z.object({ name: z.string().min(1) }) }),
+]);
+export type ChatToolChoice = z.infer<typeof chatToolChoiceSchema>;
+
+export const chatResponseFormatSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text") }),
+  z.object({ type: z.literal("json_object") }),
+  z.object({
+    type: z.literal("json_schema"),
+    json_schema: z.object({
+      name: z.string(),
+      description: z.string().optional(),
+      schema: objectOf.optional(),
+      strict: z.boolean().nullable().optional(),
+    }),
+  }),
+]);
+export type ChatResponseFormat = z.infer<typeof chatResponseFormatSchema>;
+
+// ---------- request ----------
+
+/** Optional request fields also accept `null` (OpenAI's SDKs and many clients send it for "unset"). */
+const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+
+const bareInteger = () =>
+  z
+    .number({ error: "must be a bare JSON integer (a quoted number is not accepted)" })
+    .int({ error: "must be an integer" });
+
+export const chatRequestShape = {
+  model: z.string().min(1),
+  messages: z.array(chatMessageSchema),
+  temperature: nullish(z.number().min(0).max(2)),
+  top_p: nullish(z.number().min(0).max(1)),
+  frequency_penalty: nullish(z.number().min(-2).max(2)),
+  presence_penalty: nullish(z.number().min(-2).max(2)),
+  stop: nullish(
+    z.union([
+      z.string(),
+      z.array(z.string()).max(4, { error: "at most 4 stop sequences are allowed" }),
+    ]),
+  ),
+  n: nullish(bareInteger().min(1)),
+  max_tokens: nullish(bareInteger().min(1)),
+  max_completion_tokens: nullish(bareInteger().min(1)),
+  seed: nullish(bareInteger()),
+  user: nullish(z.string()),
+  tools: nullish(z.array(chatToolSchema)),
+  tool_choice: nullish(chatToolChoiceSchema),
+  parallel_tool_calls: nullish(z.boolean()),
+  response_format: nullish(chatResponseFormatSchema),
+  stream: nullish(z.boolean()),
+  stream_options: nullish(z.object({ include_usage: z.boolean().optional() })),
+  /** minimal | low | medium | high | none; other values pass through in extras. */
+  reasoning_effort: nullish(z.string()),
+  metadata: nullish(objectOf),
+  /** Search-model options; parsed as the canonical web_search tool. */
+  web_search_options: nullish(objectOf),
+};
+
+/** Unknown top-level fields are kept (they go to `extras.chat`). */
+export const chatRequestSchema = z.looseObject(chatRequestShape);
+export type ChatRequestWire = z.infer<typeof chatRequestSchema>;
+export const chatRequestKeys: ReadonlySet<string> = new Set(Object.keys(chatRequestShape));
+
+// ---------- response ----------
+
+export const chatUsageSchema = z.object({
+  prompt_tokens: count,
+  completion_tokens: count,
+  total_tokens: count.optional(),
+  prompt_tokens_details: z
+    .object({
+      cached_tokens: count.nullable().optional(),
+      cache_write_tokens: count.nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  completion_tokens_details: z
+    .object({ reasoning_tokens: count.nullable().optional() })
+    .nullable()
+    .optional(),
+});
+export type ChatUsage = z.infer<typeof chatUsageSchema>;
+
+export const chatResponseMessageSchema = z.object({
+  role: z.literal("assistant").optional(),
+  content: z.string().nullable().optional(),
+  refusal: z.string().nullable().optional(),
+  reasoning_content: z.string().nullable().optional(),
+  /** The field name some compatible providers (Groq, OpenRouter) use for reasoning_content. */
+  reasoning: z.string().nullable().optional(),
+  tool_calls: z.array(chatToolCallSchema).nullable().optional(),
+});
+export type ChatResponseMessage = z.infer<typeof chatResponseMessageSchema>;
+
+export const chatFinishReasons = [
+  "stop",
+  "length",
+  "content_filter",
+  "function_call",
+  "tool_calls",
+] as const;
+export type ChatFinishReason = (typeof chatFinishReasons)[number];
+
+export const chatChoiceSchema = z.object({
+  index: count,
+  message: chatResponseMessageSchema,
+  finish_reason: z.string().nullable(),
+  logprobs: z.unknown().optional(),
+});
+export type ChatChoice = z.infer<typeof chatChoiceSchema>;
+
+export const chatResponseShape = {
+  id: z.string(),
+  object: z.string().optional(),
+  created: count,
+  model: z.string(),
+  choices: z.array(chatChoiceSchema),
+  usage: chatUsageSchema.nullable().optional(),
+  service_tier: z.string().nullable().optional(),
+};
+/** Unknown top-level fields (system_fingerprint, x_groq, ...) are kept in `extras.chat`. */
+export const chatResponseSchema = z.looseObject(chatResponseShape);
+export type ChatResponseWire = z.infer<typeof chatResponseSchema>;
+export const chatResponseKeys: ReadonlySet<string> = new Set(Object.keys(chatResponseShape));
+
+// ---------- stream chunks ----------
+
+export const chatToolCallDeltaSchema = z.object({
+  index: count.optional(),
+  id: z.string().nullable().optional(),
+  type: z.literal("function").nullable().optional(),
+  function: z
+    .object({
+      name: z.string().nullable().optional(),
+      arguments: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+});
+export type ChatToolCallDelta = z.infer<typeof chatToolCallDeltaSchema>;
+
+export const chatDeltaSchema = z.object({
+  role: z.string().nullable().optional(),
+  content: z.string().nullable().optional(),
+  refusal: z.string().nullable().optional(),
+  reasoning_content: z.string().nullable().optional(),
+  reasoning: z.string().nullable().optional(),
+  tool_calls: z.array(chatToolCallDeltaSchema).nullable().optional(),
+});
+export type ChatDelta = z.infer<typeof chatDeltaSchema>;
+
+export const chatChunkChoiceSchema = z.object({
+  index: count,
+  delta: chatDeltaSchema,
+  finish_reason: z.string().nullable().optional(),
+  logprobs: z.unknown().optional(),
+});
+export type ChatChunkChoice = z.infer<typeof chatChunkChoiceSchema>;
+
+/** One `chat.completion.chunk`. The usage chunk has `choices: []`. */
+export const chatChunkSchema = z.looseObject({
+  id: z.string(),
+  object: z.string().optional(),
+  created: count,
+  model: z.string(),
+  choices: z.array(chatChunkChoiceSchema),
+  usage: chatUsageSchema.nullable().optional(),
+  service_tier: z.string().nullable().optional(),
+});
+export type ChatChunk = z.infer<typeof chatChunkSchema>;
+
+/** An error inside a 200 stream, as OpenAI sends it. */
+export const chatStreamErrorSchema = z.object({
+  error: z.looseObject({
+    message: z.string(),
+    type: z.string().nullable().optional(),
+    code: z.union([z.string(), z.number()]).nullable().optional(),
+    param: z.string().nullable().optional(),
+  }),
+});
+export type ChatStreamError = z.infer<typeof chatStreamErrorSchema>;

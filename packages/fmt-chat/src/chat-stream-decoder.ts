@@ -1,0 +1,288 @@
+import type { SseMessage, StreamEvent, Usage } from "@interlingua/core-types";
+import { badGateway, type GatewayError, parseUpstreamError } from "@interlingua/errors";
+import { parseChatFinishReason } from "./map-chat-finish-reason.js";
+
+type Emit = (event: StreamEvent) => void;
+type Json = Record<string, unknown>;
+
+interface ToolState {
+  /** The tool call's part index in the choice's message. */
+  index: number;
+  /** Arguments so far, kept only while the call is open, to see when they form complete JSON. */
+  args: string;
+  sentArgs: boolean;
+  open: boolean;
+}
+
+interface ChoiceState {
+  /** Undefined for choice 0, which canonical events leave out. */
+  choice: number | undefined;
+  nextIndex: number;
+  /** The open text or thinking part; chat streams one of each kind at a time. */
+  open: { kind: "text" | "thinking"; index: number } | undefined;
+  /** Tool calls by their wire `index`. */
+  tools: Map<number, ToolState>;
+  lastTool: number;
+  refused: boolean;
+}
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== "" ? value : undefined;
+const count = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+
+/**
+ * Chat-completion chunks -> canonical stream events, one message at a time, never buffering.
+ *
+ * Chat has no part boundaries, so they are inferred: a text or thinking part opens at its first
+ * non-empty fragment and closes when another part begins or the choice finishes. A tool call
+ * opens at the first fragment of its wire `index` (id and name come only there) and closes as
+ * soon as its arguments form complete JSON, or at finish, so calls whose fragments interleave
+ * still accumulate correctly. Empty arguments become "{}". The usage chunk (`choices: []`) may
+ * come after the finish chunk, or usage may ride on the finish chunk itself (DeepSeek, Groq);
+ * either way it becomes a usage event. `[DONE]` ends the stream.
+ */
+export class ChatStreamDecoder {
+  private started = false;
+  private done = false;
+  private readonly choices = new Map<number, ChoiceState>();
+
+  push(message: SseMessage, emit: Emit): void {
+    if (this.done) return;
+    const data = message.data;
+    if (data === "[DONE]") {
+      this.done = true;
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      if (message.event === "error") emitError(parseUpstreamError("openai", 200, data), emit);
+      else emitError(badGateway("Upstream sent a stream chunk that is not JSON"), emit);
+      return;
+    }
+    if (!isObject(chunk)) {
+      emitError(badGateway("Upstream sent a stream chunk that is not a JSON object"), emit);
+      return;
+    }
+    if (message.event === "error" || chunk.error !== undefined) {
+      emitError(parseUpstreamError("openai", 200, chunk), emit);
+      return;
+    }
+    if (!this.started) {
+      this.started = true;
+      emit({
+        type: "response-start",
+        id: typeof chunk.id === "string" ? chunk.id : "",
+        model: typeof chunk.model === "string" ? chunk.model : "",
+        created: count(chunk.created) ?? 0,
+      });
+    }
+    const choices = chunk.choices;
+    if (Array.isArray(choices)) {
+      for (const choice of choices) if (isObject(choice)) this.choice(choice, emit);
+    }
+    const usage = isObject(chunk.usage)
+      ? chunk.usage
+      : isObject(chunk.x_groq) && isObject(chunk.x_groq.usage)
+        ? chunk.x_groq.usage
+        : undefined;
+    if (usage !== undefined) {
+      const parsed = readUsage(usage, chunk.service_tier);
+      if (parsed !== undefined) emit({ type: "usage", usage: parsed });
+    }
+  }
+
+  /** End of input: parts still open (a stream cut before its finish) are closed. */
+  end(emit: Emit): void {
+    for (const state of this.choices.values()) closeAll(state, emit);
+  }
+
+  private state(index: number): ChoiceState {
+    let state = this.choices.get(index);
+    if (state === undefined) {
+      state = {
+        choice: index === 0 ? undefined : index,
+        nextIndex: 0,
+        open: undefined,
+        tools: new Map(),
+        lastTool: 0,
+        refused: false,
+      };
+      this.choices.set(index, state);
+    }
+    return state;
+  }
+
+  private choice(choice: Json, emit: Emit): void {
+    const state = this.state(count(choice.index) ?? 0);
+    const delta = choice.delta;
+    if (isObject(delta)) {
+      const reasoning = text(delta.reasoning_content) ?? text(delta.reasoning);
+      if (reasoning !== undefined) textLike(state, "thinking", reasoning, emit);
+      const content = text(delta.content);
+      if (content !== undefined) textLike(state, "text", content, emit);
+      const refusal = text(delta.refusal);
+      if (refusal !== undefined) {
+        state.refused = true;
+        textLike(state, "text", refusal, emit);
+      }
+      if (Array.isArray(delta.tool_calls)) {
+        for (const call of delta.tool_calls) if (isObject(call)) toolCall(state, call, emit);
+      }
+    }
+    const finish = choice.finish_reason;
+    if (typeof finish === "string") {
+      closeAll(state, emit);
+      const finishReason = parseChatFinishReason(finish);
+      if (state.refused) finishReason.unified = "content-filter";
+      emit(
+        state.choice === undefined
+          ? { type: "finish", finishReason }
+          : { type: "finish", choice: state.choice, finishReason },
+      );
+    }
+  }
+}
+
+function at(state: ChoiceState, index: number): { index: number; choice?: number } {
+  return state.choice === undefined ? { index } : { index, choice: state.choice };
+}
+
+function textLike(state: ChoiceState, kind: "text" | "thinking", delta: string, emit: Emit): void {
+  let open = state.open;
+  if (open?.kind !== kind) {
+    closeOpen(state, emit);
+    open = { kind, index: state.nextIndex++ };
+    state.open = open;
+    emit({ type: "part-start", ...at(state, open.index), kind });
+  }
+  emit({
+    type: kind === "text" ? "text-delta" : "thinking-delta",
+    ...at(state, open.index),
+    delta,
+  });
+}
+
+function toolCall(state: ChoiceState, call: Json, emit: Emit): void {
+  const fn = isObject(call.function) ? call.function : undefined;
+  const id = text(call.id);
+  // Some compatible servers leave out `index` when each call arrives whole in one fragment.
+  const key = count(call.index) ?? (id !== undefined ? state.tools.size : state.lastTool);
+  state.lastTool = key;
+  let tool = state.tools.get(key);
+  if (tool === undefined) {
+    closeOpen(state, emit);
+    tool = { index: state.nextIndex++, args: "", sentArgs: false, open: true };
+    state.tools.set(key, tool);
+    emit({
+      type: "tool-call-start",
+      ...at(state, tool.index),
+      id: id ?? `call_${key}`,
+      name: typeof fn?.name === "string" ? fn.name : "",
+    });
+  }
+  const args = text(fn?.arguments);
+  if (args === undefined) return;
+  // A fragment after the call closed still belongs to it: it is passed on, never lost.
+  emit({ type: "tool-arguments-delta", ...at(state, tool.index), delta: args });
+  tool.sentArgs = true;
+  if (!tool.open) return;
+  tool.args += args;
+  if (endsObject(args) && isCompleteJson(tool.args)) closeTool(state, tool, emit);
+}
+
+function endsObject(fragment: string): boolean {
+  for (let i = fragment.length - 1; i >= 0; i--) {
+    const c = fragment.charCodeAt(i);
+    if (c === 0x7d /* } */) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return false;
+}
+
+function isCompleteJson(value: string): boolean {
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function closeOpen(state: ChoiceState, emit: Emit): void {
+  if (state.open === undefined) return;
+  emit({ type: "part-end", ...at(state, state.open.index) });
+  state.open = undefined;
+}
+
+function closeTool(state: ChoiceState, tool: ToolState, emit: Emit): void {
+  if (!tool.sentArgs) {
+    // A call without arguments: canonical arguments are "{}", never "".
+    emit({ type: "tool-arguments-delta", ...at(state, tool.index), delta: "{}" });
+    tool.sentArgs = true;
+  }
+  tool.open = false;
+  tool.args = "";
+  emit({ type: "part-end", ...at(state, tool.index) });
+}
+
+function closeAll(state: ChoiceState, emit: Emit): void {
+  closeOpen(state, emit);
+  for (const tool of state.tools.values()) if (tool.open) closeTool(state, tool, emit);
+}
+
+function readUsage(usage: Json, serviceTier: unknown): Usage | undefined {
+  const input = count(usage.prompt_tokens);
+  const output = count(usage.completion_tokens);
+  if (input === undefined || output === undefined) return undefined;
+  const prompt = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : undefined;
+  const completion = isObject(usage.completion_tokens_details)
+    ? usage.completion_tokens_details
+    : undefined;
+  const out: Usage = {
+    inputTokens: input,
+    outputTokens: output,
+    cachedInputTokens: count(prompt?.cached_tokens) ?? 0,
+    cacheWriteTokens: count(prompt?.cache_write_tokens) ?? 0,
+    thinkingTokens: count(completion?.reasoning_tokens) ?? 0,
+  };
+  if (typeof serviceTier === "string") out.serviceTier = serviceTier;
+  return out;
+}
+
+function emitError(error: GatewayError, emit: Emit): void {
+  emit({
+    type: "error",
+    error:
+      error.code === undefined
+        ? { status: error.status, type: error.type, message: error.message }
+        : { status: error.status, type: error.type, message: error.message, code: error.code },
+  });
+}
+
+/** The codec's `stream.decode()`: chat SSE messages in, canonical events out. */
+export function decodeChatStream(): TransformStream<SseMessage, StreamEvent> {
+  const decoder = new ChatStreamDecoder();
+  return new TransformStream({
+    transform(message, controller) {
+      decoder.push(message, (event) => controller.enqueue(event));
+    },
+    flush(controller) {
+      decoder.end((event) => controller.enqueue(event));
+    },
+  });
+}
+
+/** Decodes a whole recorded stream at once (tests, replays, benchmarks). */
+export function decodeChatMessages(messages: Iterable<SseMessage>): StreamEvent[] {
+  const decoder = new ChatStreamDecoder();
+  const events: StreamEvent[] = [];
+  const emit = (event: StreamEvent) => events.push(event);
+  for (const message of messages) decoder.push(message, emit);
+  decoder.end(emit);
+  return events;
+}

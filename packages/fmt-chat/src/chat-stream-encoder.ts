@@ -1,0 +1,233 @@
+import type {
+  SseMessage,
+  StreamEncodeOptions,
+  StreamEvent,
+  Usage,
+  Warning,
+} from "@interlingua/core-types";
+import type { ChatFinishReason } from "./chat-api.js";
+import { isFinishReasonMapped, renderChatFinishReason } from "./map-chat-finish-reason.js";
+import { renderChatUsage } from "./map-chat-usage.js";
+import { warnDroppedUsage } from "./render-chat-response.js";
+
+type Send = (message: SseMessage) => void;
+
+/** The delta of one `chat.completion.chunk` choice, as the encoder writes it. */
+export interface ChatDeltaOut {
+  role?: "assistant";
+  content?: string;
+  reasoning_content?: string;
+  tool_calls?: ChatToolCallDeltaOut[];
+}
+export interface ChatToolCallDeltaOut {
+  index: number;
+  id?: string;
+  type?: "function";
+  function: { name?: string; arguments: string };
+}
+
+interface ChoiceState {
+  roleSent: boolean;
+  /** Canonical part index -> the tool call's position among the choice's calls (0, 1, 2...). */
+  tools: Map<number, number>;
+}
+
+/**
+ * Canonical stream events -> chat-completion chunks, each event written the moment it arrives.
+ * Events chat has no frame for (part-start, part-end) write nothing; signatures, redacted
+ * thinking and prompt feedback are dropped with a warning (once per stream). Usage is held until
+ * the end and written as the `choices: []` chunk when the client asked for it
+ * (`includeUsage`), then `data: [DONE]`.
+ */
+export class ChatStreamEncoder {
+  private id = "";
+  private model = "";
+  private created = 0;
+  private usage: Usage | undefined;
+  private readonly choices = new Map<number, ChoiceState>();
+  private readonly warned = new Set<string>();
+
+  constructor(private readonly options: StreamEncodeOptions = {}) {}
+
+  push(event: StreamEvent, send: Send): void {
+    switch (event.type) {
+      case "response-start":
+        this.id = event.id;
+        this.model = event.model;
+        this.created = event.created;
+        this.state(0).roleSent = true;
+        send(this.chunk(0, { role: "assistant", content: "" }, null));
+        return;
+      case "text-delta":
+        if (event.delta !== "") send(this.delta(event.choice ?? 0, { content: event.delta }));
+        return;
+      case "thinking-delta":
+        if (event.delta !== "") {
+          send(this.delta(event.choice ?? 0, { reasoning_content: event.delta }));
+        }
+        return;
+      case "tool-call-start": {
+        const choice = event.choice ?? 0;
+        const state = this.state(choice);
+        const index = state.tools.size;
+        state.tools.set(event.index, index);
+        send(
+          this.delta(choice, {
+            tool_calls: [
+              {
+                index,
+                id: event.id,
+                type: "function",
+                function: { name: event.name, arguments: "" },
+              },
+            ],
+          }),
+        );
+        return;
+      }
+      case "tool-arguments-delta": {
+        const choice = event.choice ?? 0;
+        const state = this.state(choice);
+        let index = state.tools.get(event.index);
+        if (index === undefined) {
+          index = state.tools.size;
+          state.tools.set(event.index, index);
+        }
+        send(this.delta(choice, { tool_calls: [{ index, function: { arguments: event.delta } }] }));
+        return;
+      }
+      case "finish": {
+        const choice = event.choice ?? 0;
+        if (isFinishReasonMapped(event.finishReason)) {
+          this.warn(
+            "finishReason",
+            `chat has no "${event.finishReason.unified}" finish reason; "stop" was sent`,
+            "mapped",
+          );
+        }
+        if (event.stopSequence !== undefined) {
+          this.warn("stopSequence", "chat does not name the stop sequence");
+        }
+        if (event.safetyRatings !== undefined) {
+          this.warn("safetyRatings", "chat has no safety ratings");
+        }
+        send(
+          this.chunk(choice, this.withRole(choice, {}), renderChatFinishReason(event.finishReason)),
+        );
+        return;
+      }
+      case "usage":
+        this.usage = event.usage;
+        return;
+      case "error":
+        // The spec's chat error body: `code` is the HTTP status.
+        send({
+          data: JSON.stringify({
+            error: {
+              code: event.error.status,
+              message: event.error.message,
+              type: event.error.type,
+            },
+          }),
+        });
+        return;
+      case "signature-delta":
+        this.warn("parts.signature", "chat cannot carry signatures");
+        return;
+      case "redacted-thinking":
+        this.warn("parts.redacted-thinking", "chat cannot carry redacted thinking");
+        return;
+      case "prompt-feedback":
+        this.warn("promptFeedback", "chat has no prompt feedback");
+        return;
+      case "part-start":
+      case "part-end":
+        return;
+    }
+  }
+
+  end(send: Send): void {
+    if (this.options.includeUsage && this.usage !== undefined) {
+      const usage = this.usage;
+      warnDroppedUsage({ usage }, (w) => this.warn(w.feature, w.message));
+      const chunk: Record<string, unknown> = {
+        id: this.id,
+        object: "chat.completion.chunk",
+        created: this.created,
+        model: this.model,
+        choices: [],
+        usage: renderChatUsage(usage),
+      };
+      if (usage.serviceTier !== undefined) chunk.service_tier = usage.serviceTier;
+      send({ data: JSON.stringify(chunk) });
+    }
+    send({ data: "[DONE]" });
+  }
+
+  private state(choice: number): ChoiceState {
+    let state = this.choices.get(choice);
+    if (state === undefined) {
+      state = { roleSent: false, tools: new Map() };
+      this.choices.set(choice, state);
+    }
+    return state;
+  }
+
+  /** The first chunk of each choice carries `role`, as OpenAI's do. */
+  private withRole(choice: number, delta: ChatDeltaOut): ChatDeltaOut {
+    const state = this.state(choice);
+    if (state.roleSent) return delta;
+    state.roleSent = true;
+    return { role: "assistant", ...delta };
+  }
+
+  private delta(choice: number, delta: ChatDeltaOut): SseMessage {
+    return this.chunk(choice, this.withRole(choice, delta), null);
+  }
+
+  private chunk(choice: number, delta: ChatDeltaOut, finish: ChatFinishReason | null): SseMessage {
+    return {
+      data: JSON.stringify({
+        id: this.id,
+        object: "chat.completion.chunk",
+        created: this.created,
+        model: this.model,
+        choices: [{ index: choice, delta, finish_reason: finish }],
+      }),
+    };
+  }
+
+  private warn(feature: string, message: string, type: Warning["type"] = "dropped"): void {
+    if (this.warned.has(feature)) return;
+    this.warned.add(feature);
+    this.options.onWarning?.({ type, feature, message });
+  }
+}
+
+/** The codec's `stream.encode()`: canonical events in, chat SSE messages out. */
+export function encodeChatStream(
+  options?: StreamEncodeOptions,
+): TransformStream<StreamEvent, SseMessage> {
+  const encoder = new ChatStreamEncoder(options);
+  return new TransformStream({
+    transform(event, controller) {
+      encoder.push(event, (message) => controller.enqueue(message));
+    },
+    flush(controller) {
+      encoder.end((message) => controller.enqueue(message));
+    },
+  });
+}
+
+/** Encodes a whole event list at once (tests, benchmarks). */
+export function encodeChatEvents(
+  events: Iterable<StreamEvent>,
+  options?: StreamEncodeOptions,
+): SseMessage[] {
+  const encoder = new ChatStreamEncoder(options);
+  const messages: SseMessage[] = [];
+  const send = (message: SseMessage) => messages.push(message);
+  for (const event of events) encoder.push(event, send);
+  encoder.end(send);
+  return messages;
+}

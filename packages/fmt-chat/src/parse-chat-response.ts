@@ -1,0 +1,67 @@
+import type { AssistantPart, Choice, FinishReason, Response } from "@interlingua/core-types";
+import {
+  type ChatChoice,
+  type ChatResponseWire,
+  chatResponseKeys,
+  chatResponseSchema,
+} from "./chat-api.js";
+import { invalidChatInput } from "./invalid-chat-input.js";
+import { parseChatFinishReason } from "./map-chat-finish-reason.js";
+import { parseChatUsage } from "./map-chat-usage.js";
+
+/**
+ * A chat-completions response body (OpenAI or a compatible upstream) -> the canonical response.
+ * Unknown fields inside choices and usage are ignored; unknown top-level fields
+ * (`system_fingerprint`, `x_groq`, ...) are kept in `extras.chat`.
+ */
+export function parseChatResponse(wire: unknown): Response {
+  const result = chatResponseSchema.safeParse(wire);
+  if (!result.success) throw invalidChatInput(result.error, "chat response");
+  return chatResponseToCanonical(result.data);
+}
+
+export function chatResponseToCanonical(wire: ChatResponseWire): Response {
+  const response: Response = {
+    id: wire.id,
+    model: wire.model,
+    created: wire.created,
+    choices: wire.choices.map(parseChoice),
+    usage: parseChatUsage(wire.usage, wire.service_tier),
+  };
+  const extras: Record<string, unknown> = {};
+  let found = false;
+  for (const key in wire) {
+    if (!chatResponseKeys.has(key)) {
+      extras[key] = wire[key];
+      found = true;
+    }
+  }
+  if (found) response.extras = { chat: extras };
+  return response;
+}
+
+/**
+ * Parts in chat's fixed order: reasoning, text (content + refusal), tool calls. A refusal is the model
+ * declining to answer: its text becomes a text part (so every client format shows it) and the
+ * unified finish reason becomes content-filter, the raw value staying as sent.
+ */
+function parseChoice(choice: ChatChoice): Choice {
+  const message = choice.message;
+  const parts: AssistantPart[] = [];
+  const reasoning = message.reasoning_content || message.reasoning;
+  if (reasoning) parts.push({ type: "thinking", text: reasoning });
+  // Content then refusal, as one text: a stream sends them down the same text channel.
+  const text = (message.content ?? "") + (message.refusal ?? "");
+  if (text !== "") parts.push({ type: "text", text });
+  for (const call of message.tool_calls ?? []) {
+    parts.push({
+      type: "tool-call",
+      id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments === "" ? "{}" : call.function.arguments,
+    });
+  }
+  let finishReason: FinishReason = parseChatFinishReason(choice.finish_reason);
+  if (message.refusal) finishReason = { ...finishReason, unified: "content-filter" };
+  return { index: choice.index, message: { role: "assistant", parts }, finishReason };
+}

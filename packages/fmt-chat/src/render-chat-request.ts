@@ -1,0 +1,407 @@
+import type {
+  AssistantMessage,
+  FilePart,
+  ImagePart,
+  RenderOptions,
+  Request,
+  ResponseFormat,
+  TextPart,
+  Tool,
+  ToolMessage,
+  UserMessage,
+  UserPart,
+  Warning,
+} from "@interlingua/core-types";
+import { invalidRequest } from "@interlingua/errors";
+import type {
+  ChatAssistantMessage,
+  ChatFileBlock,
+  ChatImageBlock,
+  ChatMessage,
+  ChatRequestWire,
+  ChatResponseFormat,
+  ChatTextBlock,
+  ChatTool,
+  ChatToolCall,
+  ChatToolMessage,
+  ChatUserBlock,
+  ChatUserMessage,
+} from "./chat-api.js";
+import { renderChatCacheControl } from "./chat-cache-control.js";
+import { formatDataUri } from "./chat-data-uri.js";
+import { renderChatReasoningEffort } from "./map-chat-reasoning-effort.js";
+import { renderChatToolChoice } from "./map-chat-tool-choice.js";
+
+export interface ChatRenderOptions extends RenderOptions {
+  /**
+   * The field that carries `sampling.maxTokens`. Default `max_completion_tokens`: OpenAI's current
+   * name, and the only one its reasoning models accept. DeepSeek and older OpenAI-compatible
+   * servers read only `max_tokens`; a gateway channel for them sets this.
+   */
+  maxTokensField?: "max_completion_tokens" | "max_tokens";
+}
+
+/** The most stop sequences a chat request may carry. */
+export const chatMaxStopSequences = 4;
+
+type Warn = (warning: Warning) => void;
+const ignore: Warn = () => {};
+
+/**
+ * The canonical request -> a chat-completions body. Streaming requests always ask for the usage
+ * chunk (`stream_options.include_usage`): the gateway bills from it, whatever the client asked;
+ * the client's own choice stays in `request.includeUsage` for the stream encoder.
+ */
+export function renderChatRequest(request: Request, options?: ChatRenderOptions): ChatRequestWire {
+  const warn = options?.onWarning ?? ignore;
+  const out: ChatRequestWire = {
+    ...request.extras?.chat,
+    model: request.model,
+    messages: renderMessages(request, warn),
+  };
+  const s = request.sampling;
+  if (s.temperature !== undefined) out.temperature = s.temperature;
+  if (s.topP !== undefined) out.top_p = s.topP;
+  if (s.maxTokens !== undefined)
+    out[options?.maxTokensField ?? "max_completion_tokens"] = s.maxTokens;
+  if (s.stop !== undefined) {
+    if (s.stop.length > chatMaxStopSequences) {
+      throw invalidRequest(
+        `sampling.stop: the chat format accepts at most ${chatMaxStopSequences} stop sequences, got ${s.stop.length}`,
+        "stop",
+      );
+    }
+    out.stop = [...s.stop];
+  }
+  if (s.frequencyPenalty !== undefined) out.frequency_penalty = s.frequencyPenalty;
+  if (s.presencePenalty !== undefined) out.presence_penalty = s.presencePenalty;
+  if (s.seed !== undefined) out.seed = s.seed;
+  if (s.n !== undefined) out.n = s.n;
+  if (s.topK !== undefined) {
+    warn({ type: "dropped", feature: "sampling.topK", message: "chat has no top_k" });
+  }
+
+  renderTools(request, out, warn);
+  if (request.toolChoice !== undefined) out.tool_choice = renderChatToolChoice(request.toolChoice);
+  if (request.parallelToolCalls !== undefined) out.parallel_tool_calls = request.parallelToolCalls;
+  if (request.thinking !== undefined) {
+    const effort = renderChatReasoningEffort(request.thinking, options);
+    if (effort !== undefined) out.reasoning_effort = effort;
+  }
+  if (request.responseFormat !== undefined) {
+    out.response_format = renderResponseFormat(request.responseFormat, warn);
+  }
+  if (request.stream) {
+    out.stream = true;
+    out.stream_options = { include_usage: true };
+  }
+  if (request.user !== undefined) out.user = request.user;
+  if (request.metadata !== undefined) out.metadata = request.metadata;
+  if (request.cachedContent !== undefined) {
+    warn({
+      type: "dropped",
+      feature: "cachedContent",
+      message: "chat upstreams have no named cache resources",
+    });
+  }
+  if (request.safetySettings !== undefined) {
+    warn({ type: "dropped", feature: "safetySettings", message: "chat has no safety settings" });
+  }
+  return out;
+}
+
+function renderMessages(request: Request, warn: Warn): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  request.system.forEach((part, k) => {
+    // One system message per part keeps several system messages apart, in order.
+    out.push({ role: "system", content: textContent(part, `system[${k}]`, warn) });
+  });
+  request.messages.forEach((message, i) => {
+    const at = `messages[${i}]`;
+    switch (message.role) {
+      case "user":
+        out.push(renderUserMessage(message, at, warn));
+        return;
+      case "assistant":
+        out.push(renderAssistantMessage(message, at, warn));
+        return;
+      case "tool":
+        out.push(...renderToolMessages(message, at, warn));
+        return;
+    }
+  });
+  return out;
+}
+
+/** A lone text part without a cache boundary is a plain string, as clients write it. */
+function textContent(part: TextPart, at: string, warn: Warn): string | ChatTextBlock[] {
+  dropSignature(part, at, warn);
+  return part.cacheControl === undefined ? part.text : [textBlock(part, at, warn)];
+}
+
+function textBlock(part: TextPart, at: string, warn: Warn): ChatTextBlock {
+  dropSignature(part, at, warn);
+  const block: ChatTextBlock = { type: "text", text: part.text };
+  if (part.cacheControl !== undefined)
+    block.cache_control = renderChatCacheControl(part.cacheControl);
+  return block;
+}
+
+function dropSignature(part: { signature?: string }, at: string, warn: Warn): void {
+  if (part.signature !== undefined) {
+    warn({
+      type: "dropped",
+      feature: `${at}.signature`,
+      message: "chat cannot carry part signatures",
+    });
+  }
+}
+
+function renderUserMessage(message: UserMessage, at: string, warn: Warn): ChatUserMessage {
+  const [only] = message.parts;
+  const content =
+    message.parts.length === 1 && only?.type === "text" && only.cacheControl === undefined
+      ? textContent(only, `${at}.parts[0]`, warn)
+      : message.parts.map((part, j) => userBlock(part, `${at}.parts[${j}]`, warn));
+  const out: ChatUserMessage = { role: "user", content };
+  if (message.name !== undefined) out.name = message.name;
+  return out;
+}
+
+function userBlock(part: UserPart, at: string, warn: Warn): ChatUserBlock {
+  if (part.type === "text") return textBlock(part, at, warn);
+  if (part.type === "image") return imageBlock(part);
+  return fileBlock(part, at);
+}
+
+function imageBlock(part: ImagePart): ChatImageBlock {
+  const url = part.source.type === "url" ? part.source.url : formatDataUri(part.source);
+  const block: ChatImageBlock = {
+    type: "image_url",
+    image_url: part.detail === undefined ? { url } : { url, detail: part.detail },
+  };
+  if (part.cacheControl !== undefined)
+    block.cache_control = renderChatCacheControl(part.cacheControl);
+  return block;
+}
+
+function fileBlock(part: FilePart, at: string): ChatFileBlock {
+  const source = part.source;
+  if (source.type === "url") {
+    throw invalidRequest(
+      `${at}.source: chat carries files as base64 file_data or a file_id, not by URL`,
+      `${at}.source`,
+    );
+  }
+  const file: ChatFileBlock["file"] =
+    source.type === "base64" ? { file_data: formatDataUri(source) } : { file_id: source.fileId };
+  if (part.filename !== undefined) file.filename = part.filename;
+  const block: ChatFileBlock = { type: "file", file };
+  if (part.cacheControl !== undefined)
+    block.cache_control = renderChatCacheControl(part.cacheControl);
+  return block;
+}
+
+/**
+ * Chat has one reasoning string, one content and one tool_calls list per assistant turn, so the
+ * parts are gathered by kind (their interleaving is not kept). With no text, content is "": the
+ * one value every chat upstream accepts with or without tool calls.
+ */
+function renderAssistantMessage(
+  message: AssistantMessage,
+  at: string,
+  warn: Warn,
+): ChatAssistantMessage {
+  const reasoning: string[] = [];
+  const texts: TextPart[] = [];
+  const calls: ChatToolCall[] = [];
+  message.parts.forEach((part, j) => {
+    const partAt = `${at}.parts[${j}]`;
+    switch (part.type) {
+      case "thinking":
+        dropSignature(part, partAt, warn);
+        reasoning.push(part.text);
+        return;
+      case "text":
+        texts.push(part);
+        return;
+      case "tool-call":
+        dropSignature(part, partAt, warn);
+        if (part.cacheControl !== undefined) {
+          warn({
+            type: "dropped",
+            feature: `${partAt}.cacheControl`,
+            message: "chat tool calls cannot carry a cache boundary",
+          });
+        }
+        calls.push({
+          id: part.id,
+          type: "function",
+          function: { name: part.name, arguments: part.arguments === "" ? "{}" : part.arguments },
+        });
+        return;
+      case "redacted-thinking":
+      case "image":
+      case "file":
+        warn({
+          type: "dropped",
+          feature: `${partAt}`,
+          message: `chat assistant turns cannot carry ${part.type} parts`,
+        });
+        return;
+    }
+  });
+  if (reasoning.length > 1) {
+    warn({
+      type: "mapped",
+      feature: `${at}.parts.thinking`,
+      message: "several thinking parts were joined into one reasoning_content",
+    });
+  }
+  const [only] = texts;
+  const content: string | ChatTextBlock[] =
+    texts.length === 0
+      ? ""
+      : texts.length === 1 && only !== undefined && only.cacheControl === undefined
+        ? textContent(only, `${at}.parts.text`, warn)
+        : texts.map((part) => textBlock(part, `${at}.parts.text`, warn));
+  const out: ChatAssistantMessage = { role: "assistant", content };
+  if (reasoning.length > 0) out.reasoning_content = reasoning.join("");
+  if (calls.length > 0) out.tool_calls = calls;
+  if (message.name !== undefined) out.name = message.name;
+  return out;
+}
+
+/** One tool message per result: chat answers each tool call in its own message. */
+function renderToolMessages(message: ToolMessage, at: string, warn: Warn): ChatToolMessage[] {
+  return message.parts.map((part, j) => {
+    const partAt = `${at}.parts[${j}]`;
+    if (part.isError !== undefined) {
+      warn({
+        type: "dropped",
+        feature: `${partAt}.isError`,
+        message: "chat tool results have no error flag",
+      });
+    }
+    if (part.name !== undefined) {
+      warn({
+        type: "dropped",
+        feature: `${partAt}.name`,
+        message: "chat tool results are matched by tool_call_id only",
+      });
+    }
+    const texts: TextPart[] = [];
+    part.content.forEach((item, k) => {
+      if (item.type === "text") texts.push(item);
+      else {
+        warn({
+          type: "dropped",
+          feature: `${partAt}.content[${k}]`,
+          message: "chat tool results carry text only",
+        });
+      }
+    });
+    const [only] = texts;
+    let content: string | ChatTextBlock[] =
+      texts.length === 0
+        ? ""
+        : texts.length === 1 && only !== undefined && only.cacheControl === undefined
+          ? textContent(only, `${partAt}.content`, warn)
+          : texts.map((item) => textBlock(item, `${partAt}.content`, warn));
+    if (part.cacheControl !== undefined) {
+      // The boundary sits on the result's last block, which marks the same cached prefix.
+      if (typeof content === "string")
+        content = content === "" ? [] : [{ type: "text", text: content }];
+      const last = content[content.length - 1];
+      if (last === undefined) {
+        warn({
+          type: "dropped",
+          feature: `${partAt}.cacheControl`,
+          message: "an empty tool result cannot carry a cache boundary in chat",
+        });
+        content = "";
+      } else {
+        last.cache_control = renderChatCacheControl(part.cacheControl);
+        warn({
+          type: "mapped",
+          feature: `${partAt}.cacheControl`,
+          message: "the tool result's cache boundary was put on its last content block",
+        });
+      }
+    }
+    return { role: "tool", tool_call_id: part.toolCallId, content };
+  });
+}
+
+function renderTools(request: Request, out: ChatRequestWire, warn: Warn): void {
+  const tools: ChatTool[] = [];
+  let searchSeen = false;
+  request.tools.forEach((tool: Tool, k) => {
+    const at = `tools[${k}]`;
+    switch (tool.type) {
+      case "function": {
+        const fn: Extract<ChatTool, { type: "function" }>["function"] = {
+          name: tool.name,
+          parameters: tool.parameters,
+        };
+        if (tool.description !== undefined) fn.description = tool.description;
+        if (tool.strict !== undefined) fn.strict = tool.strict;
+        if (tool.cacheControl !== undefined) {
+          warn({
+            type: "dropped",
+            feature: `${at}.cacheControl`,
+            message: "chat tool definitions cannot carry a cache boundary",
+          });
+        }
+        tools.push({ type: "function", function: fn });
+        return;
+      }
+      case "web_search":
+        // Chat's search models take their options at the top level, once.
+        if (searchSeen) {
+          warn({ type: "dropped", feature: at, message: "chat takes one web_search_options" });
+          return;
+        }
+        searchSeen = true;
+        out.web_search_options = tool.options ?? {};
+        return;
+      case "provider":
+        if (tool.provider === "openai") {
+          tools.push({ ...tool.options, type: tool.name });
+          return;
+        }
+        throw invalidRequest(
+          `${at}: the ${tool.provider} tool "${tool.name}" cannot be sent to a chat upstream`,
+          at,
+        );
+      case "file_search":
+      case "remote_mcp":
+        throw invalidRequest(`${at}: chat upstreams cannot run ${tool.type} tools`, at);
+    }
+  });
+  if (tools.length > 0) out.tools = tools;
+}
+
+function renderResponseFormat(format: ResponseFormat, warn: Warn): ChatResponseFormat {
+  switch (format.type) {
+    case "text":
+      return { type: "text" };
+    case "json-object":
+      return { type: "json_object" };
+    case "json-schema": {
+      if (format.name === undefined) {
+        warn({
+          type: "mapped",
+          feature: "responseFormat.name",
+          message: 'chat requires a json_schema name; "response" was used',
+        });
+      }
+      const spec: Extract<ChatResponseFormat, { type: "json_schema" }>["json_schema"] = {
+        name: format.name ?? "response",
+        schema: format.schema,
+      };
+      if (format.strict !== undefined) spec.strict = format.strict;
+      return { type: "json_schema", json_schema: spec };
+    }
+  }
+}

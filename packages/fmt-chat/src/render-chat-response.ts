@@ -1,0 +1,140 @@
+import type { Choice, RenderOptions, Response, Warning } from "@interlingua/core-types";
+import type { ChatToolCall } from "./chat-api.js";
+import { isFinishReasonMapped, renderChatFinishReason } from "./map-chat-finish-reason.js";
+import { type RenderedChatUsage, renderChatUsage, usageFieldsChatDrops } from "./map-chat-usage.js";
+
+/** What `renderChatResponse` produces: the OpenAI body, every field present. */
+export interface RenderedChatResponse {
+  id: string;
+  object: "chat.completion";
+  created: number;
+  model: string;
+  choices: RenderedChatChoice[];
+  usage: RenderedChatUsage;
+  service_tier?: string;
+  [extra: string]: unknown;
+}
+
+export interface RenderedChatChoice {
+  index: number;
+  message: RenderedChatMessage;
+  finish_reason: string;
+}
+
+export interface RenderedChatMessage {
+  role: "assistant";
+  content: string | null;
+  reasoning_content?: string;
+  tool_calls?: ChatToolCall[];
+}
+
+type Warn = (warning: Warning) => void;
+const ignore: Warn = () => {};
+
+/** The canonical response -> a chat-completions body (`object: "chat.completion"`). */
+export function renderChatResponse(
+  response: Response,
+  options?: RenderOptions,
+): RenderedChatResponse {
+  const warn = options?.onWarning ?? ignore;
+  const out: RenderedChatResponse = {
+    id: response.id,
+    object: "chat.completion",
+    created: response.created,
+    model: response.model,
+    choices: response.choices.map((choice) => renderChoice(choice, warn)),
+    usage: renderChatUsage(response.usage),
+  };
+  if (response.usage.serviceTier !== undefined) out.service_tier = response.usage.serviceTier;
+  warnDroppedUsage(response, warn);
+  if (response.promptFeedback !== undefined) {
+    warn({ type: "dropped", feature: "promptFeedback", message: "chat has no prompt feedback" });
+  }
+  const extras = response.extras?.chat;
+  if (extras !== undefined) {
+    for (const key in extras) if (!(key in out)) out[key] = extras[key];
+  }
+  return out;
+}
+
+export function warnDroppedUsage(response: Pick<Response, "usage">, warn: Warn): void {
+  for (const field of usageFieldsChatDrops) {
+    if (response.usage[field] !== undefined) {
+      warn({ type: "dropped", feature: `usage.${field}`, message: "chat usage has no such field" });
+    }
+  }
+}
+
+/** Chat's message has one content string: text parts are joined, other kinds gathered by kind. */
+function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
+  const at = `choices[${choice.index}]`;
+  const texts: string[] = [];
+  const reasoning: string[] = [];
+  const calls: ChatToolCall[] = [];
+  choice.message.parts.forEach((part, j) => {
+    const partAt = `${at}.message.parts[${j}]`;
+    if ("signature" in part && part.signature !== undefined) {
+      warn({
+        type: "dropped",
+        feature: `${partAt}.signature`,
+        message: "chat cannot carry signatures",
+      });
+    }
+    switch (part.type) {
+      case "text":
+        texts.push(part.text);
+        return;
+      case "thinking":
+        reasoning.push(part.text);
+        return;
+      case "tool-call":
+        calls.push({
+          id: part.id,
+          type: "function",
+          function: { name: part.name, arguments: part.arguments === "" ? "{}" : part.arguments },
+        });
+        return;
+      case "redacted-thinking":
+      case "image":
+      case "file":
+        warn({
+          type: "dropped",
+          feature: partAt,
+          message: `chat responses cannot carry ${part.type} parts`,
+        });
+        return;
+    }
+  });
+  const message: RenderedChatMessage = {
+    role: "assistant",
+    content: texts.length === 0 ? null : texts.join(""),
+  };
+  if (reasoning.length > 0) message.reasoning_content = reasoning.join("");
+  if (calls.length > 0) message.tool_calls = calls;
+  if (isFinishReasonMapped(choice.finishReason)) {
+    warn({
+      type: "mapped",
+      feature: `${at}.finishReason`,
+      message: `chat has no "${choice.finishReason.unified}" finish reason; "stop" was sent`,
+    });
+  }
+  if (choice.stopSequence !== undefined) {
+    warn({
+      type: "dropped",
+      feature: `${at}.stopSequence`,
+      message: "chat does not name the stop sequence",
+    });
+  }
+  if (choice.safetyRatings !== undefined) {
+    warn({
+      type: "dropped",
+      feature: `${at}.safetyRatings`,
+      message: "chat has no safety ratings",
+    });
+  }
+  return {
+    index: choice.index,
+    message,
+    finish_reason: renderChatFinishReason(choice.finishReason),
+  };
+}
