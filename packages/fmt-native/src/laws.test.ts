@@ -1,0 +1,218 @@
+import type {
+  AssistantPart,
+  Choice,
+  Message,
+  Request,
+  Response,
+  Tool,
+  ToolResultContent,
+  ToolResultPart,
+  UserPart,
+} from "@interlingua/core-types";
+import * as arb from "@interlingua/core-types/testing";
+import { fc } from "@interlingua/core-types/testing";
+import { describe, expect, it } from "vitest";
+import { parseNativeRequest } from "./convert-from-native-request.js";
+import { parseNativeResponse } from "./convert-from-native-response.js";
+import { renderNativeRequest } from "./convert-to-native-request.js";
+import { renderNativeResponse } from "./convert-to-native-response.js";
+import { mapNativeFinishReason, nativeFinishReasonTable } from "./map-native-finish-reason.js";
+import { aliasNativeRequest } from "./native-aliases.js";
+import { nativeRequestSchema, nativeResponseSchema } from "./native-api.js";
+import { parseJsonObject } from "./native-function-response.js";
+import { guessImageType } from "./native-media.js";
+import { normalizeNativeRequest, normalizeNativeResponse } from "./normalize-native.js";
+import { nativeRequestWire, nativeResponseWire } from "./testing.js";
+
+describe("wire arbitraries", () => {
+  it("every generated request passes the request schema", () => {
+    fc.assert(
+      fc.property(nativeRequestWire, (wire) => {
+        expect(nativeRequestSchema.safeParse(aliasNativeRequest(wire)).success).toBe(true);
+      }),
+    );
+  });
+  it("every generated response passes the response schema", () => {
+    fc.assert(
+      fc.property(nativeResponseWire, (wire) => {
+        expect(nativeResponseSchema.safeParse(wire).success).toBe(true);
+      }),
+    );
+  });
+});
+
+describe("law 1: render(parse(w)) equals normalize(w)", () => {
+  it("requests", () => {
+    fc.assert(
+      fc.property(nativeRequestWire, (wire) => {
+        const request = parseNativeRequest(wire, { model: "txtC-2.5-pro" });
+        expect(renderNativeRequest(request)).toEqual(normalizeNativeRequest(wire));
+      }),
+    );
+  });
+  it("responses", () => {
+    fc.assert(
+      fc.property(nativeResponseWire, (wire) => {
+        expect(renderNativeResponse(parseNativeResponse(wire))).toEqual(
+          normalizeNativeResponse(wire),
+        );
+      }),
+    );
+  });
+});
+
+// ---- law 2 ---------------------------------------------------------------------------------------
+// The canonical values this format expresses, as restrictions of the core arbitraries:
+// - no turn names, no redacted thinking, no image detail, no file ids or file names;
+// - a file URL without a media type does not look like an image URL (it would come back an image);
+// - tool results name their tool, hold at most one text (not itself a JSON object: texts that are
+//   objects travel as the object) before their images, and no text signature or cache boundary;
+//   isError only beside a text;
+// - function tools are contiguous (they share one functionDeclarations entry), carry no strict flag
+//   or cache boundary; no remote MCP tools or other providers' tools; built-in tool options are
+//   either absent or non-empty;
+// - thinking: a budget only with "enabled", and not together with an effort; no effort with
+//   "disabled" or "adaptive" (the upstream takes a budget or a level, never both);
+// - no parallelToolCalls, user, metadata or includeUsage; a json-schema format has no name/strict.
+
+const omit = <T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> => {
+  const out = { ...value };
+  for (const key of keys) delete out[key];
+  return out;
+};
+
+function expressibleUserPart(part: UserPart): UserPart[] {
+  if (part.type === "image") return [omit(part, "detail")];
+  if (part.type === "file") {
+    if (part.source.type === "file-id") return [];
+    if (part.source.type === "url" && part.source.mediaType === undefined) {
+      if (guessImageType(part.source.url) !== undefined) return [];
+    }
+    return [omit(part, "filename")];
+  }
+  return [part];
+}
+
+function expressibleToolResult(part: ToolResultPart, name: string): ToolResultPart {
+  const texts = part.content.filter(
+    (c): c is ToolResultContent & { type: "text" } =>
+      c.type === "text" && parseJsonObject(c.text) === undefined,
+  );
+  const images = part.content.filter((c) => c.type === "image");
+  const content: ToolResultContent[] = [
+    ...texts.slice(0, 1).map((t) => ({ type: "text" as const, text: t.text })),
+    ...images.map((i) => omit(i, "detail", "cacheControl")),
+  ];
+  const out: ToolResultPart = { ...omit(part, "isError"), name, content };
+  if (part.isError && content[0]?.type === "text") out.isError = true;
+  return out;
+}
+
+function expressibleMessage(message: Message): Message {
+  switch (message.role) {
+    case "user":
+      return { role: "user", parts: message.parts.flatMap(expressibleUserPart) };
+    case "assistant":
+      return {
+        role: "assistant",
+        parts: message.parts.filter((p): p is AssistantPart => p.type !== "redacted-thinking"),
+      };
+    case "tool":
+      return {
+        role: "tool",
+        parts: message.parts.map((p, i) => expressibleToolResult(p, p.name ?? `tool_${i}`)),
+      };
+  }
+}
+
+const reservedToolKeys = new Set(["functionDeclarations", "googleSearch", "fileSearch"]);
+
+function expressibleTools(tools: Tool[]): Tool[] {
+  const out: Tool[] = [];
+  for (const tool of tools) {
+    if (tool.type === "function") out.push(omit(tool, "strict", "cacheControl"));
+    else if (tool.type === "web_search" || tool.type === "file_search") {
+      out.push(tool.options && Object.keys(tool.options).length > 0 ? tool : { type: tool.type });
+    } else if (tool.type === "provider" && tool.provider === "gemini") {
+      if (!reservedToolKeys.has(tool.name)) out.push(tool);
+    }
+  }
+  return [...out.filter((t) => t.type === "function"), ...out.filter((t) => t.type !== "function")];
+}
+
+const expressibleRequest: fc.Arbitrary<Request> = arb.request.map((request) => {
+  const out: Request = omit(
+    request,
+    "parallelToolCalls",
+    "user",
+    "metadata",
+    "includeUsage",
+    "extras",
+  );
+  out.system = request.system.map((p) => omit(p, "cacheControl"));
+  out.messages = request.messages.map(expressibleMessage);
+  out.tools = expressibleTools(request.tools);
+  if (out.responseFormat?.type === "json-schema") {
+    out.responseFormat = omit(out.responseFormat, "name", "strict");
+  }
+  if (request.thinking !== undefined) {
+    const t = request.thinking;
+    out.thinking =
+      t.type === "enabled"
+        ? t.budgetTokens !== undefined
+          ? omit(t, "effort")
+          : t
+        : omit(t, "budgetTokens", "effort");
+  }
+  return out;
+});
+
+const expressibleResponse: fc.Arbitrary<Response> = fc
+  .tuple(
+    arb.response,
+    fc.array(fc.constantFrom(...Object.keys(nativeFinishReasonTable)), {
+      minLength: 3,
+      maxLength: 3,
+    }),
+  )
+  .map(([response, raws]) => {
+    const usage = omit(response.usage, "cacheWrite5mTokens", "cacheWrite1hTokens", "inferenceGeo");
+    usage.inputTokens -= usage.cacheWriteTokens;
+    usage.cacheWriteTokens = 0;
+    const choices = response.choices.map((choice, i): Choice => {
+      const parts = choice.message.parts.filter((p) => p.type !== "redacted-thinking");
+      const raw = raws[i % raws.length] as string;
+      return {
+        ...omit(choice, "stopSequence"),
+        message: { role: "assistant", parts },
+        finishReason: mapNativeFinishReason(
+          raw,
+          parts.some((p) => p.type === "tool-call"),
+        ),
+      };
+    });
+    return { ...omit(response, "extras"), usage, choices };
+  });
+
+describe("law 2: parse(render(c)) equals c", () => {
+  it("requests", () => {
+    fc.assert(
+      fc.property(expressibleRequest, (request) => {
+        const wire = renderNativeRequest(request);
+        const back = parseNativeRequest(JSON.parse(JSON.stringify(wire)), {
+          model: request.model,
+          stream: request.stream,
+        });
+        expect(back).toEqual(request);
+      }),
+    );
+  });
+  it("responses", () => {
+    fc.assert(
+      fc.property(expressibleResponse, (response) => {
+        const wire = JSON.parse(JSON.stringify(renderNativeResponse(response)));
+        expect(parseNativeResponse(wire)).toEqual(response);
+      }),
+    );
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { parseNativeResponse } from "./convert-from-native-response.js";
+import { renderNativeResponse } from "./convert-to-native-response.js";
+import {
+  mapNativeFinishReason,
+  nativeFinishReasonTable,
+  renderNativeFinishReason,
+} from "./map-native-finish-reason.js";
+
+describe("STOP with function calls -> tool-calls", () => {
+  const response = {
+    candidates: [
+      {
+        content: { role: "model", parts: [{ functionCall: { name: "f", args: { a: 1 } } }] },
+        finishReason: "STOP",
+        index: 0,
+      },
+    ],
+    responseId: "r",
+  };
+
+  it("reads STOP on a candidate with calls as tool-calls, keeping the raw STOP", () => {
+    expect(parseNativeResponse(response).choices[0]?.finishReason).toEqual({
+      unified: "tool-calls",
+      raw: "STOP",
+    });
+  });
+
+  it("renders it back as STOP, and tool-calls from other formats as STOP too", () => {
+    const parsed = parseNativeResponse(response);
+    expect(renderNativeResponse(parsed).candidates?.[0]?.finishReason).toBe("STOP");
+    expect(renderNativeFinishReason({ unified: "tool-calls", raw: "tool_calls" })).toBe("STOP");
+  });
+
+  it("STOP without calls stays stop", () => {
+    expect(mapNativeFinishReason("STOP", false)).toEqual({ unified: "stop", raw: "STOP" });
+  });
+});
+
+describe("finish reason table", () => {
+  it.each(Object.entries(nativeFinishReasonTable))(
+    "%s -> %s, rendered back as itself",
+    (raw, unified) => {
+      expect(mapNativeFinishReason(raw, false)).toEqual({ unified, raw });
+      expect(renderNativeFinishReason({ unified, raw })).toBe(raw);
+    },
+  );
+
+  it("keeps an unknown upstream value, maps it to other, and renders it back", () => {
+    expect(mapNativeFinishReason("NEW_REASON", false)).toEqual({
+      unified: "other",
+      raw: "NEW_REASON",
+    });
+    expect(renderNativeFinishReason({ unified: "other", raw: "NEW_REASON" })).toBe("NEW_REASON");
+  });
+
+  it.each([
+    ["stop", "end_turn", "STOP"],
+    ["length", "max_tokens", "MAX_TOKENS"],
+    ["content-filter", "content_filter", "SAFETY"],
+    ["error", undefined, "OTHER"],
+    ["other", undefined, "OTHER"],
+  ] as const)("renders %s (raw %s from another format) as %s", (unified, raw, expected) => {
+    expect(renderNativeFinishReason(raw === undefined ? { unified } : { unified, raw })).toBe(
+      expected,
+    );
+  });
+});

@@ -1,0 +1,59 @@
+import type { ToolChoice } from "@interlingua/core-types";
+import type { NativeFunctionCallingConfig } from "./native-api.js";
+
+type Mode = NonNullable<NativeFunctionCallingConfig["mode"]>;
+/** The two fields of functionCallingConfig that toolChoice stands for. */
+export interface NativeFunctionCalling {
+  mode?: Mode;
+  allowedFunctionNames?: string[];
+}
+
+/** mode -> canonical tool choice. VALIDATED behaves as AUTO with schema-checked calls. */
+const modeTable: Readonly<Record<Mode, "auto" | "required" | "none" | undefined>> = {
+  AUTO: "auto",
+  ANY: "required",
+  NONE: "none",
+  VALIDATED: "auto",
+  MODE_UNSPECIFIED: undefined,
+};
+
+const choiceTable: Readonly<Record<ToolChoice["type"], Mode>> = {
+  auto: "AUTO",
+  none: "NONE",
+  required: "ANY",
+  tool: "ANY",
+};
+
+/** ANY restricted to one function is "call this tool"; other name lists have no canonical form. */
+export function toolChoiceFromNative(config: NativeFunctionCalling): ToolChoice | undefined {
+  const type = config.mode === undefined ? undefined : modeTable[config.mode];
+  if (type === undefined) return undefined;
+  const names = config.allowedFunctionNames;
+  if (type === "required" && names?.length === 1) return { type: "tool", name: names[0] as string };
+  return { type };
+}
+
+export function toolChoiceToNative(choice: ToolChoice): NativeFunctionCalling {
+  const out: NativeFunctionCalling = { mode: choiceTable[choice.type] };
+  if (choice.type === "tool") out.allowedFunctionNames = [choice.name];
+  return out;
+}
+
+const sameNames = (a: string[] | undefined, b: string[] | undefined) =>
+  a === b || (a !== undefined && b !== undefined && a.join("\u0000") === b.join("\u0000"));
+
+/** Whether rendering the derived choice gives the given config back (else the parser keeps it). */
+export function isReversibleFunctionCalling(config: NativeFunctionCalling): boolean {
+  const choice = toolChoiceFromNative(config);
+  if (choice === undefined) return config.mode === undefined && !config.allowedFunctionNames;
+  const back = toolChoiceToNative(choice);
+  return (
+    back.mode === config.mode && sameNames(back.allowedFunctionNames, config.allowedFunctionNames)
+  );
+}
+
+export function sameToolChoice(a: ToolChoice | undefined, b: ToolChoice | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.type !== b.type) return false;
+  return a.type !== "tool" || (b.type === "tool" && a.name === b.name);
+}

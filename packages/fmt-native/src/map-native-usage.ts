@@ -1,0 +1,61 @@
+import type { RenderOptions, Usage } from "@interlingua/core-types";
+import type { NativeUsageMetadata } from "./native-api.js";
+
+/**
+ * usageMetadata -> canonical usage. promptTokenCount already INCLUDES cachedContentTokenCount, so
+ * it is the canonical input as is; candidatesTokenCount EXCLUDES thoughtsTokenCount, so the
+ * canonical output adds them. The upstream reports no cache writes. totalTokenCount is derived
+ * (input + output) and not read, since it can also count tool-use prompt tokens.
+ */
+export function parseNativeUsage(metadata: NativeUsageMetadata | undefined): Usage {
+  const thinking = metadata?.thoughtsTokenCount ?? 0;
+  const usage: Usage = {
+    inputTokens: metadata?.promptTokenCount ?? 0,
+    outputTokens: (metadata?.candidatesTokenCount ?? 0) + thinking,
+    cachedInputTokens: metadata?.cachedContentTokenCount ?? 0,
+    cacheWriteTokens: 0,
+    thinkingTokens: thinking,
+  };
+  if (metadata?.promptTokensDetails !== undefined) {
+    usage.inputTokensByModality = metadata.promptTokensDetails.map((d) => ({
+      modality: d.modality,
+      tokenCount: d.tokenCount ?? 0,
+    }));
+  }
+  if (metadata?.serviceTier !== undefined) usage.serviceTier = metadata.serviceTier;
+  return usage;
+}
+
+/**
+ * The inverse. Cache writes stay counted in promptTokenCount (they are prompt tokens); only their
+ * split is lost, reported when non-zero. Zero thought and cached counts are omitted, as the
+ * upstream omits them.
+ */
+export function renderNativeUsage(usage: Usage, options?: RenderOptions): NativeUsageMetadata {
+  const metadata: NativeUsageMetadata = {
+    promptTokenCount: usage.inputTokens,
+    candidatesTokenCount: Math.max(0, usage.outputTokens - usage.thinkingTokens),
+    totalTokenCount: usage.inputTokens + usage.outputTokens,
+  };
+  if (usage.thinkingTokens > 0) metadata.thoughtsTokenCount = usage.thinkingTokens;
+  if (usage.cachedInputTokens > 0) metadata.cachedContentTokenCount = usage.cachedInputTokens;
+  if (usage.inputTokensByModality !== undefined) {
+    metadata.promptTokensDetails = usage.inputTokensByModality.map((d) => ({ ...d }));
+  }
+  if (usage.serviceTier !== undefined) metadata.serviceTier = usage.serviceTier;
+  if (usage.cacheWriteTokens > 0) {
+    options?.onWarning?.({
+      type: "dropped",
+      feature: "usage.cacheWriteTokens",
+      message: `usageMetadata has no cache-write count; the ${usage.cacheWriteTokens} cache-write tokens stay counted in promptTokenCount`,
+    });
+  }
+  if (usage.inferenceGeo !== undefined) {
+    options?.onWarning?.({
+      type: "dropped",
+      feature: "usage.inferenceGeo",
+      message: "usageMetadata has no inference geography",
+    });
+  }
+  return metadata;
+}
