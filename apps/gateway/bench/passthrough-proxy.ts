@@ -1,0 +1,50 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Agent } from "undici";
+
+/**
+ * The floor the gateway is measured against: an HTTP proxy that forwards every request to one
+ * upstream over a pooled undici agent and pipes the reply back, with no auth, parsing or
+ * conversion. A gateway at 1.0x of this costs nothing beyond moving the bytes.
+ */
+export async function startPassthroughProxy(
+  upstream: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 512 });
+  const origin = new URL(upstream).origin;
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers: IncomingHttpHeaders = { ...req.headers };
+    delete headers.host;
+    delete headers.connection;
+    try {
+      const reply = await agent.request({
+        origin,
+        path: req.url ?? "/",
+        method: (req.method ?? "GET") as "POST",
+        headers: headers as Record<string, string>,
+        body: Buffer.concat(chunks),
+      });
+      res.writeHead(reply.statusCode, {
+        "content-type": String(reply.headers["content-type"] ?? "application/json"),
+      });
+      for await (const chunk of reply.body) res.write(chunk);
+      res.end();
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await agent.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// A benchmark target in its own process, so load generator, target and simulator do not share
+// an event loop: `node serve.ts sim`, `node serve.ts proxy <upstream>`, `node serve.ts gateway
+// <simulator>`. Prints the target's URL on its first stdout line and runs until killed.
+import { startProviderSim } from "@interlingua/provider-sim";
+import { validateConfig } from "../src/config/load-config.ts";
+import { simulatedChannels } from "../src/config/simulated-channels.ts";
+import { createLogger } from "../src/log/logger.ts";
+import { startGateway } from "../src/start-gateway.ts";
+import { startPassthroughProxy } from "./passthrough-proxy.ts";
+
+export const BENCH_KEY = "sk-bench";
+
+const [kind, upstream = ""] = process.argv.slice(2);
+
+const targets: Record<string, () => Promise<{ url: string }>> = {
+  sim: () => startProviderSim({ port: 0, record: false }),
+  proxy: () => startPassthroughProxy(upstream),
+  gateway: async () => {
+    const config = validateConfig({
+      listen: { port: 0 },
+      users: [{ id: "bench", unlimited: true }],
+      tokens: [{ key: BENCH_KEY, user: "bench", unlimited: true }],
+      channels: simulatedChannels(upstream),
+    });
+    if (!config.ok) throw new Error(config.errors.join("\n"));
+    return startGateway(config.config, { logger: createLogger({ level: "warn" }) });
+  },
+};
+
+const start = targets[kind ?? ""];
+if (start === undefined) {
+  console.error("usage: serve.ts sim | proxy <upstream> | gateway <simulator>");
+  process.exit(2);
+}
+const target = await start();
+console.log(target.url);
+process.once("SIGINT", () => process.exit(0));

@@ -1,0 +1,160 @@
+import { upstreamProtocolSchema } from "@interlingua/core-types";
+import { z } from "zod";
+
+// The config file of DESIGN.md §4. Objects are strict so a misspelt key is an error naming its
+// path instead of a silently ignored setting.
+
+const nonEmpty = z.string().min(1, "must not be empty");
+const credits = z.number().int().nonnegative();
+const price = z.number().nonnegative();
+
+const urlWithSchemes = (schemes: readonly string[]) =>
+  nonEmpty.refine(
+    (value) => schemes.some((scheme) => value.startsWith(scheme)),
+    `must start with ${schemes.join(" or ")}`,
+  );
+
+export const listenSchema = z.strictObject({
+  host: nonEmpty.default("127.0.0.1"),
+  port: z.number().int().min(0).max(65535).default(8080),
+});
+
+export const billingSchema = z.strictObject({
+  unit: z.enum(["USD", "Credits"]).default("USD"),
+  credits_per_usd: z.number().positive().default(500000),
+});
+
+export const webhooksSchema = z.strictObject({
+  allow_private_targets: z.boolean().default(false),
+});
+
+export const limitsSchema = z.strictObject({
+  /** Request bodies above this many bytes are refused with 413 while they are being read. */
+  max_body_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
+});
+
+export const userSchema = z.strictObject({
+  id: nonEmpty,
+  quota: credits.default(0),
+  unlimited: z.boolean().default(false),
+});
+
+export const tokenSchema = z
+  .strictObject({
+    key: nonEmpty,
+    user: nonEmpty,
+    /** A label for logs; the key itself is never logged. */
+    name: nonEmpty.optional(),
+    quota: credits.optional(),
+    unlimited: z.boolean().default(false),
+    /** Allow-list of gateway model ids; absent means every configured model. */
+    models: z.array(nonEmpty).optional(),
+  })
+  .refine((token) => token.unlimited || token.quota !== undefined, {
+    message: "give either quota or unlimited: true",
+    path: ["quota"],
+  });
+
+/** A list of gateway ids served under the same id, or a map gateway id -> upstream id. */
+export const channelModelsSchema = z.union(
+  [
+    z.array(nonEmpty).min(1, "must list at least one model"),
+    z
+      .record(nonEmpty, nonEmpty)
+      .refine((map) => Object.keys(map).length > 0, "must map at least one model"),
+  ],
+  { error: "must be a list of model ids or a map of gateway id to upstream id" },
+);
+
+export const channelSchema = z.strictObject({
+  name: nonEmpty,
+  protocol: upstreamProtocolSchema,
+  base_url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  api_key: nonEmpty,
+  models: channelModelsSchema,
+  /** Lower tiers are tried first. */
+  priority: z.number().int().default(0),
+  /** Relative share of traffic inside a priority tier. */
+  weight: z.number().positive().default(1),
+});
+
+export const modelPriceSchema = z
+  .strictObject({
+    input: price.optional(),
+    output: price.optional(),
+    cached_input: price.optional(),
+    cache_write: price.optional(),
+    per_request: price.optional(),
+    per_second: price.optional(),
+    per_million_characters: price.optional(),
+    per_minute: price.optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, "must set at least one price");
+
+export const configSchema = z
+  .strictObject({
+    listen: listenSchema.prefault({}),
+    public_url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+    database_url: urlWithSchemes(["sqlite:", "postgres://", "postgresql://"]).default(
+      "sqlite:./data/interlingua.db",
+    ),
+    redis_url: urlWithSchemes(["redis://", "rediss://"]).optional(),
+    files_dir: nonEmpty.default("./data/files"),
+    envelope: z.enum(["spec", "bare"]).default("spec"),
+    billing: billingSchema.prefault({}),
+    webhooks: webhooksSchema.prefault({}),
+    limits: limitsSchema.prefault({}),
+    users: z.array(userSchema).default([]),
+    tokens: z.array(tokenSchema).default([]),
+    channels: z.array(channelSchema).default([]),
+    pricing: z.record(nonEmpty, modelPriceSchema).default({}),
+  })
+  .superRefine((config, ctx) => {
+    const duplicates = (
+      values: string[],
+      path: (i: number) => (string | number)[],
+      what: string,
+    ) => {
+      const seen = new Set<string>();
+      values.forEach((value, i) => {
+        if (seen.has(value))
+          ctx.addIssue({ code: "custom", path: path(i), message: `duplicate ${what}` });
+        seen.add(value);
+      });
+    };
+    duplicates(
+      config.users.map((u) => u.id),
+      (i) => ["users", i, "id"],
+      "user id",
+    );
+    duplicates(
+      config.tokens.map((t) => t.key),
+      (i) => ["tokens", i, "key"],
+      "token key",
+    );
+    duplicates(
+      config.channels.map((c) => c.name),
+      (i) => ["channels", i, "name"],
+      "channel name",
+    );
+    const users = new Set(config.users.map((u) => u.id));
+    config.tokens.forEach((token, i) => {
+      if (!users.has(token.user)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["tokens", i, "user"],
+          message: `unknown user "${token.user}" (declare it under users)`,
+        });
+      }
+    });
+  });
+
+export type GatewayConfig = z.output<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+export type ChannelConfig = z.output<typeof channelSchema>;
+export type TokenConfig = z.output<typeof tokenSchema>;
+export type UserConfig = z.output<typeof userSchema>;

@@ -1,0 +1,28 @@
+import {
+  modelCatalogue,
+  type UpstreamProtocol,
+  upstreamProtocolSchema,
+} from "@interlingua/core-types";
+import type { ChannelConfig } from "./config-schema.ts";
+
+/** The key the gateway presents to the built-in simulator (it is not a secret). */
+export const SIMULATOR_API_KEY = "sim-key";
+
+/**
+ * One channel per upstream protocol, all pointing at the simulator, each serving the catalogue's
+ * text models of that protocol, so every text endpoint answers for every text model without
+ * configuration.
+ */
+export function simulatedChannels(simulatorUrl: string): ChannelConfig[] {
+  return upstreamProtocolSchema.options.map((protocol: UpstreamProtocol) => ({
+    name: `sim-${protocol}`,
+    protocol,
+    base_url: simulatorUrl,
+    api_key: SIMULATOR_API_KEY,
+    models: modelCatalogue
+      .filter((m) => m.kind === "text" && m.protocol === protocol)
+      .map((m) => m.id),
+    priority: 0,
+    weight: 1,
+  }));
+}

@@ -1,0 +1,54 @@
+import { notFound, toGatewayError, unauthenticated } from "@interlingua/errors";
+import { Hono } from "hono";
+import { readCredential } from "../auth/credential-sources.ts";
+import { listModels } from "../models/list-models.ts";
+import type { GatewayServices } from "../services.ts";
+import type { AppEnv } from "./app-env.ts";
+import { GENERATION_ROUTES } from "./endpoints.ts";
+import { errorResponse } from "./error-response.ts";
+import { generationHandler } from "./generation-handler.ts";
+import { newRequestId, REQUEST_ID_HEADER } from "./request-id.ts";
+
+/** The gateway's HTTP surface on web-standard Request/Response. */
+export function createApp(services: GatewayServices): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use("*", async (c, next) => {
+    const requestId = newRequestId();
+    c.set("requestId", requestId);
+    await next();
+    c.res.headers.set(REQUEST_ID_HEADER, requestId);
+  });
+
+  for (const { path, endpoint } of GENERATION_ROUTES)
+    app.post(path, generationHandler(services, endpoint));
+
+  app.get("/v1/models", (c) => {
+    const url = new URL(c.req.url);
+    const key = readCredential("standard", c.req.raw.headers, url);
+    const token = key === undefined ? undefined : services.tokens.lookup(key);
+    if (token === undefined) {
+      return errorResponse(
+        "standard",
+        unauthenticated(key === undefined ? "missing API key" : "invalid API key"),
+        c.get("requestId"),
+      );
+    }
+    return c.json(listModels(services.router, token, services.startedAt));
+  });
+
+  app.notFound((c) =>
+    errorResponse(
+      "standard",
+      notFound(`no route for ${c.req.method} ${new URL(c.req.url).pathname}`),
+      c.get("requestId"),
+    ),
+  );
+
+  app.onError((error, c) => {
+    services.log.error({ requestId: c.get("requestId"), err: error }, "unhandled error");
+    return errorResponse("standard", toGatewayError(error), c.get("requestId"));
+  });
+
+  return app;
+}

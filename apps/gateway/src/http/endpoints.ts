@@ -1,0 +1,57 @@
+import type { WireFormat } from "@interlingua/core-types";
+import type { CredentialGroup } from "../auth/credential-sources.ts";
+
+/** The error body family an endpoint answers with (SPEC.md, Errors). */
+export type ErrorStyle = "standard" | "messages" | "native";
+
+export interface EndpointSpec {
+  /** For logs and metrics. */
+  readonly name: string;
+  /** The client wire format (the codec that parses requests and renders replies). */
+  readonly format: WireFormat;
+  readonly credentials: CredentialGroup;
+  /** Whether a successful non-stream body is wrapped as `{code: 200, data}` (SPEC.md envelope table). */
+  readonly wrapped: boolean;
+  readonly errors: ErrorStyle;
+}
+
+export const ENDPOINTS = {
+  chat: {
+    name: "chat",
+    format: "chat",
+    credentials: "standard",
+    wrapped: true,
+    errors: "standard",
+  },
+  responses: {
+    name: "responses",
+    format: "responses",
+    credentials: "standard",
+    wrapped: true,
+    errors: "standard",
+  },
+  messages: {
+    name: "messages",
+    format: "messages",
+    credentials: "messages",
+    wrapped: false,
+    errors: "messages",
+  },
+  native: {
+    name: "native",
+    format: "native",
+    credentials: "native",
+    wrapped: true,
+    errors: "native",
+  },
+} as const satisfies Record<string, EndpointSpec>;
+
+/** Routes of the generation endpoints; native routes carry `{model}:{method}` as their last segment. */
+export const GENERATION_ROUTES: { path: string; endpoint: EndpointSpec }[] = [
+  { path: "/v1/chat/completions", endpoint: ENDPOINTS.chat },
+  { path: "/api/v1/chat/completions", endpoint: ENDPOINTS.chat },
+  { path: "/v1/responses", endpoint: ENDPOINTS.responses },
+  { path: "/v1/messages", endpoint: ENDPOINTS.messages },
+  { path: "/v1beta/models/:target", endpoint: ENDPOINTS.native },
+  { path: "/v1/models/:target", endpoint: ENDPOINTS.native },
+];

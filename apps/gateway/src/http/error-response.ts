@@ -1,0 +1,33 @@
+import {
+  type GatewayError,
+  type RenderErrorOptions,
+  renderError,
+  retryAfterHeader,
+} from "@interlingua/errors";
+import type { ErrorStyle } from "./endpoints.ts";
+
+/**
+ * Messages errors come in SPEC.md's two bodies: Anthropic's `{type: error, error: {type,
+ * message}}`, which its SDKs read, and the service body, the only one with a `code` (as in
+ * `model_not_found`). An error with a machine code takes the service body.
+ */
+const renderOptions: Record<
+  ErrorStyle,
+  (error: GatewayError, requestId: string) => RenderErrorOptions
+> = {
+  standard: () => ({}),
+  native: () => ({}),
+  messages: (error, requestId) => ({
+    requestId,
+    variant: error.code === undefined ? "anthropic" : "service",
+  }),
+};
+
+/** An error as the endpoint's own envelope, with Retry-After when the error says when. */
+export function errorResponse(style: ErrorStyle, error: GatewayError, requestId: string): Response {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const retryAfter = retryAfterHeader(error);
+  if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
+  const body = renderError(error, style, renderOptions[style](error, requestId));
+  return new Response(JSON.stringify(body), { status: error.status, headers });
+}

@@ -1,0 +1,131 @@
+import type { Request as CanonicalRequest } from "@interlingua/core-types";
+import {
+  type GatewayError,
+  invalidRequest,
+  notFound,
+  payloadTooLarge,
+  toGatewayError,
+  unauthenticated,
+} from "@interlingua/errors";
+import type { Context } from "hono";
+import { readCredential } from "../auth/credential-sources.ts";
+import { CODECS } from "../codecs.ts";
+import { loggableUrl } from "../log/logger.ts";
+import { requestLog } from "../log/request-log.ts";
+import type { GenerationRequest } from "../pipeline/generation-request.ts";
+import { runGeneration } from "../pipeline/run-generation.ts";
+import type { GatewayServices } from "../services.ts";
+import type { AppEnv } from "./app-env.ts";
+import type { EndpointSpec } from "./endpoints.ts";
+import { ENVELOPE_HEADER, shouldWrap } from "./envelope.ts";
+import { errorResponse } from "./error-response.ts";
+import { parseNativeTarget } from "./native-target.ts";
+import { readBodyCapped } from "./read-body.ts";
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The front half of every generation endpoint: target, credentials, body, client-format parse.
+ * Each refusal is rendered in the endpoint's own error envelope.
+ */
+export function generationHandler(services: GatewayServices, endpoint: EndpointSpec) {
+  const handle = handleGeneration(services, endpoint);
+  // A bug past this point still answers in the endpoint's own error envelope.
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    try {
+      return await handle(c);
+    } catch (error) {
+      services.log.error(
+        { requestId: c.get("requestId"), endpoint: endpoint.name, err: error },
+        "unhandled error",
+      );
+      return errorResponse(endpoint.errors, toGatewayError(error), c.get("requestId"));
+    }
+  };
+}
+
+function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    const requestId = c.get("requestId");
+    const url = new URL(c.req.url);
+    const log = requestLog(services.log, { requestId, endpoint: endpoint.name });
+    const refuse = (error: GatewayError) => {
+      log.info(
+        {
+          path: loggableUrl(url),
+          status: error.status,
+          error: error.message,
+          ...(error.status >= 500 ? { err: error.cause } : {}),
+        },
+        "request refused",
+      );
+      return errorResponse(endpoint.errors, error, requestId);
+    };
+
+    const target =
+      endpoint.format === "native" ? parseNativeTarget(c.req.param("target") ?? "") : undefined;
+    if (endpoint.format === "native" && target === undefined) {
+      return refuse(
+        notFound("unknown method: use {model}:generateContent or {model}:streamGenerateContent"),
+      );
+    }
+
+    const key = readCredential(endpoint.credentials, c.req.raw.headers, url);
+    const token = key === undefined ? undefined : services.tokens.lookup(key);
+    if (token === undefined)
+      return refuse(unauthenticated(key === undefined ? "missing API key" : "invalid API key"));
+
+    const body = await readBodyCapped(c.req.raw, services.config.limits.max_body_bytes);
+    if (!body.ok) {
+      return refuse(
+        body.kind === "too-large"
+          ? payloadTooLarge(`request body exceeds ${body.limit} bytes`)
+          : invalidRequest("request body could not be read"),
+      );
+    }
+    let wire: unknown;
+    try {
+      wire = JSON.parse(body.text);
+    } catch {
+      return refuse(invalidRequest("request body is not valid JSON"));
+    }
+    if (!isObject(wire)) return refuse(invalidRequest("request body must be a JSON object"));
+
+    let canonical: CanonicalRequest;
+    try {
+      // The native format names the model and streaming in the path, not the body; the path
+      // model wins over a body `model`, which the native codec otherwise reads.
+      canonical =
+        target === undefined
+          ? CODECS[endpoint.format].request.parse(wire)
+          : {
+              ...CODECS.native.request.parse({ ...wire, model: target.model }),
+              stream: target.stream,
+            };
+    } catch (error) {
+      return refuse(toGatewayError(error));
+    }
+
+    const headers = c.req.raw.headers;
+    const anthropicVersion = headers.get("anthropic-version") ?? headers.get("vendor-version");
+    const anthropicBeta = headers.get("anthropic-beta");
+    const request: GenerationRequest = {
+      endpoint,
+      requestId,
+      token,
+      log: log.with({ token: token.id }),
+      wire,
+      canonical,
+      model: canonical.model,
+      stream: canonical.stream,
+      jsonArrayStream: target?.stream === true && url.searchParams.get("alt") !== "sse",
+      wrap: shouldWrap(endpoint.wrapped, services.config.envelope, headers.get(ENVELOPE_HEADER)),
+      upstream: {
+        ...(anthropicVersion === null ? {} : { anthropicVersion }),
+        ...(anthropicBeta === null || endpoint.format !== "messages" ? {} : { anthropicBeta }),
+      },
+    };
+    return runGeneration(services, request);
+  };
+}

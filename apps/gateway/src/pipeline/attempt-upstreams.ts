@@ -1,0 +1,133 @@
+import type { Response as CanonicalResponse, Warning } from "@interlingua/core-types";
+import type { GatewayError } from "@interlingua/errors";
+import type { Agent } from "undici";
+import { CODECS } from "../codecs.ts";
+import type { ModelRouter, RouteCandidate } from "../routing/model-router.ts";
+import { firstChunkThenStream } from "../upstream/first-chunk-then-stream.ts";
+import {
+  type PreparedUpstreamRequest,
+  prepareUpstreamRequest,
+} from "../upstream/prepare-upstream-request.ts";
+import { readAllText, sendUpstream } from "../upstream/send-upstream.ts";
+import { noChannelAvailable, upstreamFailureToError } from "../upstream/upstream-error.ts";
+import {
+  failureFromError,
+  failurePolicy,
+  type UpstreamFailure,
+} from "../upstream/upstream-failure.ts";
+import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
+import type { GenerationRequest } from "./generation-request.ts";
+
+/** One try against one channel, for the request log. */
+export interface AttemptRecord {
+  channel: string;
+  outcome: "ok" | "skipped-open-circuit" | "refused-by-render" | UpstreamFailure["kind"];
+  status?: number;
+  ms: number;
+}
+
+interface CommittedBase {
+  candidate: RouteCandidate;
+  prepared: PreparedUpstreamRequest;
+  warnings: Warning[];
+}
+
+/** An upstream reply the gateway has committed to: from here on there is no fallback. */
+export type Committed =
+  | (CommittedBase & { kind: "json"; text: string; json: unknown; response?: CanonicalResponse })
+  | (CommittedBase & { kind: "stream"; body: ReadableStream<Uint8Array> });
+
+type AttemptResult = { ok: true; value: Committed } | { ok: false; failure: UpstreamFailure };
+
+/**
+ * Tries the planned channels in order until one answers. A channel is given up for the next only
+ * before anything has reached the client: on a network error, a timeout, a retryable status, a
+ * malformed 2xx body, or a stream that fails before its first chunk.
+ */
+export async function attemptUpstreams(
+  agent: Agent,
+  router: ModelRouter,
+  request: GenerationRequest,
+  candidates: readonly RouteCandidate[],
+  attempts: AttemptRecord[],
+): Promise<{ ok: true; committed: Committed } | { ok: false; error: GatewayError }> {
+  let lastError: GatewayError | undefined;
+  for (const candidate of candidates) {
+    const started = performance.now();
+    const record = (outcome: AttemptRecord["outcome"], status?: number) =>
+      attempts.push({
+        channel: candidate.channel.name,
+        outcome,
+        ...(status === undefined ? {} : { status }),
+        ms: Math.round(performance.now() - started),
+      });
+    if (!router.breaker.tryAcquire(candidate.channel.name)) {
+      record("skipped-open-circuit");
+      continue;
+    }
+    const warnings: Warning[] = [];
+    let prepared: PreparedUpstreamRequest;
+    try {
+      prepared = prepareUpstreamRequest(request, candidate, (w) => warnings.push(w));
+    } catch (error) {
+      // This protocol cannot express the request; another channel's protocol may.
+      record("refused-by-render");
+      lastError = error as GatewayError;
+      continue;
+    }
+    const result = await attemptOne(agent, request, candidate, prepared, warnings);
+    if (result.ok) {
+      router.breaker.onSuccess(candidate.channel.name);
+      record("ok");
+      return { ok: true, committed: result.value };
+    }
+    const failure = result.failure;
+    record(failure.kind, failure.kind === "status" ? failure.status : undefined);
+    const policy = failurePolicy(failure);
+    if (policy.channelFault) router.breaker.onFailure(candidate.channel.name);
+    else router.breaker.onSuccess(candidate.channel.name);
+    lastError = upstreamFailureToError(candidate.channel.protocol, failure);
+    if (!policy.retry) break;
+  }
+  return { ok: false, error: lastError ?? noChannelAvailable() };
+}
+
+async function attemptOne(
+  agent: Agent,
+  request: GenerationRequest,
+  candidate: RouteCandidate,
+  prepared: PreparedUpstreamRequest,
+  warnings: Warning[],
+): Promise<AttemptResult> {
+  const reply = await sendUpstream(agent, prepared);
+  if (!reply.ok) return reply;
+  const base = { candidate, prepared, warnings };
+  if (request.stream) {
+    const peeked = await firstChunkThenStream(reply.body);
+    if (!peeked.ok) return { ok: false, failure: failureFromError(peeked.error) };
+    return { ok: true, value: { ...base, kind: "stream", body: peeked.stream } };
+  }
+  const read = await readAllText(reply.body);
+  if (!read.ok) return read;
+  let json: unknown;
+  try {
+    json = JSON.parse(read.text);
+  } catch {
+    return { ok: false, failure: { kind: "malformed", message: "upstream body is not JSON" } };
+  }
+  if (prepared.sameFormat)
+    return { ok: true, value: { ...base, kind: "json", text: read.text, json } };
+  try {
+    const codec = CODECS[UPSTREAM_PROTOCOLS[candidate.channel.protocol].format];
+    const response = codec.response.parse(json);
+    return { ok: true, value: { ...base, kind: "json", text: read.text, json, response } };
+  } catch (error) {
+    return {
+      ok: false,
+      failure: {
+        kind: "malformed",
+        message: `upstream body does not fit its protocol: ${(error as Error).message}`,
+      },
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import type { Request } from "@interlingua/core-types";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import type { EndpointSpec } from "../http/endpoints.ts";
+import type { RequestLog } from "../log/request-log.ts";
+import type { UpstreamCallOptions } from "../upstream/upstream-protocols.ts";
+
+/** One client generation request, authenticated, read and parsed with its endpoint's codec. */
+export interface GenerationRequest {
+  readonly endpoint: EndpointSpec;
+  readonly requestId: string;
+  readonly token: AuthenticatedToken;
+  readonly log: RequestLog;
+  /** The client's JSON body as sent: the same-format fast path forwards it after its own edits. */
+  readonly wire: Record<string, unknown>;
+  /** The body parsed with the client's codec. */
+  readonly canonical: Request;
+  /** The model as the client named it. */
+  readonly model: string;
+  readonly stream: boolean;
+  /** Native streamGenerateContent without `alt=sse`: the reply is a streamed JSON array. */
+  readonly jsonArrayStream: boolean;
+  /** Whether a successful non-stream body gets the `{code: 200, data}` wrapper. */
+  readonly wrap: boolean;
+  readonly upstream: UpstreamCallOptions;
+}

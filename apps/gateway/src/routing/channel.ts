@@ -1,0 +1,29 @@
+import type { UpstreamProtocol } from "@interlingua/core-types";
+import type { ChannelConfig } from "../config/config-schema.ts";
+
+/** A configured upstream, with its model list resolved to gateway id -> upstream id. */
+export interface Channel {
+  readonly name: string;
+  readonly protocol: UpstreamProtocol;
+  /** Without a trailing slash; upstream paths are appended to it. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly priority: number;
+  readonly weight: number;
+  readonly models: ReadonlyMap<string, string>;
+}
+
+export function toChannel(config: ChannelConfig): Channel {
+  const models = Array.isArray(config.models)
+    ? new Map(config.models.map((id) => [id, id]))
+    : new Map(Object.entries(config.models));
+  return {
+    name: config.name,
+    protocol: config.protocol,
+    baseUrl: config.base_url.replace(/\/+$/, ""),
+    apiKey: config.api_key,
+    priority: config.priority,
+    weight: config.weight,
+    models,
+  };
+}

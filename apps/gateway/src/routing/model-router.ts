@@ -1,0 +1,74 @@
+import { canonicalModelId } from "@interlingua/core-types";
+import type { Channel } from "./channel.ts";
+import type { CircuitBreaker } from "./circuit-breaker.ts";
+import { weightedOrder } from "./weighted-order.ts";
+
+export interface RouteCandidate {
+  readonly channel: Channel;
+  /** The model id sent upstream (the channel's mapping of the gateway id). */
+  readonly upstreamModel: string;
+}
+
+export interface ModelRoute {
+  /** The gateway id the channels list (the requested id, or the main id of an alias). */
+  readonly gatewayModel: string;
+  readonly candidates: readonly RouteCandidate[];
+}
+
+/** Finds the channels serving a model id and orders them for one request. */
+export class ModelRouter {
+  readonly #byModel = new Map<string, RouteCandidate[]>();
+  readonly #breaker: CircuitBreaker;
+  readonly #random: () => number;
+
+  constructor(
+    channels: readonly Channel[],
+    breaker: CircuitBreaker,
+    random: () => number = Math.random,
+  ) {
+    this.#breaker = breaker;
+    this.#random = random;
+    for (const channel of channels) {
+      for (const [gatewayId, upstreamModel] of channel.models) {
+        const list = this.#byModel.get(gatewayId) ?? [];
+        list.push({ channel, upstreamModel });
+        this.#byModel.set(gatewayId, list);
+      }
+    }
+  }
+
+  /** Every gateway model id some channel serves. */
+  modelIds(): string[] {
+    return [...this.#byModel.keys()];
+  }
+
+  /** The channels for a model (exact id first, then the catalogue's main id for an alias). */
+  resolve(model: string): ModelRoute | undefined {
+    for (const id of [model, canonicalModelId(model)]) {
+      const candidates = this.#byModel.get(id);
+      if (candidates !== undefined) return { gatewayModel: id, candidates };
+    }
+    return undefined;
+  }
+
+  /**
+   * The attempt order for one request: priority tiers, weighted inside a tier, channels with an
+   * open circuit left out. The caller acquires each channel (`breaker.tryAcquire`) only when it
+   * actually tries it, so an untried half-open channel keeps its trial.
+   */
+  plan(route: ModelRoute): RouteCandidate[] {
+    const ordered = weightedOrder(
+      route.candidates.map((c) => ({
+        ...c,
+        priority: c.channel.priority,
+        weight: c.channel.weight,
+      })),
+      this.#random,
+    );
+    return ordered.filter((c) => this.#breaker.phase(c.channel.name) !== "open");
+  }
+
+  get breaker(): CircuitBreaker {
+    return this.#breaker;
+  }
+}

@@ -1,0 +1,107 @@
+import { parseArgs } from "node:util";
+import type { GatewayConfig } from "./config/config-schema.ts";
+import { loadConfigFile, validateConfig } from "./config/load-config.ts";
+import { createLogger } from "./log/logger.ts";
+import { type RunningGateway, startGateway } from "./start-gateway.ts";
+
+const USAGE = `usage: interlingua serve [--config <file>]
+       interlingua check --config <file>
+
+  --config <file>   YAML or JSON config (also INTERLINGUA_CONFIG=<file>); without one the
+                    gateway starts with embedded defaults and a built-in simulated upstream
+  PORT=<n>          overrides listen.port`;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+/** Reads the config the CLI was pointed at, with PORT applied; errors name their paths. */
+export async function resolveConfig(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<{ ok: true; config: GatewayConfig } | { ok: false; errors: string[] }> {
+  const result = file === undefined ? validateConfig({}) : await loadConfigFile(file);
+  if (!result.ok) return result;
+  const portText = env["PORT"];
+  if (portText === undefined || portText === "") return result;
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return { ok: false, errors: [`PORT: must be an integer from 0 to 65535, got "${portText}"`] };
+  }
+  return { ok: true, config: { ...result.config, listen: { ...result.config.listen, port } } };
+}
+
+/**
+ * `interlingua serve|check`. Returns the running gateway, or an exit code when there is nothing
+ * to keep running (1: bad config, 2: bad usage, 0: check passed or help).
+ */
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: CliIo = consoleIo,
+): Promise<RunningGateway | number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { config: { type: "string", short: "c" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [command = "serve", ...rest] = parsed.positionals;
+  if (parsed.values["help"] === true) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (!(command === "serve" || command === "check") || rest.length > 0) {
+    io.err(USAGE);
+    return 2;
+  }
+  const file =
+    (parsed.values["config"] as string | undefined) ?? (env["INTERLINGUA_CONFIG"] || undefined);
+  const resolved = await resolveConfig(file, env);
+  if (!resolved.ok) {
+    io.err(
+      `invalid configuration${file === undefined ? "" : ` in ${file}`} (${resolved.errors.length} error${resolved.errors.length === 1 ? "" : "s"}):`,
+    );
+    for (const error of resolved.errors) io.err(`  ${error}`);
+    return 1;
+  }
+  if (command === "check") {
+    io.out(`configuration OK${file === undefined ? " (embedded defaults)" : `: ${file}`}`);
+    return 0;
+  }
+  const gateway = await startGateway(resolved.config, {
+    logger: createLogger({ level: env["LOG_LEVEL"] ?? "info" }),
+  });
+  io.out(`Interlingua gateway listening on ${gateway.url}`);
+  if (gateway.simulatorUrl !== undefined) {
+    io.out(`No channels configured: built-in provider simulator at ${gateway.simulatorUrl}`);
+  }
+  if (gateway.devApiKey !== undefined) io.out(`API key: ${gateway.devApiKey}`);
+  else io.out(`API keys: the ${resolved.config.tokens.length} token(s) of the configuration`);
+  io.out(
+    `Try: curl ${gateway.url}/v1/models -H "Authorization: Bearer ${gateway.devApiKey ?? "<your key>"}"`,
+  );
+  return gateway;
+}
+
+/** Process entry: exits non-zero on a bad config, closes cleanly on SIGINT/SIGTERM. */
+export async function main(argv: string[]): Promise<void> {
+  const result = await runCli(argv);
+  if (typeof result === "number") {
+    process.exitCode = result;
+    return;
+  }
+  const stop = () => {
+    void result.close().finally(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}

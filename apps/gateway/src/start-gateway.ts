@@ -1,0 +1,121 @@
+import type { AddressInfo } from "node:net";
+import { dirname } from "node:path";
+import { createAdaptorServer } from "@hono/node-server";
+import { startProviderSim } from "@interlingua/provider-sim";
+import { TokenStore } from "./auth/token-store.ts";
+import type { GatewayConfig } from "./config/config-schema.ts";
+import { devToken, loadOrCreateDevApiKey } from "./config/dev-api-key.ts";
+import { simulatedChannels } from "./config/simulated-channels.ts";
+import { createApp } from "./http/create-app.ts";
+import { createLogger, type Logger } from "./log/logger.ts";
+import { toChannel } from "./routing/channel.ts";
+import { CircuitBreaker, type CircuitBreakerOptions } from "./routing/circuit-breaker.ts";
+import { ModelRouter } from "./routing/model-router.ts";
+import type { GatewayServices } from "./services.ts";
+import type { DrainLimits } from "./stream/detach-on-cancel.ts";
+import {
+  createUpstreamAgent,
+  DEFAULT_UPSTREAM_TIMEOUTS,
+  type UpstreamTimeouts,
+} from "./upstream/upstream-agent.ts";
+
+/** Knobs that are not part of the config file: tests and benchmarks tune them. */
+export interface GatewayOptions {
+  logger?: Logger;
+  /** Random source of the weighted channel choice. */
+  random?: () => number;
+  breaker?: Omit<CircuitBreakerOptions, "now">;
+  timeouts?: Partial<UpstreamTimeouts>;
+  drain?: DrainLimits;
+  keepAliveMs?: number;
+  /** Where a generated dev key is kept; defaults to the parent of files_dir (./data). */
+  dataDir?: string;
+}
+
+export interface RunningGateway {
+  readonly url: string;
+  readonly port: number;
+  /** Set when the config had no tokens and a dev key was generated (print it). */
+  readonly devApiKey: string | undefined;
+  /** Set when the config had no channels and the built-in simulator serves them. */
+  readonly simulatorUrl: string | undefined;
+  readonly config: GatewayConfig;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_BREAKER = { failureThreshold: 3, cooldownMs: 30_000 };
+export const DEFAULT_DRAIN: DrainLimits = { maxMs: 60_000, maxBytes: 16 * 1024 * 1024 };
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+/** Fills in what an empty config leaves out: a simulated upstream and a dev key. */
+async function withEmbeddedDefaults(config: GatewayConfig, options: GatewayOptions) {
+  let simulator: Awaited<ReturnType<typeof startProviderSim>> | undefined;
+  let effective = config;
+  if (config.channels.length === 0) {
+    simulator = await startProviderSim({ port: 0 });
+    effective = { ...effective, channels: simulatedChannels(simulator.url) };
+  }
+  let devApiKey: string | undefined;
+  if (config.tokens.length === 0) {
+    devApiKey = await loadOrCreateDevApiKey(options.dataDir ?? dirname(config.files_dir));
+    const { user, token } = devToken(devApiKey);
+    effective = { ...effective, users: [...effective.users, user], tokens: [token] };
+  }
+  return { config: effective, simulator, devApiKey };
+}
+
+export async function startGateway(
+  config: GatewayConfig,
+  options: GatewayOptions = {},
+): Promise<RunningGateway> {
+  const embedded = await withEmbeddedDefaults(config, options);
+  const effective = embedded.config;
+  const log = options.logger ?? createLogger();
+  const agent = createUpstreamAgent({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...options.timeouts });
+  const router = new ModelRouter(
+    effective.channels.map(toChannel),
+    new CircuitBreaker(options.breaker ?? DEFAULT_BREAKER),
+    options.random,
+  );
+  const services: GatewayServices = {
+    config: effective,
+    tokens: new TokenStore(effective.tokens, effective.users),
+    router,
+    agent,
+    log,
+    drain: options.drain ?? DEFAULT_DRAIN,
+    keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    startedAt: Math.floor(Date.now() / 1000),
+  };
+  const app = createApp(services);
+  const server = createAdaptorServer({ fetch: app.fetch });
+  const { host, port } = effective.listen;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
+  log.info(
+    { url, channels: effective.channels.map((c) => c.name), tokens: services.tokens.size },
+    "gateway listening",
+  );
+  return {
+    url,
+    port: bound,
+    devApiKey: embedded.devApiKey,
+    simulatorUrl: embedded.simulator?.url,
+    config: effective,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      });
+      await agent.close();
+      await embedded.simulator?.close();
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { startProviderSim } from "@interlingua/provider-sim";
+import type { ConfigInput } from "../src/config/config-schema.ts";
+import { validateConfig } from "../src/config/load-config.ts";
+import { createLogger } from "../src/log/logger.ts";
+import { type GatewayOptions, type RunningGateway, startGateway } from "../src/start-gateway.ts";
+import type { Json } from "./wire.ts";
+
+export const KEY = "sk-test-alice";
+export const LIMITED_KEY = "sk-test-limited";
+/** The only key the simulator accepts: a request reaching it proves the channel key was sent. */
+export const UPSTREAM_KEY = "upstream-key";
+
+export type Sim = Awaited<ReturnType<typeof startProviderSim>>;
+
+export interface Stack {
+  gateway: RunningGateway;
+  sim: Sim;
+  /** Every log line the gateway wrote so far, parsed. */
+  logs: () => Record<string, unknown>[];
+  /** The raw log text, to prove what it does not contain. */
+  logText: () => string;
+  close(): Promise<void>;
+}
+
+/** One channel per protocol at the simulator, serving one model family each (as the catalogue says). */
+export const simChannels = (url: string, apiKey = UPSTREAM_KEY) => [
+  {
+    name: "oa",
+    protocol: "openai" as const,
+    base_url: url,
+    api_key: apiKey,
+    models: ["txtA-5", "txtD-v3.2", "txtD-r1-250528"],
+  },
+  {
+    name: "an",
+    protocol: "anthropic" as const,
+    base_url: url,
+    api_key: apiKey,
+    models: { "txtB-sonnet-4-6": "txtB-sonnet-4-6", "txtB-opus-4-8": "claude-upstream-name" },
+  },
+  {
+    name: "ge",
+    protocol: "gemini" as const,
+    base_url: url,
+    api_key: apiKey,
+    models: ["txtC-2.5-pro", "txtC-3.6-flash"],
+  },
+];
+
+/** Starts the simulator and a gateway in front of it, both on random loopback ports. */
+export async function startStack(
+  overrides: Partial<ConfigInput> & {
+    simFault?: string;
+    /** Channels added after the simulator's own, given its URL. */
+    extraChannels?: (simUrl: string) => NonNullable<ConfigInput["channels"]>;
+  } = {},
+  options: GatewayOptions = {},
+): Promise<Stack> {
+  const { simFault, extraChannels, ...configOverrides } = overrides;
+  const sim = await startProviderSim({
+    port: 0,
+    keys: [UPSTREAM_KEY],
+    ...(simFault === undefined ? {} : { fault: simFault }),
+  });
+  const lines: string[] = [];
+  const config = validateConfig({
+    listen: { host: "127.0.0.1", port: 0 },
+    users: [{ id: "alice", quota: 1_000_000 }],
+    tokens: [
+      { key: KEY, user: "alice", unlimited: true },
+      { key: LIMITED_KEY, user: "alice", quota: 10, models: ["txtA-5"] },
+    ],
+    channels: [...simChannels(sim.url), ...(extraChannels?.(sim.url) ?? [])],
+    ...configOverrides,
+  });
+  if (!config.ok) throw new Error(config.errors.join("\n"));
+  const gateway = await startGateway(config.config, {
+    logger: createLogger({ level: "info" }, { write: (line: string) => void lines.push(line) }),
+    timeouts: { headersMs: 2000, bodyMs: 2000, connectMs: 1000 },
+    drain: { maxMs: 2000, maxBytes: 1_000_000 },
+    ...options,
+  });
+  return {
+    gateway,
+    sim,
+    logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    logText: () => lines.join(""),
+    async close() {
+      await gateway.close();
+      await sim.close();
+    },
+  };
+}
+
+export const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
+
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = auth(),
+): Promise<{ status: number; headers: Headers; json: Json; text: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+/** Waits (bounded) until `check` holds; for log lines written after a reply was sent. */
+export async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
