@@ -1,1 +1,14 @@
-export {};
+export { decodeSse } from "./decode-sse.js";
+export { decodeSseText } from "./decode-sse-text.js";
+export { DONE, doneEvent, isDone } from "./done.js";
+export { encodeSse } from "./encode-sse.js";
+export {
+  type EncodeSseOptions,
+  encodeSseEvent,
+  type SseLineEnding,
+} from "./encode-sse-event.js";
+export type { DecodeSseOptions } from "./event-parser.js";
+export type { SseComment, SseEvent, SseFrame } from "./sse-event.js";
+export { isSseEvent, sseEventProblem } from "./sse-event-problem.js";
+export { sseEventSchema } from "./sse-event-schema.js";
+export { withKeepAlive } from "./with-keep-alive.js";
