@@ -412,6 +412,37 @@ describe("tool messages", () => {
     ]);
     expect(renderChatRequest(request).messages).toStrictEqual(messages);
   });
+  // Regression (law 5): chat -> canonical lost the tool's name, which the call id implies; a native
+  // upstream matches results by name, and every other format re-derives it.
+  it("a tool result is named after the earlier call its tool_call_id answers", () => {
+    const request = parseChatRequest({
+      model: "m",
+      messages: [
+        { role: "user", content: "weather?" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "c1", type: "function", function: { name: "get_weather", arguments: "{}" } },
+          ],
+        },
+        { role: "tool", tool_call_id: "c1", content: "21C" },
+        { role: "tool", tool_call_id: "unknown", content: "?" },
+      ],
+    });
+    expect(request.messages[2]).toStrictEqual({
+      role: "tool",
+      parts: [
+        {
+          type: "tool-result",
+          toolCallId: "c1",
+          name: "get_weather",
+          content: [{ type: "text", text: "21C" }],
+        },
+        { type: "tool-result", toolCallId: "unknown", content: [{ type: "text", text: "?" }] },
+      ],
+    });
+  });
 });
 
 describe("request fields", () => {

@@ -45,6 +45,9 @@ export function parseChatRequest(wire: unknown): Request {
 export function chatRequestToCanonical(wire: ChatRequestWire): Request {
   const system: TextPart[] = [];
   const messages: Message[] = [];
+  // A tool message names its call only by id; the call's name is implied by the assistant turn that
+  // made it, and formats that match results by name (native) need it, so it is re-derived here.
+  const callNames = new Map<string, string>();
   wire.messages.forEach((message, i) => {
     switch (message.role) {
       case "system":
@@ -68,9 +71,13 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
         );
         return;
       }
-      case "assistant":
-        messages.push(parseAssistantMessage(message));
+      case "assistant": {
+        const assistant = parseAssistantMessage(message);
+        for (const part of assistant.parts)
+          if (part.type === "tool-call") callNames.set(part.id, part.name);
+        messages.push(assistant);
         return;
+      }
       case "tool": {
         const result: ToolResultPart = {
           type: "tool-result",
@@ -80,6 +87,8 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
               ? [{ type: "text", text: message.content }]
               : message.content.map(parseTextBlock),
         };
+        const name = callNames.get(message.tool_call_id);
+        if (name !== undefined) result.name = name;
         // Consecutive tool messages answer one assistant turn: they form one canonical tool turn.
         const last = messages[messages.length - 1];
         if (last?.role === "tool") last.parts.push(result);

@@ -510,7 +510,8 @@ const withoutKeys = <T extends object, K extends keyof T>(value: T, ...keys: K[]
 
 /**
  * The part of a canonical request chat carries exactly, so `parse(render(c))` equals `c`:
- * no signatures, no top_k, no file URLs, no tool-result error flags, names or cache boundaries;
+ * no signatures, no top_k, no file URLs, no tool-result error flags or cache boundaries; a tool
+ * result's name is the one its call id implies (parse re-derives it from the earlier call, if any);
  * assistant turns as reasoning (one, non-empty), non-empty texts, then tool calls without cache
  * boundaries; one tool turn per run of tool messages with text results; function tools,
  * OpenAI-defined tools and one web_search (last); thinking as an effort level or disabled; a
@@ -518,6 +519,7 @@ const withoutKeys = <T extends object, K extends keyof T>(value: T, ...keys: K[]
  */
 export function toChatExpressibleRequest(request: Request): Request {
   const messages: Message[] = [];
+  const callNames = new Map<string, string>();
   for (const message of request.messages) {
     if (message.role === "user") {
       const parts = message.parts
@@ -532,6 +534,7 @@ export function toChatExpressibleRequest(request: Request): Request {
         (part): part is TextPart => part.type === "text" && part.text !== "",
       );
       const calls = message.parts.filter((part): part is ToolCallPart => part.type === "tool-call");
+      for (const call of calls) callNames.set(call.id, call.name);
       const parts: AssistantPart[] = [
         ...(thinking ? [{ type: "thinking" as const, text: thinking.text }] : []),
         ...texts.map((part) => withoutKeys(part, "signature")),
@@ -543,11 +546,14 @@ export function toChatExpressibleRequest(request: Request): Request {
         const content = part.content
           .filter((item): item is TextPart => item.type === "text")
           .map((item) => withoutKeys(item, "signature"));
-        return {
+        const result: ToolResultPart = {
           type: "tool-result",
           toolCallId: part.toolCallId,
           content: content.length > 0 ? content : [{ type: "text", text: "" }],
         };
+        const name = callNames.get(part.toolCallId);
+        if (name !== undefined) result.name = name;
+        return result;
       });
       const last = messages[messages.length - 1];
       if (last?.role === "tool") last.parts.push(...parts);

@@ -1,0 +1,86 @@
+/**
+ * What each client format's stream carries, from the loss tables of the fmt-* READMEs. The
+ * cross-format fixture test compares everything else exactly; these tables are its only
+ * exclusions, and it checks the "not carried" entries really are not carried (so a table cannot
+ * hide a loss the format could avoid).
+ */
+import type { Usage } from "@interlingua/core-types";
+
+export type Format = "chat" | "messages" | "native" | "responses";
+export type PartKind = "text" | "thinking" | "tool-call" | "redacted-thinking";
+
+/**
+ * Parts whose signature survives the format's stream. chat has no signatures at all; messages and
+ * responses carry a thinking part's signature (`signature_delta`, `encrypted_content`) but drop
+ * Gemini's text and tool-call signatures (`parts.signature`); native carries all three
+ * (`thoughtSignature`).
+ */
+export const signedKinds: Record<Format, ReadonlySet<PartKind>> = {
+  chat: new Set(),
+  messages: new Set(["thinking"]),
+  responses: new Set(["thinking"]),
+  native: new Set(["text", "thinking", "tool-call"]),
+};
+
+/**
+ * Usage fields each stream carries. Compared: the fields both sides carry. Dropped per the loss
+ * tables: chat the ttl split, modality and geo; native cache writes (still inside
+ * promptTokenCount), the split and geo; responses cache writes, modality, tier and geo.
+ */
+export const usageFields: Record<Format, ReadonlyArray<keyof Usage>> = {
+  chat: [
+    "inputTokens",
+    "outputTokens",
+    "cachedInputTokens",
+    "cacheWriteTokens",
+    "thinkingTokens",
+    "serviceTier",
+  ],
+  messages: [
+    "inputTokens",
+    "outputTokens",
+    "cachedInputTokens",
+    "cacheWriteTokens",
+    "thinkingTokens",
+    "cacheWrite5mTokens",
+    "cacheWrite1hTokens",
+    "serviceTier",
+    "inferenceGeo",
+  ],
+  native: [
+    "inputTokens",
+    "outputTokens",
+    "cachedInputTokens",
+    "thinkingTokens",
+    "inputTokensByModality",
+    "serviceTier",
+  ],
+  responses: ["inputTokens", "outputTokens", "cachedInputTokens", "thinkingTokens"],
+};
+
+/** Finish fields besides the reason: stopSequence is messages-only, safetyRatings native-only. */
+export const finishExtras: Record<Format, ReadonlyArray<"stopSequence" | "safetyRatings">> = {
+  chat: [],
+  messages: ["stopSequence"],
+  native: ["safetyRatings"],
+  responses: [],
+};
+
+/**
+ * Formats whose in-stream error ends the stream (Anthropic's `error` event; responses'
+ * `error` + `response.failed`): what follows a first error is not carried.
+ */
+export const errorEndsStream: ReadonlySet<Format> = new Set(["messages", "responses"]);
+
+/**
+ * Formats whose in-stream error carries the HTTP status (chat `code`, native `code`, responses via
+ * OpenAI's codes). The messages error carries only Anthropic's error type, so the status is the
+ * one that type stands for.
+ */
+export const errorCarriesStatus: ReadonlySet<Format> = new Set(["chat", "native", "responses"]);
+
+/**
+ * native sends arguments as a JSON object (`functionCall.args`), so the argument text comes back
+ * re-serialised: the same JSON value, not the same whitespace.
+ */
+export const argumentsAsObject: ReadonlySet<Format> = new Set(["native"]);
