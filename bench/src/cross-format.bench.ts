@@ -2,6 +2,7 @@
 // - streams, bytes in -> bytes out: Anthropic SSE -> chat SSE and chat SSE -> Anthropic SSE
 //   (decodeSse -> decode -> encode -> encodeSse), over the recorded fixtures repeated to ~1.5 MB a pass,
 //   each recording its own stream as a gateway sees it; rates are canonical stream events/s;
+//   and the same through one fused translateSse(from.stream.decoder(), to.stream.encoder());
 // - requests: a typical and a large (100 messages, tools, images) messages-format request
 //   converted to chat (messages.request.parse + chat.request.render).
 // The peer converts chat SSE -> Anthropic SSE only (transformResponseIn) and Anthropic requests ->
@@ -12,7 +13,7 @@ import { createRequire } from "node:module";
 import type { Codec, StreamEvent } from "@interlingua/core-types";
 import { chat } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
-import { decodeSse, encodeSse } from "@interlingua/sse";
+import { decodeSse, encodeSse, translateSse } from "@interlingua/sse";
 import { type Measurement, measure, measureAsync, report } from "./measure.ts";
 
 const fixtures = new URL("../../../shared/fixtures/", import.meta.url);
@@ -100,6 +101,13 @@ const pipeline = (from: Codec, to: Codec, bytes: Uint8Array) =>
     .pipeThrough(to.stream.encode({ includeUsage: true }))
     .pipeThrough(encodeSse());
 const convert = (from: Codec, to: Codec, bytes: Uint8Array) => drain(pipeline(from, to, bytes));
+/** The same through one fused TransformStream (translateSse over the push transformers). */
+const fusedPipeline = (from: Codec, to: Codec, bytes: Uint8Array) =>
+  bytesOf(bytes).pipeThrough(
+    translateSse(from.stream.decoder(), to.stream.encoder({ includeUsage: true })),
+  );
+const convertFused = (from: Codec, to: Codec, bytes: Uint8Array) =>
+  drain(fusedPipeline(from, to, bytes));
 
 /** Canonical events in one pass over a corpus: the unit of the stream rates. */
 async function eventCount(from: Codec, list: Uint8Array[]): Promise<number> {
@@ -264,6 +272,15 @@ const streamRows = [
   await streamRate("interlingua chat SSE -> Anthropic SSE", chatSse, chatEvents, (b) =>
     convert(chat, messages, b),
   ),
+  await streamRate(
+    "interlingua fused Anthropic SSE -> chat SSE",
+    anthropicSse,
+    anthropicEvents,
+    (b) => convertFused(messages, chat, b),
+  ),
+  await streamRate("interlingua fused chat SSE -> Anthropic SSE", chatSse, chatEvents, (b) =>
+    convertFused(chat, messages, b),
+  ),
   await streamRate("@musistudio/llms chat SSE -> Anthropic SSE", chatSse, chatEvents, (b) =>
     peerChatToAnthropic(b),
   ),
@@ -294,10 +311,11 @@ const peerOut = await framesOut(chatSse, (b) => {
 console.log(
   `Anthropic frames out per chat pass: interlingua ${oursOut}, @musistudio/llms ${peerOut}`,
 );
-printRatio("chat SSE -> Anthropic SSE, all recordings", streamRows[1]!, streamRows[2]!);
+printRatio("chat SSE -> Anthropic SSE, all recordings", streamRows[1]!, streamRows[4]!);
+printRatio("fused chat SSE -> Anthropic SSE, all recordings", streamRows[3]!, streamRows[4]!);
 printRatio(
   "chat SSE -> Anthropic SSE, recordings both convert whole",
-  streamRows[3]!,
-  streamRows[4]!,
+  streamRows[5]!,
+  streamRows[6]!,
 );
 if (sink === 0) console.log("(sink)");

@@ -20,6 +20,15 @@ export interface StreamEncodeOptions extends RenderOptions {
 }
 
 /**
+ * A synchronous stream stage: `push` turns one input into zero or more outputs, `end` emits what
+ * is left once input is over. Lets several stages run inside one TransformStream.
+ */
+export interface PushTransformer<I, O> {
+  push(input: I, emit: (output: O) => void): void;
+  end(emit: (output: O) => void): void;
+}
+
+/**
  * The shape every format package exports. `parse` validates and throws a 400 GatewayError naming
  * the field; `render` refuses what the format cannot express with a 400, or drops it and reports a
  * warning, never silently.
@@ -37,5 +46,9 @@ export interface Codec<RequestWire = unknown, ResponseWire = unknown> {
   stream: {
     decode(): TransformStream<SseMessage, StreamEvent>;
     encode(options?: StreamEncodeOptions): TransformStream<StreamEvent, SseMessage>;
+    /** The synchronous form of `decode`, for fusing stages into one TransformStream. */
+    decoder(): PushTransformer<SseMessage, StreamEvent>;
+    /** The synchronous form of `encode`, for fusing stages into one TransformStream. */
+    encoder(options?: StreamEncodeOptions): PushTransformer<StreamEvent, SseMessage>;
   };
 }

@@ -1,7 +1,7 @@
 import type { Codec } from "@interlingua/core-types";
 import type { ChatRequestWire } from "./chat-api.js";
-import { decodeChatStream } from "./chat-stream-decoder.js";
-import { encodeChatStream } from "./chat-stream-encoder.js";
+import { ChatStreamDecoder, decodeChatStream } from "./chat-stream-decoder.js";
+import { ChatStreamEncoder, encodeChatStream } from "./chat-stream-encoder.js";
 import { parseChatRequest } from "./parse-chat-request.js";
 import { parseChatResponse } from "./parse-chat-response.js";
 import { renderChatRequest } from "./render-chat-request.js";
@@ -12,5 +12,10 @@ export const chat: Codec<ChatRequestWire, RenderedChatResponse> = {
   format: "chat",
   request: { parse: parseChatRequest, render: renderChatRequest },
   response: { parse: parseChatResponse, render: renderChatResponse },
-  stream: { decode: decodeChatStream, encode: encodeChatStream },
+  stream: {
+    decode: decodeChatStream,
+    encode: encodeChatStream,
+    decoder: () => new ChatStreamDecoder(),
+    encoder: (options) => new ChatStreamEncoder(options),
+  },
 };

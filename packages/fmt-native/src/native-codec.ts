@@ -4,8 +4,8 @@ import { parseNativeResponse } from "./convert-from-native-response.js";
 import { renderNativeRequest } from "./convert-to-native-request.js";
 import { renderNativeResponse } from "./convert-to-native-response.js";
 import type { NativeRequestWire, NativeResponseWire } from "./native-api.js";
-import { decodeNativeStream } from "./native-stream-decoder.js";
-import { encodeNativeStream } from "./native-stream-encoder.js";
+import { decodeNativeStream, NativeStreamDecoder } from "./native-stream-decoder.js";
+import { encodeNativeStream, NativeStreamEncoder } from "./native-stream-encoder.js";
 
 /**
  * The generate-content codec. `request.parse` takes a body that may carry `model` (the gateway
@@ -25,5 +25,7 @@ export const native: Codec<NativeRequestWire, NativeResponseWire> = {
   stream: {
     decode: decodeNativeStream,
     encode: encodeNativeStream,
+    decoder: () => new NativeStreamDecoder(),
+    encoder: (options) => new NativeStreamEncoder(options),
   },
 };
