@@ -13,6 +13,8 @@ import { createRequire } from "node:module";
 import type { Codec, StreamEvent } from "@interlingua/core-types";
 import { chat } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
+import { native } from "@interlingua/fmt-native";
+import { responses } from "@interlingua/fmt-responses";
 import { decodeSse, encodeSse, translateSse } from "@interlingua/sse";
 import { type Measurement, measure, measureAsync, report } from "./measure.ts";
 
@@ -318,4 +320,30 @@ printRatio(
   streamRows[5]!,
   streamRows[6]!,
 );
+
+// Converters II's formats on the same fused path: Gemini as the upstream, and the responses
+// format (client-only) as the target.
+const geminiSse = corpus(recorded("gemini", (line) => `data: ${line}\r\n\r\n`, ""));
+const geminiEvents = await eventCount(native, geminiSse);
+const moreRows = [
+  await streamRate("interlingua fused Gemini SSE -> chat SSE", geminiSse, geminiEvents, (b) =>
+    convertFused(native, chat, b),
+  ),
+  await streamRate("interlingua fused Gemini SSE -> messages SSE", geminiSse, geminiEvents, (b) =>
+    convertFused(native, messages, b),
+  ),
+  await streamRate("interlingua fused chat SSE -> native SSE", chatSse, chatEvents, (b) =>
+    convertFused(chat, native, b),
+  ),
+  await streamRate(
+    "interlingua fused Anthropic SSE -> responses SSE",
+    anthropicSse,
+    anthropicEvents,
+    (b) => convertFused(messages, responses, b),
+  ),
+];
+console.log(
+  `\nGemini per pass: ${mb(geminiSse)} (${geminiSse.length} streams, ${geminiEvents} events)`,
+);
+report(moreRows, "events/s");
 if (sink === 0) console.log("(sink)");
