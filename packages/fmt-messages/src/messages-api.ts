@@ -10,6 +10,15 @@ import { z } from "zod";
 /** `null` is what the official SDKs send for "not set", so optional wire fields accept it. */
 const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
 
+/**
+ * A JSON object carried as given (tool inputs, input schemas). Checked for shape only: a record
+ * schema copies and re-validates every key of every JSON schema on the hot path.
+ */
+const jsonObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  { error: "Invalid input: expected an object" },
+);
+
 export const messagesCacheControlSchema = z.object({
   type: z.literal("ephemeral"),
   ttl: z.enum(["5m", "1h"]).optional(),
@@ -61,7 +70,7 @@ export const messagesToolUseBlockSchema = z.object({
   type: z.literal("tool_use"),
   id: z.string(),
   name: z.string(),
-  input: z.record(z.string(), z.unknown()),
+  input: jsonObject,
   cache_control: opt(messagesCacheControlSchema),
 });
 export type MessagesToolUseBlock = z.infer<typeof messagesToolUseBlockSchema>;
@@ -117,7 +126,7 @@ export const messagesCustomToolSchema = z.object({
   type: z.literal("custom").optional(),
   name: z.string().min(1),
   description: z.string().optional(),
-  input_schema: z.record(z.string(), z.unknown()),
+  input_schema: jsonObject,
   strict: z.boolean().optional(),
   cache_control: opt(messagesCacheControlSchema),
 });
