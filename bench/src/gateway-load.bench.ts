@@ -2,33 +2,97 @@
 // simulator alone, a minimal undici pass-through proxy, and the gateway on its same-format fast
 // path and across formats, stream and not. The simulator, the target and this load generator run
 // in separate processes; each row is shown as a ratio to the pass-through proxy of the same
-// upstream protocol, the floor any proxy pays for moving those bytes.
+// upstream protocol, the floor any proxy pays for moving those bytes. `@portkey-ai/gateway` (pinned
+// in this package) runs the OpenAI rows too, routed to the same simulator. Stream rows add the
+// median time to the first body byte (TTFB), under load and with one request at a time. Every
+// case is probed once first: a case whose answer is not a 200 with content stops the run, and
+// failures under load are counted by status. Bounded: children die with the run, which stops
+// itself after --time-limit-ms.
 //   cd bench && node src/gateway-load.bench.ts [--concurrency 32] [--duration-ms 2000]   (after `pnpm build`)
+//   GATEWAY_CPU_PROF=/tmp/prof node src/gateway-load.bench.ts   (writes the gateway's .cpuprofile there)
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { type LoadCase, type LoadResult, runLoad } from "../../apps/gateway/bench/load.ts";
+import { type LoadCase, type LoadResult, probe, runLoad } from "../../apps/gateway/bench/load.ts";
 
 const SERVE = fileURLToPath(new URL("../../apps/gateway/bench/serve.ts", import.meta.url));
+const PORTKEY = createRequire(import.meta.url)
+  .resolve("@portkey-ai/gateway/package.json")
+  .replace(/package\.json$/, "build/start-server.js");
 const BENCH_KEY = "sk-bench";
 const { values: flags } = parseArgs({
   options: {
     concurrency: { type: "string", default: "32" },
     "duration-ms": { type: "string", default: "2000" },
+    "time-limit-ms": { type: "string", default: "120000" },
   },
 });
 const concurrency = Number(flags.concurrency);
 const durationMs = Number(flags["duration-ms"]);
 
+// Children die with this process, however it ends; the run as a whole is bounded.
 const children: ChildProcess[] = [];
+const killChildren = () => {
+  for (const child of children) if (child.exitCode === null) child.kill();
+};
+process.once("exit", killChildren);
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    killChildren();
+    process.exit(130);
+  });
+setTimeout(() => {
+  console.error(`gateway-load: over the ${flags["time-limit-ms"]} ms limit, stopping`);
+  process.exit(1);
+}, Number(flags["time-limit-ms"])).unref();
+
 async function serve(...args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [SERVE, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const profile = args[0] === "gateway" ? process.env.GATEWAY_CPU_PROF : undefined;
+  const execArgv = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
+  // stdin stays open as a lifeline: serve.ts exits when it closes.
+  const child = spawn(process.execPath, [...execArgv, SERVE, ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   children.push(child);
   const lines = createInterface({ input: child.stdout! });
-  const [url] = (await once(lines, "line")) as [string];
+  const [url] = (await Promise.race([
+    once(lines, "line"),
+    once(child, "exit").then(() => {
+      throw new Error(`serve.ts ${args[0]} exited before listening`);
+    }),
+  ])) as [string];
   return url;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Portkey's gateway in its own process; ready when `GET /` says hey. */
+async function servePortkey(): Promise<string> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [PORTKEY, "--headless", `--port=${port}`], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200 && child.exitCode === null; i++) {
+    const hey = await fetch(`${url}/`)
+      .then((r) => r.text())
+      .catch(() => "");
+    if (hey.includes("AI Gateway says hey!")) return url;
+    await sleep(50);
+  }
+  throw new Error("@portkey-ai/gateway did not start");
 }
 
 const PROMPT = "Summarise the benefits of a gateway. [[len:60]]";
@@ -47,91 +111,160 @@ const messages = (model: string, stream: boolean) =>
   });
 
 /** A row and the pass-through row it is compared with (the same upstream protocol and path). */
-type Row = LoadCase & { floor: string };
+type Row = LoadCase & { floor: string; stream: boolean };
 
-try {
-  const sim = await serve("sim");
-  const proxy = await serve("proxy", sim);
-  const gateway = await serve("gateway", sim);
-  const upstreamAuth = { authorization: "Bearer sim-key" };
-  const gatewayAuth = { authorization: `Bearer ${BENCH_KEY}`, "x-interlingua-envelope": "bare" };
+const sim = await serve("sim");
+const [proxy, gateway, portkey] = await Promise.all([
+  serve("proxy", sim),
+  serve("gateway", sim),
+  servePortkey(),
+]);
+const upstreamAuth = { authorization: "Bearer sim-key" };
+const gatewayAuth = { authorization: `Bearer ${BENCH_KEY}`, "x-interlingua-envelope": "bare" };
+const portkeyRoute = {
+  ...upstreamAuth,
+  "x-portkey-provider": "openai",
+  "x-portkey-custom-host": `${sim}/v1`,
+};
+const PORTKEY_ROW = "@portkey-ai/gateway 1.15.2 (openai)";
 
-  const groups: { title: string; rows: Row[] }[] = [false, true].map((stream) => ({
-    title: stream ? "stream" : "non-stream",
-    rows: [
-      {
-        name: "simulator direct (openai)",
-        floor: "pass-through (openai)",
-        url: `${sim}/v1/chat/completions`,
-        headers: upstreamAuth,
-        body: chat("txtA-5", stream),
-      },
-      {
-        name: "pass-through (openai)",
-        floor: "pass-through (openai)",
-        url: `${proxy}/v1/chat/completions`,
-        headers: upstreamAuth,
-        body: chat("txtA-5", stream),
-      },
-      {
-        name: "pass-through (anthropic)",
-        floor: "pass-through (anthropic)",
-        url: `${proxy}/v1/messages`,
-        headers: { "x-api-key": "sim-key", "anthropic-version": "2023-06-01" },
-        body: messages("txtB-sonnet-4-6", stream),
-      },
-      {
-        name: "gateway chat -> openai (same format)",
-        floor: "pass-through (openai)",
-        url: `${gateway}/v1/chat/completions`,
-        headers: gatewayAuth,
-        body: chat("txtA-5", stream),
-      },
-      {
-        name: "gateway messages -> anthropic (same format)",
-        floor: "pass-through (anthropic)",
-        url: `${gateway}/v1/messages`,
-        headers: gatewayAuth,
-        body: messages("txtB-sonnet-4-6", stream),
-      },
-      {
-        name: "gateway messages -> openai (cross)",
-        floor: "pass-through (openai)",
-        url: `${gateway}/v1/messages`,
-        headers: gatewayAuth,
-        body: messages("txtA-5", stream),
-      },
-      {
-        name: "gateway chat -> anthropic (cross)",
-        floor: "pass-through (anthropic)",
-        url: `${gateway}/v1/chat/completions`,
-        headers: gatewayAuth,
-        body: chat("txtB-sonnet-4-6", stream),
-      },
-    ],
-  }));
+const groups: { title: string; rows: Row[] }[] = [false, true].map((stream) => ({
+  title: stream ? "stream" : "non-stream",
+  rows: [
+    {
+      name: "simulator direct (openai)",
+      floor: "pass-through (openai)",
+      url: `${sim}/v1/chat/completions`,
+      headers: upstreamAuth,
+      body: chat("txtA-5", stream),
+    },
+    {
+      name: "pass-through (openai)",
+      floor: "pass-through (openai)",
+      url: `${proxy}/v1/chat/completions`,
+      headers: upstreamAuth,
+      body: chat("txtA-5", stream),
+    },
+    {
+      name: "pass-through (anthropic)",
+      floor: "pass-through (anthropic)",
+      url: `${proxy}/v1/messages`,
+      headers: { "x-api-key": "sim-key", "anthropic-version": "2023-06-01" },
+      body: messages("txtB-sonnet-4-6", stream),
+    },
+    {
+      name: "gateway chat -> openai (same format)",
+      floor: "pass-through (openai)",
+      url: `${gateway}/v1/chat/completions`,
+      headers: gatewayAuth,
+      body: chat("txtA-5", stream),
+    },
+    {
+      name: "gateway messages -> anthropic (same format)",
+      floor: "pass-through (anthropic)",
+      url: `${gateway}/v1/messages`,
+      headers: gatewayAuth,
+      body: messages("txtB-sonnet-4-6", stream),
+    },
+    {
+      name: "gateway messages -> openai (cross)",
+      floor: "pass-through (openai)",
+      url: `${gateway}/v1/messages`,
+      headers: gatewayAuth,
+      body: messages("txtA-5", stream),
+    },
+    {
+      name: "gateway chat -> anthropic (cross)",
+      floor: "pass-through (anthropic)",
+      url: `${gateway}/v1/chat/completions`,
+      headers: gatewayAuth,
+      body: chat("txtB-sonnet-4-6", stream),
+    },
+    {
+      name: PORTKEY_ROW,
+      floor: "pass-through (openai)",
+      url: `${portkey}/v1/chat/completions`,
+      headers: portkeyRoute,
+      body: chat("txtA-5", stream),
+    },
+  ].map((row) => ({ ...row, stream })),
+}));
 
-  console.log(`concurrency ${concurrency}, ${durationMs} ms per case`);
-  // Every path once before measuring, so no row pays for another's JIT warm-up.
-  for (const row of groups.flatMap((g) => g.rows)) {
-    await runLoad(row, { concurrency, durationMs: 300, warmupMs: 0 });
+/** A non-stream chat or messages reply with some generated text in it. */
+function hasText(json: string): boolean {
+  try {
+    const reply = JSON.parse(json);
+    const text = reply.choices?.[0]?.message?.content ?? reply.content?.[0]?.text;
+    return typeof text === "string" && text.length > 0;
+  } catch {
+    return false;
   }
-  for (const group of groups) {
-    const results = new Map<string, LoadResult>();
-    for (const row of group.rows)
-      results.set(row.name, await runLoad(row, { concurrency, durationMs, warmupMs: 500 }));
-    console.log(`\n${group.title}`);
-    const width = Math.max(...group.rows.map((r) => r.name.length));
-    for (const row of group.rows) {
-      const r = results.get(row.name)!;
-      const ratio = r.perSecond / results.get(row.floor)!.perSecond;
+}
+
+// Every case must answer a 200 with content before it is worth timing.
+for (const row of groups.flatMap((g) => g.rows)) {
+  const { status, text } = await probe(row);
+  const content = row.stream
+    ? text.includes("data:") && /"(content|text|delta)"/.test(text)
+    : hasText(text);
+  if (status !== 200 || !content)
+    throw new Error(
+      `${row.name} (${row.stream ? "stream" : "non-stream"}) answered ${status}: ${text.slice(0, 300)}`,
+    );
+}
+
+console.log(`concurrency ${concurrency}, ${durationMs} ms per case`);
+// Every path once before measuring, so no row pays for another's JIT warm-up.
+for (const row of groups.flatMap((g) => g.rows)) {
+  await runLoad(row, { concurrency, durationMs: 300, warmupMs: 0 });
+}
+const ms = (n: number) => n.toFixed(1).padStart(6);
+// Under load a stream's first byte waits in the same queues as everything else, so stream rows
+// also time it alone (one request at a time), where the difference is the target's own cost.
+const TTFB_ALONE = { concurrency: 1, durationMs: 600, warmupMs: 100 };
+for (const group of groups) {
+  const stream = group.title === "stream";
+  const results = new Map<string, LoadResult>();
+  const alone = new Map<string, LoadResult>();
+  for (const row of group.rows) {
+    results.set(row.name, await runLoad(row, { concurrency, durationMs, warmupMs: 500 }));
+    if (stream) alone.set(row.name, await runLoad(row, TTFB_ALONE));
+  }
+  console.log(`\n${group.title}`);
+  const width = Math.max(...group.rows.map((r) => r.name.length));
+  for (const row of group.rows) {
+    const r = results.get(row.name)!;
+    const floor = results.get(row.floor)!;
+    const ratio = r.perSecond / floor.perSecond;
+    const ttfb = stream
+      ? `  ttfb p50 ${ms(r.ttfbP50Ms)} ms, alone ${alone.get(row.name)!.ttfbP50Ms.toFixed(2)} ms`
+      : "";
+    const failures = Object.entries({ ...r.failures, ...alone.get(row.name)?.failures }).map(
+      ([status, n]) => `${n}x ${status}`,
+    );
+    console.log(
+      `${r.name.padEnd(width)}  ${Math.round(r.perSecond).toString().padStart(7)} req/s` +
+        `  p50 ${ms(r.p50Ms)} ms  p99 ${ms(r.p99Ms)} ms${ttfb}` +
+        `  ${ratio.toFixed(2)}x ${row.floor}` +
+        (failures.length > 0 ? `  (failed: ${failures.join(", ")})` : ""),
+    );
+  }
+  const portkeyResult = results.get(PORTKEY_ROW)!;
+  for (const row of group.rows.filter((r) => r.name.startsWith("gateway "))) {
+    const ours = results.get(row.name)!;
+    console.log(
+      `${row.name} / @portkey-ai/gateway: ${(ours.perSecond / portkeyResult.perSecond).toFixed(2)}x req/s`,
+    );
+  }
+  if (stream)
+    for (const row of group.rows.filter((r) => r.floor !== r.name && !r.name.startsWith("sim"))) {
+      const diff = (of: Map<string, LoadResult>) => {
+        const d = of.get(row.name)!.ttfbP50Ms - of.get(row.floor)!.ttfbP50Ms;
+        return `${d >= 0 ? "+" : ""}${d.toFixed(2)} ms`;
+      };
       console.log(
-        `${r.name.padEnd(width)}  ${Math.round(r.perSecond).toString().padStart(7)} req/s` +
-          `  p50 ${r.p50Ms.toFixed(1).padStart(6)} ms  p99 ${r.p99Ms.toFixed(1).padStart(6)} ms` +
-          `  ${ratio.toFixed(2)}x ${row.floor}${r.errors > 0 ? `  (${r.errors} errors)` : ""}`,
+        `ttfb p50 ${row.name} - ${row.floor}: ${diff(alone)} alone, ${diff(results)} under load`,
       );
     }
-  }
-} finally {
-  for (const child of children) child.kill();
 }
+process.exit(0);

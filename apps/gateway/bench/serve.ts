@@ -1,6 +1,8 @@
 // A benchmark target in its own process, so load generator, target and simulator do not share
 // an event loop: `node serve.ts sim`, `node serve.ts proxy <upstream>`, `node serve.ts gateway
-// <simulator>`. Prints the target's URL on its first stdout line and runs until killed.
+// <simulator>`. Prints the target's URL on its first stdout line and runs until killed or until
+// its stdin closes (so a parent that dies takes it along). Exits cleanly on SIGTERM/SIGINT, which
+// lets `node --cpu-prof serve.ts gateway ...` write its profile.
 import { startProviderSim } from "@interlingua/provider-sim";
 import { validateConfig } from "../src/config/load-config.ts";
 import { simulatedChannels } from "../src/config/simulated-channels.ts";
@@ -34,4 +36,5 @@ if (start === undefined) {
 }
 const target = await start();
 console.log(target.url);
-process.once("SIGINT", () => process.exit(0));
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(0));
+process.stdin.on("end", () => process.exit(0)).resume();

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import type { TokenConfig, UserConfig } from "../config/config-schema.ts";
 
 export interface AuthenticatedToken {
@@ -15,7 +15,8 @@ interface Entry {
   token: AuthenticatedToken;
 }
 
-const sha256 = (key: string): Buffer => createHash("sha256").update(key, "utf8").digest();
+// One-shot `hash` (no Hash object per call): this runs on every request.
+const sha256 = (key: string): Buffer => hash("sha256", key, "buffer");
 
 /**
  * Keys are held only as SHA-256 hashes. The map lookup finds a candidate by hash; the final
@@ -27,16 +28,16 @@ export class TokenStore {
   constructor(tokens: readonly TokenConfig[], users: readonly UserConfig[]) {
     const usersById = new Map(users.map((u) => [u.id, u]));
     for (const config of tokens) {
-      const hash = sha256(config.key);
+      const digest = sha256(config.key);
       const user = usersById.get(config.user);
       if (user === undefined) throw new Error(`token for unknown user ${config.user}`);
       const token: AuthenticatedToken = {
-        id: config.name ?? `key:${hash.toString("hex").slice(0, 12)}`,
+        id: config.name ?? `key:${digest.toString("hex").slice(0, 12)}`,
         user,
         config,
         models: config.models === undefined ? undefined : new Set(config.models),
       };
-      this.#byHash.set(hash.toString("hex"), { hash, token });
+      this.#byHash.set(digest.toString("hex"), { hash: digest, token });
     }
   }
 
@@ -45,9 +46,9 @@ export class TokenStore {
   }
 
   lookup(key: string): AuthenticatedToken | undefined {
-    const hash = sha256(key);
-    const entry = this.#byHash.get(hash.toString("hex"));
-    if (entry === undefined || !timingSafeEqual(entry.hash, hash)) return undefined;
+    const digest = sha256(key);
+    const entry = this.#byHash.get(digest.toString("hex"));
+    if (entry === undefined || !timingSafeEqual(entry.hash, digest)) return undefined;
     return entry.token;
   }
 }

@@ -6,11 +6,25 @@ export type BodyReadResult = { ok: true; text: string } | ({ ok: false } & BodyR
 /**
  * Reads a request body up to `limit` bytes. The cap is enforced while the stream is read, so an
  * oversized upload is refused after at most `limit` bytes instead of being buffered whole; a
- * declared Content-Length above the cap is refused before reading anything.
+ * declared Content-Length above the cap is refused before reading anything, and a body within its
+ * declared length is read in one piece.
  */
 export async function readBodyCapped(request: Request, limit: number): Promise<BodyReadResult> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) return { ok: false, kind: "too-large", limit };
+  if (Number.isFinite(declared)) {
+    // Over HTTP the parser holds a body to its declared length, so it is read whole in one go
+    // (the server adapter's fast path, no web stream); the check after is for a Request that
+    // did not come over HTTP and may carry more than it declares.
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await request.arrayBuffer();
+    } catch {
+      return { ok: false, kind: "aborted" };
+    }
+    if (bytes.byteLength > limit) return { ok: false, kind: "too-large", limit };
+    return { ok: true, text: Buffer.from(bytes).toString("utf8") };
+  }
   if (request.body === null) return { ok: true, text: "" };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -3,10 +3,10 @@ import { decodeSse, encodeSse, encodeSseEvent, withKeepAlive } from "@interlingu
 import { CODECS } from "../codecs.ts";
 import type { GatewayServices } from "../services.ts";
 import { detachOnCancel, type StreamEnd } from "../stream/detach-on-cancel.ts";
-import { dropUsageOnlyChunks } from "../stream/drop-usage-only-chunks.ts";
+import { dropUsageOnlyChunks, isUsageOnlyMessage } from "../stream/drop-usage-only-chunks.ts";
 import { jsonArrayFrames } from "../stream/json-array-frames.ts";
+import { reframeSse, type SseObserver, tapSse } from "../stream/observe-sse.ts";
 import { recoverStreamErrors } from "../stream/recover-stream-errors.ts";
-import { tapStream } from "../stream/tap-stream.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
 import { framesOf, upstreamStreamFailed } from "./error-frames.ts";
@@ -56,29 +56,45 @@ export function streamReply(
   let tapDone: Promise<void> = Promise.resolve();
   let bytes: ReadableStream<Uint8Array>;
   if (committed.prepared.sameFormat) {
-    const tap = tapStream<Uint8Array>((copy) =>
-      copy
-        .pipeThrough(decodeSse())
-        .pipeThrough(upstreamCodec.stream.decode())
-        .pipeTo(new WritableStream({ write: (event) => recordEvent(outcome, event) }))
-        .catch((error: unknown) => {
-          outcome.decodeError = error instanceof Error ? error.message : String(error);
-        }),
-    );
-    tapDone = tap.done;
-    const tapped = committed.body.pipeThrough(tap.stream);
-    if (request.jsonArrayStream || committed.prepared.injectedUsage) {
-      // Framing must change (JSON array, or the usage chunk the client did not ask for).
-      let frames: ReadableStream<SseMessage> = tapped.pipeThrough(decodeSse());
+    // One parse of the upstream frames serves the usage tap and any re-framing.
+    const observer: SseObserver = {
+      decoder: upstreamCodec.stream.decoder(),
+      onEvent: (event) => recordEvent(outcome, event),
+      onDecodeError: (error) => {
+        outcome.decodeError = error instanceof Error ? error.message : String(error);
+      },
+    };
+    if (request.jsonArrayStream) {
+      // Framing must change to a JSON array.
+      const tap = tapSse(observer);
+      tapDone = tap.done;
+      let frames: ReadableStream<SseMessage> = committed.body
+        .pipeThrough(tap.stream)
+        .pipeThrough(decodeSse());
       if (committed.prepared.injectedUsage) frames = frames.pipeThrough(dropUsageOnlyChunks());
       bytes = toClientBytes(recoverStreamErrors(frames, failedFrames));
-    } else {
-      // The blank line first ends whatever frame the failure cut in half.
-      const recovered = recoverStreamErrors(tapped, async (error) => [
-        encoder.encode(
-          `\n\n${(await failedFrames(error)).map((frame) => encodeSseEvent(frame)).join("")}`,
-        ),
+    } else if (committed.prepared.injectedUsage) {
+      // The usage chunk the client did not ask for is dropped; each upstream chunk's frames go
+      // out re-encoded as one chunk, so only whole frames are ever sent.
+      const reframed = committed.body.pipeThrough(
+        reframeSse(observer, (message) => !isUsageOnlyMessage(message)),
+      );
+      const recovered = recoverStreamErrors(reframed, async (error) => [
+        encoder.encode((await failedFrames(error)).map((frame) => encodeSseEvent(frame)).join("")),
       ]);
+      bytes = withKeepAlive(recovered, services.keepAliveMs);
+    } else {
+      const tap = tapSse(observer);
+      tapDone = tap.done;
+      // The blank line first ends whatever frame the failure cut in half.
+      const recovered = recoverStreamErrors(
+        committed.body.pipeThrough(tap.stream),
+        async (error) => [
+          encoder.encode(
+            `\n\n${(await failedFrames(error)).map((frame) => encodeSseEvent(frame)).join("")}`,
+          ),
+        ],
+      );
       bytes = withKeepAlive(recovered, services.keepAliveMs);
     }
   } else {

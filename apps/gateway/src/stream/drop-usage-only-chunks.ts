@@ -8,10 +8,15 @@ import type { SseMessage } from "@interlingua/core-types";
 export function dropUsageOnlyChunks(): TransformStream<SseMessage, SseMessage> {
   return new TransformStream({
     transform(message, controller) {
-      if (message.data.includes('"choices":[]') && isUsageOnly(message.data)) return;
+      if (isUsageOnlyMessage(message)) return;
       controller.enqueue(message);
     },
   });
+}
+
+/** OpenAI's usage-only chunk: `choices: []` with `usage`. */
+export function isUsageOnlyMessage(message: SseMessage): boolean {
+  return message.data.includes('"choices":[]') && isUsageOnly(message.data);
 }
 
 function isUsageOnly(data: string): boolean {
