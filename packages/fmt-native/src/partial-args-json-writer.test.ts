@@ -54,7 +54,8 @@ describe("PartialArgsJsonWriter", () => {
         let text = "";
         for (const arg of partialArgsOf(value as Json, cuts)) text += writer.push(arg);
         text += writer.finish();
-        expect(JSON.parse(text)).toEqual(value);
+        // Compared with the value as JSON carries it: fc.jsonValue may hold -0, which has no JSON form.
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
       }),
     );
   });
