@@ -1,8 +1,9 @@
 import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
 import * as canonical from "@interlingua/core-types/testing";
-import fc from "fast-check";
+import { fc } from "@interlingua/core-types/testing";
+
 import { describe, expect, it } from "vitest";
-import { chat } from "./chat-codec.js";
+import { codecNames, codecs } from "./codecs.js";
 
 type Outcome<T> = { ok: true; value: T[] } | { ok: false; error: string };
 
@@ -37,17 +38,19 @@ async function viaStream<I, O>(
   }
 }
 
-describe("chat.stream.decoder() and encoder()", () => {
+// One check for every codec: the synchronous push transformers behave exactly like the streams.
+describe.each(codecNames)("%s.stream.decoder() and encoder()", (name) => {
+  const codec = codecs[name]!;
   it("encode like encode() and decode like decode()", async () => {
     await fc.assert(
       fc.asyncProperty(canonical.streamEvents(), fc.boolean(), async (events, includeUsage) => {
         const options = { includeUsage };
-        const pushed = viaPush<StreamEvent, SseMessage>(chat.stream.encoder(options), events);
-        const streamed = await viaStream(chat.stream.encode(options), events);
+        const pushed = viaPush<StreamEvent, SseMessage>(codec.stream.encoder(options), events);
+        const streamed = await viaStream(codec.stream.encode(options), events);
         expect(pushed).toEqual(streamed);
         if (!pushed.ok) return;
-        const decoded = viaPush<SseMessage, StreamEvent>(chat.stream.decoder(), pushed.value);
-        expect(decoded).toEqual(await viaStream(chat.stream.decode(), pushed.value));
+        const decoded = viaPush<SseMessage, StreamEvent>(codec.stream.decoder(), pushed.value);
+        expect(decoded).toEqual(await viaStream(codec.stream.decode(), pushed.value));
       }),
       { numRuns: 60 },
     );
@@ -55,8 +58,8 @@ describe("chat.stream.decoder() and encoder()", () => {
 
   it("decode malformed frames alike", async () => {
     const frames: SseMessage[] = [{ data: "{not json" }, { data: "[DONE]" }, { data: "" }];
-    expect(viaPush(chat.stream.decoder(), frames)).toEqual(
-      await viaStream(chat.stream.decode(), frames),
+    expect(viaPush(codec.stream.decoder(), frames)).toEqual(
+      await viaStream(codec.stream.decode(), frames),
     );
   });
 });
