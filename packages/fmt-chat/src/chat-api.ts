@@ -1,3 +1,4 @@
+import { jsonObjectSchema } from "@interlingua/core-types";
 import { z } from "zod";
 
 /**
@@ -7,14 +8,6 @@ import { z } from "zod";
  */
 
 const count = z.number().int().nonnegative();
-/**
- * A JSON object carried as given (schemas, metadata, options). Checked for shape only: a record
- * schema would copy and re-validate every key of every JSON schema on the hot path.
- */
-const objectOf = z.custom<Record<string, unknown>>(
-  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
-  { error: "Invalid input: expected an object" },
-);
 
 // ---------- content blocks ----------
 
@@ -147,7 +140,7 @@ export const chatFunctionToolSchema = z.object({
   function: z.object({
     name: z.string().min(1),
     description: z.string().optional(),
-    parameters: objectOf.optional(),
+    parameters: jsonObjectSchema.optional(),
     strict: z.boolean().nullable().optional(),
   }),
 });
@@ -189,7 +182,7 @@ export const chatResponseFormatSchema = z.discriminatedUnion("type", [
     json_schema: z.object({
       name: z.string(),
       description: z.string().optional(),
-      schema: objectOf.optional(),
+      schema: jsonObjectSchema.optional(),
       strict: z.boolean().nullable().optional(),
     }),
   }),
@@ -232,9 +225,9 @@ export const chatRequestShape = {
   stream_options: nullish(z.object({ include_usage: z.boolean().optional() })),
   /** minimal | low | medium | high | none; other values pass through in extras. */
   reasoning_effort: nullish(z.string()),
-  metadata: nullish(objectOf),
+  metadata: nullish(jsonObjectSchema),
   /** Search-model options; parsed as the canonical web_search tool. */
-  web_search_options: nullish(objectOf),
+  web_search_options: nullish(jsonObjectSchema),
 };
 
 /** Unknown top-level fields are kept (they go to `extras.chat`). */

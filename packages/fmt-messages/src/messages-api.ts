@@ -1,3 +1,4 @@
+import { jsonObjectSchema } from "@interlingua/core-types";
 import { z } from "zod";
 
 /**
@@ -9,15 +10,6 @@ import { z } from "zod";
 
 /** `null` is what the official SDKs send for "not set", so optional wire fields accept it. */
 const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
-
-/**
- * A JSON object carried as given (tool inputs, input schemas). Checked for shape only: a record
- * schema copies and re-validates every key of every JSON schema on the hot path.
- */
-const jsonObject = z.custom<Record<string, unknown>>(
-  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
-  { error: "Invalid input: expected an object" },
-);
 
 export const messagesCacheControlSchema = z.object({
   type: z.literal("ephemeral"),
@@ -70,7 +62,7 @@ export const messagesToolUseBlockSchema = z.object({
   type: z.literal("tool_use"),
   id: z.string(),
   name: z.string(),
-  input: jsonObject,
+  input: jsonObjectSchema,
   cache_control: opt(messagesCacheControlSchema),
 });
 export type MessagesToolUseBlock = z.infer<typeof messagesToolUseBlockSchema>;
@@ -126,7 +118,7 @@ export const messagesCustomToolSchema = z.object({
   type: z.literal("custom").optional(),
   name: z.string().min(1),
   description: z.string().optional(),
-  input_schema: jsonObject,
+  input_schema: jsonObjectSchema,
   strict: z.boolean().optional(),
   cache_control: opt(messagesCacheControlSchema),
 });
