@@ -1,0 +1,82 @@
+import type { Request } from "@interlingua/core-types";
+import * as arb from "@interlingua/core-types/testing";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { cacheControlPaths } from "../test/requests.js";
+import { stripCacheControl } from "./strip-cache-control.js";
+
+/** The expected output, computed independently: a deep copy that leaves the field out. */
+function withoutMarkers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutMarkers);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (key !== "cacheControl") out[key] = withoutMarkers(member);
+  }
+  return out;
+}
+
+describe("rule 8: stripCacheControl", () => {
+  it("leaves no cacheControl anywhere and changes nothing else", () => {
+    fc.assert(
+      fc.property(arb.request, (request) => {
+        const out = stripCacheControl(request);
+        expect(cacheControlPaths(out)).toEqual([]);
+        expect(out).toEqual(withoutMarkers(request));
+      }),
+    );
+  });
+
+  it("does not mutate its input", () => {
+    fc.assert(
+      fc.property(arb.request, (request) => {
+        const before = structuredClone(request);
+        stripCacheControl(request);
+        expect(request).toEqual(before);
+      }),
+    );
+  });
+
+  it("strips system, nested tool-result blocks and tools", () => {
+    const marker = { type: "ephemeral" as const, ttl: "1h" as const };
+    const request: Request = {
+      model: "m",
+      system: [{ type: "text", text: "s", cacheControl: marker }],
+      messages: [
+        {
+          role: "tool",
+          parts: [
+            {
+              type: "tool-result",
+              toolCallId: "c",
+              content: [{ type: "text", text: "r", cacheControl: marker }],
+              cacheControl: marker,
+            },
+          ],
+        },
+      ],
+      sampling: {},
+      tools: [{ type: "function", name: "f", parameters: {}, cacheControl: marker }],
+      stream: false,
+    };
+    expect(stripCacheControl(request)).toEqual({
+      model: "m",
+      system: [{ type: "text", text: "s" }],
+      messages: [
+        {
+          role: "tool",
+          parts: [{ type: "tool-result", toolCallId: "c", content: [{ type: "text", text: "r" }] }],
+        },
+      ],
+      sampling: {},
+      tools: [{ type: "function", name: "f", parameters: {} }],
+      stream: false,
+    });
+    expect(cacheControlPaths(request)).toEqual([
+      "system[0].cacheControl",
+      "messages[0].parts[0].content[0].cacheControl",
+      "messages[0].parts[0].cacheControl",
+      "tools[0].cacheControl",
+    ]);
+  });
+});
