@@ -8,7 +8,10 @@ const dir = `packages/${name}`;
 if (existsSync(dir)) throw new Error(`${dir} exists`);
 mkdirSync(`${dir}/src`, { recursive: true });
 const write = (file, value) =>
-  writeFileSync(`${dir}/${file}`, typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`);
+  writeFileSync(
+    `${dir}/${file}`,
+    typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`,
+  );
 
 const entry = (sub) => ({
   import: { types: `./dist/${sub}.d.ts`, default: `./dist/${sub}.js` },
@@ -34,7 +37,9 @@ write("package.json", {
     lint: "biome check .",
     test: "vitest run",
   },
-  dependencies: Object.fromEntries(deps.map((d) => [d, d.startsWith("@interlingua/") ? "workspace:^" : "*"])),
+  dependencies: Object.fromEntries(
+    deps.map((d) => [d, d.startsWith("@interlingua/") ? "workspace:^" : "*"]),
+  ),
 });
 write("tsconfig.json", {
   extends: "../../tsconfig.base.json",

@@ -10,6 +10,7 @@
 // itself after --time-limit-ms.
 //   cd bench && node src/gateway-load.bench.ts [--concurrency 32] [--duration-ms 2000]   (after `pnpm build`)
 //   GATEWAY_CPU_PROF=/tmp/prof node src/gateway-load.bench.ts   (writes the gateway's .cpuprofile there)
+//   node src/gateway-load.bench.ts --accounting off   (the gateway without billing, to see its cost)
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
@@ -30,6 +31,7 @@ const { values: flags } = parseArgs({
     concurrency: { type: "string", default: "32" },
     "duration-ms": { type: "string", default: "2000" },
     "time-limit-ms": { type: "string", default: "120000" },
+    accounting: { type: "string", default: "on" },
   },
 });
 const concurrency = Number(flags.concurrency);
@@ -116,7 +118,7 @@ type Row = LoadCase & { floor: string; stream: boolean };
 const sim = await serve("sim");
 const [proxy, gateway, portkey] = await Promise.all([
   serve("proxy", sim),
-  serve("gateway", sim),
+  serve("gateway", sim, ...(flags.accounting === "off" ? ["--no-accounting"] : [])),
   servePortkey(),
 ]);
 const upstreamAuth = { authorization: "Bearer sim-key" };
@@ -213,7 +215,9 @@ for (const row of groups.flatMap((g) => g.rows)) {
     );
 }
 
-console.log(`concurrency ${concurrency}, ${durationMs} ms per case`);
+console.log(
+  `concurrency ${concurrency}, ${durationMs} ms per case, gateway accounting ${flags.accounting === "off" ? "off" : "on"}`,
+);
 // Every path once before measuring, so no row pays for another's JIT warm-up.
 for (const row of groups.flatMap((g) => g.rows)) {
   await runLoad(row, { concurrency, durationMs: 300, warmupMs: 0 });

@@ -2,7 +2,12 @@
 // an event loop: `node serve.ts sim`, `node serve.ts proxy <upstream>`, `node serve.ts gateway
 // <simulator>`. Prints the target's URL on its first stdout line and runs until killed or until
 // its stdin closes (so a parent that dies takes it along). Exits cleanly on SIGTERM/SIGINT, which
-// lets `node --cpu-prof serve.ts gateway ...` write its profile.
+// lets `node --cpu-prof serve.ts gateway ...` write its profile. The gateway keeps its database in
+// a fresh temporary directory, removed on exit, so runs do not grow one database between them;
+// `serve.ts gateway <simulator> --no-accounting` turns billing off to measure what it costs.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startProviderSim } from "@interlingua/provider-sim";
 import { validateConfig } from "../src/config/load-config.ts";
 import { simulatedChannels } from "../src/config/simulated-channels.ts";
@@ -12,20 +17,27 @@ import { startPassthroughProxy } from "./passthrough-proxy.ts";
 
 export const BENCH_KEY = "sk-bench";
 
-const [kind, upstream = ""] = process.argv.slice(2);
+const [kind, upstream = "", flag] = process.argv.slice(2);
 
 const targets: Record<string, () => Promise<{ url: string }>> = {
   sim: () => startProviderSim({ port: 0, record: false }),
   proxy: () => startPassthroughProxy(upstream),
   gateway: async () => {
+    const dir = mkdtempSync(join(tmpdir(), "interlingua-bench-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     const config = validateConfig({
       listen: { port: 0 },
+      database_url: `sqlite:${join(dir, "bench.db")}`,
+      files_dir: join(dir, "files"),
       users: [{ id: "bench", unlimited: true }],
       tokens: [{ key: BENCH_KEY, user: "bench", unlimited: true }],
       channels: simulatedChannels(upstream),
     });
     if (!config.ok) throw new Error(config.errors.join("\n"));
-    return startGateway(config.config, { logger: createLogger({ level: "warn" }) });
+    return startGateway(config.config, {
+      logger: createLogger({ level: "warn" }),
+      accounting: flag !== "--no-accounting",
+    });
   },
 };
 

@@ -3,13 +3,18 @@ import type { GatewayConfig } from "./config/config-schema.ts";
 import { loadConfigFile, validateConfig } from "./config/load-config.ts";
 import { createLogger } from "./log/logger.ts";
 import { type RunningGateway, startGateway } from "./start-gateway.ts";
+import { createTokenCommand, migrateCommand } from "./store-commands.ts";
 
 const USAGE = `usage: interlingua serve [--config <file>]
        interlingua check --config <file>
+       interlingua migrate [--config <file>]
+       interlingua token create --user <id> (--quota <credits> | --unlimited) [--name <name>] [--config <file>]
 
   --config <file>   YAML or JSON config (also INTERLINGUA_CONFIG=<file>); without one the
                     gateway starts with embedded defaults and a built-in simulated upstream
   PORT=<n>          overrides listen.port`;
+
+const COMMANDS = new Set(["serve", "check", "migrate"]);
 
 export interface CliIo {
   out: (line: string) => void;
@@ -48,7 +53,14 @@ export async function runCli(
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: "string", short: "c" }, help: { type: "boolean", short: "h" } },
+      options: {
+        config: { type: "string", short: "c" },
+        help: { type: "boolean", short: "h" },
+        user: { type: "string" },
+        quota: { type: "string" },
+        unlimited: { type: "boolean" },
+        name: { type: "string" },
+      },
     });
   } catch (error) {
     io.err(`${(error as Error).message}\n${USAGE}`);
@@ -59,7 +71,8 @@ export async function runCli(
     io.out(USAGE);
     return 0;
   }
-  if (!(command === "serve" || command === "check") || rest.length > 0) {
+  const tokenCreate = command === "token" && rest.length === 1 && rest[0] === "create";
+  if (!(COMMANDS.has(command) && rest.length === 0) && !tokenCreate) {
     io.err(USAGE);
     return 2;
   }
@@ -77,6 +90,8 @@ export async function runCli(
     io.out(`configuration OK${file === undefined ? " (embedded defaults)" : `: ${file}`}`);
     return 0;
   }
+  if (command === "migrate") return migrateCommand(resolved.config, io);
+  if (tokenCreate) return createTokenCommand(resolved.config, parsed.values, io);
   const gateway = await startGateway(resolved.config, {
     logger: createLogger({ level: env["LOG_LEVEL"] ?? "info" }),
   });

@@ -1,14 +1,28 @@
 import type { Agent } from "undici";
 import type { TokenStore } from "./auth/token-store.ts";
+import type { Accounting } from "./billing/accounting.ts";
+import type { PriceBook } from "./billing/price-book.ts";
+import type { CacheRegistry } from "./cache/cache-registry.ts";
 import type { GatewayConfig } from "./config/config-schema.ts";
 import type { Logger } from "./log/logger.ts";
+import type { RateLimiter } from "./ratelimit/rate-limiter.ts";
 import type { ModelRouter } from "./routing/model-router.ts";
+import type { Store } from "./storage/store.ts";
 import type { DrainLimits } from "./stream/detach-on-cancel.ts";
 
 /** Everything a request handler needs, built once at start. */
 export interface GatewayServices {
   readonly config: GatewayConfig;
+  readonly store: Store;
   readonly tokens: TokenStore;
+  readonly limiter: RateLimiter;
+  readonly prices: PriceBook;
+  /** Upstream context caches the gateway created, by cache key. */
+  readonly caches: CacheRegistry;
+  /** The clock of cache expiry, token expiry and rate limits (tests move it). */
+  readonly now: () => number;
+  /** Reservations, settlements and usage logs; undefined only when a benchmark turns it off. */
+  readonly accounting: Accounting | undefined;
   readonly router: ModelRouter;
   readonly agent: Agent;
   readonly log: Logger;

@@ -3,16 +3,23 @@ import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { startProviderSim } from "@interlingua/provider-sim";
 import { TokenStore } from "./auth/token-store.ts";
+import { Accounting } from "./billing/accounting.ts";
+import { PriceBook } from "./billing/price-book.ts";
+import { MemoryCacheRegistry } from "./cache/cache-registry.ts";
 import type { GatewayConfig } from "./config/config-schema.ts";
 import { devToken, loadOrCreateDevApiKey } from "./config/dev-api-key.ts";
+import { seedStore } from "./config/seed-store.ts";
 import { simulatedChannels } from "./config/simulated-channels.ts";
 import { createApp } from "./http/create-app.ts";
 import { createLogger, type Logger } from "./log/logger.ts";
+import { MemoryRateLimiter } from "./ratelimit/memory-rate-limiter.ts";
 import { toChannel } from "./routing/channel.ts";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./routing/circuit-breaker.ts";
 import { ModelRouter } from "./routing/model-router.ts";
 import type { GatewayServices } from "./services.ts";
+import { openStore } from "./storage/open-store.ts";
 import type { DrainLimits } from "./stream/detach-on-cancel.ts";
+import { writeRelaysDirectly } from "./stream/direct-relay.ts";
 import {
   createUpstreamAgent,
   DEFAULT_UPSTREAM_TIMEOUTS,
@@ -30,6 +37,12 @@ export interface GatewayOptions {
   keepAliveMs?: number;
   /** Where a generated dev key is kept; defaults to the parent of files_dir (./data). */
   dataDir?: string;
+  /** false turns reservations, settlements and usage logs off (the load benchmark's baseline). */
+  accounting?: boolean;
+  /** How long a token read from the database is trusted (ms). */
+  tokenTtlMs?: number;
+  /** Clock of rate limits and token expiry. */
+  now?: () => number;
 }
 
 export interface RunningGateway {
@@ -40,12 +53,16 @@ export interface RunningGateway {
   /** Set when the config had no channels and the built-in simulator serves them. */
   readonly simulatorUrl: string | undefined;
   readonly config: GatewayConfig;
+  readonly services: GatewayServices;
   close(): Promise<void>;
 }
 
 export const DEFAULT_BREAKER = { failureThreshold: 3, cooldownMs: 30_000 };
 export const DEFAULT_DRAIN: DrainLimits = { maxMs: 60_000, maxBytes: 16 * 1024 * 1024 };
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+export const DEFAULT_TOKEN_TTL_MS = 5_000;
+/** Longer than the longest call: upstream timeouts plus the drain bound of a disconnected stream. */
+const STALE_HOLD_MS = 60 * 60_000;
 
 /** Fills in what an empty config leaves out: a simulated upstream and a dev key. */
 async function withEmbeddedDefaults(config: GatewayConfig, options: GatewayOptions) {
@@ -71,15 +88,40 @@ export async function startGateway(
   const embedded = await withEmbeddedDefaults(config, options);
   const effective = embedded.config;
   const log = options.logger ?? createLogger();
+  const store = await openStore(effective.database_url);
+  const rateLimits = await seedStore(store, effective);
+  // A hold older than any call can last was left by a process that stopped mid-call.
+  const stale = await store.refundStale(Date.now() - STALE_HOLD_MS);
+  if (stale > 0) log.warn({ reservations: stale }, "released holds left by an earlier run");
+  const prices = new PriceBook(effective.billing, effective.pricing);
   const agent = createUpstreamAgent({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...options.timeouts });
   const router = new ModelRouter(
     effective.channels.map(toChannel),
     new CircuitBreaker(options.breaker ?? DEFAULT_BREAKER),
     options.random,
   );
+  const unpriced = router.modelIds().filter((id) => !prices.has(id));
+  if (unpriced.length > 0) {
+    log.warn(
+      { models: unpriced },
+      "models without a price (add them under pricing): calls are free",
+    );
+  }
   const services: GatewayServices = {
     config: effective,
-    tokens: new TokenStore(effective.tokens, effective.users),
+    store,
+    tokens: new TokenStore(store, {
+      ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
+      rateLimits,
+      defaultRateLimit: effective.limits.rate_limit,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    }),
+    limiter: new MemoryRateLimiter(options.now),
+    prices,
+    caches: new MemoryCacheRegistry(options.now),
+    now: options.now ?? Date.now,
+    accounting:
+      options.accounting === false ? undefined : new Accounting(store, effective.billing, log),
     router,
     agent,
     log,
@@ -88,7 +130,8 @@ export async function startGateway(
     startedAt: Math.floor(Date.now() / 1000),
   };
   const app = createApp(services);
-  const server = createAdaptorServer({ fetch: app.fetch });
+  // Streams are written straight to the Node response, past the adapter's web-stream reading.
+  const server = createAdaptorServer({ fetch: writeRelaysDirectly(app.fetch) });
   const { host, port } = effective.listen;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -100,7 +143,7 @@ export async function startGateway(
   const bound = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
   log.info(
-    { url, channels: effective.channels.map((c) => c.name), tokens: services.tokens.size },
+    { url, channels: effective.channels.map((c) => c.name), database: store.driver },
     "gateway listening",
   );
   return {
@@ -109,12 +152,15 @@ export async function startGateway(
     devApiKey: embedded.devApiKey,
     simulatorUrl: embedded.simulator?.url,
     config: effective,
+    services,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ("closeAllConnections" in server) server.closeAllConnections();
       });
       await agent.close();
+      await services.accounting?.flush();
+      await store.close();
       await embedded.simulator?.close();
     },
   };

@@ -56,7 +56,10 @@ describe("interlingua CLI", () => {
     const dir = await mkdtemp(join(tmpdir(), "gw-cli-"));
     const { io, out } = capture();
     const config = join(dir, "c.yaml");
-    await writeFile(config, `listen: { port: 0 }\nfiles_dir: ${join(dir, "data", "files")}\n`);
+    await writeFile(
+      config,
+      `listen: { port: 0 }\nfiles_dir: ${join(dir, "data", "files")}\ndatabase_url: "sqlite:${join(dir, "data", "gw.db")}"\n`,
+    );
     const gateway = await runCli(["serve", "--config", config], { LOG_LEVEL: "silent" }, io);
     if (typeof gateway === "number") throw new Error(`exit ${gateway}`);
     try {
@@ -76,6 +79,73 @@ describe("interlingua CLI", () => {
       expect(ids).toContain("txtC-3.6-flash");
       expect(ids).toContain("txtD-v4-pro");
       expect(ids).not.toContain("vidV3.1-fast");
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it("migrate applies the schema once; token create prints a working key once", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "gw-cli-"));
+    const config = join(dir, "c.yaml");
+    await writeFile(
+      config,
+      [
+        "listen: { port: 0 }",
+        `files_dir: ${join(dir, "files")}`,
+        `database_url: "sqlite:${join(dir, "gw.db")}"`,
+        "users: [{ id: bob, quota: 1000 }]",
+        "tokens: [{ key: sk-bob-config, user: bob, quota: 10 }]",
+        "",
+      ].join("\n"),
+    );
+    const first = capture();
+    expect(await runCli(["migrate", "--config", config], {}, first.io)).toBe(0);
+    expect(first.out[0]).toMatch(/^sqlite: applied migrations? \d+/);
+    const second = capture();
+    expect(await runCli(["migrate", "--config", config], {}, second.io)).toBe(0);
+    expect(second.out).toEqual(["sqlite: schema up to date"]);
+
+    const refused = capture();
+    expect(
+      await runCli(["token", "create", "--user", "bob", "--config", config], {}, refused.io),
+    ).toBe(2);
+    expect(refused.err[0]).toBe(
+      "token create: give exactly one of --quota <credits> and --unlimited",
+    );
+    const unknown = capture();
+    expect(
+      await runCli(
+        ["token", "create", "--user", "eve", "--quota", "5", "--config", config],
+        {},
+        unknown.io,
+      ),
+    ).toBe(1);
+
+    const created = capture();
+    const args = ["token", "create", "--user", "bob", "--quota", "500", "--name", "ci"];
+    expect(await runCli([...args, "--config", config], {}, created.io)).toBe(0);
+    const key = /^API key \(shown once\): (sk-\S+)$/.exec(created.out[1] ?? "")?.[1];
+    expect(created.out[0]).toMatch(/^created token \d+ "ci" for bob$/);
+    expect(key).toBeDefined();
+
+    const gateway = await runCli(
+      ["serve", "--config", config],
+      { LOG_LEVEL: "silent" },
+      capture().io,
+    );
+    if (typeof gateway === "number") throw new Error(`exit ${gateway}`);
+    try {
+      const balance = await fetch(`${gateway.url}/v1/balance`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(await balance.json()).toEqual({
+        success: true,
+        remain_balance: 0.001,
+        remain_credits: 500,
+        used_balance: 0,
+        used_credits: 0,
+        unlimited_quota: false,
+      });
     } finally {
       await gateway.close();
     }

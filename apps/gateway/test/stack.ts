@@ -51,20 +51,24 @@ export const simChannels = (url: string, apiKey = UPSTREAM_KEY) => [
 export async function startStack(
   overrides: Partial<ConfigInput> & {
     simFault?: string;
+    /** The simulator's clock (cache expiry); pass the gateway's `now` too to move both. */
+    simNow?: () => number;
     /** Channels added after the simulator's own, given its URL. */
     extraChannels?: (simUrl: string) => NonNullable<ConfigInput["channels"]>;
   } = {},
   options: GatewayOptions = {},
 ): Promise<Stack> {
-  const { simFault, extraChannels, ...configOverrides } = overrides;
+  const { simFault, simNow, extraChannels, ...configOverrides } = overrides;
   const sim = await startProviderSim({
     port: 0,
     keys: [UPSTREAM_KEY],
     ...(simFault === undefined ? {} : { fault: simFault }),
+    ...(simNow === undefined ? {} : { now: simNow }),
   });
   const lines: string[] = [];
   const config = validateConfig({
     listen: { host: "127.0.0.1", port: 0 },
+    database_url: "sqlite::memory:",
     users: [{ id: "alice", quota: 1_000_000 }],
     tokens: [
       { key: KEY, user: "alice", unlimited: true },

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, eventually, postJson, type Stack, startStack } from "./stack.ts";
 import { parseSse, READ_STREAM, REQUEST } from "./wire.ts";
@@ -70,6 +72,69 @@ describe("streaming", () => {
       clientDisconnected: false,
       finishReason: "stop",
       usage: { outputTokens: expect.any(Number), inputTokens: expect.any(Number) },
+    });
+  });
+});
+
+// An Anthropic upstream that sends fixed bytes in awkward pieces: CRLF framing, a comment, an
+// unknown event and field, a multi-byte character split across writes.
+const ODD_STREAM = [
+  'event: message_start\r\ndata: {"type":"message_start","message":{"id":"m1","type":"message","role":"assistant","model":"x","content":[],"usage":{"input_tokens":7,"output_tokens":1},"future":1}}\r\n\r\n: note\r\n\r\nevent: content_block_start\r\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\r\n\r\nevent: content_block_delta\r\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"h',
+  "\u00e9",
+  'llo"}}\r\n\r\nevent: vendor_extra\r\ndata: {"type":"vendor_extra"}\r\n\r\nevent: content_block_stop\r\ndata: {"type":"content_block_stop","index":0}\r\n\r',
+  '\nevent: message_delta\r\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}\r\n\r\nevent: message_stop\r\ndata: {"type":"message_stop"}\r\n\r\n',
+];
+
+describe("same-format streams are relayed byte for byte", () => {
+  let stack: Stack;
+  let upstream: ReturnType<typeof createServer>;
+  beforeAll(async () => {
+    const bytes = Buffer.from(ODD_STREAM.join(""), "utf8");
+    // Cut inside the two-byte é as well as between the pieces above.
+    const cutAt = bytes.indexOf(Buffer.from("\u00e9")) + 1;
+    upstream = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(bytes.subarray(0, cutAt));
+      setTimeout(() => res.end(bytes.subarray(cutAt)), 20);
+    });
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    stack = await startStack({
+      channels: [
+        {
+          name: "odd",
+          protocol: "anthropic",
+          base_url: url,
+          api_key: "k",
+          models: ["txtB-sonnet-4-6"],
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await new Promise((r) => upstream.close(r));
+  });
+
+  it("the client reads exactly the upstream's bytes, and the tap still finds usage and finish", async () => {
+    const { path, body } = REQUEST.messages({ model: "txtB-sonnet-4-6", text: "hi", stream: true });
+    const res = await fetch(stack.gateway.url + path, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const received = Buffer.from(await res.arrayBuffer());
+    expect(received.equals(Buffer.from(ODD_STREAM.join(""), "utf8"))).toBe(true);
+    const requestId = res.headers.get("x-request-id");
+    const line = () =>
+      stack.logs().find((l) => l["requestId"] === requestId && l["msg"] === "stream completed");
+    await eventually(() => line() !== undefined);
+    expect(line()).toMatchObject({
+      complete: true,
+      finishReason: "stop",
+      usage: { inputTokens: 7, outputTokens: 3 },
     });
   });
 });

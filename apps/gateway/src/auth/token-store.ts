@@ -1,54 +1,116 @@
-import { hash, timingSafeEqual } from "node:crypto";
-import type { TokenConfig, UserConfig } from "../config/config-schema.ts";
+import { timingSafeEqual } from "node:crypto";
+import type { RateLimitConfig } from "../config/config-schema.ts";
+import type { Store, TokenRow } from "../storage/store.ts";
+import { keyHash } from "./key-hash.ts";
 
 export interface AuthenticatedToken {
-  /** A loggable id: the token's name, or a short prefix of the key's hash. Never the key. */
-  readonly id: string;
-  readonly user: UserConfig;
-  readonly config: TokenConfig;
+  readonly id: number;
+  /** Loggable: the token's name. Never the key. */
+  readonly name: string;
+  readonly userId: string;
+  readonly unlimited: boolean;
+  readonly userUnlimited: boolean;
   /** Gateway model ids this token may use; undefined means all. */
   readonly models: ReadonlySet<string> | undefined;
+  readonly rateLimit: RateLimitConfig;
 }
 
-interface Entry {
-  hash: Buffer;
-  token: AuthenticatedToken;
+export type TokenLookup =
+  | { readonly ok: true; readonly token: AuthenticatedToken }
+  | { readonly ok: false; readonly reason: "invalid" | "expired" | "disabled" };
+
+interface Cached {
+  readonly row: TokenRow;
+  readonly token: AuthenticatedToken;
+  readonly fetchedAt: number;
 }
 
-// One-shot `hash` (no Hash object per call): this runs on every request.
-const sha256 = (key: string): Buffer => hash("sha256", key, "buffer");
+export interface TokenStoreOptions {
+  /** How long a token read from the database is trusted before it is read again. */
+  readonly ttlMs: number;
+  /** Limits by key hash (config tokens), and the default for every other token. */
+  readonly rateLimits: ReadonlyMap<string, RateLimitConfig>;
+  readonly defaultRateLimit: RateLimitConfig;
+  readonly now?: () => number;
+}
+
+const INVALID: TokenLookup = { ok: false, reason: "invalid" };
 
 /**
- * Keys are held only as SHA-256 hashes. The map lookup finds a candidate by hash; the final
- * comparison is constant-time so a lookup never reveals how much of a hash matched.
+ * API keys, looked up by hash. Hot path: a memory hit; a miss (or an entry older than the ttl,
+ * so changes made by another instance show up) reads the database once, shared by concurrent
+ * callers. The final comparison is constant-time so a lookup never reveals how much of a hash
+ * matched.
  */
 export class TokenStore {
-  readonly #byHash = new Map<string, Entry>();
+  readonly #store: Store;
+  readonly #options: TokenStoreOptions;
+  readonly #now: () => number;
+  readonly #cache = new Map<string, Cached>();
+  readonly #pending = new Map<string, Promise<Cached | undefined>>();
 
-  constructor(tokens: readonly TokenConfig[], users: readonly UserConfig[]) {
-    const usersById = new Map(users.map((u) => [u.id, u]));
-    for (const config of tokens) {
-      const digest = sha256(config.key);
-      const user = usersById.get(config.user);
-      if (user === undefined) throw new Error(`token for unknown user ${config.user}`);
-      const token: AuthenticatedToken = {
-        id: config.name ?? `key:${digest.toString("hex").slice(0, 12)}`,
-        user,
-        config,
-        models: config.models === undefined ? undefined : new Set(config.models),
-      };
-      this.#byHash.set(digest.toString("hex"), { hash: digest, token });
+  constructor(store: Store, options: TokenStoreOptions) {
+    this.#store = store;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async lookup(key: string): Promise<TokenLookup> {
+    const digest = keyHash(key);
+    const now = this.#now();
+    let entry = this.#cache.get(digest);
+    if (entry === undefined || now - entry.fetchedAt > this.#options.ttlMs) {
+      entry = await this.#load(digest);
     }
+    if (entry === undefined) return INVALID;
+    const stored = Buffer.from(entry.row.keyHash, "hex");
+    const given = Buffer.from(digest, "hex");
+    if (stored.length !== given.length || !timingSafeEqual(stored, given)) return INVALID;
+    if (entry.row.status !== "active") return { ok: false, reason: "disabled" };
+    if (entry.row.expiresAt !== undefined && entry.row.expiresAt <= now) {
+      return { ok: false, reason: "expired" };
+    }
+    return { ok: true, token: entry.token };
   }
 
-  get size(): number {
-    return this.#byHash.size;
+  /** Forget a token (after it was changed through this instance) so the next lookup reads it. */
+  invalidate(keyHashHex: string): void {
+    this.#cache.delete(keyHashHex);
   }
 
-  lookup(key: string): AuthenticatedToken | undefined {
-    const digest = sha256(key);
-    const entry = this.#byHash.get(digest.toString("hex"));
-    if (entry === undefined || !timingSafeEqual(entry.hash, digest)) return undefined;
-    return entry.token;
+  /** Forget every cached token of a user (its unlimited flag or quota changed). */
+  invalidateUser(userId: string): void {
+    for (const [hash, entry] of this.#cache)
+      if (entry.row.userId === userId) this.#cache.delete(hash);
+  }
+
+  #load(digest: string): Promise<Cached | undefined> {
+    let pending = this.#pending.get(digest);
+    if (pending === undefined) {
+      pending = this.#read(digest).finally(() => this.#pending.delete(digest));
+      this.#pending.set(digest, pending);
+    }
+    return pending;
+  }
+
+  async #read(digest: string): Promise<Cached | undefined> {
+    const row = await this.#store.findTokenByHash(digest);
+    if (row === undefined) {
+      this.#cache.delete(digest);
+      return undefined;
+    }
+    const user = await this.#store.getUser(row.userId);
+    const token: AuthenticatedToken = {
+      id: row.id,
+      name: row.name,
+      userId: row.userId,
+      unlimited: row.unlimited,
+      userUnlimited: user?.unlimited ?? false,
+      models: row.models === undefined ? undefined : new Set(row.models),
+      rateLimit: this.#options.rateLimits.get(digest) ?? this.#options.defaultRateLimit,
+    };
+    const entry: Cached = { row, token, fetchedAt: this.#now() };
+    this.#cache.set(digest, entry);
+    return entry;
   }
 }

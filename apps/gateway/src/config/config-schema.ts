@@ -22,6 +22,20 @@ export const listenSchema = z.strictObject({
 export const billingSchema = z.strictObject({
   unit: z.enum(["USD", "Credits"]).default("USD"),
   credits_per_usd: z.number().positive().default(500000),
+  /**
+   * Output tokens reserved for a call that names no max_tokens. A call can end up costing more
+   * than its reservation by at most what it produced beyond this (the documented overdraft bound).
+   */
+  default_output_reserve: z.number().int().positive().default(4096),
+  /** Usage rows and settlements are written in batches of at most this many, or this often. */
+  flush_max_rows: z.number().int().positive().default(200),
+  flush_interval_ms: z.number().int().positive().default(50),
+});
+
+/** Sliding one-minute windows; absent = no limit. */
+export const rateLimitSchema = z.strictObject({
+  rpm: z.number().int().positive().optional(),
+  tpm: z.number().int().positive().optional(),
 });
 
 export const webhooksSchema = z.strictObject({
@@ -35,6 +49,8 @@ export const limitsSchema = z.strictObject({
     .int()
     .positive()
     .default(32 * 1024 * 1024),
+  /** Applied to every token that sets no `rate_limit` of its own. */
+  rate_limit: rateLimitSchema.prefault({}),
 });
 
 export const userSchema = z.strictObject({
@@ -53,6 +69,9 @@ export const tokenSchema = z
     unlimited: z.boolean().default(false),
     /** Allow-list of gateway model ids; absent means every configured model. */
     models: z.array(nonEmpty).optional(),
+    /** ISO 8601 time after which the key is refused. */
+    expires_at: z.iso.datetime({ offset: true }).optional(),
+    rate_limit: rateLimitSchema.optional(),
   })
   .refine((token) => token.unlimited || token.quota !== undefined, {
     message: "give either quota or unlimited: true",
@@ -92,6 +111,10 @@ export const modelPriceSchema = z
     per_second: price.optional(),
     per_million_characters: price.optional(),
     per_minute: price.optional(),
+    /** Cache writes with a 1-hour ttl (Anthropic); cache_write applies when absent. */
+    cache_write_1h: price.optional(),
+    /** Per 1M cached tokens per hour of ttl, charged once when the gateway creates a cache. */
+    cache_storage_per_hour: price.optional(),
   })
   .refine((p) => Object.keys(p).length > 0, "must set at least one price");
 
@@ -158,3 +181,6 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type ChannelConfig = z.output<typeof channelSchema>;
 export type TokenConfig = z.output<typeof tokenSchema>;
 export type UserConfig = z.output<typeof userSchema>;
+export type ModelPrice = z.output<typeof modelPriceSchema>;
+export type RateLimitConfig = z.output<typeof rateLimitSchema>;
+export type BillingConfig = z.output<typeof billingSchema>;

@@ -1,12 +1,14 @@
-import { notFound, toGatewayError, unauthenticated } from "@interlingua/errors";
+import { notFound, toGatewayError } from "@interlingua/errors";
 import { Hono } from "hono";
-import { readCredential } from "../auth/credential-sources.ts";
+import { authenticate } from "../auth/authenticate.ts";
 import { listModels } from "../models/list-models.ts";
 import type { GatewayServices } from "../services.ts";
 import type { AppEnv } from "./app-env.ts";
+import { mountBalanceRoutes } from "./balance-routes.ts";
 import { GENERATION_ROUTES } from "./endpoints.ts";
 import { errorResponse } from "./error-response.ts";
 import { generationHandler } from "./generation-handler.ts";
+import { mountManagementRoutes } from "./management-routes.ts";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.ts";
 
 /** The gateway's HTTP surface on web-standard Request/Response. */
@@ -23,19 +25,14 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
   for (const { path, endpoint } of GENERATION_ROUTES)
     app.post(path, generationHandler(services, endpoint));
 
-  app.get("/v1/models", (c) => {
-    const url = new URL(c.req.url);
-    const key = readCredential("standard", c.req.raw.headers, url);
-    const token = key === undefined ? undefined : services.tokens.lookup(key);
-    if (token === undefined) {
-      return errorResponse(
-        "standard",
-        unauthenticated(key === undefined ? "missing API key" : "invalid API key"),
-        c.get("requestId"),
-      );
-    }
-    return c.json(listModels(services.router, token, services.startedAt));
+  app.get("/v1/models", async (c) => {
+    const auth = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
+    if (!auth.ok) return errorResponse("standard", auth.error, c.get("requestId"));
+    return c.json(listModels(services.router, auth.token, services.startedAt));
   });
+
+  mountBalanceRoutes(app, services);
+  mountManagementRoutes(app, services);
 
   app.notFound((c) =>
     errorResponse(

@@ -1,3 +1,4 @@
+import { analyzeCache, type CacheAnalysis } from "@interlingua/cache-control";
 import type { Request as CanonicalRequest } from "@interlingua/core-types";
 import {
   type GatewayError,
@@ -5,10 +6,9 @@ import {
   notFound,
   payloadTooLarge,
   toGatewayError,
-  unauthenticated,
 } from "@interlingua/errors";
 import type { Context } from "hono";
-import { readCredential } from "../auth/credential-sources.ts";
+import { authenticate } from "../auth/authenticate.ts";
 import { CODECS } from "../codecs.ts";
 import { loggableUrl } from "../log/logger.ts";
 import { requestLog } from "../log/request-log.ts";
@@ -21,6 +21,8 @@ import { ENVELOPE_HEADER, shouldWrap } from "./envelope.ts";
 import { errorResponse } from "./error-response.ts";
 import { parseNativeTarget } from "./native-target.ts";
 import { readBodyCapped } from "./read-body.ts";
+
+const NO_CACHE: CacheAnalysis = { mode: "none", warnings: [] };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -71,10 +73,9 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       );
     }
 
-    const key = readCredential(endpoint.credentials, c.req.raw.headers, url);
-    const token = key === undefined ? undefined : services.tokens.lookup(key);
-    if (token === undefined)
-      return refuse(unauthenticated(key === undefined ? "missing API key" : "invalid API key"));
+    const auth = await authenticate(services, endpoint.credentials, c.req.raw.headers, url);
+    if (!auth.ok) return refuse(auth.error);
+    const token = auth.token;
 
     const body = await readBodyCapped(c.req.raw, services.config.limits.max_body_bytes);
     if (!body.ok) {
@@ -107,6 +108,17 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       return refuse(toGatewayError(error));
     }
 
+    // SPEC.md's cache_control rules apply to the chat and native formats; on messages the field
+    // is Anthropic's own and rides through with the request.
+    let cache: CacheAnalysis = NO_CACHE;
+    if (endpoint.format === "chat" || endpoint.format === "native") {
+      try {
+        cache = analyzeCache(canonical, endpoint.format);
+      } catch (error) {
+        return refuse(toGatewayError(error));
+      }
+    }
+
     const headers = c.req.raw.headers;
     const anthropicVersion = headers.get("anthropic-version") ?? headers.get("vendor-version");
     const anthropicBeta = headers.get("anthropic-beta");
@@ -114,9 +126,10 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       endpoint,
       requestId,
       token,
-      log: log.with({ token: token.id }),
+      log: log.with({ token: token.name }),
       wire,
       canonical,
+      cache,
       model: canonical.model,
       stream: canonical.stream,
       jsonArrayStream: target?.stream === true && url.searchParams.get("alt") !== "sse",

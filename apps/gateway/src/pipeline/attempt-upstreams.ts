@@ -1,13 +1,14 @@
 import type { Response as CanonicalResponse, Warning } from "@interlingua/core-types";
 import type { GatewayError } from "@interlingua/errors";
 import type { Agent } from "undici";
+import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
 import { CODECS } from "../codecs.ts";
 import type { ModelRouter, RouteCandidate } from "../routing/model-router.ts";
-import { firstChunkThenStream } from "../upstream/first-chunk-then-stream.ts";
 import {
   type PreparedUpstreamRequest,
   prepareUpstreamRequest,
 } from "../upstream/prepare-upstream-request.ts";
+import { readFirstChunk, type StartedUpstreamBody } from "../upstream/read-first-chunk.ts";
 import { readAllText, sendUpstream } from "../upstream/send-upstream.ts";
 import { noChannelAvailable, upstreamFailureToError } from "../upstream/upstream-error.ts";
 import {
@@ -30,12 +31,14 @@ interface CommittedBase {
   candidate: RouteCandidate;
   prepared: PreparedUpstreamRequest;
   warnings: Warning[];
+  /** How the committed attempt used a cache boundary, when the request had one. */
+  cachePlan?: CachePlanOutcome | undefined;
 }
 
 /** An upstream reply the gateway has committed to: from here on there is no fallback. */
 export type Committed =
   | (CommittedBase & { kind: "json"; text: string; json: unknown; response?: CanonicalResponse })
-  | (CommittedBase & { kind: "stream"; body: ReadableStream<Uint8Array> });
+  | (CommittedBase & { kind: "stream"; body: StartedUpstreamBody });
 
 type AttemptResult = { ok: true; value: Committed } | { ok: false; failure: UpstreamFailure };
 
@@ -50,6 +53,11 @@ export async function attemptUpstreams(
   request: GenerationRequest,
   candidates: readonly RouteCandidate[],
   attempts: AttemptRecord[],
+  /** Applies the request's cache boundary for one candidate channel (SPEC.md cache rules). */
+  planCache?: (
+    candidate: RouteCandidate,
+    onWarning: (warning: Warning) => void,
+  ) => Promise<CachePlanOutcome | undefined>,
 ): Promise<{ ok: true; committed: Committed } | { ok: false; error: GatewayError }> {
   let lastError: GatewayError | undefined;
   for (const candidate of candidates) {
@@ -66,9 +74,11 @@ export async function attemptUpstreams(
       continue;
     }
     const warnings: Warning[] = [];
+    const onWarning = (w: Warning) => warnings.push(w);
+    const cachePlan = await planCache?.(candidate, onWarning);
     let prepared: PreparedUpstreamRequest;
     try {
-      prepared = prepareUpstreamRequest(request, candidate, (w) => warnings.push(w));
+      prepared = prepareUpstreamRequest(request, candidate, onWarning, cachePlan?.canonical);
     } catch (error) {
       // This protocol cannot express the request; another channel's protocol may.
       record("refused-by-render");
@@ -79,7 +89,7 @@ export async function attemptUpstreams(
     if (result.ok) {
       router.breaker.onSuccess(candidate.channel.name);
       record("ok");
-      return { ok: true, committed: result.value };
+      return { ok: true, committed: { ...result.value, cachePlan } };
     }
     const failure = result.failure;
     record(failure.kind, failure.kind === "status" ? failure.status : undefined);
@@ -103,9 +113,9 @@ async function attemptOne(
   if (!reply.ok) return reply;
   const base = { candidate, prepared, warnings };
   if (request.stream) {
-    const peeked = await firstChunkThenStream(reply.body);
-    if (!peeked.ok) return { ok: false, failure: failureFromError(peeked.error) };
-    return { ok: true, value: { ...base, kind: "stream", body: peeked.stream } };
+    const first = await readFirstChunk(reply.body);
+    if (!first.ok) return { ok: false, failure: failureFromError(first.error) };
+    return { ok: true, value: { ...base, kind: "stream", body: first.body } };
   }
   const read = await readAllText(reply.body);
   if (!read.ok) return read;

@@ -12,16 +12,11 @@ export const upstreamStreamFailed = (error: unknown): StreamEvent => ({
 });
 
 /** One canonical event as the frames a client of `format` reads (its codec decides the shape). */
-export async function framesOf(format: WireFormat, event: StreamEvent): Promise<SseMessage[]> {
+export function framesOf(format: WireFormat, event: StreamEvent): SseMessage[] {
   const frames: SseMessage[] = [];
-  const source = new ReadableStream<StreamEvent>({
-    start(controller) {
-      controller.enqueue(event);
-      controller.close();
-    },
-  });
-  await source
-    .pipeThrough(CODECS[format].stream.encode())
-    .pipeTo(new WritableStream({ write: (f) => void frames.push(f) }));
+  const encoder = CODECS[format].stream.encoder();
+  const collect = (frame: SseMessage) => void frames.push(frame);
+  encoder.push(event, collect);
+  encoder.end(collect);
   return frames;
 }

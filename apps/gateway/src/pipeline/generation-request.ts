@@ -1,3 +1,4 @@
+import type { CacheAnalysis } from "@interlingua/cache-control";
 import type { Request } from "@interlingua/core-types";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { EndpointSpec } from "../http/endpoints.ts";
@@ -14,6 +15,8 @@ export interface GenerationRequest {
   readonly wire: Record<string, unknown>;
   /** The body parsed with the client's codec. */
   readonly canonical: Request;
+  /** Its cache boundary (chat and native; `none` elsewhere). */
+  readonly cache: CacheAnalysis;
   /** The model as the client named it. */
   readonly model: string;
   readonly stream: boolean;

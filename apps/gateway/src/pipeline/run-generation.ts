@@ -6,6 +6,8 @@ import {
   permissionDenied,
   toGatewayError,
 } from "@interlingua/errors";
+import { openCallAccount } from "../billing/call-account.ts";
+import { applyCachePlan } from "../cache/apply-cache-plan.ts";
 import { errorResponse } from "../http/error-response.ts";
 import type { GatewayServices } from "../services.ts";
 import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
@@ -57,22 +59,51 @@ export async function runGeneration(
     );
   }
 
+  const opened = await openCallAccount(services, request, route.gatewayModel, started);
+  if (!opened.ok) return fail(opened.error);
+  const account = opened.account;
+
   const attempts: AttemptRecord[] = [];
+  const cacheContext = {
+    agent: services.agent,
+    registry: services.caches,
+    log,
+    now: services.now,
+  };
   const result = await attemptUpstreams(
     services.agent,
     services.router,
     request,
     services.router.plan(route),
     attempts,
+    request.cache.mode === "none"
+      ? undefined
+      : (candidate, onWarning) =>
+          applyCachePlan(
+            cacheContext,
+            request.cache,
+            request.canonical,
+            request.token.userId,
+            route.gatewayModel,
+            candidate,
+            onWarning,
+          ),
   );
-  if (!result.ok) return fail(result.error, attempts);
+  if (!result.ok) {
+    account.end({ status: result.error.status, error: result.error.message });
+    return fail(result.error, attempts);
+  }
   const committed = result.committed;
+  const cacheStorageTokenHours = committed.cachePlan?.storageTokenHours ?? 0;
   const warnings: Warning[] = committed.warnings;
   const summary = {
     model: request.model,
     channel: committed.candidate.channel.name,
     upstreamModel: committed.candidate.upstreamModel,
     sameFormat: committed.prepared.sameFormat,
+    ...(committed.cachePlan === undefined
+      ? {}
+      : { cache: committed.cachePlan.mode, cacheReason: committed.cachePlan.reason }),
     stream: request.stream,
     attempts,
   };
@@ -82,19 +113,33 @@ export async function runGeneration(
     try {
       reply = renderJsonReply(request, committed, warnings);
     } catch (error) {
-      return fail(toGatewayError(error), attempts);
+      const gatewayError = toGatewayError(error);
+      account.end({
+        status: gatewayError.status,
+        channel: summary.channel,
+        error: gatewayError.message,
+      });
+      return fail(gatewayError, attempts);
     }
-    // Usage is read after the reply is on its way; the client does not wait for the log.
+    // Usage is read after the reply is on its way; the client waits for neither charge nor log.
     setImmediate(() => {
-      log.info(
-        { ...summary, status: 200, usage: reply.usage(), warnings, ms: elapsed() },
-        "request completed",
-      );
+      const usage = reply.usage();
+      account.end({ status: 200, usage, channel: summary.channel, cacheStorageTokenHours });
+      log.info({ ...summary, status: 200, usage, warnings, ms: elapsed() }, "request completed");
     });
     return new Response(reply.body, { status: 200, headers: JSON_HEADERS });
   }
 
   return streamReply(services, request, committed, (outcome) => {
+    account.end({
+      status: outcome.error?.status ?? 200,
+      usage: outcome.usage,
+      channel: summary.channel,
+      error: outcome.error?.message ?? outcome.decodeError,
+      // The client got bytes; without a usage frame the prompt is still what the upstream billed.
+      producedWithoutUsage: outcome.usage === undefined,
+      cacheStorageTokenHours,
+    });
     log.info({ ...summary, status: 200, ...outcome, warnings, ms: elapsed() }, "stream completed");
   });
 }

@@ -46,6 +46,8 @@ export function prepareUpstreamRequest(
   request: GenerationRequest,
   candidate: RouteCandidate,
   onWarning: (warning: Warning) => void,
+  /** A request the cache plan rewrote: rendered even in the client's own format. */
+  planned?: Request,
 ): PreparedUpstreamRequest {
   const { channel, upstreamModel } = candidate;
   const protocol = UPSTREAM_PROTOCOLS[channel.protocol];
@@ -55,7 +57,8 @@ export function prepareUpstreamRequest(
     accept: request.stream ? "text/event-stream" : "application/json",
     ...protocol.headers(channel.apiKey, request.upstream),
   };
-  if (protocol.format === request.endpoint.format) {
+  const sameFormat = protocol.format === request.endpoint.format;
+  if (sameFormat && planned === undefined) {
     const { body, injectedUsage } = SAME_FORMAT_EDITS[protocol.format](
       request.wire,
       upstreamModel,
@@ -63,13 +66,16 @@ export function prepareUpstreamRequest(
     );
     return { url, headers, body: JSON.stringify(body), sameFormat: true, injectedUsage };
   }
+  // An OpenAI upstream only reports streamed usage when asked; billing always needs it.
+  const askUsage = request.stream && protocol.format === "chat";
   const canonical: Request = {
-    ...request.canonical,
+    ...(planned ?? request.canonical),
     model: upstreamModel,
     stream: request.stream,
-    // An OpenAI upstream only reports streamed usage when asked; billing always needs it.
-    ...(request.stream && protocol.format === "chat" ? { includeUsage: true } : {}),
+    ...(askUsage ? { includeUsage: true } : {}),
   };
   const body = CODECS[protocol.format].request.render(canonical, { onWarning }) as Wire;
-  return { url, headers, body: JSON.stringify(body), sameFormat: false, injectedUsage: false };
+  // A rendered body in the client's own format still gets its reply back byte for byte.
+  const injectedUsage = sameFormat && askUsage && request.canonical.includeUsage !== true;
+  return { url, headers, body: JSON.stringify(body), sameFormat, injectedUsage };
 }

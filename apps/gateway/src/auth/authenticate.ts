@@ -1,0 +1,42 @@
+import { type GatewayError, rateLimited, unauthenticated } from "@interlingua/errors";
+import type { GatewayServices } from "../services.ts";
+import { type CredentialGroup, readCredential } from "./credential-sources.ts";
+import type { AuthenticatedToken } from "./token-store.ts";
+
+export type Authentication =
+  | { readonly ok: true; readonly token: AuthenticatedToken }
+  | { readonly ok: false; readonly error: GatewayError };
+
+const REFUSALS = {
+  invalid: "invalid API key",
+  expired: "API key has expired",
+  disabled: "API key is disabled",
+} as const;
+
+/**
+ * The first two steps of every route (DESIGN.md §3): the API key from where the endpoint group
+ * accepts it, then the token's rate limits. Refusals come back as errors for the caller to
+ * render in its own envelope.
+ */
+export async function authenticate(
+  services: GatewayServices,
+  group: CredentialGroup,
+  headers: Headers,
+  url: URL,
+): Promise<Authentication> {
+  const key = readCredential(group, headers, url);
+  if (key === undefined) return { ok: false, error: unauthenticated("missing API key") };
+  const found = await services.tokens.lookup(key);
+  if (!found.ok) return { ok: false, error: unauthenticated(REFUSALS[found.reason]) };
+  const admission = await services.limiter.admit(String(found.token.id), found.token.rateLimit);
+  if (!admission.ok) {
+    const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
+    return {
+      ok: false,
+      error: rateLimited(`rate limit reached for this API key; retry after ${seconds} s`, {
+        retryAfterSeconds: seconds,
+      }),
+    };
+  }
+  return { ok: true, token: found.token };
+}

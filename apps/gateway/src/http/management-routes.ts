@@ -1,0 +1,266 @@
+import type { Context, Hono } from "hono";
+import type { z } from "zod";
+import { authenticate } from "../auth/authenticate.ts";
+import { keyHash, keyHint, newApiKey } from "../auth/key-hash.ts";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import { userBalance } from "../billing/balances.ts";
+import { toBillingUnit } from "../billing/money.ts";
+import type { GatewayServices } from "../services.ts";
+import type { LogFilter, TokenPatch, TokenRow, UsageLogRow } from "../storage/store.ts";
+import type { AppEnv } from "./app-env.ts";
+import {
+  createTokenSchema,
+  type LogQuery,
+  logQuerySchema,
+  pageQuerySchema,
+  tokenIdSchema,
+  type UpdateTokenBody,
+  updateTokenSchema,
+} from "./management-schemas.ts";
+
+type Ctx = Context<AppEnv>;
+type Reply = {
+  status: 200 | 400 | 401 | 404 | 429;
+  success: boolean;
+  message: string;
+  data?: unknown;
+};
+
+const ok = (data: unknown): Reply => ({ status: 200, success: true, message: "", data });
+const refuse = (status: Reply["status"], message: string): Reply => ({
+  status,
+  success: false,
+  message,
+});
+
+const issueText = (error: z.ZodError) =>
+  error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+
+const unixSeconds = (ms: number | undefined) => (ms === undefined ? -1 : Math.floor(ms / 1000));
+
+function tokenView(row: TokenRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    key_hint: row.keyHint,
+    status: row.status,
+    remain_quota: row.unlimited ? -1 : row.quota - row.used - row.reserved,
+    used_quota: row.used,
+    unlimited_quota: row.unlimited,
+    expired_time: unixSeconds(row.expiresAt),
+    models: row.models ?? null,
+    source: row.source,
+    created_time: unixSeconds(row.createdAt),
+  };
+}
+
+function logView(row: UsageLogRow) {
+  return {
+    id: row.id,
+    request_id: row.requestId,
+    created_at: unixSeconds(row.time),
+    token_name: row.tokenName,
+    model_name: row.model,
+    channel: row.channel ?? null,
+    endpoint: row.endpoint,
+    prompt_tokens: row.promptTokens,
+    completion_tokens: row.completionTokens,
+    cached_tokens: row.cachedTokens,
+    cache_write_tokens: row.cacheWriteTokens,
+    thinking_tokens: row.thinkingTokens,
+    quota: row.credits,
+    cost: row.cost,
+    latency_ms: row.latencyMs,
+    is_stream: row.stream,
+    status: row.status,
+    error: row.error ?? null,
+  };
+}
+
+const logFilter = (userId: string, query: LogQuery): LogFilter => ({
+  userId,
+  ...(query.model_name === undefined ? {} : { model: query.model_name }),
+  ...(query.token_name === undefined ? {} : { tokenName: query.token_name }),
+  ...(query.start_timestamp === undefined ? {} : { from: query.start_timestamp * 1000 }),
+  ...(query.end_timestamp === undefined ? {} : { to: query.end_timestamp * 1000 + 1000 }),
+});
+
+const patchOf = (body: UpdateTokenBody): TokenPatch => ({
+  ...(body.name === undefined ? {} : { name: body.name }),
+  ...(body.remain_quota === undefined ? {} : { remaining: body.remain_quota }),
+  ...(body.unlimited_quota === undefined ? {} : { unlimited: body.unlimited_quota }),
+  ...(body.expired_time === undefined
+    ? {}
+    : { expiresAt: body.expired_time === -1 ? null : body.expired_time * 1000 }),
+  ...(body.models === undefined ? {} : { models: body.models }),
+  ...(body.status === undefined ? {} : { status: body.status }),
+});
+
+async function readJson(c: Ctx): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The management API under `/api/*` with its `{success, message, data}` envelope, acting on the
+ * caller's own account: who am I, my usage logs and their totals, my tokens. The caller is the
+ * user that owns the API key presented as `Authorization: Bearer`.
+ */
+export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
+  const billing = services.config.billing;
+  const route =
+    (handle: (c: Ctx, token: AuthenticatedToken) => Promise<Reply>) => async (c: Ctx) => {
+      const auth = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
+      const reply = auth.ok
+        ? await handle(c, auth.token)
+        : refuse(auth.error.status === 429 ? 429 : 401, auth.error.message);
+      const { status, ...body } = reply;
+      if (!auth.ok && auth.error.retryAfterSeconds !== undefined) {
+        c.header("retry-after", String(auth.error.retryAfterSeconds));
+      }
+      return c.json(body, status);
+    };
+
+  app.get(
+    "/api/user/self",
+    route(async (_c, token) => {
+      const user = await services.store.getUser(token.userId);
+      if (user === undefined) return refuse(404, "user record does not exist");
+      const balance = userBalance(user, billing);
+      return ok({
+        id: user.id,
+        quota: user.quota,
+        used_quota: user.used,
+        reserved_quota: user.reserved,
+        remain_quota: balance.remain_credits,
+        unlimited_quota: user.unlimited,
+        remain_balance: balance.remain_balance,
+        used_balance: balance.used_balance,
+        unit: billing.unit,
+      });
+    }),
+  );
+
+  app.get(
+    "/api/log/self",
+    route(async (c, token) => {
+      const query = logQuerySchema.safeParse(c.req.query());
+      if (!query.success) return refuse(400, issueText(query.error));
+      const { p, page_size } = query.data;
+      const page = await services.store.queryLogs(logFilter(token.userId, query.data), {
+        offset: (p - 1) * page_size,
+        limit: page_size,
+      });
+      return ok({ items: page.items.map(logView), total: page.total, page: p, page_size });
+    }),
+  );
+
+  app.get(
+    "/api/log/self/stat",
+    route(async (c, token) => {
+      const query = logQuerySchema.safeParse(c.req.query());
+      if (!query.success) return refuse(400, issueText(query.error));
+      const stats = await services.store.logStats(logFilter(token.userId, query.data));
+      return ok({
+        requests: stats.requests,
+        prompt_tokens: stats.promptTokens,
+        completion_tokens: stats.completionTokens,
+        cached_tokens: stats.cachedTokens,
+        cache_write_tokens: stats.cacheWriteTokens,
+        thinking_tokens: stats.thinkingTokens,
+        quota: stats.credits,
+        cost: toBillingUnit(stats.credits, billing),
+        unit: billing.unit,
+      });
+    }),
+  );
+
+  /** The caller's token named by the `:id` path parameter, or the refusal to answer with. */
+  const ownToken = async (c: Ctx, token: AuthenticatedToken): Promise<TokenRow | Reply> => {
+    const id = tokenIdSchema.safeParse(c.req.param("id"));
+    if (!id.success) return refuse(400, "id: must be a positive integer");
+    const row = await services.store.getToken(id.data);
+    if (row === undefined || row.userId !== token.userId) return refuse(404, "token not found");
+    return row;
+  };
+
+  const listTokens = route(async (c, token) => {
+    const query = pageQuerySchema.safeParse(c.req.query());
+    if (!query.success) return refuse(400, issueText(query.error));
+    const { p, page_size } = query.data;
+    const page = await services.store.listTokens(token.userId, {
+      offset: (p - 1) * page_size,
+      limit: page_size,
+    });
+    return ok({ items: page.items.map(tokenView), total: page.total, page: p, page_size });
+  });
+  app.get("/api/token", listTokens);
+  app.get("/api/token/", listTokens);
+
+  app.get(
+    "/api/token/:id",
+    route(async (c, token) => {
+      const row = await ownToken(c, token);
+      return "success" in row ? row : ok(tokenView(row));
+    }),
+  );
+
+  const createToken = route(async (c, token) => {
+    const body = createTokenSchema.safeParse(await readJson(c));
+    if (!body.success) return refuse(400, issueText(body.error));
+    const key = newApiKey();
+    const row = await services.store.createToken({
+      keyHash: keyHash(key),
+      keyHint: keyHint(key),
+      name: body.data.name,
+      userId: token.userId,
+      quota: body.data.remain_quota,
+      unlimited: body.data.unlimited_quota,
+      expiresAt: body.data.expired_time === -1 ? undefined : body.data.expired_time * 1000,
+      models: body.data.models ?? undefined,
+      source: "api",
+    });
+    // The only time the key is shown: it is stored as a hash.
+    return ok({ ...tokenView(row), key });
+  });
+  app.post("/api/token", createToken);
+  app.post("/api/token/", createToken);
+
+  const updateToken = (idFrom: (c: Ctx, body: UpdateTokenBody) => unknown) =>
+    route(async (c, token) => {
+      const body = updateTokenSchema.safeParse(await readJson(c));
+      if (!body.success) return refuse(400, issueText(body.error));
+      const id = tokenIdSchema.safeParse(String(idFrom(c, body.data) ?? ""));
+      if (!id.success) return refuse(400, "id: must be a positive integer");
+      const row = await services.store.updateToken(id.data, token.userId, patchOf(body.data));
+      if (row === undefined) return refuse(404, "token not found");
+      services.tokens.invalidate(row.keyHash);
+      return ok(tokenView(row));
+    });
+  app.put(
+    "/api/token",
+    updateToken((_c, body) => body.id),
+  );
+  app.put(
+    "/api/token/",
+    updateToken((_c, body) => body.id),
+  );
+  app.put(
+    "/api/token/:id",
+    updateToken((c) => c.req.param("id")),
+  );
+
+  app.delete(
+    "/api/token/:id",
+    route(async (c, token) => {
+      const row = await ownToken(c, token);
+      if ("success" in row) return row;
+      await services.store.deleteToken(row.id, token.userId);
+      services.tokens.invalidate(row.keyHash);
+      return ok(null);
+    }),
+  );
+}

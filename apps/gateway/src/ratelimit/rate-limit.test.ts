@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
+import { SlidingWindow } from "./sliding-window.ts";
+
+describe("SlidingWindow", () => {
+  it("counts the last 60 seconds and forgets older seconds", () => {
+    const window = new SlidingWindow();
+    window.add(1_000, 5);
+    window.add(30_500, 2);
+    expect(window.total(59_999)).toBe(7);
+    expect(window.total(61_000)).toBe(2);
+    expect(window.total(91_000)).toBe(0);
+  });
+
+  it("tells how long until the total slides down to a bound", () => {
+    const window = new SlidingWindow();
+    window.add(1_000, 5);
+    window.add(30_500, 2);
+    expect(window.waitUntilAtMost(40_000, 7)).toBe(0);
+    expect(window.waitUntilAtMost(40_000, 3)).toBe(61_000 - 40_000);
+    expect(window.waitUntilAtMost(40_000, 0)).toBe(90_000 - 40_000);
+  });
+});
+
+describe("MemoryRateLimiter", () => {
+  it("admits rpm requests a minute per key, then refuses with the wait, then admits again", async () => {
+    let now = 10_000;
+    const limiter = new MemoryRateLimiter(() => now);
+    for (let i = 0; i < 3; i++) expect(await limiter.admit("a", { rpm: 3 })).toEqual({ ok: true });
+    expect(await limiter.admit("a", { rpm: 3 })).toEqual({ ok: false, retryAfterMs: 60_000 });
+    expect(await limiter.admit("b", { rpm: 3 })).toEqual({ ok: true });
+    now = 70_000;
+    expect(await limiter.admit("a", { rpm: 3 })).toEqual({ ok: true });
+  });
+
+  it("refuses a key that used its tokens per minute until they slide out", async () => {
+    let now = 0;
+    const limiter = new MemoryRateLimiter(() => now);
+    expect(await limiter.admit("a", { tpm: 100 })).toEqual({ ok: true });
+    await limiter.recordTokens("a", 150);
+    now = 5_000;
+    expect(await limiter.admit("a", { tpm: 100 })).toEqual({ ok: false, retryAfterMs: 55_000 });
+    now = 60_000;
+    expect(await limiter.admit("a", { tpm: 100 })).toEqual({ ok: true });
+  });
+
+  it("admits everything without limits", async () => {
+    const limiter = new MemoryRateLimiter(() => 0);
+    for (let i = 0; i < 1000; i++) expect((await limiter.admit("a", {})).ok).toBe(true);
+  });
+});

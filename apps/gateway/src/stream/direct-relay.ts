@@ -1,0 +1,65 @@
+import { ServerResponse } from "node:http";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import type { Relay, RelaySink } from "./relay.ts";
+import { relayReadable } from "./relay-stream.ts";
+
+type StartRelay = (sink: RelaySink) => Relay;
+
+/** Relayed responses that the Node server may write itself instead of reading their body. */
+const DIRECT = new WeakMap<Response, StartRelay>();
+
+/**
+ * A streamed response whose relay starts on whichever end asks first: its web-stream body (any
+ * fetch-style caller), or `writeRelaysDirectly` on the Node server, which skips the web stream,
+ * the adapter's read loop and its separate header flush.
+ */
+export function relayResponse(start: StartRelay, init: ResponseInit): Response {
+  const response = new Response(relayReadable(start), init);
+  DIRECT.set(response, start);
+  return response;
+}
+
+/**
+ * Wraps the app's fetch for `@hono/node-server`: a relayed response is written straight to the
+ * Node response (headers and first chunk in one write, each later chunk as it comes, `drain` for
+ * backpressure, `close` before the end as the client's disconnect); anything else goes to the
+ * adapter as usual.
+ */
+export function writeRelaysDirectly<Env extends { outgoing?: unknown } | undefined>(
+  fetch: (request: Request, env: Env) => Response | Promise<Response>,
+): (request: Request, env: Env) => Response | Promise<Response> {
+  const route = (response: Response, env: Env) => {
+    const start = DIRECT.get(response);
+    const outgoing = env?.outgoing;
+    if (start === undefined || !(outgoing instanceof ServerResponse)) return response;
+    writeRelay(outgoing, response, start);
+    return RESPONSE_ALREADY_SENT;
+  };
+  return (request, env) => {
+    const result = fetch(request, env);
+    return result instanceof Promise
+      ? result.then((response) => route(response, env))
+      : route(result, env);
+  };
+}
+
+function writeRelay(outgoing: ServerResponse, response: Response, start: StartRelay): void {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  outgoing.writeHead(response.status, headers);
+  const relay = start({
+    write: (bytes) => outgoing.write(bytes),
+    end: () => void outgoing.end(),
+    waiting: () => !outgoing.writableNeedDrain,
+  });
+  if (outgoing.destroyed) {
+    relay.detach();
+    return;
+  }
+  outgoing.on("drain", () => relay.resume());
+  outgoing.once("close", () => {
+    if (!outgoing.writableFinished) relay.detach();
+  });
+}

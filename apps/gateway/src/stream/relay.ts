@@ -1,0 +1,169 @@
+import type { StartedUpstreamBody } from "../upstream/read-first-chunk.ts";
+import type { DrainLimits, StreamEnd } from "./detach-on-cancel.ts";
+import type { RelayStage } from "./relay-stage.ts";
+
+/** Where a relay's output goes: a web stream for `Response.body`, or the Node response itself. */
+export interface RelaySink {
+  /** Sends bytes; false when the client takes no more for now (`Relay.resume` follows). */
+  write(bytes: Uint8Array): boolean;
+  end(): void;
+  /** Whether the client is waiting for bytes (an idle stream gets keep-alives only then). */
+  waiting(): boolean;
+}
+
+export interface Relay {
+  /** The client takes bytes again after `write` said it did not. */
+  resume(): void;
+  /** The client went away: drain the upstream (bounded) for its usage, send nothing more. */
+  detach(): void;
+}
+
+export interface RelayOptions {
+  /** Idle time after which the stage's keep-alive is sent; undefined for none. */
+  keepAliveMs: number | undefined;
+  drain: DrainLimits;
+  /** Called once, when the upstream has ended, failed, or (after a disconnect) been drained. */
+  onEnd: (end: StreamEnd) => void;
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Relays a committed upstream body to a client in one stage instead of a chain of web streams:
+ * each upstream chunk goes through `stage` and its output is written at once (the first chunk
+ * right away, so it leaves with the headers). The upstream is paused while the client takes no
+ * more (backpressure to the upstream socket).
+ *
+ * - Keep-alive: one timer per stream ticks every `keepAliveMs`; a tick with no output since the
+ *   last one, while the client is waiting, sends the stage's keep-alive.
+ * - Failure: an upstream error, or a throw of the stage, ends the stream with `stage.fail`'s
+ *   error frames instead of a cut connection.
+ * - Disconnect: the upstream is not cancelled but drained (bounded by time and bytes) through the
+ *   stage, output discarded, so its usage is still read to the end.
+ */
+export function startRelay(
+  upstream: StartedUpstreamBody,
+  stage: RelayStage,
+  options: RelayOptions,
+  sink: RelaySink,
+): Relay {
+  const { rest } = upstream;
+  let ended = false;
+  let detached = false;
+  let drained = 0;
+  let outputSinceTick = false;
+  // The sink said it takes no more for now; the upstream stays paused until `resume`.
+  let blocked = false;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let drainTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const finish = (end: StreamEnd) => {
+    if (ended) return;
+    ended = true;
+    rest.off("data", onData).off("end", onEnd).off("error", onError);
+    clearInterval(keepAlive);
+    clearTimeout(drainTimer);
+    options.onEnd(end);
+  };
+  const send = (output: Uint8Array | string) => {
+    if (detached || output.length === 0) return;
+    outputSinceTick = true;
+    const bytes = typeof output === "string" ? Buffer.from(output, "utf8") : output;
+    if (!sink.write(bytes)) {
+      blocked = true;
+      rest.pause();
+    }
+  };
+  const fail = (error: unknown) => {
+    if (!detached) {
+      let last = "";
+      try {
+        last = stage.fail(error);
+      } catch {
+        // A stage that cannot even say it failed still ends the stream cleanly.
+      }
+      send(last);
+      sink.end();
+    }
+    finish({ complete: false, clientDisconnected: detached, readError: describe(error) });
+  };
+  const stageThrew = (error: unknown) => {
+    fail(error);
+    rest.destroy();
+  };
+
+  function onData(chunk: Uint8Array) {
+    if (detached) {
+      drained += chunk.byteLength;
+      if (drained > options.drain.maxBytes) {
+        finish({ complete: false, clientDisconnected: true });
+        rest.destroy();
+        return;
+      }
+    }
+    let output: Uint8Array | string;
+    try {
+      output = stage.push(chunk);
+    } catch (error) {
+      stageThrew(error);
+      return;
+    }
+    send(output);
+  }
+  function onEnd() {
+    let output: string;
+    try {
+      output = stage.end();
+    } catch (error) {
+      stageThrew(error);
+      return;
+    }
+    if (!detached) {
+      send(output);
+      sink.end();
+    }
+    finish({ complete: true, clientDisconnected: detached });
+  }
+  function onError(error: unknown) {
+    fail(error);
+  }
+  const tick = () => {
+    if (!outputSinceTick && sink.waiting()) {
+      const text = stage.keepAlive();
+      if (text !== undefined) send(text);
+    }
+    outputSinceTick = false;
+  };
+
+  rest.on("data", onData).once("end", onEnd).once("error", onError);
+  onData(upstream.first);
+  // The upstream may have ended, or failed, while its first chunk was on the way here.
+  if (!ended && rest.errored) onError(rest.errored);
+  else if (!ended && rest.readableEnded) onEnd();
+  if (!ended) {
+    if (options.keepAliveMs !== undefined) {
+      keepAlive = setInterval(tick, options.keepAliveMs);
+      keepAlive.unref();
+    }
+    // `readFirstChunk` left it paused.
+    if (!blocked) rest.resume();
+  }
+
+  return {
+    resume() {
+      blocked = false;
+      if (!ended && !detached) rest.resume();
+    },
+    detach() {
+      if (ended || detached) return;
+      detached = true;
+      clearInterval(keepAlive);
+      drainTimer = setTimeout(() => {
+        finish({ complete: false, clientDisconnected: true });
+        rest.destroy();
+      }, options.drain.maxMs);
+      drainTimer.unref();
+      rest.resume();
+    },
+  };
+}

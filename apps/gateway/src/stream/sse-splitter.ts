@@ -1,0 +1,112 @@
+import type { SseMessage } from "@interlingua/core-types";
+
+/** Where the text fed so far ends: between frames, after a whole line inside one, or mid-line. */
+export type SsePosition = "frame" | "line" | "inside";
+
+export interface SseSplitter {
+  /** Parses the next piece of the stream; complete blocks go to `onBlock` before it returns. */
+  feed(text: string): void;
+  readonly position: SsePosition;
+  /** The line ending the stream uses (from its first line), for text inserted between frames. */
+  readonly lineEnding: "\n" | "\r\n";
+}
+
+/**
+ * A push parser of SSE text (the WHATWG event-stream rules: CRLF, LF or CR line ends, `:`
+ * comments, `data`/`event`/`id`/`retry` fields, one leading space of a value dropped). Each block
+ * that a blank line ends goes to `onBlock` with its exact text, and with its message when it
+ * dispatches one (a block of only comments or empty data dispatches none). A block the stream
+ * never ends is not dispatched, as the standard says.
+ *
+ * Synchronous and allocation-light on purpose: it runs on every chunk of every stream, where a
+ * TransformStream per stage costs more than the parsing.
+ */
+export function createSseSplitter(
+  onBlock: (message: SseMessage | undefined, raw: string) => void,
+): SseSplitter {
+  // The current block's text from its first byte; `cursor` is where its unparsed lines start.
+  let pending = "";
+  let cursor = 0;
+  // Up to here `pending` holds no line end: a long line is scanned once, not once per piece.
+  let scanned = 0;
+  // A CR ended the last line; an LF that starts the next piece belongs to it.
+  let afterCr = false;
+  let lineEnding: "\n" | "\r\n" | undefined;
+  let data: string | undefined;
+  let event: string | undefined;
+  let id: string | undefined;
+  let retry: number | undefined;
+
+  const field = (line: string) => {
+    const colon = line.indexOf(":");
+    if (colon === 0) return;
+    const name = colon < 0 ? line : line.slice(0, colon);
+    const value =
+      colon < 0 ? "" : line.slice(line.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1);
+    if (name === "data") data = data === undefined ? value : `${data}\n${value}`;
+    else if (name === "event") event = value;
+    else if (name === "id") {
+      if (!value.includes("\0")) id = value;
+    } else if (name === "retry" && /^\d+$/.test(value)) retry = Number(value);
+  };
+
+  const dispatch = (end: number) => {
+    const raw = pending.slice(0, end);
+    pending = pending.slice(end);
+    cursor = 0;
+    scanned = 0;
+    let message: SseMessage | undefined;
+    if (data !== undefined) {
+      message = { data };
+      if (event !== undefined) message.event = event;
+      if (id !== undefined) message.id = id;
+      if (retry !== undefined) message.retry = retry;
+    }
+    data = undefined;
+    event = undefined;
+    id = undefined;
+    retry = undefined;
+    onBlock(message, raw);
+  };
+
+  return {
+    feed(text) {
+      if (text === "") return;
+      pending += text;
+      if (afterCr) {
+        afterCr = false;
+        if (pending.charCodeAt(cursor) === 10) cursor++;
+      }
+      const hasCr = pending.includes("\r", Math.max(cursor, scanned));
+      for (;;) {
+        const from = Math.max(cursor, scanned);
+        const lf = pending.indexOf("\n", from);
+        const cr = hasCr ? pending.indexOf("\r", from) : -1;
+        const eol = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
+        if (eol < 0) {
+          scanned = pending.length;
+          return;
+        }
+        let next = eol + 1;
+        if (eol === cr) {
+          if (next === pending.length) afterCr = true;
+          else if (pending.charCodeAt(next) === 10) next++;
+        }
+        lineEnding ??= next - eol === 2 ? "\r\n" : "\n";
+        if (eol === cursor) {
+          dispatch(next);
+        } else {
+          field(pending.slice(cursor, eol));
+          cursor = next;
+        }
+      }
+    },
+    get position() {
+      if (pending === "") return "frame";
+      return cursor === pending.length && !afterCr ? "line" : "inside";
+    },
+    get lineEnding() {
+      return lineEnding ?? "\n";
+    },
+  };
+}

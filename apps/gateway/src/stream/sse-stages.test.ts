@@ -1,0 +1,174 @@
+import type { SseMessage, StreamEvent } from "@interlingua/core-types";
+import { describe, expect, it } from "vitest";
+import { jsonArrayFraming } from "./client-framing.ts";
+import { isUsageOnlyMessage } from "./drop-usage-only.ts";
+import type { SseWatch } from "./observe-sse.ts";
+import { watchSse } from "./observe-sse.ts";
+import { passThroughStage } from "./pass-through-stage.ts";
+import { reframeStage } from "./reframe-stage.ts";
+import { createSseSplitter } from "./sse-splitter.ts";
+
+const utf8 = new TextEncoder();
+
+/** Every way of cutting `input` into two or three pieces (and whole). */
+function cuts(input: string): string[][] {
+  const out: string[][] = [[input]];
+  for (let i = 1; i < input.length; i++) {
+    out.push([input.slice(0, i), input.slice(i)]);
+    for (let j = i + 1; j < input.length; j += 3) {
+      out.push([input.slice(0, i), input.slice(i, j), input.slice(j)]);
+    }
+  }
+  return out;
+}
+
+function split(pieces: string[]) {
+  const blocks: { message: SseMessage | undefined; raw: string }[] = [];
+  const splitter = createSseSplitter((message, raw) => blocks.push({ message, raw }));
+  for (const piece of pieces) splitter.feed(piece);
+  return { blocks, position: splitter.position, lineEnding: splitter.lineEnding };
+}
+
+const recording = (watched: SseMessage[]): SseWatch => ({
+  see: (message) => void watched.push(message),
+  end: () => {},
+});
+
+describe("createSseSplitter", () => {
+  const STREAM =
+    "event: a\ndata: one\n\n: comment\n\ndata: x\r\ndata:  y\r\nid: 7\r\nretry: 50\r\n\r\n" +
+    "data\rfoo: ignored\revent:b\r\r";
+  const EXPECTED: SseMessage[] = [
+    { event: "a", data: "one" },
+    { data: "x\n y", id: "7", retry: 50 },
+    { data: "", event: "b" },
+  ];
+
+  it("parses the standard's line endings, fields and comments however the text is cut", () => {
+    for (const pieces of cuts(STREAM)) {
+      const { blocks } = split(pieces);
+      expect(
+        blocks.flatMap((b) => (b.message === undefined ? [] : [b.message])),
+        JSON.stringify(pieces),
+      ).toEqual(EXPECTED);
+      // The blocks' exact text is the stream again, so re-framing can pass them on verbatim.
+      expect(blocks.map((b) => b.raw).join("")).toBe(STREAM);
+    }
+  });
+
+  it("dispatches no block the stream never ended, and says where the text stopped", () => {
+    expect(split(["data: a\n\n"]).position).toBe("frame");
+    expect(split(["data: a\n\ndata: b\n"])).toMatchObject({
+      blocks: [{ message: { data: "a" } }],
+      position: "line",
+    });
+    expect(split(["data: a\n\ndata: b"]).position).toBe("inside");
+    // A CR may be the first half of a CRLF: nothing may go between the two.
+    expect(split(["data: a\r"]).position).toBe("inside");
+    expect(split(["data: a\r\n"])).toMatchObject({ position: "line", lineEnding: "\r\n" });
+  });
+});
+
+describe("passThroughStage", () => {
+  it("sends each upstream chunk as the very same bytes while the watch reads its frames", () => {
+    const watched: SseMessage[] = [];
+    const stage = passThroughStage(recording(watched), () => []);
+    const chunks = [utf8.encode('data: {"a":1}\n\nda'), utf8.encode("ta: é\n\n")];
+    const out = chunks.map((chunk) => stage.push(chunk));
+    expect(out[0]).toBe(chunks[0]);
+    expect(out[1]).toBe(chunks[1]);
+    expect(stage.end()).toBe("");
+    expect(watched).toEqual([{ data: '{"a":1}' }, { data: "é" }]);
+  });
+
+  it("ends a frame the failure cut in half before its error frames, and keep-alives fit in", () => {
+    const stage = passThroughStage(recording([]), (error) => [
+      { event: "error", data: String(error) },
+    ]);
+    stage.push(utf8.encode("data: par"));
+    expect(stage.keepAlive()).toBeUndefined();
+    expect(stage.fail("reset")).toBe("\n\nevent: error\ndata: reset\n\n");
+    const idle = passThroughStage(recording([]), () => []);
+    idle.push(utf8.encode("event: x\r\n"));
+    expect(idle.keepAlive()).toBe(": keep-alive\r\n");
+    idle.push(utf8.encode("data: y\r\n\r\n"));
+    expect(idle.keepAlive()).toBe(": keep-alive\r\n\r\n");
+  });
+});
+
+describe("reframeStage", () => {
+  const USAGE_ONLY = '{"choices":[],"usage":{"prompt_tokens":1}}';
+
+  it("passes whole kept frames as their upstream text and keeps the unasked usage chunk out", () => {
+    const watched: SseMessage[] = [];
+    const stage = reframeStage(recording(watched), {
+      keep: (m) => !isUsageOnlyMessage(m),
+      framing: "raw",
+      failure: () => [],
+    });
+    const first = stage.push(utf8.encode('data:{"choices":[{"x":1}]}\n\n: ping\n\ndata: ha'));
+    const second = stage.push(utf8.encode(`lf\n\ndata: ${USAGE_ONLY}\n\ndata: [DONE]\n\n`));
+    expect([first, second, stage.end()]).toEqual([
+      'data:{"choices":[{"x":1}]}\n\n: ping\n\n',
+      "data: half\n\ndata: [DONE]\n\n",
+      "",
+    ]);
+    // The watch still saw the usage chunk: billing reads it.
+    expect(watched.map((m) => m.data)).toEqual([
+      '{"choices":[{"x":1}]}',
+      "half",
+      USAGE_ONLY,
+      "[DONE]",
+    ]);
+  });
+
+  it("re-frames as a streamed JSON array, with the error as its last element on a failure", () => {
+    const stage = reframeStage(recording([]), {
+      keep: () => true,
+      framing: jsonArrayFraming(),
+      failure: () => [{ data: '{"error":1}' }],
+    });
+    expect(stage.push(utf8.encode('data: {"a":1}\r\n\r\ndata: {"b":2}\r\n\r\n'))).toBe(
+      '[{"a":1},\r\n{"b":2}',
+    );
+    expect(stage.keepAlive()).toBeUndefined();
+    expect(stage.fail(new Error("reset"))).toBe(',\r\n{"error":1}]');
+    const empty = reframeStage(recording([]), {
+      keep: () => true,
+      framing: jsonArrayFraming(),
+      failure: () => [],
+    });
+    expect(empty.end()).toBe("[]");
+  });
+});
+
+describe("watchSse", () => {
+  it("reports a failing decoder once and stops watching, without throwing", () => {
+    const seen: StreamEvent[] = [];
+    const errors: unknown[] = [];
+    let pushes = 0;
+    const watch = watchSse({
+      decoder: {
+        push(message, emit) {
+          pushes++;
+          if (message.data === "bad") throw new Error("bad frame");
+          emit({ type: "finish", finishReason: { unified: "stop", raw: "stop" } } as StreamEvent);
+        },
+        end: () => {
+          throw new Error("not reached");
+        },
+      },
+      onEvent: (event) => void seen.push(event),
+      onDecodeError: (error) => void errors.push(error),
+    });
+    watch.see({ data: "ok" });
+    watch.see({ data: "bad" });
+    watch.see({ data: "ok" });
+    watch.end();
+    expect([seen.length, pushes, errors.map((e) => (e as Error).message)]).toEqual([
+      1,
+      2,
+      ["bad frame"],
+    ]);
+  });
+});

@@ -1,0 +1,37 @@
+import type { Readable } from "node:stream";
+
+/** An upstream body whose first chunk is in hand; the rest waits, paused, for the relay. */
+export interface StartedUpstreamBody {
+  readonly first: Uint8Array;
+  readonly rest: Readable;
+}
+
+export type FirstChunk = { ok: true; body: StartedUpstreamBody } | { ok: false; error: unknown };
+
+// Keeps an error that comes before the relay listens from being an uncaught 'error' event; the
+// relay reads it off `readable.errored`.
+const parked = () => {};
+
+/**
+ * Waits for the first chunk of an undici body. Until that chunk exists nothing has been sent to
+ * the client, so an upstream that resets or ends before saying anything can still be replaced by
+ * the next channel. The body is paused after it, so the socket applies backpressure until the
+ * relay takes over.
+ */
+export function readFirstChunk(body: Readable): Promise<FirstChunk> {
+  return new Promise((resolve) => {
+    const settle = (result: FirstChunk) => {
+      body.off("data", onData).off("end", onEnd).off("error", onError);
+      resolve(result);
+    };
+    const onData = (chunk: Uint8Array) => {
+      body.pause();
+      body.on("error", parked);
+      settle({ ok: true, body: { first: chunk, rest: body } });
+    };
+    const onEnd = () =>
+      settle({ ok: false, error: new Error("upstream stream ended before any data") });
+    const onError = (error: unknown) => settle({ ok: false, error });
+    body.on("data", onData).once("end", onEnd).once("error", onError);
+  });
+}

@@ -1,0 +1,471 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TokenRow, UsageLogRow } from "../src/storage/store.ts";
+import { auth, KEY, postJson, type Stack, startStack } from "./stack.ts";
+
+// Hand-computed prices (USD per 1M tokens x 500000 credits per USD, per token):
+// txtA-5 input 1.25 -> 0.625, output 10 -> 5; txtB-sonnet-4-6 input 3 -> 1.5, output 15 -> 7.5.
+const TXTA5 = { input: 0.625, output: 5 };
+const SONNET = { input: 1.5, output: 7.5 };
+const credits = (price: { input: number; output: number }, prompt: number, completion: number) =>
+  Math.ceil(prompt * price.input + completion * price.output);
+
+const LIMITED = "sk-bill-limited";
+const TINY = "sk-bill-tiny";
+const POOR = "sk-bill-poor";
+const CONC = "sk-bill-conc";
+const RPM = "sk-bill-rpm";
+const RPM_NATIVE = "sk-bill-rpm-native";
+const EXPIRED = "sk-bill-expired";
+
+let stack: Stack;
+const url = (path: string) => `${stack.gateway.url}${path}`;
+const services = () => stack.gateway.services;
+const flush = () => services().accounting!.flush();
+
+async function tokenRow(key: string): Promise<TokenRow> {
+  const found = await services().tokens.lookup(key);
+  if (!found.ok) throw new Error(`no token ${key}`);
+  const row = await services().store.getToken(found.token.id);
+  if (row === undefined) throw new Error(`no row for ${key}`);
+  return row;
+}
+
+async function logsOf(tokenName: string): Promise<UsageLogRow[]> {
+  await flush();
+  const page = await services().store.queryLogs(
+    { userId: (await tokenRow(KEY)).userId, tokenName },
+    { offset: 0, limit: 1000 },
+  );
+  return page.items;
+}
+
+async function eventuallyAsync<T>(read: () => Promise<T>, ok: (value: T) => boolean) {
+  const end = Date.now() + 5000;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > end) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const chat = (text: string, extra: Record<string, unknown> = {}) => ({
+  model: "txtA-5",
+  messages: [{ role: "user", content: text }],
+  max_tokens: 50,
+  ...extra,
+});
+
+beforeAll(async () => {
+  stack = await startStack({
+    users: [
+      { id: "alice", quota: 1_000_000 },
+      { id: "poor", quota: 100 },
+      { id: "conc", quota: 100_000_000 },
+    ],
+    tokens: [
+      { key: KEY, user: "alice", unlimited: true, name: "unlimited" },
+      { key: LIMITED, user: "alice", quota: 200_000, name: "limited" },
+      { key: TINY, user: "alice", quota: 10, name: "tiny" },
+      { key: POOR, user: "poor", quota: 1_000_000, name: "poor" },
+      { key: CONC, user: "conc", quota: 3_000, name: "conc" },
+      { key: RPM, user: "alice", unlimited: true, name: "rpm", rate_limit: { rpm: 2 } },
+      {
+        key: RPM_NATIVE,
+        user: "alice",
+        unlimited: true,
+        name: "rpm-native",
+        rate_limit: { rpm: 1 },
+      },
+      { key: EXPIRED, user: "alice", unlimited: true, expires_at: "2020-01-01T00:00:00Z" },
+    ],
+  });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("balances", () => {
+  it("a limited token: remaining and used, in USD and credits", async () => {
+    const res = await fetch(url("/v1/balance"), { headers: auth(TINY) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      success: true,
+      remain_balance: 0.00002,
+      remain_credits: 10,
+      used_balance: 0,
+      used_credits: 0,
+      unlimited_quota: false,
+    });
+    const alias = await fetch(url("/balance"), { headers: auth(TINY) });
+    expect(await alias.json()).toMatchObject({ remain_credits: 10 });
+  });
+
+  it("an unlimited token: -1 for both remaining fields", async () => {
+    const res = await fetch(url("/v1/balance"), { headers: auth(KEY) });
+    expect(await res.json()).toMatchObject({
+      success: true,
+      remain_balance: -1,
+      remain_credits: -1,
+      unlimited_quota: true,
+    });
+  });
+
+  it("the user balance, on both paths", async () => {
+    for (const path of ["/v1/user/balance", "/user/balance"]) {
+      const res = await fetch(url(path), { headers: auth(POOR) });
+      expect(await res.json()).toEqual({
+        success: true,
+        remain_balance: 0.0002,
+        remain_credits: 100,
+        used_balance: 0,
+        used_credits: 0,
+      });
+    }
+  });
+
+  it("auth failures use the standard error envelope", async () => {
+    const res = await fetch(url("/v1/balance"), { headers: auth("sk-nope") });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({
+      error: { code: 401, message: "invalid API key", type: "authentication_error" },
+    });
+  });
+
+  it("a missing token record: {success: false, message}", async () => {
+    const made = await postJson(url("/api/token"), { name: "doomed", remain_quota: 5 }, auth(KEY));
+    const key = made.json.data.key as string;
+    expect((await fetch(url("/v1/balance"), { headers: auth(key) })).status).toBe(200);
+    // Gone from the database while this instance still trusts its cached copy of the key.
+    await services().store.deleteToken(made.json.data.id, "alice");
+    const res = await fetch(url("/v1/balance"), { headers: auth(key) });
+    const body = await res.json();
+    expect(body).toEqual({ success: false, message: expect.any(String) });
+    expect(body.message).toMatch(/^Failed to get token information/);
+  });
+});
+
+describe("charging calls", () => {
+  it("a call is charged its real usage on the token and its user, and logged once", async () => {
+    const before = await tokenRow(LIMITED);
+    const userBefore = await services().store.getUser("alice");
+    const res = await postJson(url("/v1/chat/completions"), chat("count me"), auth(LIMITED));
+    expect(res.status).toBe(200);
+    const usage = res.json.data.usage;
+    const expected = credits(TXTA5, usage.prompt_tokens, usage.completion_tokens);
+    const logs = await eventuallyAsync(
+      () => logsOf("limited"),
+      (rows) => rows.length === 1,
+    );
+    expect(logs[0]).toMatchObject({
+      requestId: res.headers.get("x-request-id"),
+      userId: "alice",
+      tokenName: "limited",
+      model: "txtA-5",
+      channel: "oa",
+      endpoint: "chat",
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      credits: expected,
+      cost: expected / 500_000,
+      stream: false,
+      status: 200,
+    });
+    const after = await tokenRow(LIMITED);
+    expect(after.used - before.used).toBe(expected);
+    expect(after.reserved).toBe(0);
+    expect((await services().store.getUser("alice"))!.used - userBefore!.used).toBe(expected);
+  });
+
+  it("an unlimited token is not held but its user is charged and its use recorded", async () => {
+    const before = await tokenRow(KEY);
+    const userBefore = (await services().store.getUser("alice"))!.used;
+    const res = await postJson(url("/v1/chat/completions"), chat("free for me"), auth(KEY));
+    const usage = res.json.data.usage;
+    const expected = credits(TXTA5, usage.prompt_tokens, usage.completion_tokens);
+    await eventuallyAsync(
+      () => tokenRow(KEY),
+      (row) => row.used - before.used === expected,
+    );
+    expect((await services().store.getUser("alice"))!.used - userBefore).toBe(expected);
+    const balance = await (await fetch(url("/v1/balance"), { headers: auth(KEY) })).json();
+    expect(balance).toMatchObject({ remain_credits: -1, used_credits: before.used + expected });
+  });
+
+  it("a stream is charged from its final usage event", async () => {
+    const before = await tokenRow(LIMITED);
+    const res = await postJson(
+      url("/v1/messages"),
+      {
+        model: "txtB-sonnet-4-6",
+        max_tokens: 200,
+        stream: true,
+        messages: [{ role: "user", content: "[[len:30]] stream me" }],
+      },
+      { "x-api-key": LIMITED },
+    );
+    expect(res.status).toBe(200);
+    const rows = await eventuallyAsync(
+      () => logsOf("limited"),
+      (list) => list.some((r) => r.stream),
+    );
+    const row = rows.find((r) => r.stream)!;
+    expect(row.completionTokens).toBeGreaterThanOrEqual(30);
+    expect(row.credits).toBe(credits(SONNET, row.promptTokens, row.completionTokens));
+    expect(row).toMatchObject({ endpoint: "messages", channel: "an", status: 200 });
+    expect((await tokenRow(LIMITED)).used - before.used).toBe(row.credits);
+  });
+
+  it("a client that disconnects mid-stream is charged what the upstream produced", async () => {
+    const before = await tokenRow(LIMITED);
+    const controller = new AbortController();
+    const res = await fetch(url("/v1/chat/completions"), {
+      method: "POST",
+      headers: { ...auth(LIMITED), "content-type": "application/json" },
+      body: JSON.stringify(
+        chat("[[fault:chunk-delay=5]] [[len:60]] go", { stream: true, max_tokens: 400 }),
+      ),
+      signal: controller.signal,
+    });
+    await res.body!.getReader().read();
+    controller.abort();
+    const rows = await eventuallyAsync(
+      () => logsOf("limited"),
+      (list) => list.some((r) => r.endpoint === "chat" && r.stream),
+    );
+    const row = rows.find((r) => r.endpoint === "chat" && r.stream)!;
+    expect(row.completionTokens).toBeGreaterThan(50);
+    expect(row.credits).toBe(credits(TXTA5, row.promptTokens, row.completionTokens));
+    expect((await tokenRow(LIMITED)).used - before.used).toBe(row.credits);
+  });
+
+  it("an upstream failure is refunded in full and logged with its status", async () => {
+    const before = await tokenRow(LIMITED);
+    const res = await postJson(
+      url("/v1/chat/completions"),
+      chat("[[fault:status=500]] fail"),
+      auth(LIMITED),
+    );
+    expect(res.status).toBe(502);
+    const rows = await eventuallyAsync(
+      () => logsOf("limited"),
+      (list) => list.some((r) => r.status === 502),
+    );
+    expect(rows.find((r) => r.status === 502)).toMatchObject({ credits: 0, cost: 0 });
+    const after = await tokenRow(LIMITED);
+    expect(after.used).toBe(before.used);
+    expect(after.reserved).toBe(0);
+  });
+});
+
+describe("402 payment_required", () => {
+  it("a token that cannot cover the reservation, in each endpoint's envelope", async () => {
+    const chatRes = await postJson(url("/v1/chat/completions"), chat("hi"), auth(TINY));
+    expect(chatRes.status).toBe(402);
+    expect(chatRes.json.error).toMatchObject({ code: 402, type: "payment_required" });
+    const messages = await postJson(
+      url("/v1/messages"),
+      { model: "txtB-sonnet-4-6", max_tokens: 100, messages: [{ role: "user", content: "hi" }] },
+      { "x-api-key": TINY },
+    );
+    expect(messages.status).toBe(402);
+    expect(messages.json).toMatchObject({ type: "error", error: { type: "billing_error" } });
+    const native = await postJson(
+      url("/v1beta/models/txtC-2.5-pro:generateContent"),
+      { contents: [{ role: "user", parts: [{ text: "hi" }] }] },
+      auth(TINY),
+    );
+    expect(native.status).toBe(402);
+    expect(native.json.error).toMatchObject({ code: 402, status: "PAYMENT_REQUIRED" });
+    const rows = await logsOf("tiny");
+    expect(rows.map((r) => [r.status, r.credits])).toEqual([
+      [402, 0],
+      [402, 0],
+      [402, 0],
+    ]);
+    expect((await tokenRow(TINY)).used).toBe(0);
+  });
+
+  it("a user that cannot cover it, even when the token could", async () => {
+    const res = await postJson(url("/v1/chat/completions"), chat("hi"), auth(POOR));
+    expect(res.status).toBe(402);
+    expect(res.json.error.message).toMatch(/account/);
+  });
+
+  it("200 concurrent calls at a token covering some: each refused call got 402, charges equal logged costs, never overspent", async () => {
+    const quota = (await tokenRow(CONC)).quota;
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        postJson(url("/v1/chat/completions"), chat(`call ${i}`, { max_tokens: 20 }), auth(CONC)),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 402)).toBe(true);
+    const refused = statuses.filter((s) => s === 402).length;
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThan(200);
+    for (const r of results.filter((x) => x.status === 402)) {
+      expect(r.json.error).toMatchObject({ code: 402, type: "payment_required" });
+    }
+    const rows = await eventuallyAsync(
+      async () => {
+        await flush();
+        return (
+          await services().store.queryLogs(
+            { userId: "conc", tokenName: "conc" },
+            { offset: 0, limit: 1000 },
+          )
+        ).items;
+      },
+      (list) => list.length === 200,
+    );
+    const row = await tokenRow(CONC);
+    const logged = rows.reduce((sum, r) => sum + r.credits, 0);
+    expect(row.used).toBe(logged);
+    expect(row.reserved).toBe(0);
+    expect(rows.filter((r) => r.status === 402)).toHaveLength(refused);
+    // Every reservation covers the most a call can cost (max_tokens bounds the output), so the
+    // documented overdraft bound is zero here: the token never goes below zero.
+    expect(row.used).toBeLessThanOrEqual(quota);
+    expect((await services().store.getUser("conc"))!.used).toBe(logged);
+    const stat = await services().store.logStats({ userId: "conc" });
+    expect(stat.credits).toBe(logged);
+  });
+});
+
+describe("rate limits", () => {
+  it("requests per minute: 429 rate_limit_error with Retry-After", async () => {
+    for (let i = 0; i < 2; i++) {
+      expect((await fetch(url("/v1/models"), { headers: auth(RPM) })).status).toBe(200);
+    }
+    const res = await postJson(url("/v1/chat/completions"), chat("again"), auth(RPM));
+    expect(res.status).toBe(429);
+    expect(res.json.error).toMatchObject({ code: 429, type: "rate_limit_error" });
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("RESOURCE_EXHAUSTED on the native endpoint", async () => {
+    const body = { contents: [{ role: "user", parts: [{ text: "hi" }] }] };
+    const first = await postJson(
+      url("/v1beta/models/txtC-2.5-pro:generateContent"),
+      body,
+      auth(RPM_NATIVE),
+    );
+    expect(first.status).toBe(200);
+    const second = await postJson(
+      url("/v1beta/models/txtC-2.5-pro:generateContent"),
+      body,
+      auth(RPM_NATIVE),
+    );
+    expect(second.status).toBe(429);
+    expect(second.json.error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED" });
+  });
+});
+
+describe("management API", () => {
+  it("creates, lists, uses, updates, disables and deletes the caller's own tokens", async () => {
+    const created = await postJson(
+      url("/api/token"),
+      { name: "made", remain_quota: 100_000 },
+      auth(LIMITED),
+    );
+    expect(created.status).toBe(200);
+    expect(created.json).toMatchObject({
+      success: true,
+      message: "",
+      data: { name: "made", remain_quota: 100_000, unlimited_quota: false, expired_time: -1 },
+    });
+    const key = created.json.data.key as string;
+    const id = created.json.data.id as number;
+    expect(key).toMatch(/^sk-/);
+
+    const list = await (
+      await fetch(url("/api/token?p=1&page_size=100"), { headers: auth(LIMITED) })
+    ).json();
+    const listed = list.data.items.find((t: { id: number }) => t.id === id);
+    expect(listed).toMatchObject({ name: "made", key_hint: created.json.data.key_hint });
+    expect(JSON.stringify(list)).not.toContain(key);
+
+    const used = await postJson(url("/v1/chat/completions"), chat("with the new key"), auth(key));
+    expect(used.status).toBe(200);
+    const logs = await eventuallyAsync(
+      async () => {
+        await flush();
+        return (await fetch(url("/api/log/self?token_name=made"), { headers: auth(key) })).json();
+      },
+      (body) => body.data.total === 1,
+    );
+    expect(logs.data.items[0]).toMatchObject({
+      token_name: "made",
+      model_name: "txtA-5",
+      status: 200,
+    });
+    const stat = await (
+      await fetch(url("/api/log/self/stat?token_name=made"), { headers: auth(key) })
+    ).json();
+    expect(stat).toMatchObject({
+      success: true,
+      data: { requests: 1, quota: logs.data.items[0].quota },
+    });
+
+    const disabled = await fetch(url("/api/token"), {
+      method: "PUT",
+      headers: { ...auth(LIMITED), "content-type": "application/json" },
+      body: JSON.stringify({ id, status: "disabled", remain_quota: 5 }),
+    });
+    expect(await disabled.json()).toMatchObject({
+      success: true,
+      data: { status: "disabled", remain_quota: 5 },
+    });
+    const refused = await postJson(url("/v1/chat/completions"), chat("no"), auth(key));
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.message).toBe("API key is disabled");
+
+    const other = await fetch(url(`/api/token/${id}`), { headers: auth(POOR) });
+    expect(other.status).toBe(404);
+    expect(await other.json()).toEqual({ success: false, message: "token not found" });
+
+    const deleted = await fetch(url(`/api/token/${id}`), {
+      method: "DELETE",
+      headers: auth(LIMITED),
+    });
+    expect(await deleted.json()).toEqual({ success: true, message: "", data: null });
+    expect((await fetch(url(`/api/token/${id}`), { headers: auth(LIMITED) })).status).toBe(404);
+  });
+
+  it("refuses bad bodies and queries with success: false naming the field", async () => {
+    const bad = await postJson(url("/api/token"), { name: "", remain_quota: -1 }, auth(LIMITED));
+    expect(bad.status).toBe(400);
+    expect(bad.json.success).toBe(false);
+    expect(bad.json.message).toMatch(/name/);
+    expect(bad.json.message).toMatch(/remain_quota/);
+    const query = await fetch(url("/api/log/self?page_size=0"), { headers: auth(LIMITED) });
+    expect(query.status).toBe(400);
+    expect((await query.json()).message).toMatch(/page_size/);
+  });
+
+  it("reports the caller's user", async () => {
+    const res = await (await fetch(url("/api/user/self"), { headers: auth(POOR) })).json();
+    expect(res).toEqual({
+      success: true,
+      message: "",
+      data: {
+        id: "poor",
+        quota: 100,
+        used_quota: 0,
+        reserved_quota: 0,
+        remain_quota: 100,
+        unlimited_quota: false,
+        remain_balance: 0.0002,
+        used_balance: 0,
+        unit: "USD",
+      },
+    });
+  });
+
+  it("an expired key is refused with 401", async () => {
+    const res = await postJson(url("/v1/chat/completions"), chat("late"), auth(EXPIRED));
+    expect(res.status).toBe(401);
+    expect(res.json.error.message).toBe("API key has expired");
+  });
+});
