@@ -3,6 +3,8 @@
 //   (decodeSse -> decode -> encode -> encodeSse), over the recorded fixtures repeated to ~1.5 MB a pass,
 //   each recording its own stream as a gateway sees it; rates are canonical stream events/s;
 //   and the same through one fused translateSse(from.stream.decoder(), to.stream.encoder());
+// - every direction between the formats on translateSse and on its synchronous core
+//   (createSseTranslator, what the gateway runs per upstream chunk), against the 300k target;
 // - requests: a typical and a large (100 messages, tools, images) messages-format request
 //   converted to chat (messages.request.parse + chat.request.render).
 // The peer converts chat SSE -> Anthropic SSE only (transformResponseIn) and Anthropic requests ->
@@ -15,7 +17,7 @@ import { chat } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import { native } from "@interlingua/fmt-native";
 import { responses } from "@interlingua/fmt-responses";
-import { decodeSse, encodeSse, translateSse } from "@interlingua/sse";
+import { createSseTranslator, decodeSse, encodeSse, translateSse } from "@interlingua/sse";
 import { type Measurement, measure, measureAsync, report } from "./measure.ts";
 
 const fixtures = new URL("../../../shared/fixtures/", import.meta.url);
@@ -110,6 +112,19 @@ const fusedPipeline = (from: Codec, to: Codec, bytes: Uint8Array) =>
   );
 const convertFused = (from: Codec, to: Codec, bytes: Uint8Array) =>
   drain(fusedPipeline(from, to, bytes));
+/**
+ * The same translation with no web stream at all: `createSseTranslator`, the synchronous core of
+ * translateSse, which the gateway runs on each upstream chunk. Output text is encoded to bytes,
+ * as a socket write would.
+ */
+const convertSync = (from: Codec, to: Codec, bytes: Uint8Array) => {
+  const translator = createSseTranslator(
+    from.stream.decoder(),
+    to.stream.encoder({ includeUsage: true }),
+  );
+  return utf8Out.encode(translator.push(bytes) + translator.end()).byteLength;
+};
+const utf8Out = new TextEncoder();
 
 /** Canonical events in one pass over a corpus: the unit of the stream rates. */
 async function eventCount(from: Codec, list: Uint8Array[]): Promise<number> {
@@ -268,7 +283,7 @@ const streamRate = async (
   name: string,
   list: Uint8Array[],
   events: number,
-  one: (bytes: Uint8Array) => Promise<number>,
+  one: (bytes: Uint8Array) => Promise<number> | number,
 ) =>
   measureAsync(
     name,
@@ -335,29 +350,39 @@ printRatio(
   streamRows[6]!,
 );
 
-// Converters II's formats on the same fused path: Gemini as the upstream, and the responses
-// format (client-only) as the target.
+// Every direction on the two single-pass paths: translateSse (one TransformStream per stream, so
+// each short recording also pays the web-stream setup) and its synchronous core, which is what
+// the gateway runs per upstream chunk. Gemini recordings are framed with CRLF, as Gemini sends them.
 const geminiSse = corpus(recorded("gemini", (line) => `data: ${line}\r\n\r\n`, ""));
 const geminiEvents = await eventCount(native, geminiSse);
-const moreRows = [
-  await streamRate("interlingua fused Gemini SSE -> chat SSE", geminiSse, geminiEvents, (b) =>
-    convertFused(native, chat, b),
-  ),
-  await streamRate("interlingua fused Gemini SSE -> messages SSE", geminiSse, geminiEvents, (b) =>
-    convertFused(native, messages, b),
-  ),
-  await streamRate("interlingua fused chat SSE -> native SSE", chatSse, chatEvents, (b) =>
-    convertFused(chat, native, b),
-  ),
-  await streamRate(
-    "interlingua fused Anthropic SSE -> responses SSE",
-    anthropicSse,
-    anthropicEvents,
-    (b) => convertFused(messages, responses, b),
-  ),
+const directions: [string, Codec, Codec, Uint8Array[], number][] = [
+  ["Anthropic SSE -> chat SSE", messages, chat, anthropicSse, anthropicEvents],
+  ["chat SSE -> Anthropic SSE", chat, messages, chatSse, chatEvents],
+  ["Gemini SSE -> chat SSE", native, chat, geminiSse, geminiEvents],
+  ["Gemini SSE -> messages SSE", native, messages, geminiSse, geminiEvents],
+  ["chat SSE -> native SSE", chat, native, chatSse, chatEvents],
+  ["Anthropic SSE -> native SSE", messages, native, anthropicSse, anthropicEvents],
+  ["Anthropic SSE -> responses SSE", messages, responses, anthropicSse, anthropicEvents],
+  ["chat SSE -> responses SSE", chat, responses, chatSse, chatEvents],
+  ["Gemini SSE -> responses SSE", native, responses, geminiSse, geminiEvents],
 ];
+const target = 300_000;
+const pathRows: Measurement[] = [];
+for (const [name, from, to, list, events] of directions) {
+  pathRows.push(
+    await streamRate(`translateSse ${name}`, list, events, (b) => convertFused(from, to, b)),
+    await streamRate(`sync translator ${name}`, list, events, (b) => convertSync(from, to, b)),
+  );
+}
 console.log(
-  `\nGemini per pass: ${mb(geminiSse)} (${geminiSse.length} streams, ${geminiEvents} events)`,
+  `\nevery direction, single pass (Gemini: ${mb(geminiSse)}, ${geminiSse.length} streams, ${geminiEvents} events a pass)`,
 );
-report(moreRows, "events/s");
+report(pathRows, "events/s");
+const syncRows = pathRows.filter((row) => row.name.startsWith("sync"));
+const slowest = syncRows.reduce((a, b) => (a.opsPerSecond <= b.opsPerSecond ? a : b));
+console.log(
+  `target >= ${target.toLocaleString("en-US")} events/s on the gateway's path: ` +
+    `${syncRows.filter((row) => row.opsPerSecond >= target).length}/${syncRows.length} directions met; ` +
+    `slowest ${slowest.name.replace("sync translator ", "")} ${Math.round(slowest.opsPerSecond).toLocaleString("en-US")}`,
+);
 if (sink === 0) console.log("(sink)");

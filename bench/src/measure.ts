@@ -28,6 +28,10 @@ export function measure(
   return result;
 }
 
+/**
+ * Like `measure` for async work: warm up, then time slices of about 100 ms until the budget is
+ * spent, and report the best slice (the least disturbed by GC and the other core's load).
+ */
 export async function measureAsync(
   name: string,
   fn: () => Promise<void>,
@@ -35,17 +39,19 @@ export async function measureAsync(
 ): Promise<Measurement> {
   const budget = options.budgetMs ?? 1500;
   for (let i = 0; i < 20; i++) await fn();
-  let ops = 0;
-  const start = performance.now();
-  while (performance.now() - start < budget) {
-    await fn();
-    ops++;
-  }
-  const rate = (ops * (options.unitsPerOp ?? 1) * 1000) / (performance.now() - start);
-  const result: Measurement = { name, opsPerSecond: rate };
-  if (options.bytesPerOp !== undefined) {
-    result.bytesPerSecond = (ops * options.bytesPerOp * 1000) / (performance.now() - start);
-  }
+  let best = 0;
+  const end = performance.now() + budget;
+  do {
+    const start = performance.now();
+    let ops = 0;
+    do {
+      await fn();
+      ops++;
+    } while (performance.now() - start < 100);
+    best = Math.max(best, (ops * 1000) / (performance.now() - start));
+  } while (performance.now() < end);
+  const result: Measurement = { name, opsPerSecond: best * (options.unitsPerOp ?? 1) };
+  if (options.bytesPerOp !== undefined) result.bytesPerSecond = best * options.bytesPerOp;
   return result;
 }
 

@@ -24,6 +24,16 @@ const frame = (type: string, payload: object): SseMessage => ({
 });
 
 /**
+ * A content_block_delta frame written as a template around one quoted string: these are nearly
+ * every frame of a stream, and the template skips building and walking a fresh object; the bytes
+ * are those `frame` would write.
+ */
+const blockDelta = (wire: number, kind: string, field: string, value: string): SseMessage => ({
+  event: "content_block_delta",
+  data: `{"type":"content_block_delta","index":${wire},"delta":{"type":"${kind}","${field}":${JSON.stringify(value)}}}`,
+});
+
+/**
  * Canonical stream events -> the SSE frames a messages-format client expects
  * (`event: <type>` + JSON data): message_start, content_block_start/delta/stop per part,
  * message_delta (stop reason and cumulative usage), message_stop. Every frame is produced as soon
@@ -64,25 +74,13 @@ export class MessagesStreamEncoder {
       case "text-delta": {
         if (event.delta === "") return;
         const block = this.block(event.index, "text", emit);
-        emit(
-          frame("content_block_delta", {
-            type: "content_block_delta",
-            index: block.wire,
-            delta: { type: "text_delta", text: event.delta },
-          }),
-        );
+        emit(blockDelta(block.wire, "text_delta", "text", event.delta));
         return;
       }
       case "thinking-delta": {
         if (event.delta === "") return;
         const block = this.block(event.index, "thinking", emit);
-        emit(
-          frame("content_block_delta", {
-            type: "content_block_delta",
-            index: block.wire,
-            delta: { type: "thinking_delta", thinking: event.delta },
-          }),
-        );
+        emit(blockDelta(block.wire, "thinking_delta", "thinking", event.delta));
         return;
       }
       case "signature-delta": {
@@ -134,13 +132,7 @@ export class MessagesStreamEncoder {
           return;
         }
         const block = known ?? this.openToolWithoutStart(event.index, emit);
-        emit(
-          frame("content_block_delta", {
-            type: "content_block_delta",
-            index: block.wire,
-            delta: { type: "input_json_delta", partial_json: event.delta },
-          }),
-        );
+        emit(blockDelta(block.wire, "input_json_delta", "partial_json", event.delta));
         return;
       }
       case "part-end": {

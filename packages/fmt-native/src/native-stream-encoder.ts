@@ -35,6 +35,8 @@ export class NativeStreamEncoder {
   private id = "";
   private model = "";
   private createTime: string | undefined;
+  /** `,"modelVersion":…,"createTime":…,"responseId":…}` closing every frame, built once. */
+  private tail: string | undefined;
   private readonly kinds = new Map<string, "text" | "thinking">();
   private readonly calls = new Map<string, PendingCall>();
   private readonly dropped = new Set<string>();
@@ -47,6 +49,7 @@ export class NativeStreamEncoder {
         this.id = event.id;
         this.model = event.model;
         this.createTime = createTimeOf(event.created);
+        this.tail = undefined;
         return;
       case "prompt-feedback":
         emit(this.frame({ promptFeedback: renderPromptFeedback(event.promptFeedback) }));
@@ -55,10 +58,12 @@ export class NativeStreamEncoder {
         this.kinds.set(keyOf(event), event.kind);
         return;
       case "text-delta":
-        if (event.delta !== "") emit(this.parts(event, [{ text: event.delta }]));
+        if (event.delta !== "") emit(this.textFrame(event.choice ?? 0, event.delta, ""));
         return;
       case "thinking-delta":
-        if (event.delta !== "") emit(this.parts(event, [{ text: event.delta, thought: true }]));
+        if (event.delta !== "") {
+          emit(this.textFrame(event.choice ?? 0, event.delta, ',"thought":true'));
+        }
         return;
       case "signature-delta": {
         const call = this.calls.get(keyOf(event));
@@ -183,6 +188,24 @@ export class NativeStreamEncoder {
     return this.frame({
       candidates: [{ content: { role: "model", parts }, index: at.choice ?? 0 }],
     });
+  }
+
+  /**
+   * A text or thought fragment: nearly every frame of a stream, so it is written as a template
+   * around one quoted string rather than through `JSON.stringify` of a fresh response object;
+   * the bytes are those `parts` writes.
+   */
+  private textFrame(choice: number, text: string, thought: string): SseMessage {
+    this.tail ??= this.frameTail();
+    return {
+      data: `{"candidates":[{"content":{"role":"model","parts":[{"text":${JSON.stringify(text)}${thought}}]},"index":${choice}}]${this.tail}`,
+    };
+  }
+
+  /** What `frame` adds after a body's own fields, closing brace included. */
+  private frameTail(): string {
+    const body = this.frame({}).data;
+    return body === "{}" ? "}" : `,${body.slice(1)}`;
   }
 
   private frame(body: NativeResponseWire): SseMessage {

@@ -17,6 +17,8 @@ interface OutputItem {
   kind: "message" | "reasoning" | "function_call";
   outputIndex: number;
   id: string;
+  /** `id` as a JSON string, made on the first delta frame. */
+  quotedId?: string;
   fragments: string[];
   signature: string;
   summaryOpen: boolean;
@@ -76,15 +78,14 @@ export class ResponsesStreamEncoder {
         const item = this.itemFor(event.index, "message", send);
         if (!item || event.delta === "") return;
         item.fragments.push(event.delta);
-        this.frame(send, {
-          type: "response.output_text.delta",
-          sequence_number: this.seq++,
-          item_id: item.id,
-          output_index: item.outputIndex,
-          content_index: 0,
-          delta: event.delta,
-          logprobs: [],
-        });
+        this.delta(
+          send,
+          "response.output_text.delta",
+          item,
+          ',"content_index":0',
+          event.delta,
+          ',"logprobs":[]',
+        );
         return;
       }
       case "thinking-delta": {
@@ -92,14 +93,14 @@ export class ResponsesStreamEncoder {
         if (!item || event.delta === "") return;
         this.openSummary(item, send);
         item.fragments.push(event.delta);
-        this.frame(send, {
-          type: "response.reasoning_summary_text.delta",
-          sequence_number: this.seq++,
-          item_id: item.id,
-          output_index: item.outputIndex,
-          summary_index: 0,
-          delta: event.delta,
-        });
+        this.delta(
+          send,
+          "response.reasoning_summary_text.delta",
+          item,
+          ',"summary_index":0',
+          event.delta,
+          "",
+        );
         return;
       }
       case "signature-delta": {
@@ -122,13 +123,7 @@ export class ResponsesStreamEncoder {
         const item = this.items.get(event.index) ?? this.openCall(event.index, "", "", send);
         if (item.kind !== "function_call" || item.done || event.delta === "") return;
         item.fragments.push(event.delta);
-        this.frame(send, {
-          type: "response.function_call_arguments.delta",
-          sequence_number: this.seq++,
-          item_id: item.id,
-          output_index: item.outputIndex,
-          delta: event.delta,
-        });
+        this.delta(send, "response.function_call_arguments.delta", item, "", event.delta, "");
         return;
       }
       case "part-end": {
@@ -193,6 +188,26 @@ export class ResponsesStreamEncoder {
 
   private frame(send: Send, payload: Json & { type: string }): void {
     send({ event: payload.type, data: JSON.stringify(payload) });
+  }
+
+  /**
+   * A `.delta` frame as a template: these are nearly every frame of a stream, and writing them
+   * around one quoted string skips building and walking a fresh object. The bytes are those
+   * `frame` writes for `{type, sequence_number, item_id, output_index, ...before, delta, ...after}`.
+   */
+  private delta(
+    send: Send,
+    type: string,
+    item: OutputItem,
+    before: string,
+    delta: string,
+    after: string,
+  ): void {
+    item.quotedId ??= JSON.stringify(item.id);
+    send({
+      event: type,
+      data: `{"type":"${type}","sequence_number":${this.seq++},"item_id":${item.quotedId},"output_index":${item.outputIndex}${before},"delta":${JSON.stringify(delta)}${after}}`,
+    });
   }
 
   private warnOnce(feature: string, message: string): void {

@@ -11,5 +11,11 @@ export type { DecodeSseOptions } from "./event-parser.js";
 export type { SseComment, SseEvent, SseFrame } from "./sse-event.js";
 export { isSseEvent, sseEventProblem } from "./sse-event-problem.js";
 export { sseEventSchema } from "./sse-event-schema.js";
-export { type PushTransformer, type TranslateSseOptions, translateSse } from "./translate-sse.js";
+export {
+  createSseTranslator,
+  type PushTransformer,
+  type SseTranslator,
+  type SseTranslatorOptions,
+} from "./sse-translator.js";
+export { type TranslateSseOptions, translateSse } from "./translate-sse.js";
 export { withKeepAlive } from "./with-keep-alive.js";

@@ -1,9 +1,7 @@
 import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
+import { createSseTranslator } from "@interlingua/sse";
 import type { ClientFraming } from "./client-framing.ts";
 import type { RelayStage } from "./relay-stage.ts";
-import { createSseSplitter } from "./sse-splitter.ts";
-
-const STREAMING = { stream: true } as const;
 
 export interface TranslateOptions {
   decoder: PushTransformer<SseMessage, StreamEvent>;
@@ -18,51 +16,26 @@ export interface TranslateOptions {
 }
 
 /**
- * Across formats: upstream SSE text -> the upstream codec's push decoder -> canonical events ->
- * the client codec's push encoder -> the client's framing, all in one synchronous pass per chunk.
- * Each chunk's output goes out as one piece (one write, not one per frame).
+ * Across formats: upstream SSE -> the upstream codec's push decoder -> canonical events -> the
+ * client codec's push encoder -> the client's framing, in one synchronous pass per chunk
+ * (`createSseTranslator` of @interlingua/sse). Each chunk's output goes out as one piece.
  */
 export function translateStage(options: TranslateOptions): RelayStage {
   const { decoder, encoder, framing, onEvent, failed, fallback } = options;
-  const utf8 = new TextDecoder();
-  let out = "";
-  const write = (message: SseMessage) => {
-    out += framing.frame(message);
-  };
-  const translate = (event: StreamEvent) => {
-    onEvent(event);
-    encoder.push(event, write);
-  };
-  const splitter = createSseSplitter((message) => {
-    if (message !== undefined) decoder.push(message, translate);
-  });
-  const take = () => {
-    const text = out;
-    out = "";
-    return text;
-  };
+  const translator = createSseTranslator(decoder, encoder, { tap: onEvent, frame: framing.frame });
   return {
-    push(chunk) {
-      splitter.feed(utf8.decode(chunk, STREAMING));
-      return take();
-    },
-    end() {
-      splitter.feed(utf8.decode());
-      decoder.end(translate);
-      encoder.end(write);
-      return take() + framing.close();
-    },
+    push: (chunk) => translator.push(chunk),
+    end: () => translator.end() + framing.close(),
     fail(error) {
       const event = failed(error);
-      const before = out;
+      let last: string;
       try {
-        translate(event);
-        encoder.end(write);
+        last = translator.abort(event);
       } catch {
-        out = before;
-        for (const message of fallback(event)) write(message);
+        // The tap already saw the event: the translator hands it over before encoding it.
+        last = fallback(event).map(framing.frame).join("");
       }
-      return take() + framing.close();
+      return last + framing.close();
     },
     keepAlive: () => framing.keepAlive(),
   };
