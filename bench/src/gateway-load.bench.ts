@@ -10,7 +10,8 @@
 // itself after --time-limit-ms.
 //   cd bench && node src/gateway-load.bench.ts [--concurrency 32] [--duration-ms 2000]   (after `pnpm build`)
 //   GATEWAY_CPU_PROF=/tmp/prof node src/gateway-load.bench.ts   (writes the gateway's .cpuprofile there)
-//   node src/gateway-load.bench.ts --accounting off   (the gateway without billing, to see its cost)
+//   node src/gateway-load.bench.ts --accounting on|off|compare   (default compare: the cost of
+//   billing as an on/off ratio per gateway row; see accounting-compare.ts)
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
@@ -20,6 +21,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type LoadCase, type LoadResult, probe, runLoad } from "../../apps/gateway/bench/load.ts";
+import {
+  ACCOUNTING_MODES,
+  type AccountingMode,
+  GATEWAY_FLAGS,
+  printAccountingCost,
+  withAccountingTwins,
+} from "./accounting-compare.ts";
 
 const SERVE = fileURLToPath(new URL("../../apps/gateway/bench/serve.ts", import.meta.url));
 const PORTKEY = createRequire(import.meta.url)
@@ -31,9 +39,14 @@ const { values: flags } = parseArgs({
     concurrency: { type: "string", default: "32" },
     "duration-ms": { type: "string", default: "2000" },
     "time-limit-ms": { type: "string", default: "120000" },
-    accounting: { type: "string", default: "on" },
+    accounting: { type: "string", default: "compare" },
   },
 });
+const accounting = flags.accounting as AccountingMode;
+if (!ACCOUNTING_MODES.includes(accounting)) {
+  console.error(`--accounting must be one of ${ACCOUNTING_MODES.join(", ")}`);
+  process.exit(2);
+}
 const concurrency = Number(flags.concurrency);
 const durationMs = Number(flags["duration-ms"]);
 
@@ -116,10 +129,11 @@ const messages = (model: string, stream: boolean) =>
 type Row = LoadCase & { floor: string; stream: boolean };
 
 const sim = await serve("sim");
-const [proxy, gateway, portkey] = await Promise.all([
+const [proxy, gateway, portkey, gatewayOff] = await Promise.all([
   serve("proxy", sim),
-  serve("gateway", sim, ...(flags.accounting === "off" ? ["--no-accounting"] : [])),
+  serve("gateway", sim, ...GATEWAY_FLAGS[accounting]),
   servePortkey(),
+  accounting === "compare" ? serve("gateway", sim, "--no-accounting") : undefined,
 ]);
 const upstreamAuth = { authorization: "Bearer sim-key" };
 const gatewayAuth = { authorization: `Bearer ${BENCH_KEY}`, "x-interlingua-envelope": "bare" };
@@ -130,66 +144,70 @@ const portkeyRoute = {
 };
 const PORTKEY_ROW = "@portkey-ai/gateway 1.15.2 (openai)";
 
+const twinned = (rows: Row[]) =>
+  gatewayOff === undefined ? rows : withAccountingTwins(rows, gateway, gatewayOff);
 const groups: { title: string; rows: Row[] }[] = [false, true].map((stream) => ({
   title: stream ? "stream" : "non-stream",
-  rows: [
-    {
-      name: "simulator direct (openai)",
-      floor: "pass-through (openai)",
-      url: `${sim}/v1/chat/completions`,
-      headers: upstreamAuth,
-      body: chat("txtA-5", stream),
-    },
-    {
-      name: "pass-through (openai)",
-      floor: "pass-through (openai)",
-      url: `${proxy}/v1/chat/completions`,
-      headers: upstreamAuth,
-      body: chat("txtA-5", stream),
-    },
-    {
-      name: "pass-through (anthropic)",
-      floor: "pass-through (anthropic)",
-      url: `${proxy}/v1/messages`,
-      headers: { "x-api-key": "sim-key", "anthropic-version": "2023-06-01" },
-      body: messages("txtB-sonnet-4-6", stream),
-    },
-    {
-      name: "gateway chat -> openai (same format)",
-      floor: "pass-through (openai)",
-      url: `${gateway}/v1/chat/completions`,
-      headers: gatewayAuth,
-      body: chat("txtA-5", stream),
-    },
-    {
-      name: "gateway messages -> anthropic (same format)",
-      floor: "pass-through (anthropic)",
-      url: `${gateway}/v1/messages`,
-      headers: gatewayAuth,
-      body: messages("txtB-sonnet-4-6", stream),
-    },
-    {
-      name: "gateway messages -> openai (cross)",
-      floor: "pass-through (openai)",
-      url: `${gateway}/v1/messages`,
-      headers: gatewayAuth,
-      body: messages("txtA-5", stream),
-    },
-    {
-      name: "gateway chat -> anthropic (cross)",
-      floor: "pass-through (anthropic)",
-      url: `${gateway}/v1/chat/completions`,
-      headers: gatewayAuth,
-      body: chat("txtB-sonnet-4-6", stream),
-    },
-    {
-      name: PORTKEY_ROW,
-      floor: "pass-through (openai)",
-      url: `${portkey}/v1/chat/completions`,
-      headers: portkeyRoute,
-      body: chat("txtA-5", stream),
-    },
-  ].map((row) => ({ ...row, stream })),
+  rows: twinned(
+    [
+      {
+        name: "simulator direct (openai)",
+        floor: "pass-through (openai)",
+        url: `${sim}/v1/chat/completions`,
+        headers: upstreamAuth,
+        body: chat("txtA-5", stream),
+      },
+      {
+        name: "pass-through (openai)",
+        floor: "pass-through (openai)",
+        url: `${proxy}/v1/chat/completions`,
+        headers: upstreamAuth,
+        body: chat("txtA-5", stream),
+      },
+      {
+        name: "pass-through (anthropic)",
+        floor: "pass-through (anthropic)",
+        url: `${proxy}/v1/messages`,
+        headers: { "x-api-key": "sim-key", "anthropic-version": "2023-06-01" },
+        body: messages("txtB-sonnet-4-6", stream),
+      },
+      {
+        name: "gateway chat -> openai (same format)",
+        floor: "pass-through (openai)",
+        url: `${gateway}/v1/chat/completions`,
+        headers: gatewayAuth,
+        body: chat("txtA-5", stream),
+      },
+      {
+        name: "gateway messages -> anthropic (same format)",
+        floor: "pass-through (anthropic)",
+        url: `${gateway}/v1/messages`,
+        headers: gatewayAuth,
+        body: messages("txtB-sonnet-4-6", stream),
+      },
+      {
+        name: "gateway messages -> openai (cross)",
+        floor: "pass-through (openai)",
+        url: `${gateway}/v1/messages`,
+        headers: gatewayAuth,
+        body: messages("txtA-5", stream),
+      },
+      {
+        name: "gateway chat -> anthropic (cross)",
+        floor: "pass-through (anthropic)",
+        url: `${gateway}/v1/chat/completions`,
+        headers: gatewayAuth,
+        body: chat("txtB-sonnet-4-6", stream),
+      },
+      {
+        name: PORTKEY_ROW,
+        floor: "pass-through (openai)",
+        url: `${portkey}/v1/chat/completions`,
+        headers: portkeyRoute,
+        body: chat("txtA-5", stream),
+      },
+    ].map((row) => ({ ...row, stream })),
+  ),
 }));
 
 /** A non-stream chat or messages reply with some generated text in it. */
@@ -216,7 +234,7 @@ for (const row of groups.flatMap((g) => g.rows)) {
 }
 
 console.log(
-  `concurrency ${concurrency}, ${durationMs} ms per case, gateway accounting ${flags.accounting === "off" ? "off" : "on"}`,
+  `concurrency ${concurrency}, ${durationMs} ms per case, gateway accounting ${accounting}`,
 );
 // Every path once before measuring, so no row pays for another's JIT warm-up.
 for (const row of groups.flatMap((g) => g.rows)) {
@@ -253,6 +271,7 @@ for (const group of groups) {
         (failures.length > 0 ? `  (failed: ${failures.join(", ")})` : ""),
     );
   }
+  printAccountingCost(group.rows, results);
   const portkeyResult = results.get(PORTKEY_ROW)!;
   for (const row of group.rows.filter((r) => r.name.startsWith("gateway "))) {
     const ours = results.get(row.name)!;

@@ -4,7 +4,9 @@
 // its stdin closes (so a parent that dies takes it along). Exits cleanly on SIGTERM/SIGINT, which
 // lets `node --cpu-prof serve.ts gateway ...` write its profile. The gateway keeps its database in
 // a fresh temporary directory, removed on exit, so runs do not grow one database between them;
-// `serve.ts gateway <simulator> --no-accounting` turns billing off to measure what it costs.
+// `serve.ts gateway <simulator> --no-accounting` turns billing off to measure what it costs;
+// `--limited` keeps it on with a limited token of a limited user (holds taken on both), the
+// realistic case; without either flag the token and user are unlimited.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +18,8 @@ import { startGateway } from "../src/start-gateway.ts";
 import { startPassthroughProxy } from "./passthrough-proxy.ts";
 
 export const BENCH_KEY = "sk-bench";
+// Far more than any run spends, well below 2^53: limited, but never refused.
+const LIMITED_QUOTA = 1_000_000_000_000_000;
 
 const [kind, upstream = "", flag] = process.argv.slice(2);
 
@@ -29,8 +33,15 @@ const targets: Record<string, () => Promise<{ url: string }>> = {
       listen: { port: 0 },
       database_url: `sqlite:${join(dir, "bench.db")}`,
       files_dir: join(dir, "files"),
-      users: [{ id: "bench", unlimited: true }],
-      tokens: [{ key: BENCH_KEY, user: "bench", unlimited: true }],
+      ...(flag === "--limited"
+        ? {
+            users: [{ id: "bench", quota: LIMITED_QUOTA }],
+            tokens: [{ key: BENCH_KEY, user: "bench", quota: LIMITED_QUOTA }],
+          }
+        : {
+            users: [{ id: "bench", unlimited: true }],
+            tokens: [{ key: BENCH_KEY, user: "bench", unlimited: true }],
+          }),
       channels: simulatedChannels(upstream),
     });
     if (!config.ok) throw new Error(config.errors.join("\n"));

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { startProviderSim } from "@interlingua/provider-sim";
+import { keyHash } from "./auth/key-hash.ts";
 import { TokenStore } from "./auth/token-store.ts";
 import { Accounting } from "./billing/accounting.ts";
 import { PriceBook } from "./billing/price-book.ts";
@@ -90,7 +91,23 @@ export async function startGateway(
   const log = options.logger ?? createLogger();
   const store = await openStore(effective.database_url);
   const rateLimits = await seedStore(store, effective);
-  // A hold older than any call can last was left by a process that stopped mid-call.
+  // A config token deleted through the API stays deleted (re-creating it would re-grant what it
+  // spent, and bring back a key someone chose to revoke): say so, since the file still lists it.
+  const deleted: string[] = [];
+  for (const token of effective.tokens) {
+    const hash = keyHash(token.key);
+    if ((await store.findTokenByHash(hash)) === undefined) {
+      deleted.push(token.name ?? `key:${hash.slice(0, 12)}`);
+    }
+  }
+  if (deleted.length > 0) {
+    log.warn(
+      { tokens: deleted },
+      "config tokens deleted through the API stay deleted (give them a new key to restore them)",
+    );
+  }
+  // A hold older than any call can last was left by a process that stopped mid-call. If its
+  // call does settle after all, it is still charged (without a hold) and logged.
   const stale = await store.refundStale(Date.now() - STALE_HOLD_MS);
   if (stale > 0) log.warn({ reservations: stale }, "released holds left by an earlier run");
   const prices = new PriceBook(effective.billing, effective.pricing);

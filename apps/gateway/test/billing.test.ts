@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TokenRow, UsageLogRow } from "../src/storage/store.ts";
 import { auth, KEY, postJson, type Stack, startStack } from "./stack.ts";
+import { POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
+import { REQUEST } from "./wire.ts";
+
+const pgUp = await postgresReachable();
 
 // Hand-computed prices (USD per 1M tokens x 500000 credits per USD, per token):
 // txtA-5 input 1.25 -> 0.625, output 10 -> 5; txtB-sonnet-4-6 input 3 -> 1.5, output 15 -> 7.5.
@@ -12,9 +16,11 @@ const credits = (price: { input: number; output: number }, prompt: number, compl
 const LIMITED = "sk-bill-limited";
 const TINY = "sk-bill-tiny";
 const POOR = "sk-bill-poor";
-const CONC = "sk-bill-conc";
 const RPM = "sk-bill-rpm";
 const RPM_NATIVE = "sk-bill-rpm-native";
+const TPM = "sk-bill-tpm";
+const BALANCE_RPM = "sk-bill-balance-rpm";
+const FILTERS = "sk-bill-filters";
 const EXPIRED = "sk-bill-expired";
 
 let stack: Stack;
@@ -61,14 +67,12 @@ beforeAll(async () => {
     users: [
       { id: "alice", quota: 1_000_000 },
       { id: "poor", quota: 100 },
-      { id: "conc", quota: 100_000_000 },
     ],
     tokens: [
       { key: KEY, user: "alice", unlimited: true, name: "unlimited" },
       { key: LIMITED, user: "alice", quota: 200_000, name: "limited" },
       { key: TINY, user: "alice", quota: 10, name: "tiny" },
       { key: POOR, user: "poor", quota: 1_000_000, name: "poor" },
-      { key: CONC, user: "conc", quota: 3_000, name: "conc" },
       { key: RPM, user: "alice", unlimited: true, name: "rpm", rate_limit: { rpm: 2 } },
       {
         key: RPM_NATIVE,
@@ -77,6 +81,15 @@ beforeAll(async () => {
         name: "rpm-native",
         rate_limit: { rpm: 1 },
       },
+      { key: TPM, user: "alice", unlimited: true, name: "tpm", rate_limit: { tpm: 40 } },
+      {
+        key: BALANCE_RPM,
+        user: "alice",
+        unlimited: true,
+        name: "balance-rpm",
+        rate_limit: { rpm: 1 },
+      },
+      { key: FILTERS, user: "alice", unlimited: true, name: "filters" },
       { key: EXPIRED, user: "alice", unlimited: true, expires_at: "2020-01-01T00:00:00Z" },
     ],
   });
@@ -120,6 +133,22 @@ describe("balances", () => {
         remain_credits: 100,
         used_balance: 0,
         used_credits: 0,
+      });
+    }
+  });
+
+  it("rate failures use the standard error envelope, with Retry-After", async () => {
+    expect((await fetch(url("/v1/balance"), { headers: auth(BALANCE_RPM) })).status).toBe(200);
+    for (const path of ["/v1/balance", "/balance", "/v1/user/balance", "/user/balance"]) {
+      const res = await fetch(url(path), { headers: auth(BALANCE_RPM) });
+      expect(res.status, path).toBe(429);
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await res.json()).toEqual({
+        error: {
+          code: 429,
+          message: expect.stringMatching(/rate limit/),
+          type: "rate_limit_error",
+        },
       });
     }
   });
@@ -277,11 +306,18 @@ describe("402 payment_required", () => {
     );
     expect(native.status).toBe(402);
     expect(native.json.error).toMatchObject({ code: 402, status: "PAYMENT_REQUIRED" });
+    const { path, body } = REQUEST.responses({ model: "txtA-5", text: "hi", stream: false });
+    const responses = await postJson(url(path), body, auth(TINY));
+    expect(responses.status).toBe(402);
+    expect(responses.json).toEqual({
+      error: { code: 402, message: expect.stringMatching(/quota/), type: "payment_required" },
+    });
     const rows = await logsOf("tiny");
-    expect(rows.map((r) => [r.status, r.credits])).toEqual([
-      [402, 0],
-      [402, 0],
-      [402, 0],
+    expect(rows.map((r) => [r.endpoint, r.status, r.credits]).sort()).toEqual([
+      ["chat", 402, 0],
+      ["messages", 402, 0],
+      ["native", 402, 0],
+      ["responses", 402, 0],
     ]);
     expect((await tokenRow(TINY)).used).toBe(0);
   });
@@ -290,46 +326,6 @@ describe("402 payment_required", () => {
     const res = await postJson(url("/v1/chat/completions"), chat("hi"), auth(POOR));
     expect(res.status).toBe(402);
     expect(res.json.error.message).toMatch(/account/);
-  });
-
-  it("200 concurrent calls at a token covering some: each refused call got 402, charges equal logged costs, never overspent", async () => {
-    const quota = (await tokenRow(CONC)).quota;
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
-        postJson(url("/v1/chat/completions"), chat(`call ${i}`, { max_tokens: 20 }), auth(CONC)),
-      ),
-    );
-    const statuses = results.map((r) => r.status);
-    expect(statuses.every((s) => s === 200 || s === 402)).toBe(true);
-    const refused = statuses.filter((s) => s === 402).length;
-    expect(refused).toBeGreaterThan(0);
-    expect(refused).toBeLessThan(200);
-    for (const r of results.filter((x) => x.status === 402)) {
-      expect(r.json.error).toMatchObject({ code: 402, type: "payment_required" });
-    }
-    const rows = await eventuallyAsync(
-      async () => {
-        await flush();
-        return (
-          await services().store.queryLogs(
-            { userId: "conc", tokenName: "conc" },
-            { offset: 0, limit: 1000 },
-          )
-        ).items;
-      },
-      (list) => list.length === 200,
-    );
-    const row = await tokenRow(CONC);
-    const logged = rows.reduce((sum, r) => sum + r.credits, 0);
-    expect(row.used).toBe(logged);
-    expect(row.reserved).toBe(0);
-    expect(rows.filter((r) => r.status === 402)).toHaveLength(refused);
-    // Every reservation covers the most a call can cost (max_tokens bounds the output), so the
-    // documented overdraft bound is zero here: the token never goes below zero.
-    expect(row.used).toBeLessThanOrEqual(quota);
-    expect((await services().store.getUser("conc"))!.used).toBe(logged);
-    const stat = await services().store.logStats({ userId: "conc" });
-    expect(stat.credits).toBe(logged);
   });
 });
 
@@ -342,6 +338,22 @@ describe("rate limits", () => {
     expect(res.status).toBe(429);
     expect(res.json.error).toMatchObject({ code: 429, type: "rate_limit_error" });
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("tokens per minute: the tokens of finished calls count, and the next call waits", async () => {
+    const first = await postJson(url("/v1/chat/completions"), chat("[[len:40]] spend"), auth(TPM));
+    expect(first.status).toBe(200);
+    const spent = first.json.data.usage.total_tokens as number;
+    expect(spent).toBeGreaterThan(40);
+    // The call's tokens are counted when it settles, just after its reply went out.
+    const refused = await eventuallyAsync(
+      () => postJson(url("/v1/chat/completions"), chat("again"), auth(TPM)),
+      (res) => res.status === 429,
+    );
+    expect(refused.json.error).toMatchObject({ code: 429, type: "rate_limit_error" });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const balance = await fetch(url("/v1/balance"), { headers: auth(TPM) });
+    expect(balance.status).toBe(429);
   });
 
   it("RESOURCE_EXHAUSTED on the native endpoint", async () => {
@@ -423,7 +435,7 @@ describe("management API", () => {
 
     const other = await fetch(url(`/api/token/${id}`), { headers: auth(POOR) });
     expect(other.status).toBe(404);
-    expect(await other.json()).toEqual({ success: false, message: "token not found" });
+    expect(await other.json()).toEqual({ success: false, message: "token not found", data: null });
 
     const deleted = await fetch(url(`/api/token/${id}`), {
       method: "DELETE",
@@ -436,12 +448,64 @@ describe("management API", () => {
   it("refuses bad bodies and queries with success: false naming the field", async () => {
     const bad = await postJson(url("/api/token"), { name: "", remain_quota: -1 }, auth(LIMITED));
     expect(bad.status).toBe(400);
-    expect(bad.json.success).toBe(false);
+    expect(bad.json).toMatchObject({ success: false, data: null });
     expect(bad.json.message).toMatch(/name/);
     expect(bad.json.message).toMatch(/remain_quota/);
     const query = await fetch(url("/api/log/self?page_size=0"), { headers: auth(LIMITED) });
     expect(query.status).toBe(400);
-    expect((await query.json()).message).toMatch(/page_size/);
+    expect(await query.json()).toEqual({
+      success: false,
+      message: expect.stringMatching(/page_size/),
+      data: null,
+    });
+    const unauthenticated = await fetch(url("/api/user/self"), { headers: auth("sk-nope") });
+    expect(unauthenticated.status).toBe(401);
+    expect(await unauthenticated.json()).toEqual({
+      success: false,
+      message: "invalid API key",
+      data: null,
+    });
+  });
+
+  it("filters logs by model and time range over HTTP, in the list and its totals", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const a = await postJson(url("/v1/chat/completions"), chat("filter me"), auth(FILTERS));
+    const b = await postJson(
+      url("/v1/messages"),
+      { model: "txtB-sonnet-4-6", max_tokens: 50, messages: [{ role: "user", content: "me too" }] },
+      { "x-api-key": FILTERS },
+    );
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const after = Math.ceil(Date.now() / 1000);
+    const list = async (query: string) => {
+      await flush();
+      const res = await fetch(url(`/api/log/self?token_name=filters&${query}`), {
+        headers: auth(FILTERS),
+      });
+      const body = await res.json();
+      return (body.data.items as { model_name: string }[]).map((i) => i.model_name);
+    };
+    const stat = async (query: string) =>
+      (
+        await (
+          await fetch(url(`/api/log/self/stat?token_name=filters&${query}`), {
+            headers: auth(FILTERS),
+          })
+        ).json()
+      ).data.requests;
+    await eventuallyAsync(
+      () => list(""),
+      (models) => models.length === 2,
+    );
+    const range = `start_timestamp=${before}&end_timestamp=${after}`;
+    expect(await list(range)).toEqual(["txtB-sonnet-4-6", "txtA-5"]);
+    expect(await stat(range)).toBe(2);
+    expect(await list(`${range}&model_name=txtA-5`)).toEqual(["txtA-5"]);
+    expect(await stat(`${range}&model_name=txtB-sonnet-4-6`)).toBe(1);
+    expect(await list(`end_timestamp=${before - 1}`)).toEqual([]);
+    expect(await list(`start_timestamp=${after + 1}`)).toEqual([]);
+    expect(await stat(`start_timestamp=${after + 1}`)).toBe(0);
+    expect(await list("model_name=txtC-2.5-pro")).toEqual([]);
   });
 
   it("reports the caller's user", async () => {
@@ -467,5 +531,103 @@ describe("management API", () => {
     const res = await postJson(url("/v1/chat/completions"), chat("late"), auth(EXPIRED));
     expect(res.status).toBe(401);
     expect(res.json.error.message).toBe("API key has expired");
+  });
+});
+
+// The README's overdraft bound: a call's real cost exceeds its hold only for media or provider-run
+// tool output above the per-item maxima, or output above a model's documented maximum. For the
+// text calls below, to models with a known maximum output, the bound is zero: a token never goes
+// below zero, with or without max tokens.
+const TEXT_OVERDRAFT_BOUND = 0;
+
+const drivers = [
+  { name: "sqlite", databaseUrl: undefined },
+  ...(pgUp ? [{ name: "postgres", databaseUrl: POSTGRES_URL }] : []),
+];
+
+describe.each(drivers)("200 concurrent calls ($name)", ({ databaseUrl }) => {
+  const CAPPED = "sk-conc-capped";
+  const OPEN = "sk-conc-open";
+  let conc: Stack;
+  const at = (path: string) => `${conc.gateway.url}${path}`;
+
+  beforeAll(async () => {
+    conc = await startStack({
+      databaseUrl,
+      // Tiny, so a hold sized by it could never cover these replies: only the model's own
+      // maximum output (65,536 tokens for txtD-v3.2) keeps the calls without max tokens covered.
+      billing: { default_output_reserve: 16 },
+      users: [{ id: "conc", quota: 100_000_000 }],
+      tokens: [
+        { key: CAPPED, user: "conc", quota: 3_000, name: "capped" },
+        { key: OPEN, user: "conc", quota: 60_000, name: "open" },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await conc?.close();
+  });
+
+  async function fire(key: string, body: (i: number) => unknown) {
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        postJson(at("/v1/chat/completions"), body(i), auth(key)),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 402)).toBe(true);
+    const refused = statuses.filter((s) => s === 402).length;
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThan(200);
+    for (const r of results.filter((x) => x.status === 402)) {
+      expect(r.json.error).toMatchObject({ code: 402, type: "payment_required" });
+    }
+    return refused;
+  }
+
+  async function ledger(tokenName: string) {
+    const services = conc.gateway.services;
+    const rows = await eventuallyAsync(
+      async () => {
+        await services.accounting!.flush();
+        return (
+          await services.store.queryLogs({ userId: "conc", tokenName }, { offset: 0, limit: 1000 })
+        ).items;
+      },
+      (list) => list.length === 200,
+    );
+    const found = await services.tokens.lookup(tokenName === "capped" ? CAPPED : OPEN);
+    if (!found.ok) throw new Error("token lookup failed");
+    const token = (await services.store.getToken(found.token.id))!;
+    return { rows, token, logged: rows.reduce((sum, r) => sum + r.credits, 0) };
+  }
+
+  it("with max_tokens: each refused call got 402, charges equal logged costs, never overspent", async () => {
+    const refused = await fire(CAPPED, (i) => chat(`call ${i}`, { max_tokens: 20 }));
+    const { rows, token, logged } = await ledger("capped");
+    expect(token.used).toBe(logged);
+    expect(token.reserved).toBe(0);
+    expect(rows.filter((r) => r.status === 402)).toHaveLength(refused);
+    expect(token.quota - token.used).toBeGreaterThanOrEqual(-TEXT_OVERDRAFT_BOUND);
+  });
+
+  it("without max_tokens: the hold is the model's maximum output, so the token stays within the bound", async () => {
+    const refused = await fire(OPEN, (i) => ({
+      model: "txtD-v3.2",
+      messages: [{ role: "user", content: `[[len:400]] call ${i}` }],
+    }));
+    const { rows, token, logged } = await ledger("open");
+    const served = rows.filter((r) => r.status === 200);
+    expect(served.length + refused).toBe(200);
+    // Each reply is far beyond default_output_reserve (16): a hold sized by it would overdraw.
+    for (const row of served) expect(row.completionTokens).toBeGreaterThan(400);
+    expect(token.used).toBe(logged);
+    expect(token.reserved).toBe(0);
+    expect(token.quota - token.used).toBeGreaterThanOrEqual(-TEXT_OVERDRAFT_BOUND);
+    const user = (await conc.gateway.services.store.getUser("conc"))!;
+    expect(user.reserved).toBe(0);
+    expect((await conc.gateway.services.store.logStats({ userId: "conc" })).credits).toBe(
+      user.used,
+    );
   });
 });

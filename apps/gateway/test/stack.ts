@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { startProviderSim } from "@interlingua/provider-sim";
+import pg from "pg";
 import type { ConfigInput } from "../src/config/config-schema.ts";
 import { validateConfig } from "../src/config/load-config.ts";
 import { createLogger } from "../src/log/logger.ts";
@@ -47,6 +49,31 @@ export const simChannels = (url: string, apiKey = UPSTREAM_KEY) => [
   },
 ];
 
+/**
+ * The gateway's database for one stack: SQLite in memory by default; for a `postgres://` URL a
+ * fresh schema of that database (`?schema=`), dropped when the stack closes, so test runs and
+ * stacks never share tables.
+ */
+async function stackDatabase(
+  url: string | undefined,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  if (url === undefined || !/^postgres(ql)?:\/\//.test(url)) {
+    return { url: url ?? "sqlite::memory:", drop: async () => {} };
+  }
+  const schema = `stack_${randomBytes(6).toString("hex")}`;
+  const withSchema = new URL(url);
+  withSchema.searchParams.set("schema", schema);
+  return {
+    url: withSchema.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
 /** Starts the simulator and a gateway in front of it, both on random loopback ports. */
 export async function startStack(
   overrides: Partial<ConfigInput> & {
@@ -55,10 +82,13 @@ export async function startStack(
     simNow?: () => number;
     /** Channels added after the simulator's own, given its URL. */
     extraChannels?: (simUrl: string) => NonNullable<ConfigInput["channels"]>;
+    /** The gateway's database: SQLite in memory by default, or a Postgres URL (fresh schema). */
+    databaseUrl?: string | undefined;
   } = {},
   options: GatewayOptions = {},
 ): Promise<Stack> {
-  const { simFault, simNow, extraChannels, ...configOverrides } = overrides;
+  const { simFault, simNow, extraChannels, databaseUrl, ...configOverrides } = overrides;
+  const database = await stackDatabase(databaseUrl);
   const sim = await startProviderSim({
     port: 0,
     keys: [UPSTREAM_KEY],
@@ -68,8 +98,9 @@ export async function startStack(
   const lines: string[] = [];
   const config = validateConfig({
     listen: { host: "127.0.0.1", port: 0 },
-    database_url: "sqlite::memory:",
-    users: [{ id: "alice", quota: 1_000_000 }],
+    database_url: database.url,
+    // Enough for calls without max tokens, which hold the model's whole maximum output.
+    users: [{ id: "alice", quota: 1_000_000_000_000 }],
     tokens: [
       { key: KEY, user: "alice", unlimited: true },
       { key: LIMITED_KEY, user: "alice", quota: 10, models: ["txtA-5"] },
@@ -92,6 +123,7 @@ export async function startStack(
     async close() {
       await gateway.close();
       await sim.close();
+      await database.drop();
     },
   };
 }

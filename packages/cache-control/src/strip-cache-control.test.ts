@@ -16,13 +16,23 @@ function withoutMarkers(value: unknown): unknown {
   return out;
 }
 
+/** ... and leaves a top-level `cache_control` out of every extras bag. */
+function expected(request: Request): unknown {
+  const out = withoutMarkers(request) as Request;
+  if (out.extras === undefined) return out;
+  const extras = Object.fromEntries(
+    Object.entries(out.extras).map(([format, { cache_control: _c, ...bag }]) => [format, bag]),
+  );
+  return { ...out, extras };
+}
+
 describe("rule 8: stripCacheControl", () => {
   it("leaves no cacheControl anywhere and changes nothing else", () => {
     fc.assert(
       fc.property(arb.request, (request) => {
         const out = stripCacheControl(request);
         expect(cacheControlPaths(out)).toEqual([]);
-        expect(out).toEqual(withoutMarkers(request));
+        expect(out).toEqual(expected(request));
       }),
     );
   });
@@ -78,5 +88,25 @@ describe("rule 8: stripCacheControl", () => {
       "messages[0].parts[0].cacheControl",
       "tools[0].cacheControl",
     ]);
+  });
+
+  it("drops a top-level cache_control kept in a format's extras, and keeps the rest", () => {
+    const request: Request = {
+      model: "m",
+      system: [],
+      messages: [{ role: "user", parts: [{ type: "text", text: "hi" }] }],
+      sampling: {},
+      tools: [],
+      stream: false,
+      extras: {
+        chat: { cache_control: { type: "ephemeral" }, prompt_cache_key: "k" },
+        native: { labels: { a: "b" } },
+      },
+    };
+    expect(stripCacheControl(request).extras).toEqual({
+      chat: { prompt_cache_key: "k" },
+      native: { labels: { a: "b" } },
+    });
+    expect(request.extras?.chat).toHaveProperty("cache_control");
   });
 });

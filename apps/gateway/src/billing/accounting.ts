@@ -1,6 +1,12 @@
 import type { BillingConfig } from "../config/config-schema.ts";
 import type { Logger } from "../log/logger.ts";
-import type { ReserveResult, Settlement, Store, UsageLogInput } from "../storage/store.ts";
+import type {
+  ReserveResult,
+  Settlement,
+  SettleOutcome,
+  Store,
+  UsageLogInput,
+} from "../storage/store.ts";
 
 const FLUSH_ROUNDS = 8;
 const REFUND_ATTEMPTS = 5;
@@ -127,13 +133,38 @@ export class Accounting {
     const batch = this.#queue;
     this.#queue = [];
     this.#track(
-      this.#store.settle(batch).catch((error: unknown) => {
-        // The batch is retried: settle is idempotent, so a batch that did commit is not charged twice.
-        this.#log.error({ err: error, rows: batch.length }, "writing settlements failed; retrying");
-        this.#queue.unshift(...batch);
-        this.#timer ??= setTimeout(() => this.#drain(), this.#intervalMs * 20);
-      }),
+      this.#store.settle(batch).then(
+        (outcomes) => this.#reportUnheld(batch, outcomes),
+        (error: unknown) => {
+          // The batch is retried: settle is idempotent, so a batch that did commit is not charged twice.
+          this.#log.error(
+            { err: error, rows: batch.length },
+            "writing settlements failed; retrying",
+          );
+          this.#queue.unshift(...batch);
+          this.#timer ??= setTimeout(() => this.#drain(), this.#intervalMs * 20);
+        },
+      ),
     );
+  }
+
+  // Charged without a hold: the hold was released as stale at a start (a call slower than any
+  // call should be, or a clock far off). The money is not lost, but the balance could not be
+  // checked first, so this is worth a look.
+  #reportUnheld(batch: readonly Settlement[], outcomes: readonly SettleOutcome[]): void {
+    outcomes.forEach((outcome, i) => {
+      const settlement = batch[i];
+      if (outcome !== "unheld" || settlement === undefined) return;
+      this.#log.warn(
+        {
+          requestId: settlement.id,
+          tokenId: settlement.log.tokenId,
+          userId: settlement.log.userId,
+          credits: settlement.amount,
+        },
+        "settled a call whose hold had been released as stale: charged without a hold",
+      );
+    });
   }
 
   #track(write: Promise<unknown>): void {

@@ -12,7 +12,11 @@ export interface TokenBalance {
   unlimited_quota: boolean;
 }
 
-/** SPEC.md "User balance" (used_credits is typed float there; credits are whole numbers here). */
+/**
+ * SPEC.md "User balance" (used_credits is typed float there; credits are whole numbers here).
+ * An unlimited user answers -1 for both remaining fields, like an unlimited token: its quota
+ * bounds nothing, so quota - used would be a meaningless (often negative) number.
+ */
 export interface UserBalance {
   success: true;
   remain_balance: number;
@@ -41,8 +45,8 @@ export function userBalance(row: UserRow, billing: BillingConfig): UserBalance {
   const left = remaining(row);
   return {
     success: true,
-    remain_balance: toBillingUnit(left, billing),
-    remain_credits: left,
+    remain_balance: row.unlimited ? -1 : toBillingUnit(left, billing),
+    remain_credits: row.unlimited ? -1 : left,
     used_balance: toBillingUnit(row.used, billing),
     used_credits: row.used,
   };

@@ -4,17 +4,28 @@ import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import type { GatewayServices } from "../services.ts";
 import type { UsageLogInput } from "../storage/store.ts";
 import type { Hold } from "./accounting.ts";
-import { creditsFor, estimateTextCredits } from "./charge.ts";
+import { holdFor } from "./call-hold.ts";
+import { creditsFor } from "./charge.ts";
+import { deliveredUsage } from "./delivered-usage.ts";
 import { toBillingUnit } from "./money.ts";
+
+/** What the upstream delivered to the gateway (whether or not the client got it all). */
+export interface Delivery {
+  /** Characters of generated text, thinking and tool-call arguments the upstream sent. */
+  readonly outputChars: number;
+  /** The upstream's reply ended normally, so the usage it reported is final. */
+  readonly complete: boolean;
+}
 
 /** How a call ended, for its charge and its usage log row. */
 export interface CallEnd {
   readonly status: number;
+  /** The usage the upstream reported, if any. */
   readonly usage?: Usage | undefined;
+  /** Set when the upstream answered; undefined when it failed (the hold is then refunded). */
+  readonly delivered?: Delivery | undefined;
   readonly channel?: string | undefined;
   readonly error?: string | undefined;
-  /** Upstream answered, but its usage is unknown (stream cut short): charge the prompt estimate. */
-  readonly producedWithoutUsage?: boolean;
   /** A Gemini cache created for this call: its one-time storage charge (SPEC.md rule 10). */
   readonly cacheStorageTokenHours?: number;
 }
@@ -29,9 +40,13 @@ const SHORT_MESSAGES = {
   user: "insufficient balance on this account for this request",
 } as const;
 
+/** How long a context cache lives, by SPEC.md's ttl values (its storage is billed per hour). */
+const CACHE_TTL_HOURS = { "5m": 5 / 60, "1h": 1 } as const;
+
 /**
  * Reserves the most this call may cost on its token and user (402 when either cannot cover it);
- * `end` later charges the real cost from the upstream's usage, or refunds everything when the
+ * `end` later charges, exactly once, for what the upstream delivered: its reported usage, or an
+ * estimate when it delivered without reporting (all of) it; everything is refunded when the
  * upstream failed. Every call, refused or not, leaves one usage log row.
  */
 export async function openCallAccount(
@@ -52,12 +67,19 @@ export async function openCallAccount(
     return { ok: true, account: { end: (end) => recordTokens(end.usage) } };
   }
   const rates = services.prices.ratesOrFree(gatewayModel);
-  const estimate = estimateTextCredits(
+  const estimate = holdFor({
     rates,
-    request.canonical,
-    services.config.billing.default_output_reserve,
-  );
-  const logRow = (end: CallEnd, credits: number): UsageLogInput => ({
+    request: request.canonical,
+    maxOutputTokens: services.prices.maxOutputTokens(gatewayModel),
+    defaultOutputReserve: services.config.billing.default_output_reserve,
+    cacheTtlHours: request.cache.mode === "cached" ? CACHE_TTL_HOURS[request.cache.ttl] : 0,
+  });
+  const logRow = (
+    end: CallEnd,
+    credits: number,
+    usage: Usage | undefined = end.usage,
+    estimated = false,
+  ): UsageLogInput => ({
     requestId: request.requestId,
     time: Date.now(),
     userId: token.userId,
@@ -66,17 +88,18 @@ export async function openCallAccount(
     model: request.model,
     channel: end.channel,
     endpoint: request.endpoint.name,
-    promptTokens: end.usage?.inputTokens ?? 0,
-    completionTokens: end.usage?.outputTokens ?? 0,
-    cachedTokens: end.usage?.cachedInputTokens ?? 0,
-    cacheWriteTokens: end.usage?.cacheWriteTokens ?? 0,
-    thinkingTokens: end.usage?.thinkingTokens ?? 0,
+    promptTokens: usage?.inputTokens ?? 0,
+    completionTokens: usage?.outputTokens ?? 0,
+    cachedTokens: usage?.cachedInputTokens ?? 0,
+    cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+    thinkingTokens: usage?.thinkingTokens ?? 0,
     credits,
     cost: toBillingUnit(credits, services.config.billing),
     latencyMs: Math.round(performance.now() - started),
     stream: request.stream,
     status: end.status,
     error: end.error,
+    ...(estimated ? { estimated: true } : {}),
   });
 
   const reserved = await accounting.reserve({
@@ -97,21 +120,42 @@ export async function openCallAccount(
     ok: true,
     account: {
       end(end) {
-        recordTokens(end.usage);
-        if (end.usage !== undefined) {
-          const credits = creditsFor(rates, {
-            usage: end.usage,
-            cacheStorageTokenHours: end.cacheStorageTokenHours ?? 0,
-          });
-          hold.settle(credits, logRow(end, credits));
-        } else if (end.producedWithoutUsage === true) {
-          const credits =
-            estimate.promptCredits +
-            creditsFor(rates, { cacheStorageTokenHours: end.cacheStorageTokenHours ?? 0 });
-          hold.settle(credits, logRow(end, credits));
-        } else {
+        const delivered = end.delivered;
+        if (delivered === undefined) {
+          recordTokens(end.usage);
           hold.refund(logRow(end, 0));
+          return;
         }
+        const storage = end.cacheStorageTokenHours ?? 0;
+        const reported =
+          end.usage === undefined
+            ? 0
+            : creditsFor(rates, { usage: end.usage, cacheStorageTokenHours: storage });
+        if (end.usage !== undefined && delivered.complete) {
+          recordTokens(end.usage);
+          hold.settle(reported, logRow(end, reported));
+          return;
+        }
+        // Delivered, but the usage is missing or not final (cut off, drained past its bound):
+        // charge the estimate, never less than what was reported and never more than the hold,
+        // which is by construction the most the call could cost.
+        const usage = deliveredUsage(end.usage, estimate.likelyPromptTokens, delivered.outputChars);
+        const estimated = creditsFor(rates, { usage, cacheStorageTokenHours: storage });
+        const credits = Math.max(reported, Math.min(estimated, hold.amount));
+        recordTokens(usage);
+        services.log.warn(
+          {
+            requestId: request.requestId,
+            model: request.model,
+            channel: end.channel,
+            reportedUsage: end.usage ?? null,
+            complete: delivered.complete,
+            usage,
+            credits,
+          },
+          "usage estimated: the upstream delivered without reporting its final usage",
+        );
+        hold.settle(credits, logRow(end, credits, usage, true));
       },
     },
   };

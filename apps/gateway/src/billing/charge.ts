@@ -1,10 +1,11 @@
-import type { Request, Usage } from "@interlingua/core-types";
+import type { Usage } from "@interlingua/core-types";
 import { NANO_PER_CREDIT_MILLION, type Rates } from "./price-book.ts";
 
 /** What a call consumed, in the units prices are given in. */
 export interface Consumption {
   readonly usage?: Usage | undefined;
   readonly requests?: number;
+  /** May be fractional (a 7.5 s video, a 0.25 min recording): fractions are billed exactly. */
   readonly seconds?: number;
   readonly characters?: number;
   readonly minutes?: number;
@@ -12,104 +13,50 @@ export interface Consumption {
   readonly cacheStorageTokenHours?: number;
 }
 
-const big = (n: number | undefined): bigint => BigInt(Math.max(0, Math.ceil(n ?? 0)));
+// Every quantity is counted in millionths of its unit, so a fraction of a second, a minute or a
+// token-hour is billed as it is (to a millionth) instead of being rounded up on its own; the call
+// is rounded once, to whole credits, at the very end.
+const MICRO = 1_000_000;
+const PER_CREDIT = NANO_PER_CREDIT_MILLION * BigInt(MICRO);
+
+const micro = (n: number | undefined): bigint =>
+  n === undefined || !Number.isFinite(n) || n <= 0 ? 0n : BigInt(Math.round(n * MICRO));
 
 /** Whole credits, rounded up once: a call never costs less than what it used. */
-const toCredits = (nano: bigint): number =>
-  Number((nano + NANO_PER_CREDIT_MILLION - 1n) / NANO_PER_CREDIT_MILLION);
+const toCredits = (scaled: bigint): number => Number((scaled + PER_CREDIT - 1n) / PER_CREDIT);
 
 /**
  * The charge of a call. Canonical usage counts cache reads and writes inside `inputTokens`
  * (core-types' usage semantics), so only the rest of the input is billed at the input price.
  */
 export function creditsFor(rates: Rates, consumed: Consumption): number {
-  let nano = 0n;
+  let scaled = 0n;
   const usage = consumed.usage;
   if (usage !== undefined) {
     const write1h = usage.cacheWrite1hTokens ?? 0;
     const write5m = Math.max(0, usage.cacheWriteTokens - write1h);
     const plain = Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens);
-    nano +=
-      big(plain) * rates.input +
-      big(usage.cachedInputTokens) * rates.cachedInput +
-      big(write5m) * rates.cacheWrite +
-      big(write1h) * rates.cacheWrite1h +
-      big(usage.outputTokens) * rates.output;
+    scaled +=
+      micro(plain) * rates.input +
+      micro(usage.cachedInputTokens) * rates.cachedInput +
+      micro(write5m) * rates.cacheWrite +
+      micro(write1h) * rates.cacheWrite1h +
+      micro(usage.outputTokens) * rates.output;
   }
-  nano +=
-    big(consumed.requests) * rates.perRequest +
-    big(consumed.seconds) * rates.perSecond +
-    big(consumed.characters) * rates.perMillionCharacters +
-    big(consumed.minutes) * rates.perMinute +
-    big(consumed.cacheStorageTokenHours) * rates.cacheStoragePerHour;
-  return toCredits(nano);
+  scaled +=
+    micro(consumed.requests) * rates.perRequest +
+    micro(consumed.seconds) * rates.perSecond +
+    micro(consumed.characters) * rates.perMillionCharacters +
+    micro(consumed.minutes) * rates.perMinute +
+    micro(consumed.cacheStorageTokenHours) * rates.cacheStoragePerHour;
+  return toCredits(scaled);
 }
 
-// An upper-side guess of prompt tokens without a tokenizer: four characters a token, and a flat
-// amount per image or file (a 1024x1024 image is about 1k tokens on every provider).
-const CHARS_PER_TOKEN = 4;
-const MEDIA_TOKENS = 1_000;
-
-function promptTokenEstimate(request: Request): number {
-  let chars = 0;
-  let media = 0;
-  for (const part of request.system) chars += part.text.length;
-  for (const message of request.messages) {
-    for (const part of message.parts) {
-      switch (part.type) {
-        case "text":
-        case "thinking":
-          chars += part.text.length;
-          break;
-        case "tool-call":
-          chars += part.name.length + part.arguments.length;
-          break;
-        case "tool-result":
-          for (const item of part.content) {
-            if (item.type === "text") chars += item.text.length;
-            else media++;
-          }
-          break;
-        case "image":
-        case "file":
-          media++;
-          break;
-        default:
-      }
-    }
-  }
-  for (const tool of request.tools) chars += JSON.stringify(tool).length;
-  return Math.ceil(chars / CHARS_PER_TOKEN) + media * MEDIA_TOKENS;
-}
-
-export interface TextEstimate {
-  /** The hold: prompt estimate plus the most the call may generate. */
-  readonly credits: number;
-  /** The prompt estimate alone: the charge of a stream whose usage never arrived. */
-  readonly promptCredits: number;
-}
-
-const usageOf = (inputTokens: number, outputTokens: number): Usage => ({
+/** Usage with only input and output tokens, for estimates. */
+export const plainUsage = (inputTokens: number, outputTokens: number): Usage => ({
   inputTokens,
   outputTokens,
   cachedInputTokens: 0,
   cacheWriteTokens: 0,
   thinkingTokens: 0,
 });
-
-/**
- * The amount held before a text call: its prompt estimate plus the most it may generate (its
- * max tokens, or `defaultOutput`) per choice, at full input and output prices.
- */
-export function estimateTextCredits(
-  rates: Rates,
-  request: Request,
-  defaultOutput: number,
-): TextEstimate {
-  const prompt = promptTokenEstimate(request);
-  const output = (request.sampling.maxTokens ?? defaultOutput) * (request.sampling.n ?? 1);
-  return {
-    credits: creditsFor(rates, { usage: usageOf(prompt, output) }),
-    promptCredits: creditsFor(rates, { usage: usageOf(prompt, 0) }),
-  };
-}

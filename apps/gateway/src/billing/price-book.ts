@@ -36,21 +36,35 @@ const ZERO_RATES: Rates = {
   perMinute: 0n,
 };
 
+/** Keys of a pricing entry that are model data, not prices. */
+const NOT_PRICES = new Set<string>(["max_output_tokens"]);
+
 export class PriceBook {
   readonly #rates = new Map<string, Rates>();
+  readonly #maxOutput = new Map<string, number>();
   readonly #creditsPerUsd: number;
 
   constructor(billing: BillingConfig, overrides: Readonly<Record<string, ModelPrice>>) {
     this.#creditsPerUsd = billing.credits_per_usd;
     const ids = new Set([...Object.keys(DEFAULT_PRICES), ...Object.keys(overrides)]);
     for (const id of ids) {
-      this.#rates.set(id, this.#compile({ ...DEFAULT_PRICES[id], ...overrides[id] }));
+      const entry: ModelPrice = { ...DEFAULT_PRICES[id], ...overrides[id] };
+      if (entry.max_output_tokens !== undefined) this.#maxOutput.set(id, entry.max_output_tokens);
+      // An entry that only sets the maximum output still leaves the model unpriced.
+      if (Object.keys(entry).some((key) => !NOT_PRICES.has(key))) {
+        this.#rates.set(id, this.#compile(entry));
+      }
     }
   }
 
   /** Rates of a gateway model id (aliases resolve to their main id); undefined = no price known. */
   rates(model: string): Rates | undefined {
     return this.#rates.get(model) ?? this.#rates.get(canonicalModelId(model));
+  }
+
+  /** The most output tokens one reply of the model can have, when known. */
+  maxOutputTokens(model: string): number | undefined {
+    return this.#maxOutput.get(model) ?? this.#maxOutput.get(canonicalModelId(model));
   }
 
   /** Rates, or all zero for a model without a price (the start-up log names those). */

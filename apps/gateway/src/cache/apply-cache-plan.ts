@@ -1,5 +1,6 @@
 import {
   type CacheAnalysis,
+  type CachedAnalysis,
   cacheKey,
   estimatePrefixTokens,
   minCacheTokens,
@@ -8,7 +9,12 @@ import {
   planOpenAI,
   stripCacheControl,
 } from "@interlingua/cache-control";
-import { findModel, type Request, type Warning } from "@interlingua/core-types";
+import {
+  findModel,
+  type Request,
+  type UpstreamProtocol,
+  type Warning,
+} from "@interlingua/core-types";
 import type { Agent } from "undici";
 import type { RequestLog } from "../log/request-log.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
@@ -35,18 +41,82 @@ export interface CachePlanOutcome {
     | "gemini-created";
   /** Token-hours of a Gemini cache created for this call: its one-time storage charge (rule 10). */
   readonly storageTokenHours: number;
+  /** The registry entry a Gemini plan sends, so a cache gone upstream can be forgotten (rule 7). */
+  readonly entry?: { readonly key: string; readonly name: string };
   readonly reason?: string;
 }
 
+/** Everything one candidate's plan is made from. */
+interface PlanInput {
+  readonly context: CacheContext;
+  readonly analysis: CachedAnalysis;
+  /** The client's request with the channel's upstream model. */
+  readonly request: Request;
+  readonly key: string;
+  readonly candidate: RouteCandidate;
+  readonly onWarning: (warning: Warning) => void;
+  readonly ordinary: (reason: string) => CachePlanOutcome;
+}
+
 const TTL_HOURS = { "5m": 5 / 60, "1h": 1 } as const;
+
+/** Gemini: a cachedContents resource (made once per key, shared by concurrent first requests). */
+async function planGeminiCache(input: PlanInput): Promise<CachePlanOutcome> {
+  const { context, analysis, request, key, candidate, onWarning, ordinary } = input;
+  const { channel, upstreamModel } = candidate;
+  if (estimatePrefixTokens(request, analysis) < minCacheTokens("gemini", upstreamModel)) {
+    return ordinary("prefix below the upstream's minimum cache size");
+  }
+  const plan = planGemini(request, analysis, upstreamModel, { onWarning });
+  const got = await context.registry.acquire(key, () =>
+    createGeminiCache(context.agent, channel, plan.create, context.now()),
+  );
+  if (got.kind === "failed") {
+    context.log.info({ channel: channel.name, reason: got.reason }, "cache creation failed");
+    return ordinary(`cache creation failed: ${got.reason}`);
+  }
+  const entry = { key, name: got.entry.name };
+  if (got.kind === "reused") {
+    return {
+      canonical: plan.suffix(entry.name),
+      mode: "gemini-reused",
+      storageTokenHours: 0,
+      entry,
+    };
+  }
+  return {
+    canonical: plan.suffix(entry.name),
+    mode: "gemini-created",
+    storageTokenHours: got.created.tokens * TTL_HOURS[analysis.ttl],
+    entry,
+  };
+}
+
+/** Per upstream protocol: what a cached request becomes (SPEC.md rules 3 and 4). */
+const PLANS: Record<UpstreamProtocol, (input: PlanInput) => Promise<CachePlanOutcome>> = {
+  // OpenAI caches prefixes by itself; the key only steers requests to the same cache.
+  openai: async ({ request, key }) => ({
+    canonical: planOpenAI(request, key),
+    mode: "openai-key",
+    storageTokenHours: 0,
+  }),
+  anthropic: async ({ request, analysis, onWarning }) => ({
+    canonical: planAnthropic(request, analysis, { onWarning }),
+    mode: "anthropic-breakpoint",
+    storageTokenHours: 0,
+  }),
+  gemini: planGeminiCache,
+};
 
 /**
  * Rules 2-8 for one candidate channel: a cached request becomes a prompt_cache_key (OpenAI), one
  * breakpoint (Anthropic), or a cachedContents resource plus the live suffix (Gemini, created on
  * first use in the same request and reused while its key matches and it lives). Anything that
- * stands in the way (model without caching, prefix below the upstream's minimum, creation
- * failure) runs the request as an ordinary one; caching never fails a request.
- * Returns undefined when the request has nothing to do with caching.
+ * stands in the way of a cache (a model without caching, a channel with caching off, a prefix
+ * below the upstream's minimum, a creation failure) runs the request as an ordinary one.
+ * Returns undefined when the request has no boundary to plan (none, or an explicit native
+ * `cachedContent`); what is forwarded then is still stripped of `cache_control` (see
+ * prepare-upstream-request.ts).
  */
 export async function applyCachePlan(
   context: CacheContext,
@@ -69,6 +139,7 @@ export async function applyCachePlan(
     return ordinary("model does not support caching");
   }
   const { channel, upstreamModel } = candidate;
+  if (!channel.caching) return ordinary("caching is off for this channel");
   const request = { ...canonical, model: upstreamModel };
   const key = cacheKey({
     user: userId,
@@ -77,38 +148,13 @@ export async function applyCachePlan(
     request,
     analysis,
   });
-  switch (channel.protocol) {
-    case "openai":
-      return { canonical: planOpenAI(request, key), mode: "openai-key", storageTokenHours: 0 };
-    case "anthropic":
-      return {
-        canonical: planAnthropic(request, analysis, { onWarning }),
-        mode: "anthropic-breakpoint",
-        storageTokenHours: 0,
-      };
-    case "gemini": {
-      if (estimatePrefixTokens(request, analysis) < minCacheTokens("gemini", upstreamModel)) {
-        return ordinary("prefix below the upstream's minimum cache size");
-      }
-      const plan = planGemini(request, analysis, upstreamModel, { onWarning });
-      const known = await context.registry.get(key);
-      if (known !== undefined) {
-        return { canonical: plan.suffix(known.name), mode: "gemini-reused", storageTokenHours: 0 };
-      }
-      const created = await createGeminiCache(context.agent, channel, plan.create, context.now());
-      if ("failed" in created) {
-        context.log.info(
-          { channel: channel.name, reason: created.failed },
-          "cache creation failed",
-        );
-        return ordinary(`cache creation failed: ${created.failed}`);
-      }
-      await context.registry.set(key, { name: created.name, expiresAt: created.expiresAt });
-      return {
-        canonical: plan.suffix(created.name),
-        mode: "gemini-created",
-        storageTokenHours: created.tokens * TTL_HOURS[analysis.ttl],
-      };
-    }
-  }
+  return PLANS[channel.protocol]({
+    context,
+    analysis,
+    request,
+    key,
+    candidate,
+    onWarning,
+    ordinary,
+  });
 }

@@ -2,10 +2,10 @@ import type { NativeCachedContentCreate } from "@interlingua/cache-control";
 import type { Agent } from "undici";
 import { request } from "undici";
 import type { Channel } from "../routing/channel.ts";
+import type { CacheCreation, CacheEntry } from "./cache-registry.ts";
 
 export interface CreatedCache {
-  readonly name: string;
-  readonly expiresAt: number;
+  readonly entry: CacheEntry;
   /** Tokens the upstream counted into the cache (its storage is billed on them). */
   readonly tokens: number;
 }
@@ -21,7 +21,7 @@ export async function createGeminiCache(
   channel: Channel,
   body: NativeCachedContentCreate,
   now: number,
-): Promise<CreatedCache | { failed: string }> {
+): Promise<CacheCreation<CreatedCache>> {
   try {
     const response = await request(`${channel.baseUrl}/v1beta/cachedContents`, {
       method: "POST",
@@ -43,8 +43,10 @@ export async function createGeminiCache(
     const expireTime =
       typeof json.expireTime === "string" ? Date.parse(json.expireTime) : Number.NaN;
     return {
-      name: json.name,
-      expiresAt: Number.isFinite(expireTime) ? expireTime : now + ttlSeconds * 1000,
+      entry: {
+        name: json.name,
+        expiresAt: Number.isFinite(expireTime) ? expireTime : now + ttlSeconds * 1000,
+      },
       tokens: Number(json.usageMetadata?.totalTokenCount ?? 0) || 0,
     };
   } catch (error) {

@@ -23,8 +23,8 @@ export const billingSchema = z.strictObject({
   unit: z.enum(["USD", "Credits"]).default("USD"),
   credits_per_usd: z.number().positive().default(500000),
   /**
-   * Output tokens reserved for a call that names no max_tokens. A call can end up costing more
-   * than its reservation by at most what it produced beyond this (the documented overdraft bound).
+   * Output tokens held for a call that names no max tokens, for a model whose maximum output is
+   * not known (`pricing.<model>.max_output_tokens` and the defaults set it for every SPEC.md model).
    */
   default_output_reserve: z.number().int().positive().default(4096),
   /** Usage rows and settlements are written in batches of at most this many, or this often. */
@@ -99,6 +99,11 @@ export const channelSchema = z.strictObject({
   priority: z.number().int().default(0),
   /** Relative share of traffic inside a priority tier. */
   weight: z.number().positive().default(1),
+  /**
+   * false: this upstream offers no prompt caching (or it must not be used); requests with a
+   * cache boundary run as ordinary requests on it (SPEC.md cache rule 7).
+   */
+  caching: z.boolean().default(true),
 });
 
 export const modelPriceSchema = z
@@ -115,6 +120,11 @@ export const modelPriceSchema = z
     cache_write_1h: price.optional(),
     /** Per 1M cached tokens per hour of ttl, charged once when the gateway creates a cache. */
     cache_storage_per_hour: price.optional(),
+    /**
+     * The most output tokens one reply of the model can have: what a call that names no max
+     * tokens holds (and the cap of one that names more). Not a price, but billing's model data.
+     */
+    max_output_tokens: z.number().int().positive().optional(),
   })
   .refine((p) => Object.keys(p).length > 0, "must set at least one price");
 

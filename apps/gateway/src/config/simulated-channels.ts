@@ -24,5 +24,6 @@ export function simulatedChannels(simulatorUrl: string): ChannelConfig[] {
       .map((m) => m.id),
     priority: 0,
     weight: 1,
+    caching: true,
   }));
 }

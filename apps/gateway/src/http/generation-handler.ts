@@ -9,6 +9,7 @@ import {
 } from "@interlingua/errors";
 import type { Context } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
+import { ignoredSystemBoundaries } from "../cache/ignored-system-boundaries.ts";
 import { CODECS } from "../codecs.ts";
 import { loggableUrl } from "../log/logger.ts";
 import { requestLog } from "../log/request-log.ts";
@@ -108,14 +109,19 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       return refuse(toGatewayError(error));
     }
 
-    // SPEC.md's cache_control rules apply to the chat and native formats; on messages the field
-    // is Anthropic's own and rides through with the request.
+    // SPEC.md's cache_control rules apply to the chat and native formats. On messages the field
+    // is Anthropic's own: it rides through to an Anthropic upstream unchanged and is stripped
+    // toward any other (prepare-upstream-request.ts); responses has no such field.
     let cache: CacheAnalysis = NO_CACHE;
     if (endpoint.format === "chat" || endpoint.format === "native") {
       try {
         cache = analyzeCache(canonical, endpoint.format);
       } catch (error) {
         return refuse(toGatewayError(error));
+      }
+      if (endpoint.format === "native") {
+        const ignored = ignoredSystemBoundaries(wire);
+        if (ignored.length > 0) cache = { ...cache, warnings: [...cache.warnings, ...ignored] };
       }
     }
 

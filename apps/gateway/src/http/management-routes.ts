@@ -5,6 +5,7 @@ import { keyHash, keyHint, newApiKey } from "../auth/key-hash.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { userBalance } from "../billing/balances.ts";
 import { toBillingUnit } from "../billing/money.ts";
+import { refuseNewToken, refuseTokenChange } from "../billing/token-grants.ts";
 import type { GatewayServices } from "../services.ts";
 import type { LogFilter, TokenPatch, TokenRow, UsageLogRow } from "../storage/store.ts";
 import type { AppEnv } from "./app-env.ts";
@@ -20,17 +21,19 @@ import {
 
 type Ctx = Context<AppEnv>;
 type Reply = {
-  status: 200 | 400 | 401 | 404 | 429;
+  status: 200 | 400 | 401 | 403 | 404 | 429;
   success: boolean;
   message: string;
-  data?: unknown;
+  data: unknown;
 };
 
 const ok = (data: unknown): Reply => ({ status: 200, success: true, message: "", data });
+// Every failure has the same three fields as a success, `data` null.
 const refuse = (status: Reply["status"], message: string): Reply => ({
   status,
   success: false,
   message,
+  data: null,
 });
 
 const issueText = (error: z.ZodError) =>
@@ -74,6 +77,8 @@ function logView(row: UsageLogRow) {
     is_stream: row.stream,
     status: row.status,
     error: row.error ?? null,
+    // The upstream reported no (final) usage: tokens and charge are the gateway's estimate.
+    estimated: row.estimated === true,
   };
 }
 
@@ -107,7 +112,8 @@ async function readJson(c: Ctx): Promise<unknown> {
 /**
  * The management API under `/api/*` with its `{success, message, data}` envelope, acting on the
  * caller's own account: who am I, my usage logs and their totals, my tokens. The caller is the
- * user that owns the API key presented as `Authorization: Bearer`.
+ * user that owns the API key presented as `Authorization: Bearer`; what a limited key may grant
+ * other tokens (or itself) is bounded by billing/token-grants.ts (403 otherwise).
  */
 export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
   const billing = services.config.billing;
@@ -178,6 +184,10 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
     }),
   );
 
+  /** The caller's own token row, read now (its quota and flags, not a cached copy). */
+  const callerRow = async (token: AuthenticatedToken): Promise<TokenRow | Reply> =>
+    (await services.store.getToken(token.id)) ?? refuse(401, "invalid API key");
+
   /** The caller's token named by the `:id` path parameter, or the refusal to answer with. */
   const ownToken = async (c: Ctx, token: AuthenticatedToken): Promise<TokenRow | Reply> => {
     const id = tokenIdSchema.safeParse(c.req.param("id"));
@@ -211,6 +221,13 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
   const createToken = route(async (c, token) => {
     const body = createTokenSchema.safeParse(await readJson(c));
     if (!body.success) return refuse(400, issueText(body.error));
+    const caller = await callerRow(token);
+    if ("success" in caller) return caller;
+    const refused = refuseNewToken(caller, {
+      remaining: body.data.remain_quota,
+      unlimited: body.data.unlimited_quota,
+    });
+    if (refused !== undefined) return refuse(403, refused);
     const key = newApiKey();
     const row = await services.store.createToken({
       keyHash: keyHash(key),
@@ -235,6 +252,17 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
       if (!body.success) return refuse(400, issueText(body.error));
       const id = tokenIdSchema.safeParse(String(idFrom(c, body.data) ?? ""));
       if (!id.success) return refuse(400, "id: must be a positive integer");
+      const target = await services.store.getToken(id.data);
+      if (target === undefined || target.userId !== token.userId) {
+        return refuse(404, "token not found");
+      }
+      const caller = await callerRow(token);
+      if ("success" in caller) return caller;
+      const refused = refuseTokenChange(caller, target, {
+        remaining: body.data.remain_quota,
+        unlimited: body.data.unlimited_quota,
+      });
+      if (refused !== undefined) return refuse(403, refused);
       const row = await services.store.updateToken(id.data, token.userId, patchOf(body.data));
       if (row === undefined) return refuse(404, "token not found");
       services.tokens.invalidate(row.keyHash);

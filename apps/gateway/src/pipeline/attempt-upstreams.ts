@@ -2,6 +2,7 @@ import type { Response as CanonicalResponse, Warning } from "@interlingua/core-t
 import type { GatewayError } from "@interlingua/errors";
 import type { Agent } from "undici";
 import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
+import type { CachePlanner } from "../cache/cache-planner.ts";
 import { CODECS } from "../codecs.ts";
 import type { ModelRouter, RouteCandidate } from "../routing/model-router.ts";
 import {
@@ -22,7 +23,12 @@ import type { GenerationRequest } from "./generation-request.ts";
 /** One try against one channel, for the request log. */
 export interface AttemptRecord {
   channel: string;
-  outcome: "ok" | "skipped-open-circuit" | "refused-by-render" | UpstreamFailure["kind"];
+  outcome:
+    | "ok"
+    | "skipped-open-circuit"
+    | "refused-by-render"
+    | "stale-cache"
+    | UpstreamFailure["kind"];
   status?: number;
   ms: number;
 }
@@ -35,12 +41,26 @@ interface CommittedBase {
   cachePlan?: CachePlanOutcome | undefined;
 }
 
-/** An upstream reply the gateway has committed to: from here on there is no fallback. */
-export type Committed =
+/** One attempt's reply, before it is known whether the request commits to it. */
+type AttemptReply =
   | (CommittedBase & { kind: "json"; text: string; json: unknown; response?: CanonicalResponse })
   | (CommittedBase & { kind: "stream"; body: StartedUpstreamBody });
 
-type AttemptResult = { ok: true; value: Committed } | { ok: false; failure: UpstreamFailure };
+/** An upstream reply the gateway has committed to: from here on there is no fallback. */
+export type Committed = AttemptReply & {
+  /**
+   * Token-hours of every Gemini cache created for this request, on any attempt: storage the
+   * upstream bills once it exists, whether or not that attempt's call then succeeded.
+   */
+  cacheStorageTokenHours: number;
+};
+
+type AttemptResult = { ok: true; value: AttemptReply } | { ok: false; failure: UpstreamFailure };
+
+/** One channel tried: refused by the render (nothing sent), or sent with its cache plan. */
+type ChannelTry =
+  | { kind: "refused"; error: GatewayError }
+  | { kind: "sent"; plan: CachePlanOutcome | undefined; result: AttemptResult };
 
 /**
  * Tries the planned channels in order until one answers. A channel is given up for the next only
@@ -54,12 +74,33 @@ export async function attemptUpstreams(
   candidates: readonly RouteCandidate[],
   attempts: AttemptRecord[],
   /** Applies the request's cache boundary for one candidate channel (SPEC.md cache rules). */
-  planCache?: (
-    candidate: RouteCandidate,
-    onWarning: (warning: Warning) => void,
-  ) => Promise<CachePlanOutcome | undefined>,
-): Promise<{ ok: true; committed: Committed } | { ok: false; error: GatewayError }> {
+  planner?: CachePlanner,
+): Promise<
+  | { ok: true; committed: Committed }
+  | { ok: false; error: GatewayError; cacheStorageTokenHours: number }
+> {
   let lastError: GatewayError | undefined;
+  let cacheStorageTokenHours = 0;
+  /** Plan, render and send for one channel. */
+  const tryChannel = async (
+    candidate: RouteCandidate,
+    warnings: Warning[],
+  ): Promise<ChannelTry> => {
+    const onWarning = (w: Warning) => warnings.push(w);
+    const plan = await planner?.plan(candidate, onWarning);
+    cacheStorageTokenHours += plan?.storageTokenHours ?? 0;
+    let prepared: PreparedUpstreamRequest;
+    try {
+      prepared = prepareUpstreamRequest(request, candidate, onWarning, plan?.canonical);
+    } catch (error) {
+      return { kind: "refused", error: error as GatewayError };
+    }
+    return {
+      kind: "sent",
+      plan,
+      result: await attemptOne(agent, request, candidate, prepared, warnings),
+    };
+  };
   for (const candidate of candidates) {
     const started = performance.now();
     const record = (outcome: AttemptRecord["outcome"], status?: number) =>
@@ -73,23 +114,31 @@ export async function attemptUpstreams(
       record("skipped-open-circuit");
       continue;
     }
-    const warnings: Warning[] = [];
-    const onWarning = (w: Warning) => warnings.push(w);
-    const cachePlan = await planCache?.(candidate, onWarning);
-    let prepared: PreparedUpstreamRequest;
-    try {
-      prepared = prepareUpstreamRequest(request, candidate, onWarning, cachePlan?.canonical);
-    } catch (error) {
+    // The cache analysis's own warnings (a boundary ignored or dropped) go with every attempt's.
+    const warnings: Warning[] = [...request.cache.warnings];
+    let tried = await tryChannel(candidate, warnings);
+    // A cache the registry still lists but the upstream no longer has: the same channel once
+    // more with a fresh plan (a new cache, or an ordinary request); the refusal was not its fault.
+    if (
+      tried.kind === "sent" &&
+      !tried.result.ok &&
+      (await planner?.staleCache(tried.plan, tried.result.failure)) === true
+    ) {
+      const failure = tried.result.failure;
+      record("stale-cache", failure.kind === "status" ? failure.status : undefined);
+      tried = await tryChannel(candidate, warnings);
+    }
+    if (tried.kind === "refused") {
       // This protocol cannot express the request; another channel's protocol may.
       record("refused-by-render");
-      lastError = error as GatewayError;
+      lastError = tried.error;
       continue;
     }
-    const result = await attemptOne(agent, request, candidate, prepared, warnings);
+    const { result, plan: cachePlan } = tried;
     if (result.ok) {
       router.breaker.onSuccess(candidate.channel.name);
       record("ok");
-      return { ok: true, committed: { ...result.value, cachePlan } };
+      return { ok: true, committed: { ...result.value, cachePlan, cacheStorageTokenHours } };
     }
     const failure = result.failure;
     record(failure.kind, failure.kind === "status" ? failure.status : undefined);
@@ -99,7 +148,7 @@ export async function attemptUpstreams(
     lastError = upstreamFailureToError(candidate.channel.protocol, failure);
     if (!policy.retry) break;
   }
-  return { ok: false, error: lastError ?? noChannelAvailable() };
+  return { ok: false, error: lastError ?? noChannelAvailable(), cacheStorageTokenHours };
 }
 
 async function attemptOne(

@@ -1,14 +1,30 @@
-import type { Response as CanonicalResponse, Usage, Warning } from "@interlingua/core-types";
+import type {
+  AssistantPart,
+  Response as CanonicalResponse,
+  UpstreamProtocol,
+  Usage,
+  Warning,
+} from "@interlingua/core-types";
 import { CODECS } from "../codecs.ts";
 import { wrapJsonText } from "../http/envelope.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 
+type JsonCommitted = Extract<Committed, { kind: "json" }>;
+
+/** What a non-stream upstream reply delivered, for billing. */
+export interface JsonDelivery {
+  /** The usage the upstream reported; undefined when its reply carries none. */
+  readonly usage: Usage | undefined;
+  /** Characters of generated text, thinking and tool-call arguments in the reply. */
+  readonly outputChars: number;
+}
+
 export interface JsonReply {
   body: string;
-  /** Usage of the reply, resolved off the hot path on the fast path. */
-  usage: () => Usage | undefined;
+  /** What the upstream delivered, resolved off the hot path on the fast path. */
+  delivered: () => JsonDelivery;
 }
 
 /**
@@ -18,28 +34,70 @@ export interface JsonReply {
  */
 export function renderJsonReply(
   request: GenerationRequest,
-  committed: Extract<Committed, { kind: "json" }>,
+  committed: JsonCommitted,
   warnings: Warning[],
 ): JsonReply {
   const wrap = (json: string) => (request.wrap ? wrapJsonText(json) : json);
-  if (committed.response === undefined) {
-    const codec = CODECS[UPSTREAM_PROTOCOLS[committed.candidate.channel.protocol].format];
-    return {
-      body: wrap(committed.text),
-      usage: () => usageOf(() => codec.response.parse(committed.json)),
-    };
-  }
-  const response = committed.response;
-  const rendered = CODECS[request.endpoint.format].response.render(response, {
+  const delivered = () => jsonDelivery(committed);
+  if (committed.response === undefined) return { body: wrap(committed.text), delivered };
+  const rendered = CODECS[request.endpoint.format].response.render(committed.response, {
     onWarning: (w) => warnings.push(w),
   });
-  return { body: wrap(JSON.stringify(rendered)), usage: () => response.usage };
+  return { body: wrap(JSON.stringify(rendered)), delivered };
 }
 
-function usageOf(parse: () => CanonicalResponse): Usage | undefined {
-  try {
-    return parse().usage;
-  } catch {
-    return undefined;
+// Where each protocol's non-stream reply reports usage. The codecs parse a reply without it to
+// zero usage, which must not be billed as a free call: its absence is read off the wire.
+const USAGE_FIELD: Record<UpstreamProtocol, string> = {
+  openai: "usage",
+  anthropic: "usage",
+  gemini: "usageMetadata",
+};
+
+const reportsUsage = (json: unknown, protocol: UpstreamProtocol): boolean =>
+  typeof json === "object" &&
+  json !== null &&
+  (json as Record<string, unknown>)[USAGE_FIELD[protocol]] != null;
+
+/** Characters a reply part generated (media output is billed by its model's own prices). */
+const PART_CHARS: {
+  [K in AssistantPart["type"]]: (part: Extract<AssistantPart, { type: K }>) => number;
+} = {
+  text: (p) => p.text.length,
+  thinking: (p) => p.text.length,
+  "redacted-thinking": (p) => p.data.length,
+  "tool-call": (p) => p.name.length + p.arguments.length,
+  image: () => 0,
+  file: () => 0,
+};
+
+function outputChars(response: CanonicalResponse): number {
+  let chars = 0;
+  for (const choice of response.choices) {
+    for (const part of choice.message.parts) {
+      chars += (PART_CHARS[part.type] as (part: AssistantPart) => number)(part);
+    }
   }
+  return chars;
+}
+
+/**
+ * What a committed non-stream reply delivered; never throws. It is read even when rendering the
+ * reply for the client failed: the upstream still did (and billed) the work. A same-format reply
+ * the upstream codec cannot parse counts its whole body as delivered output.
+ */
+export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
+  const protocol = committed.candidate.channel.protocol;
+  let response = committed.response;
+  if (response === undefined) {
+    try {
+      response = CODECS[UPSTREAM_PROTOCOLS[protocol].format].response.parse(committed.json);
+    } catch {
+      return { usage: undefined, outputChars: committed.text.length };
+    }
+  }
+  return {
+    usage: reportsUsage(committed.json, protocol) ? response.usage : undefined,
+    outputChars: outputChars(response),
+  };
 }

@@ -7,12 +7,13 @@ import {
   toGatewayError,
 } from "@interlingua/errors";
 import { openCallAccount } from "../billing/call-account.ts";
-import { applyCachePlan } from "../cache/apply-cache-plan.ts";
+import { cachePlanner } from "../cache/cache-planner.ts";
+import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../http/error-response.ts";
 import type { GatewayServices } from "../services.ts";
 import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
 import type { GenerationRequest } from "./generation-request.ts";
-import { renderJsonReply } from "./respond-json.ts";
+import { jsonDelivery, renderJsonReply } from "./respond-json.ts";
 import { streamReply } from "./respond-stream.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -64,37 +65,24 @@ export async function runGeneration(
   const account = opened.account;
 
   const attempts: AttemptRecord[] = [];
-  const cacheContext = {
-    agent: services.agent,
-    registry: services.caches,
-    log,
-    now: services.now,
-  };
   const result = await attemptUpstreams(
     services.agent,
     services.router,
     request,
     services.router.plan(route),
     attempts,
-    request.cache.mode === "none"
-      ? undefined
-      : (candidate, onWarning) =>
-          applyCachePlan(
-            cacheContext,
-            request.cache,
-            request.canonical,
-            request.token.userId,
-            route.gatewayModel,
-            candidate,
-            onWarning,
-          ),
+    cachePlanner(services, request, route.gatewayModel),
   );
   if (!result.ok) {
-    account.end({ status: result.error.status, error: result.error.message });
+    account.end({
+      status: result.error.status,
+      error: result.error.message,
+      ...storageOnlyCharge(result.cacheStorageTokenHours),
+    });
     return fail(result.error, attempts);
   }
   const committed = result.committed;
-  const cacheStorageTokenHours = committed.cachePlan?.storageTokenHours ?? 0;
+  const cacheStorageTokenHours = committed.cacheStorageTokenHours;
   const warnings: Warning[] = committed.warnings;
   const summary = {
     model: request.model,
@@ -114,17 +102,28 @@ export async function runGeneration(
       reply = renderJsonReply(request, committed, warnings);
     } catch (error) {
       const gatewayError = toGatewayError(error);
+      // The upstream did the work (and billed it) even though its reply could not be rendered.
+      const delivered = jsonDelivery(committed);
       account.end({
         status: gatewayError.status,
+        usage: delivered.usage,
+        delivered: { outputChars: delivered.outputChars, complete: true },
         channel: summary.channel,
         error: gatewayError.message,
+        cacheStorageTokenHours,
       });
       return fail(gatewayError, attempts);
     }
     // Usage is read after the reply is on its way; the client waits for neither charge nor log.
     setImmediate(() => {
-      const usage = reply.usage();
-      account.end({ status: 200, usage, channel: summary.channel, cacheStorageTokenHours });
+      const { usage, outputChars } = reply.delivered();
+      account.end({
+        status: 200,
+        usage,
+        delivered: { outputChars, complete: true },
+        channel: summary.channel,
+        cacheStorageTokenHours,
+      });
       log.info({ ...summary, status: 200, usage, warnings, ms: elapsed() }, "request completed");
     });
     return new Response(reply.body, { status: 200, headers: JSON_HEADERS });
@@ -136,8 +135,14 @@ export async function runGeneration(
       usage: outcome.usage,
       channel: summary.channel,
       error: outcome.error?.message ?? outcome.decodeError,
-      // The client got bytes; without a usage frame the prompt is still what the upstream billed.
-      producedWithoutUsage: outcome.usage === undefined,
+      // The upstream delivered. A stream that was cut off, drained past its bound, ended with an
+      // error event or could not be decoded has no final usage: it is charged an estimate from
+      // what went by (never less than the usage it did report).
+      delivered: {
+        outputChars: outcome.outputChars ?? 0,
+        complete:
+          outcome.complete && outcome.error === undefined && outcome.decodeError === undefined,
+      },
       cacheStorageTokenHours,
     });
     log.info({ ...summary, status: 200, ...outcome, warnings, ms: elapsed() }, "stream completed");

@@ -7,11 +7,27 @@ export interface StreamOutcome {
   error?: { status: number; type: string; message: string };
   /** The decoder itself failed (malformed upstream frames). */
   decodeError?: string;
+  /**
+   * Characters of text, thinking and tool-call arguments seen so far: what a stream that ends
+   * without its final usage is charged for (see billing/delivered-usage.ts).
+   */
+  outputChars?: number;
 }
 
-/** Records usage (cumulative: the last one wins), the finish reason and in-stream errors. */
+/**
+ * Records usage (cumulative: the last one wins), the finish reason, in-stream errors and how much
+ * output went by.
+ */
 export function recordEvent(outcome: StreamOutcome, event: StreamEvent): void {
   switch (event.type) {
+    case "text-delta":
+    case "thinking-delta":
+    case "tool-arguments-delta":
+      outcome.outputChars = (outcome.outputChars ?? 0) + event.delta.length;
+      break;
+    case "tool-call-start":
+      outcome.outputChars = (outcome.outputChars ?? 0) + event.name.length;
+      break;
     case "usage":
       outcome.usage = event.usage;
       break;

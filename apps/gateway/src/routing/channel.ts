@@ -11,6 +11,8 @@ export interface Channel {
   readonly priority: number;
   readonly weight: number;
   readonly models: ReadonlyMap<string, string>;
+  /** Whether cache boundaries are carried out on this channel (else: ordinary requests). */
+  readonly caching: boolean;
 }
 
 export function toChannel(config: ChannelConfig): Channel {
@@ -25,5 +27,6 @@ export function toChannel(config: ChannelConfig): Channel {
     priority: config.priority,
     weight: config.weight,
     models,
+    caching: config.caching,
   };
 }

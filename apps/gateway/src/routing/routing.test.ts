@@ -18,6 +18,7 @@ const channel = (
     models,
     priority,
     weight,
+    caching: true,
   });
 
 describe("CircuitBreaker", () => {

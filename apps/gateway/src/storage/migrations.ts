@@ -94,4 +94,15 @@ CREATE INDEX usage_logs_by_user_model ON usage_logs (user_id, model, time);
 CREATE INDEX usage_logs_by_user_token ON usage_logs (user_id, token_name, time);
 `,
   },
+  {
+    version: 2,
+    name: "token tombstones and estimated usage",
+    // A deleted token keeps its row (and what it spent) as a tombstone, so a config token deleted
+    // through the API is not re-created with nothing spent at the next start. A usage row whose
+    // numbers were estimated because the upstream reported no usage says so.
+    sql: `
+ALTER TABLE tokens ADD COLUMN deleted_at BIGINT;
+ALTER TABLE usage_logs ADD COLUMN estimated BOOLEAN NOT NULL DEFAULT FALSE;
+`,
+  },
 ];

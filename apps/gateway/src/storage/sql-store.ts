@@ -8,6 +8,7 @@ import type {
   Reservation,
   ReserveResult,
   Settlement,
+  SettleOutcome,
   Store,
   TokenPatch,
   TokenRow,
@@ -49,7 +50,7 @@ const toToken = (row: SqlRow): TokenRow => ({
 });
 
 const LOG_COLUMNS =
-  "request_id, time, user_id, token_id, token_name, model, channel, endpoint, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, thinking_tokens, credits, cost, latency_ms, stream, status, error";
+  "request_id, time, user_id, token_id, token_name, model, channel, endpoint, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, thinking_tokens, credits, cost, latency_ms, stream, status, error, estimated";
 const INSERT_LOG = `INSERT INTO usage_logs (${LOG_COLUMNS}) VALUES (${LOG_COLUMNS.split(",")
   .map(() => "?")
   .join(", ")})`;
@@ -74,6 +75,7 @@ const logParams = (log: UsageLogInput): SqlValue[] => [
   bool(log.stream),
   log.status,
   log.error ?? null,
+  bool(log.estimated === true),
 ];
 
 const toLog = (row: SqlRow): UsageLogRow => ({
@@ -97,6 +99,7 @@ const toLog = (row: SqlRow): UsageLogRow => ({
   stream: Boolean(row["stream"]),
   status: num(row["status"]),
   error: row["error"] == null ? undefined : String(row["error"]),
+  ...(row["estimated"] ? { estimated: true } : {}),
 });
 
 function where(filter: LogFilter): { sql: string; params: SqlValue[] } {
@@ -123,6 +126,9 @@ function where(filter: LogFilter): { sql: string; params: SqlValue[] } {
 
 // Lock order, everywhere: reservations, then tokens by id, then users by id. Settling a batch
 // aggregates per token and per user first, so concurrent batches and reserves never deadlock.
+// Every read of tokens skips tombstones (deleted tokens keep their row; see deleteToken).
+const LIVE = "deleted_at IS NULL";
+
 const byKey = <K extends string | number>(map: Map<K, number>) =>
   [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
@@ -200,17 +206,18 @@ export class SqlStore implements Store {
     ];
   }
 
-  async upsertToken(token: NewToken): Promise<TokenRow> {
+  async upsertToken(token: NewToken): Promise<TokenRow | undefined> {
     const rows = await this.#db.all(
       `INSERT INTO tokens (key_hash, key_hint, name, user_id, quota, unlimited, expires_at, models, status, source, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key_hash) DO UPDATE SET name = excluded.name, user_id = excluded.user_id,
          quota = excluded.quota, unlimited = excluded.unlimited, expires_at = excluded.expires_at,
          models = excluded.models, source = excluded.source
+       WHERE tokens.${LIVE}
        RETURNING *`,
       this.#tokenParams(token),
     );
-    return toToken(rows[0] as SqlRow);
+    return rows[0] === undefined ? undefined : toToken(rows[0]);
   }
 
   async createToken(token: NewToken): Promise<TokenRow> {
@@ -223,12 +230,14 @@ export class SqlStore implements Store {
   }
 
   async findTokenByHash(keyHash: string): Promise<TokenRow | undefined> {
-    const rows = await this.#db.all("SELECT * FROM tokens WHERE key_hash = ?", [keyHash]);
+    const rows = await this.#db.all(`SELECT * FROM tokens WHERE key_hash = ? AND ${LIVE}`, [
+      keyHash,
+    ]);
     return rows[0] === undefined ? undefined : toToken(rows[0]);
   }
 
   async getToken(id: number): Promise<TokenRow | undefined> {
-    const rows = await this.#db.all("SELECT * FROM tokens WHERE id = ?", [id]);
+    const rows = await this.#db.all(`SELECT * FROM tokens WHERE id = ? AND ${LIVE}`, [id]);
     return rows[0] === undefined ? undefined : toToken(rows[0]);
   }
 
@@ -237,12 +246,13 @@ export class SqlStore implements Store {
     page: { offset: number; limit: number },
   ): Promise<Page<TokenRow>> {
     const rows = await this.#db.all(
-      "SELECT * FROM tokens WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+      `SELECT * FROM tokens WHERE user_id = ? AND ${LIVE} ORDER BY id DESC LIMIT ? OFFSET ?`,
       [userId, page.limit, page.offset],
     );
-    const count = await this.#db.all("SELECT COUNT(*) AS n FROM tokens WHERE user_id = ?", [
-      userId,
-    ]);
+    const count = await this.#db.all(
+      `SELECT COUNT(*) AS n FROM tokens WHERE user_id = ? AND ${LIVE}`,
+      [userId],
+    );
     return { items: rows.map(toToken), total: num(count[0]?.["n"]) };
   }
 
@@ -266,23 +276,33 @@ export class SqlStore implements Store {
       return row?.userId === userId ? row : undefined;
     }
     const rows = await this.#db.all(
-      `UPDATE tokens SET ${sets.join(", ")} WHERE id = ? AND user_id = ? RETURNING *`,
+      `UPDATE tokens SET ${sets.join(", ")} WHERE id = ? AND user_id = ? AND ${LIVE} RETURNING *`,
       [...params, id, userId],
     );
     return rows[0] === undefined ? undefined : toToken(rows[0]);
   }
 
   async deleteToken(id: number, userId: string): Promise<boolean> {
-    return (
-      (await this.#db.run("DELETE FROM tokens WHERE id = ? AND user_id = ?", [id, userId])) > 0
+    const changed = await this.#db.run(
+      `UPDATE tokens SET deleted_at = ?, status = 'disabled' WHERE id = ? AND user_id = ? AND ${LIVE}`,
+      [this.#now(), id, userId],
     );
+    return changed > 0;
   }
 
   reserve(r: Reservation): Promise<ReserveResult> {
     return this.#db
       .transaction(async (tx): Promise<ReserveResult> => {
-        const taken = await tx.all("SELECT 1 AS x FROM reservations WHERE id = ?", [r.id]);
-        if (taken.length > 0) return "duplicate";
+        // The reservation row first: a second reserve of the same id, even a concurrent one on
+        // Postgres (it waits on the key until the first commits), inserts nothing and says so.
+        const inserted = await tx.all(
+          `INSERT INTO reservations (id, token_id, user_id, amount, hold_token, hold_user, status, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'reserved', ?)
+           ON CONFLICT (id) DO NOTHING
+           RETURNING id`,
+          [r.id, r.tokenId, r.userId, r.amount, bool(r.holdToken), bool(r.holdUser), this.#now()],
+        );
+        if (inserted.length === 0) return "duplicate";
         const hold = (table: "tokens" | "users", id: SqlValue) =>
           tx.run(
             `UPDATE ${table} SET reserved = reserved + ? WHERE id = ? AND quota - used - reserved >= ?`,
@@ -290,11 +310,6 @@ export class SqlStore implements Store {
           );
         if (r.holdToken && (await hold("tokens", r.tokenId)) === 0) throw SHORT.token;
         if (r.holdUser && (await hold("users", r.userId)) === 0) throw SHORT.user;
-        await tx.run(
-          `INSERT INTO reservations (id, token_id, user_id, amount, hold_token, hold_user, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'reserved', ?)`,
-          [r.id, r.tokenId, r.userId, r.amount, bool(r.holdToken), bool(r.holdUser), this.#now()],
-        );
         return "ok";
       })
       .catch((error: unknown) => {
@@ -305,7 +320,7 @@ export class SqlStore implements Store {
       });
   }
 
-  async settle(settlements: readonly Settlement[]): Promise<boolean[]> {
+  async settle(settlements: readonly Settlement[]): Promise<SettleOutcome[]> {
     if (settlements.length === 0) return [];
     return this.#db.transaction(async (tx) => {
       const tokens = new Map<number, number>();
@@ -314,27 +329,31 @@ export class SqlStore implements Store {
       const userReleases = new Map<string, number>();
       const add = <K>(map: Map<K, number>, key: K, value: number) =>
         map.set(key, (map.get(key) ?? 0) + value);
-      const results: boolean[] = [];
-      for (const s of settlements) {
-        const rows = await tx.all(
+      const results: SettleOutcome[] = [];
+      const close = (s: Settlement, from: "reserved" | "released") =>
+        tx.all(
           `UPDATE reservations SET status = 'settled', charged = ?, settled_at = ?
-           WHERE id = ? AND status = 'reserved'
+           WHERE id = ? AND status = '${from}'
            RETURNING token_id, user_id, amount, hold_token, hold_user`,
           [s.amount, this.#now(), s.id],
         );
-        const held = rows[0];
-        if (held === undefined) {
-          results.push(false);
+      for (const s of settlements) {
+        const held = (await close(s, "reserved"))[0];
+        // A hold released as stale: its call was slow, not dead. Charge it without a hold.
+        const released = held === undefined ? (await close(s, "released"))[0] : undefined;
+        const row = held ?? released;
+        if (row === undefined) {
+          results.push("skipped");
           continue;
         }
-        const tokenId = num(held["token_id"]);
-        const userId = String(held["user_id"]);
+        const tokenId = num(row["token_id"]);
+        const userId = String(row["user_id"]);
         add(tokens, tokenId, s.amount);
         add(users, userId, s.amount);
-        if (held["hold_token"]) add(tokenReleases, tokenId, num(held["amount"]));
-        if (held["hold_user"]) add(userReleases, userId, num(held["amount"]));
+        if (held?.["hold_token"]) add(tokenReleases, tokenId, num(held["amount"]));
+        if (held?.["hold_user"]) add(userReleases, userId, num(held["amount"]));
         await tx.run(INSERT_LOG, logParams(s.log));
-        results.push(true);
+        results.push(held === undefined ? "unheld" : "settled");
       }
       for (const [id, used] of byKey(tokens)) {
         await tx.run("UPDATE tokens SET used = used + ?, reserved = reserved - ? WHERE id = ?", [
@@ -356,27 +375,10 @@ export class SqlStore implements Store {
 
   refund(id: string, log?: UsageLogInput): Promise<boolean> {
     return this.#db.transaction(async (tx) => {
-      const rows = await tx.all(
-        `UPDATE reservations SET status = 'refunded', charged = 0, settled_at = ?
-         WHERE id = ? AND status = 'reserved'
-         RETURNING token_id, user_id, amount, hold_token, hold_user`,
-        [this.#now(), id],
-      );
-      const held = rows[0];
-      if (held === undefined) return false;
-      const amount = num(held["amount"]);
-      if (held["hold_token"]) {
-        await tx.run("UPDATE tokens SET reserved = reserved - ? WHERE id = ?", [
-          amount,
-          num(held["token_id"]),
-        ]);
-      }
-      if (held["hold_user"]) {
-        await tx.run("UPDATE users SET reserved = reserved - ? WHERE id = ?", [
-          amount,
-          String(held["user_id"]),
-        ]);
-      }
+      const held = await this.#close(tx, id, "reserved", "refunded");
+      if (held !== undefined) await giveBack(tx, held);
+      // Released as stale already: nothing to give back, but the call's row is still written.
+      else if ((await this.#close(tx, id, "released", "refunded")) === undefined) return false;
       if (log !== undefined) await tx.run(INSERT_LOG, logParams(log));
       return true;
     });
@@ -388,8 +390,33 @@ export class SqlStore implements Store {
       [before],
     );
     let released = 0;
-    for (const row of open) if (await this.refund(String(row["id"]))) released++;
+    for (const row of open) {
+      const id = String(row["id"]);
+      // Marked `released`, not `refunded`: its call may still settle, then without a hold.
+      const done = await this.#db.transaction(async (tx) => {
+        const held = await this.#close(tx, id, "reserved", "released");
+        if (held !== undefined) await giveBack(tx, held);
+        return held !== undefined;
+      });
+      if (done) released++;
+    }
     return released;
+  }
+
+  /** Moves a reservation from one status to another (charging nothing); its row, if it moved. */
+  async #close(
+    tx: SqlConnection,
+    id: string,
+    from: "reserved" | "released",
+    to: "refunded" | "released",
+  ): Promise<SqlRow | undefined> {
+    const rows = await tx.all(
+      `UPDATE reservations SET status = '${to}', charged = 0, settled_at = ?
+       WHERE id = ? AND status = '${from}'
+       RETURNING token_id, user_id, amount, hold_token, hold_user`,
+      [this.#now(), id],
+    );
+    return rows[0];
   }
 
   async appendLogs(rows: readonly UsageLogInput[]): Promise<void> {
@@ -436,3 +463,20 @@ export class SqlStore implements Store {
 }
 
 const SHORT = { token: new Error("token short"), user: new Error("user short") };
+
+/** Returns a reservation's hold to the sides it was held on. */
+async function giveBack(tx: SqlConnection, held: SqlRow): Promise<void> {
+  const amount = num(held["amount"]);
+  if (held["hold_token"]) {
+    await tx.run("UPDATE tokens SET reserved = reserved - ? WHERE id = ?", [
+      amount,
+      num(held["token_id"]),
+    ]);
+  }
+  if (held["hold_user"]) {
+    await tx.run("UPDATE users SET reserved = reserved - ? WHERE id = ?", [
+      amount,
+      String(held["user_id"]),
+    ]);
+  }
+}

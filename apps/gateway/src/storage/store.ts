@@ -87,6 +87,11 @@ export interface UsageLogInput {
   /** HTTP status the client got (for a stream: 200, or the status of its in-stream error). */
   readonly status: number;
   readonly error?: string | undefined;
+  /**
+   * The upstream delivered but did not report (all of) its usage, so the token counts and the
+   * charge are the gateway's estimate (see the README, "Accounts and billing").
+   */
+  readonly estimated?: boolean;
 }
 
 export interface UsageLogRow extends UsageLogInput {
@@ -133,6 +138,13 @@ export interface Reservation {
 /** "token" / "user": that side could not cover the amount; nothing was held. */
 export type ReserveResult = "ok" | "token" | "user" | "duplicate";
 
+/**
+ * What one settlement did: `settled` released its hold and charged; `unheld` found its hold
+ * already released as stale (`refundStale`) and charged the real amount directly, without a
+ * hold; `skipped` found it settled or refunded already (or never made), and did nothing.
+ */
+export type SettleOutcome = "settled" | "unheld" | "skipped";
+
 export interface Settlement {
   /** The reservation's id. */
   readonly id: string;
@@ -154,9 +166,10 @@ export interface Store {
 
   /**
    * Config tokens: keyed by keyHash. Creates, or updates name/user/quota/unlimited/models/
-   * expiry of an existing row, keeping `used` (a restart never re-grants spent quota).
+   * expiry of an existing row, keeping `used` (a restart never re-grants spent quota). A token
+   * deleted through the API stays deleted: undefined, nothing changed.
    */
-  upsertToken(token: NewToken): Promise<TokenRow>;
+  upsertToken(token: NewToken): Promise<TokenRow | undefined>;
   createToken(token: NewToken): Promise<TokenRow>;
   findTokenByHash(keyHash: string): Promise<TokenRow | undefined>;
   getToken(id: number): Promise<TokenRow | undefined>;
@@ -164,6 +177,10 @@ export interface Store {
   listTokens(userId: string, page: { offset: number; limit: number }): Promise<Page<TokenRow>>;
   /** Only a token owned by `userId`; undefined when there is none. */
   updateToken(id: number, userId: string, patch: TokenPatch): Promise<TokenRow | undefined>;
+  /**
+   * Deletes the owner's token: from then on no read finds it, but its row stays as a tombstone
+   * (keeping its key hash and what it spent), so `upsertToken` never brings it back.
+   */
   deleteToken(id: number, userId: string): Promise<boolean>;
 
   /**
@@ -173,15 +190,20 @@ export interface Store {
   reserve(reservation: Reservation): Promise<ReserveResult>;
   /**
    * Settles each reservation once: releases its hold, adds the real amount to `used` on both
-   * token and user, writes its log row. A reservation already settled or refunded is skipped
-   * (its log row is not written again). Returns, per item, whether it took effect.
+   * token and user, writes its log row. A reservation whose hold `refundStale` released is
+   * still charged (directly) and logged: money is never dropped. A reservation already settled
+   * or refunded is skipped (its log row is not written again). Returns what each item did.
    */
-  settle(settlements: readonly Settlement[]): Promise<boolean[]>;
-  /** Releases the hold without charging; writes the log row if given. Idempotent like settle. */
+  settle(settlements: readonly Settlement[]): Promise<SettleOutcome[]>;
+  /**
+   * Releases the hold without charging; writes the log row if given (also when `refundStale`
+   * released the hold already). Idempotent like settle.
+   */
   refund(id: string, log?: UsageLogInput): Promise<boolean>;
   /**
-   * Refunds every reservation still open that was made before `before` (unix ms): holds left by
-   * a process that died mid-call. Returns how many were released.
+   * Releases the hold of every reservation still open that was made before `before` (unix ms):
+   * holds left by a process that died mid-call. Such a reservation may still settle later (its
+   * call was only slow): it is then charged without a hold. Returns how many were released.
    */
   refundStale(before: number): Promise<number>;
   /** Log rows of calls that held nothing (refused with 402, failed before reserving). */

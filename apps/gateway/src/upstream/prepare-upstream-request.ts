@@ -1,4 +1,10 @@
-import type { Request, Warning } from "@interlingua/core-types";
+import { stripCacheControl } from "@interlingua/cache-control";
+import type { Request, UpstreamProtocol, Warning } from "@interlingua/core-types";
+import {
+  cacheControlDropped,
+  canonicalCacheControlPaths,
+  stripWireCacheControl,
+} from "../cache/strip-forwarded-cache-control.ts";
 import { CODECS } from "../codecs.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
@@ -19,27 +25,39 @@ export interface PreparedUpstreamRequest {
 
 type Wire = Record<string, unknown>;
 
+/** The client's body in its own format, and the `cache_control` paths taken out of it. */
+type Stripped = { wire: Wire; removed: string[] };
+
 /**
- * The gateway's own edits to a body forwarded in its own format: the upstream model id, and for
- * OpenAI streams a usage frame. Gemini names the model in the path, not the body.
+ * The gateway's own edits to a body forwarded in its own format: the upstream model id, for
+ * OpenAI streams a usage frame, and (rule 8) no `cache_control` on chat and native bodies, where
+ * the boundary is SPEC.md's and only the gateway's plan may act on it. A messages body keeps its
+ * `cache_control`: toward Anthropic it is the client's own Anthropic feature (up to 4
+ * breakpoints, on tools and system too), passed through like any other field. Gemini names the
+ * model in the path, not the body.
  */
 const SAME_FORMAT_EDITS: Record<
   "chat" | "messages" | "native",
-  (wire: Wire, model: string, stream: boolean) => { body: Wire; injectedUsage: boolean }
+  (wire: Wire, model: string, stream: boolean) => Stripped & { injectedUsage: boolean }
 > = {
-  chat: (wire, model, stream) => {
+  chat: (client, model, stream) => {
+    const { wire, removed } = stripWireCacheControl("chat", client);
     const options = (wire["stream_options"] ?? {}) as Wire;
     const inject = stream && options["include_usage"] !== true;
     return {
-      body: inject
+      wire: inject
         ? { ...wire, model, stream_options: { ...options, include_usage: true } }
         : { ...wire, model },
+      removed,
       injectedUsage: inject,
     };
   },
-  messages: (wire, model) => ({ body: { ...wire, model }, injectedUsage: false }),
+  messages: (wire, model) => ({ wire: { ...wire, model }, removed: [], injectedUsage: false }),
   // A body `model` (which clients may send) could contradict the path's upstream id.
-  native: ({ model: _model, ...wire }) => ({ body: wire, injectedUsage: false }),
+  native: ({ model: _model, ...client }) => ({
+    ...stripWireCacheControl("native", client),
+    injectedUsage: false,
+  }),
 };
 
 export function prepareUpstreamRequest(
@@ -59,17 +77,18 @@ export function prepareUpstreamRequest(
   };
   const sameFormat = protocol.format === request.endpoint.format;
   if (sameFormat && planned === undefined) {
-    const { body, injectedUsage } = SAME_FORMAT_EDITS[protocol.format](
+    const { wire, removed, injectedUsage } = SAME_FORMAT_EDITS[protocol.format](
       request.wire,
       upstreamModel,
       request.stream,
     );
-    return { url, headers, body: JSON.stringify(body), sameFormat: true, injectedUsage };
+    if (removed.length > 0) onWarning(cacheControlDropped(removed, channel.protocol));
+    return { url, headers, body: JSON.stringify(wire), sameFormat: true, injectedUsage };
   }
   // An OpenAI upstream only reports streamed usage when asked; billing always needs it.
   const askUsage = request.stream && protocol.format === "chat";
   const canonical: Request = {
-    ...(planned ?? request.canonical),
+    ...(planned ?? unplanned(request.canonical, channel.protocol, onWarning)),
     model: upstreamModel,
     stream: request.stream,
     ...(askUsage ? { includeUsage: true } : {}),
@@ -78,4 +97,20 @@ export function prepareUpstreamRequest(
   // A rendered body in the client's own format still gets its reply back byte for byte.
   const injectedUsage = sameFormat && askUsage && request.canonical.includeUsage !== true;
   return { url, headers, body: JSON.stringify(body), sameFormat, injectedUsage };
+}
+
+/**
+ * A request without a cache plan, rendered for another protocol: stripped of every boundary
+ * (rule 8). That covers a messages client's Anthropic cache_control toward OpenAI or Gemini, which
+ * have no such field (Gemini refuses it), and boundaries the analysis had no use for.
+ */
+function unplanned(
+  request: Request,
+  protocol: UpstreamProtocol,
+  onWarning: (warning: Warning) => void,
+): Request {
+  const removed = canonicalCacheControlPaths(request);
+  if (removed.length === 0) return request;
+  onWarning(cacheControlDropped(removed, protocol));
+  return stripCacheControl(request);
 }

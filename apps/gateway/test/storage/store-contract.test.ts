@@ -62,7 +62,7 @@ function contract(driver: Driver) {
 
     it("migrations are recorded and a second run applies nothing", async () => {
       expect(await store.migrate()).toEqual([]);
-      expect(MIGRATIONS.map((m) => m.version)).toEqual([1]);
+      expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2]);
       expect(store.driver).toBe(driver.name);
     });
 
@@ -85,10 +85,10 @@ function contract(driver: Driver) {
     });
 
     it("upsertToken by hash keeps used and reserved, and updates the rest", async () => {
-      const first = await store.upsertToken({
+      const first = (await store.upsertToken({
         ...newToken("h-up", "alice", 100),
         source: "config",
-      });
+      }))!;
       expect(await hold(store, "u1", first.id, "alice", 10, { token: true, user: false })).toBe(
         "ok",
       );
@@ -157,6 +157,23 @@ function contract(driver: Driver) {
       expect(await store.deleteToken(token.id, "bob")).toBe(false);
       expect(await store.deleteToken(token.id, "alice")).toBe(true);
       expect(await store.getToken(token.id)).toBeUndefined();
+      expect(await store.deleteToken(token.id, "alice")).toBe(false);
+    });
+
+    it("a deleted token stays deleted: upsertToken does not bring it back, its spending is kept", async () => {
+      await store.upsertUser({ id: "zed", quota: 1_000, unlimited: false });
+      const config = { ...newToken("h-zed", "zed", 100), source: "config" as const };
+      const token = (await store.upsertToken(config))!;
+      expect(await hold(store, "z1", token.id, "zed", 50)).toBe("ok");
+      await store.settle([{ id: "z1", amount: 30, log: log({ requestId: "z1", userId: "zed" }) }]);
+      expect(await store.deleteToken(token.id, "zed")).toBe(true);
+      // The next start upserts the config again: nothing comes back, nothing is re-granted.
+      expect(await store.upsertToken({ ...config, quota: 500 })).toBeUndefined();
+      expect(await store.findTokenByHash("h-zed")).toBeUndefined();
+      expect(await store.getToken(token.id)).toBeUndefined();
+      expect((await store.listTokens("zed", { offset: 0, limit: 10 })).total).toBe(0);
+      expect(await store.updateToken(token.id, "zed", { name: "back" })).toBeUndefined();
+      expect(await store.getUser("zed")).toMatchObject({ used: 30, reserved: 0 });
     });
 
     it("reserve: ok, short on the token, short on the user (nothing held), unlimited, duplicate", async () => {
@@ -164,6 +181,8 @@ function contract(driver: Driver) {
       expect(await hold(store, "r-big", token.id, "bob", 41)).toBe("token");
       expect(await hold(store, "r-ok", token.id, "bob", 40)).toBe("ok");
       expect(await hold(store, "r-ok", token.id, "bob", 1)).toBe("duplicate");
+      // A duplicate answers "duplicate" (it never throws) and holds nothing more.
+      expect((await store.getToken(token.id))?.reserved).toBe(40);
       const rich = await store.createToken(newToken("h-rich", "bob", 1_000));
       // bob has 50 in all and 40 held: the token could cover 20, the user cannot; nothing stays held.
       expect(await hold(store, "r-user", rich.id, "bob", 20)).toBe("user");
@@ -191,9 +210,9 @@ function contract(driver: Driver) {
         { id: "e1", amount: 99, log: log({ requestId: "e1-again", userId: "erin", credits: 99 }) },
         { id: "never", amount: 5, log: log({ requestId: "never", userId: "erin" }) },
       ]);
-      expect(results).toEqual([true, true, false, false]);
+      expect(results).toEqual(["settled", "settled", "skipped", "skipped"]);
       expect(await store.settle([{ id: "e2", amount: 1, log: log({ userId: "erin" }) }])).toEqual([
-        false,
+        "skipped",
       ]);
       expect(await store.getToken(token.id)).toMatchObject({ used: 130, reserved: 0 });
       expect(await store.getUser("erin")).toMatchObject({ used: 130, reserved: 0 });
@@ -212,7 +231,7 @@ function contract(driver: Driver) {
       ).toBe(true);
       expect(await store.refund("f1", log({ requestId: "f1b", userId: "fay" }))).toBe(false);
       expect(await store.settle([{ id: "f1", amount: 3, log: log({ userId: "fay" }) }])).toEqual([
-        false,
+        "skipped",
       ]);
       expect(await store.getToken(token.id)).toMatchObject({ used: 0, reserved: 0 });
       expect(await store.getUser("fay")).toMatchObject({ used: 0, reserved: 0 });
@@ -241,6 +260,46 @@ function contract(driver: Driver) {
       expect(await store.refundStale(Date.now() + 1000)).toBe(0);
       expect(await store.getToken(token.id)).toMatchObject({ used: 3, reserved: 0 });
       expect(await store.getUser("ivy")).toMatchObject({ used: 3, reserved: 0 });
+    });
+
+    it("a hold released as stale still settles: charged without a hold, logged, once", async () => {
+      await store.upsertUser({ id: "jon", quota: 100, unlimited: false });
+      const token = await store.createToken(newToken("h-jon", "jon", 100));
+      expect(await hold(store, "j1", token.id, "jon", 40)).toBe("ok");
+      expect(await hold(store, "j2", token.id, "jon", 40)).toBe("ok");
+      expect(await store.refundStale(Date.now() + 1000)).toBeGreaterThanOrEqual(2);
+      expect(await store.getToken(token.id)).toMatchObject({ used: 0, reserved: 0 });
+      const results = await store.settle([
+        { id: "j1", amount: 25, log: log({ requestId: "j1", userId: "jon", credits: 25 }) },
+        { id: "j1", amount: 25, log: log({ requestId: "j1-again", userId: "jon" }) },
+      ]);
+      expect(results).toEqual(["unheld", "skipped"]);
+      // Its call failed after all: nothing is charged, but its row is still written.
+      expect(
+        await store.refund("j2", log({ requestId: "j2", userId: "jon", credits: 0, status: 502 })),
+      ).toBe(true);
+      expect(await store.refund("j2", log({ requestId: "j2-again", userId: "jon" }))).toBe(false);
+      expect(await store.getToken(token.id)).toMatchObject({ used: 25, reserved: 0 });
+      expect(await store.getUser("jon")).toMatchObject({ used: 25, reserved: 0 });
+      const logs = await store.queryLogs({ userId: "jon" }, { offset: 0, limit: 10 });
+      expect(logs.items.map((l) => [l.requestId, l.credits]).sort()).toEqual([
+        ["j1", 25],
+        ["j2", 0],
+      ]);
+    });
+
+    it("two reserves of one id at the same moment: one holds, the other is a duplicate", async () => {
+      await store.upsertUser({ id: "kim", quota: 1_000, unlimited: false });
+      const token = await store.createToken(newToken("h-kim", "kim", 1_000));
+      for (let round = 0; round < 10; round++) {
+        const results = await Promise.all(
+          Array.from({ length: 4 }, () => hold(store, `k-${round}`, token.id, "kim", 10)),
+        );
+        expect(results.filter((r) => r === "ok")).toHaveLength(1);
+        expect(results.filter((r) => r === "duplicate")).toHaveLength(3);
+      }
+      expect(await store.getToken(token.id)).toMatchObject({ reserved: 100 });
+      expect(await store.getUser("kim")).toMatchObject({ reserved: 100 });
     });
 
     it("queries logs by model, token name and time range, paginated, and sums them", async () => {
@@ -272,6 +331,7 @@ function contract(driver: Driver) {
           stream: true,
           channel: undefined,
           error: "boom",
+          estimated: true,
         }),
       ];
       await store.appendLogs(rows);

@@ -1,41 +1,14 @@
 import { asArray, asNumber, asObject, asString, isObject, type JsonObject } from "../core/json.ts";
 import type { ToolChoice, ToolSpec, Turn } from "../core/turn.ts";
+import { type PromptBlock, promptBlocks, resultText } from "./prompt-blocks.ts";
 import { thinkingSignature } from "./thinking-signature.ts";
 
 // Reads a Messages request into the neutral turn, and refuses thinking blocks whose signature
-// does not match their text.
+// does not match their text. Its size is the sum of the prompt blocks the cache works on.
 
-type Count = { chars: number; media: number };
-
-function resultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  return asArray(content)
-    .map((block) => asString(asObject(block)?.text) ?? "")
-    .join("\n");
-}
-
-/** Counts one block; returns its text when it is text. */
-function countBlock(block: JsonObject, count: Count): string | undefined {
-  switch (block.type) {
-    case "text":
-      count.chars += (asString(block.text) ?? "").length;
-      return asString(block.text);
-    case "thinking":
-      count.chars += (asString(block.thinking) ?? "").length;
-      return undefined;
-    case "tool_use":
-      count.chars += (asString(block.name) ?? "").length + JSON.stringify(block.input ?? {}).length;
-      return undefined;
-    case "tool_result":
-      count.chars += resultText(block.content).length;
-      return undefined;
-    case "redacted_thinking":
-      return undefined;
-    default:
-      count.media += 1; // image, document, search_result...
-      return undefined;
-  }
-}
+/** The text of a block, when it is text. */
+const textOf = (block: JsonObject): string | undefined =>
+  block.type === "text" ? asString(block.text) : undefined;
 
 function badSignature(messages: JsonObject[]): string | undefined {
   for (const [m, message] of messages.entries()) {
@@ -79,7 +52,10 @@ function readToolChoice(value: unknown): ToolChoice {
 
 const THINKING_TYPES = new Set(["enabled", "adaptive"]);
 
-export function readMessagesTurn(body: JsonObject): Turn | string {
+/** The turn, and the prompt blocks its cache breakpoints sit on. */
+export type MessagesTurn = Turn & { blocks: PromptBlock[] };
+
+export function readMessagesTurn(body: JsonObject): MessagesTurn | string {
   const model = asString(body.model);
   if (!model) return "model: Field required";
   const maxTokens = asNumber(body.max_tokens);
@@ -89,30 +65,32 @@ export function readMessagesTurn(body: JsonObject): Turn | string {
   const invalid = badSignature(messages);
   if (invalid) return invalid;
 
-  const count: Count = { chars: resultText(body.system).length, media: 0 };
   let userText = "";
   let toolResults: string[] | undefined;
   for (const message of messages) {
+    if (message.role !== "user") continue;
     const blocks =
       typeof message.content === "string"
         ? [{ type: "text", text: message.content }]
         : asArray(message.content).filter(isObject);
-    const texts = blocks.map((block) => countBlock(block, count)).filter((t) => t !== undefined);
-    if (message.role !== "user") continue;
     const results = blocks.filter((block) => block.type === "tool_result");
     toolResults =
       results.length > 0 ? results.map((block) => resultText(block.content)) : undefined;
-    if (!toolResults) userText = texts.join("\n");
+    if (!toolResults)
+      userText = blocks
+        .map(textOf)
+        .filter((t) => t !== undefined)
+        .join("\n");
   }
   const last = messages[messages.length - 1]!;
-  if (body.tools !== undefined) count.chars += JSON.stringify(body.tools).length;
+  const blocks = promptBlocks(body, messages);
 
   return {
     model,
     userText,
     toolResultText: last.role === "user" && toolResults ? toolResults.join("\n") : undefined,
-    promptChars: count.chars,
-    mediaParts: count.media,
+    promptChars: blocks.reduce((n, block) => n + block.chars, 0),
+    mediaParts: blocks.reduce((n, block) => n + block.media, 0),
     cachedTokens: 0,
     tools: readTools(body),
     toolChoice: readToolChoice(body.tool_choice),
@@ -120,5 +98,6 @@ export function readMessagesTurn(body: JsonObject): Turn | string {
     showsThinking: true,
     maxTokens,
     choices: 1,
+    blocks,
   };
 }

@@ -6,7 +6,7 @@ describe("parseFault", () => {
   it("reads every item", () => {
     expect(
       parseFault(
-        "status=429, retry-after=3; latency=10 chunk-delay=5,reset-after=2,malformed,error-after=4,hang,times=2",
+        "status=429, retry-after=3; latency=10 chunk-delay=5,reset-after=2,malformed,error-after=4,hang,times=2,cache-create=503",
       ),
     ).toEqual({
       status: 429,
@@ -18,6 +18,7 @@ describe("parseFault", () => {
       errorAfter: 4,
       hang: true,
       times: 2,
+      cacheCreateStatus: 503,
     });
   });
 

@@ -20,6 +20,11 @@ export type Fault = {
   hang: boolean;
   /** Apply the fault to the first N matching requests only, then answer normally. */
   times: number | undefined;
+  /**
+   * Gemini `POST cachedContents` only: answer with this status, while generateContent and every
+   * other endpoint answer normally (a cache that cannot be created, the request still can).
+   */
+  cacheCreateStatus: number | undefined;
 };
 
 export const NO_FAULT: Fault = {
@@ -32,6 +37,7 @@ export const NO_FAULT: Fault = {
   errorAfter: undefined,
   hang: false,
   times: undefined,
+  cacheCreateStatus: undefined,
 };
 
 export class FaultSpecError extends Error {}
@@ -71,6 +77,9 @@ const ITEMS: Record<string, (fault: Fault, value: string | undefined, name: stri
   },
   times: (f, v, n) => {
     f.times = integer(n, v, 1);
+  },
+  "cache-create": (f, v, n) => {
+    f.cacheCreateStatus = integer(n, v, 400);
   },
 };
 

@@ -1,6 +1,6 @@
 import type { Directives } from "./directives.ts";
 import { hexId } from "./hash.ts";
-import { cacheUsage } from "./prompt-cache.ts";
+import { type CacheUsage, explicitCacheUsage } from "./prompt-cache.ts";
 import { sampleArguments } from "./schema-sample.ts";
 import { countTokens, promptTokens } from "./tokens.ts";
 import type { ToolSpec, Turn } from "./turn.ts";
@@ -73,7 +73,16 @@ function thinkingText(turn: Turn, d: Directives): string {
   return `thinking about: ${turn.toolResultText ?? d.text}`;
 }
 
-export function planReply(turn: Turn, d: Directives, seed: string): ReplyPlan {
+/**
+ * `cache` is what the protocol's prompt cache served and stored for this request (Anthropic
+ * breakpoints, OpenAI prefixes); by default only a Gemini `cachedContent` reference counts.
+ */
+export function planReply(
+  turn: Turn,
+  d: Directives,
+  seed: string,
+  cache: CacheUsage = explicitCacheUsage(turn),
+): ReplyPlan {
   const tools = d.max ? [] : chooseTools(turn, d);
   const base = replyText(turn, d);
   const thinks = d.think || turn.thinking !== "off";
@@ -103,7 +112,6 @@ export function planReply(turn: Turn, d: Directives, seed: string): ReplyPlan {
     return { text, toolCalls: [], stop, outputTokens: countTokens(text) };
   });
 
-  const cache = cacheUsage(turn);
   return {
     thinking,
     choices,

@@ -32,6 +32,8 @@ export type Exchange = {
   replay: string | undefined;
   /** Headers on every successful answer (request ids). */
   headers?: Record<string, string>;
+  /** A Gemini cachedContents create: the `cache-create=N` fault applies to it. */
+  cacheCreate?: boolean;
   produce: () => Produced | Promise<Produced>;
 };
 
@@ -102,10 +104,11 @@ export async function respond(c: Context<SimEnv>, sim: Sim, x: Exchange): Promis
     return x.errors.response(504, { message: "The simulated hang reached its time limit." });
   }
   if (fault.latencyMs > 0) await sleep(fault.latencyMs, connection.signal);
-  if (fault.status !== undefined) {
+  const status = fault.status ?? (x.cacheCreate === true ? fault.cacheCreateStatus : undefined);
+  if (status !== undefined) {
     const details =
       fault.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: fault.retryAfterSeconds };
-    return x.errors.response(fault.status, details);
+    return x.errors.response(status, details);
   }
 
   const answer = await produced(c, sim, x);

@@ -22,7 +22,11 @@ export type Turn = {
   promptChars: number;
   /** Images, audio and files in the prompt. */
   mediaParts: number;
-  /** Prompt tokens served from an explicit cache (Gemini cachedContent); already part of the prompt. */
+  /**
+   * Tokens of an explicit cache the request names (Gemini cachedContent): not in its own text, so
+   * they are added to the prompt count and reported as read from the cache. Anthropic and OpenAI
+   * cache parts of the prompt text itself and leave this at 0.
+   */
   cachedTokens: number;
   tools: ToolSpec[];
   toolChoice: ToolChoice;

@@ -70,6 +70,24 @@ describe("cachedContents", () => {
     clock = FIXED_NOW;
   });
 
+  it("the cache-create fault fails only the create, selected by the cached conversation", async () => {
+    const doomed = {
+      ...cache,
+      contents: [{ role: "user", parts: [{ text: "A document. [[fault:cache-create=503]]" }] }],
+    };
+    const failed = await post(`${sim().url}/v1beta/cachedContents`, doomed, KEY);
+    expect(failed.status).toBe(503);
+    expect((await failed.json()).error.status).toBe("UNAVAILABLE");
+    expect((await post(`${sim().url}/v1beta/cachedContents`, cache, KEY)).status).toBe(200);
+    // generateContent ignores it, even when its own last text carries the directive.
+    const generate = await post(
+      `${sim().url}/v1beta/models/gemini-2.5-flash:generateContent`,
+      { contents: doomed.contents },
+      KEY,
+    );
+    expect(generate.status).toBe(200);
+  });
+
   it("requires a model", async () => {
     const { model: _, ...rest } = cache;
     expect((await post(`${sim().url}/v1beta/cachedContents`, rest, KEY)).status).toBe(400);

@@ -1,7 +1,8 @@
 import type { Context, Hono } from "hono";
+import { parseDirectives } from "../core/directives.ts";
 import type { SimEnv } from "../core/env.ts";
 import { hexId } from "../core/hash.ts";
-import { asString, isObject, type JsonObject } from "../core/json.ts";
+import { asArray, asObject, asString, isObject, type JsonObject } from "../core/json.ts";
 import { type Produced, respond } from "../core/respond.ts";
 import type { Sim } from "../core/sim.ts";
 import { type CachedContent, type CacheStore, cachedContentJson } from "./cache-store.ts";
@@ -44,17 +45,32 @@ function expiry(body: JsonObject, now: number): number | undefined {
 
 type Handle = (c: Context<SimEnv>, body: JsonObject, now: number) => Produced;
 
-function handle(sim: Sim, action: Handle) {
+/**
+ * The text of the last user content a create holds: like a generate request's last user text, it
+ * may carry a `[[fault:...]]` directive (e.g. `cache-create=503`), so a test can fail the cache
+ * of one conversation while its requests still succeed.
+ */
+function lastUserText(body: JsonObject): string {
+  const contents = asArray(body.contents).map(asObject);
+  const last = contents.findLast((content) => content !== undefined && content.role !== "model");
+  return asArray(last?.parts)
+    .map((part) => asString(asObject(part)?.text) ?? "")
+    .join("\n");
+}
+
+function handle(sim: Sim, action: Handle, create = false) {
   return (c: Context<SimEnv>) => {
     const request = geminiPreamble(c, sim);
     if (request instanceof Response) return request;
     const json = request.body.json;
+    const body = isObject(json) ? json : {};
     return respond(c, sim, {
       errors: request.errors,
-      faultDirective: undefined,
+      faultDirective: create ? parseDirectives(lastUserText(body)).fault : undefined,
       faultKey: c.req.path,
       replay: undefined,
-      produce: () => action(c, isObject(json) ? json : {}, sim.options.now()),
+      cacheCreate: create,
+      produce: () => action(c, body, sim.options.now()),
     });
   };
 }
@@ -76,42 +92,46 @@ export function registerCachedContents(
 
   app.post(
     base,
-    handle(sim, (_c, body, now) => {
-      const model = asString(body.model);
-      if (!model)
-        return {
-          kind: "error",
-          status: 400,
-          details: { message: "CachedContent.model is required." },
-        };
-      for (const key of Object.keys(body)) {
-        if (!CACHE_FIELDS.has(key)) {
+    handle(
+      sim,
+      (_c, body, now) => {
+        const model = asString(body.model);
+        if (!model)
           return {
             kind: "error",
             status: 400,
-            details: {
-              message: `Invalid JSON payload received. Unknown name "${key}": Cannot find field.`,
-            },
+            details: { message: "CachedContent.model is required." },
           };
+        for (const key of Object.keys(body)) {
+          if (!CACHE_FIELDS.has(key)) {
+            return {
+              kind: "error",
+              status: 400,
+              details: {
+                message: `Invalid JSON payload received. Unknown name "${key}": Cannot find field.`,
+              },
+            };
+          }
         }
-      }
-      const unknownField = unknownFieldError(body, false);
-      if (unknownField) return { kind: "error", status: 400, details: { message: unknownField } };
-      const expiresAt = expiry(body, now);
-      if (expiresAt === undefined)
-        return { kind: "error", status: 400, details: { message: "Invalid ttl or expireTime." } };
-      const entry: CachedContent = {
-        name: `cachedContents/${hexId(`${JSON.stringify(body)}:${sim.sequence()}`, 16)}`,
-        model: model.startsWith("models/") ? model : `models/${model}`,
-        displayName: asString(body.displayName ?? body.display_name),
-        createdAt: now,
-        updatedAt: now,
-        expiresAt,
-        tokens: contentTokens(body),
-      };
-      store.put(entry);
-      return { kind: "json", body: cachedContentJson(entry) };
-    }),
+        const unknownField = unknownFieldError(body, false);
+        if (unknownField) return { kind: "error", status: 400, details: { message: unknownField } };
+        const expiresAt = expiry(body, now);
+        if (expiresAt === undefined)
+          return { kind: "error", status: 400, details: { message: "Invalid ttl or expireTime." } };
+        const entry: CachedContent = {
+          name: `cachedContents/${hexId(`${JSON.stringify(body)}:${sim.sequence()}`, 16)}`,
+          model: model.startsWith("models/") ? model : `models/${model}`,
+          displayName: asString(body.displayName ?? body.display_name),
+          createdAt: now,
+          updatedAt: now,
+          expiresAt,
+          tokens: contentTokens(body),
+        };
+        store.put(entry);
+        return { kind: "json", body: cachedContentJson(entry) };
+      },
+      true,
+    ),
   );
 
   app.get(

@@ -2,8 +2,8 @@ import type { Handler } from "hono";
 import { parseDirectives } from "../core/directives.ts";
 import type { SimEnv } from "../core/env.ts";
 import { SSE } from "../core/framing.ts";
-import { alnumId } from "../core/hash.ts";
-import { asObject, isObject } from "../core/json.ts";
+import { alnumId, keyFingerprint } from "../core/hash.ts";
+import { asObject, asString, isObject } from "../core/json.ts";
 import { planReply } from "../core/reply-plan.ts";
 import { respond } from "../core/respond.ts";
 import type { Sim } from "../core/sim.ts";
@@ -11,6 +11,7 @@ import { chatCompletion } from "./chat-response.ts";
 import { chatStreamFrames } from "./chat-stream.ts";
 import { readChatTurn } from "./chat-turn.ts";
 import { openaiPreamble } from "./preamble.ts";
+import { OPENAI_RETENTION_MS, prefixCacheUsage } from "./prefix-cache.ts";
 
 /** POST /v1/chat/completions */
 export function chatCompletionsRoute(sim: Sim): Handler<SimEnv> {
@@ -24,6 +25,16 @@ export function chatCompletionsRoute(sim: Sim): Handler<SimEnv> {
     const turn = readChatTurn(json);
     if (typeof turn === "string") return errors.response(400, { message: turn });
     const directives = parseDirectives(turn.userText);
+    const apiKey = c.req.header("authorization")?.replace(/^Bearer\s+/i, "") ?? "";
+    const scope = [
+      "openai",
+      keyFingerprint(apiKey),
+      turn.model,
+      asString(json.prompt_cache_key) ?? "",
+    ].join("\u0000");
+    const retentionMs =
+      OPENAI_RETENTION_MS[asString(json.prompt_cache_retention) ?? "in_memory"] ??
+      OPENAI_RETENTION_MS.in_memory!;
 
     return respond(c, sim, {
       errors,
@@ -32,7 +43,9 @@ export function chatCompletionsRoute(sim: Sim): Handler<SimEnv> {
       faultKey: turn.userText,
       replay: directives.replay,
       produce: () => {
-        const plan = planReply(turn, directives, body.seed);
+        // Only an answered request reads or writes the cache (a fault above answers nothing).
+        const cache = prefixCacheUsage(turn.segments, sim.promptCache, scope, retentionMs);
+        const plan = planReply(turn, directives, body.seed, cache);
         const meta = {
           id: `chatcmpl-${alnumId(body.seed, 29)}`,
           created: Math.floor(sim.options.now() / 1000),

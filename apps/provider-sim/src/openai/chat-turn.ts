@@ -6,28 +6,18 @@ import {
   type ToolSpec,
   type Turn,
 } from "../core/turn.ts";
+import { chatPromptSegments, type PromptSegment } from "./prompt-segments.ts";
 
-// Reads a chat-completions request into the neutral turn.
+// Reads a chat-completions request into the neutral turn. Its size is the sum of the prompt
+// segments the prefix cache works on.
 
-type Count = { chars: number; media: number };
-
-function countContent(content: unknown, into: Count): string {
-  if (typeof content === "string") {
-    into.chars += content.length;
-    return content;
-  }
-  const texts: string[] = [];
-  for (const part of asArray(content)) {
-    const p = asObject(part);
-    if (!p) continue;
-    if (typeof p.text === "string") {
-      into.chars += p.text.length;
-      texts.push(p.text);
-    } else {
-      into.media += 1; // image_url, input_audio, file
-    }
-  }
-  return texts.join("\n");
+/** The text of a message's content: a string, or its text parts joined by newlines. */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  return asArray(content)
+    .map((part) => asString(asObject(part)?.text))
+    .filter((text) => text !== undefined)
+    .join("\n");
 }
 
 function readTools(body: JsonObject): ToolSpec[] {
@@ -61,41 +51,44 @@ function readThinking(model: string, body: JsonObject): ThinkingMode {
   return effort && effort !== "none" && effort !== "minimal" ? "hidden" : "off";
 }
 
-export function readChatTurn(body: JsonObject): Turn | string {
+/** The turn, and the prompt as the segments its prefix cache works on. */
+export type ChatTurn = Turn & { segments: PromptSegment[] };
+
+export function readChatTurn(body: JsonObject): ChatTurn | string {
   const model = asString(body.model);
   if (!model) return "you must provide a model parameter";
   const messages = asArray(body.messages).filter(isObject);
   if (messages.length === 0) return "Missing required parameter: 'messages'.";
 
-  const count: Count = { chars: 0, media: 0 };
   let userText = "";
   for (const message of messages) {
-    const text = countContent(message.content, count);
-    if (message.role === "user") userText = text;
-    for (const call of asArray(message.tool_calls)) {
-      const fn = asObject(asObject(call)?.function);
-      count.chars += (asString(fn?.name) ?? "").length + (asString(fn?.arguments) ?? "").length;
-    }
+    if (message.role === "user") userText = contentText(message.content);
   }
   const trailingResults: string[] = [];
   for (let i = messages.length - 1; i >= 0 && messages[i]!.role === "tool"; i--) {
-    trailingResults.unshift(countContent(messages[i]!.content, { chars: 0, media: 0 }));
+    trailingResults.unshift(contentText(messages[i]!.content));
   }
-  const tools = readTools(body);
-  if (body.tools !== undefined) count.chars += JSON.stringify(body.tools).length;
+  const segments = chatPromptSegments(body, messages);
+  let promptChars = 0;
+  let mediaParts = 0;
+  for (const segment of segments) {
+    if (segment.kind === "media") mediaParts += 1;
+    else promptChars += segment.text.length;
+  }
 
   return {
     model,
     userText,
     toolResultText: trailingResults.length > 0 ? trailingResults.join("\n") : undefined,
-    promptChars: count.chars,
-    mediaParts: count.media,
+    promptChars,
+    mediaParts,
     cachedTokens: 0,
-    tools,
+    tools: readTools(body),
     toolChoice: readToolChoice(body.tool_choice),
     thinking: readThinking(model, body),
     showsThinking: showsReasoning(model),
     maxTokens: asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens),
     choices: choiceCount(asNumber(body.n)),
+    segments,
   };
 }

@@ -1,0 +1,139 @@
+import type { Part, Request, Tool } from "@interlingua/core-types";
+
+/** What a prompt carries, counted once, for the two prompt-token estimates below. */
+export interface PromptSize {
+  /** UTF-16 code units of every text the prompt carries (system, messages, tool calls, tools). */
+  readonly chars: number;
+  /** UTF-8 bytes of the same text. */
+  readonly bytes: number;
+  /** System parts and messages: each is wrapped in a few formatting tokens upstream. */
+  readonly turns: number;
+  readonly images: number;
+  /** Files: PDFs, audio, video, by URL, data or file id. */
+  readonly files: number;
+  /** Function tools (their JSON is counted in chars and bytes too). */
+  readonly functionTools: number;
+  /** Tools that run at the provider (web search, file search, remote MCP, provider tools). */
+  readonly serverTools: number;
+  /** Whether any part or tool carries `cacheControl` (its tokens may be billed as cache writes). */
+  readonly cacheMarked: boolean;
+}
+
+// --- The likely estimate: what a prompt probably costs, charged when an upstream that delivered
+// reports no usage. Four characters a token is the usual rule of thumb of every provider for
+// English text; about 1k tokens covers a typical image or short file.
+export const CHARS_PER_TOKEN = 4;
+const LIKELY_MEDIA_TOKENS = 1_000;
+
+/** Prompt tokens a call probably used: four characters a token, 1,000 per image or file. */
+export function likelyPromptTokens(size: PromptSize): number {
+  return Math.ceil(size.chars / CHARS_PER_TOKEN) + (size.images + size.files) * LIKELY_MEDIA_TOKENS;
+}
+
+// --- The upper bound: what a prompt can cost at most, held before the call. Every tokenizer of
+// the three providers is byte-level (BPE or SentencePiece with byte fallback): a token covers at
+// least one UTF-8 byte, so text costs at most one token per byte. Around that text come a few
+// formatting tokens per turn (OpenAI documents 3-4 a message) and per request, and each tool adds
+// its rendering plus, on Anthropic, a tool-use system prompt (346 tokens at most for function
+// tools). Media are bounded per item by the providers' published formulas: an image at most
+// about 4,800 tokens (Claude's high-resolution images; OpenAI's patch-based images stay under
+// 2,500, Gemini's under 1,200 per image at high media resolution). A file has no such formula (a
+// PDF is billed per page, a video per second), so it is held at a documented 100,000 tokens
+// (about 380 PDF pages or 6 minutes of video on Gemini); provider-run tools (search results,
+// MCP output) likewise at 50,000 tokens each. Only media or tool results above those amounts can
+// cost more than the hold: the README's overdraft bound.
+export const PROMPT_BOUND = {
+  tokensPerByte: 1,
+  tokensPerTurn: 16,
+  tokensPerRequest: 64,
+  tokensPerFunctionTool: 1_000,
+  tokensPerServerTool: 50_000,
+  tokensPerImage: 6_000,
+  tokensPerFile: 100_000,
+} as const;
+
+/** The most prompt tokens the call can be billed for (see PROMPT_BOUND). */
+export function maxPromptTokens(size: PromptSize): number {
+  const b = PROMPT_BOUND;
+  return (
+    size.bytes * b.tokensPerByte +
+    size.turns * b.tokensPerTurn +
+    b.tokensPerRequest +
+    size.functionTools * b.tokensPerFunctionTool +
+    size.serverTools * b.tokensPerServerTool +
+    size.images * b.tokensPerImage +
+    size.files * b.tokensPerFile
+  );
+}
+
+interface Tally {
+  chars: number;
+  bytes: number;
+  images: number;
+  files: number;
+  cacheMarked: boolean;
+}
+
+const addText = (tally: Tally, text: string) => {
+  tally.chars += text.length;
+  // Equal for ASCII; only text beyond it needs the exact byte count.
+  tally.bytes += Buffer.byteLength(text, "utf8");
+};
+
+/** What each part adds to the tally, by part type. */
+const PART_SIZE: { [K in Part["type"]]: (tally: Tally, part: Extract<Part, { type: K }>) => void } =
+  {
+    text: (t, p) => addText(t, p.text),
+    thinking: (t, p) => addText(t, p.text),
+    "redacted-thinking": (t, p) => addText(t, p.data),
+    "tool-call": (t, p) => {
+      addText(t, p.name);
+      addText(t, p.arguments);
+    },
+    "tool-result": (t, p) => {
+      for (const item of p.content) {
+        if (item.type === "text") addText(t, item.text);
+        else t.images++;
+        if (item.cacheControl !== undefined) t.cacheMarked = true;
+      }
+    },
+    image: (t) => {
+      t.images++;
+    },
+    file: (t) => {
+      t.files++;
+    },
+  };
+
+const isServerTool = (tool: Tool) => tool.type !== "function";
+
+/** Counts what the prompt carries: one pass over system, messages and tools. */
+export function measurePrompt(request: Request): PromptSize {
+  const tally: Tally = { chars: 0, bytes: 0, images: 0, files: 0, cacheMarked: false };
+  for (const part of request.system) {
+    addText(tally, part.text);
+    if (part.cacheControl !== undefined) tally.cacheMarked = true;
+  }
+  for (const message of request.messages) {
+    for (const part of message.parts) {
+      (PART_SIZE[part.type] as (tally: Tally, part: Part) => void)(tally, part);
+      if ("cacheControl" in part && part.cacheControl !== undefined) tally.cacheMarked = true;
+    }
+  }
+  let serverTools = 0;
+  for (const tool of request.tools) {
+    addText(tally, JSON.stringify(tool));
+    if (isServerTool(tool)) serverTools++;
+    if ("cacheControl" in tool && tool.cacheControl !== undefined) tally.cacheMarked = true;
+  }
+  return {
+    chars: tally.chars,
+    bytes: tally.bytes,
+    turns: request.system.length + request.messages.length,
+    images: tally.images,
+    files: tally.files,
+    functionTools: request.tools.length - serverTools,
+    serverTools,
+    cacheMarked: tally.cacheMarked,
+  };
+}

@@ -1,0 +1,60 @@
+import type { Warning } from "@interlingua/core-types";
+import type { GenerationRequest } from "../pipeline/generation-request.ts";
+import type { RouteCandidate } from "../routing/model-router.ts";
+import type { GatewayServices } from "../services.ts";
+import type { UpstreamFailure } from "../upstream/upstream-failure.ts";
+import { applyCachePlan, type CachePlanOutcome } from "./apply-cache-plan.ts";
+
+/** The cache side of one request's attempts, one call per candidate channel. */
+export interface CachePlanner {
+  plan(
+    candidate: RouteCandidate,
+    onWarning: (warning: Warning) => void,
+  ): Promise<CachePlanOutcome | undefined>;
+  /**
+   * Whether the upstream refused the attempt because a cache the registry still lists is gone
+   * (expired early, deleted): Gemini answers 403 or 404 for such a `cachedContent`. The entry is
+   * then forgotten and the same channel is tried again with a fresh plan (SPEC.md rule 7: the
+   * cache being unavailable never fails a request, and it is no fault of the channel).
+   */
+  staleCache(outcome: CachePlanOutcome | undefined, failure: UpstreamFailure): Promise<boolean>;
+}
+
+const GONE_STATUSES = new Set([403, 404]);
+
+/** The planner of one request, or undefined when it has no cache boundary to plan. */
+export function cachePlanner(
+  services: GatewayServices,
+  request: GenerationRequest,
+  gatewayModel: string,
+): CachePlanner | undefined {
+  if (request.cache.mode === "none" || request.cache.mode === "explicit") return undefined;
+  const context = {
+    agent: services.agent,
+    registry: services.caches,
+    log: request.log,
+    now: services.now,
+  };
+  return {
+    plan: (candidate, onWarning) =>
+      applyCachePlan(
+        context,
+        request.cache,
+        request.canonical,
+        request.token.userId,
+        gatewayModel,
+        candidate,
+        onWarning,
+      ),
+    async staleCache(outcome, failure) {
+      if (outcome?.mode !== "gemini-reused" || outcome.entry === undefined) return false;
+      if (failure.kind !== "status" || !GONE_STATUSES.has(failure.status)) return false;
+      await services.caches.delete(outcome.entry.key, outcome.entry.name);
+      request.log.info(
+        { cache: outcome.entry.name, status: failure.status },
+        "cache gone upstream; retrying with a fresh plan",
+      );
+      return true;
+    },
+  };
+}

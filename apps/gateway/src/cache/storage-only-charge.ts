@@ -1,0 +1,25 @@
+import type { Usage } from "@interlingua/core-types";
+import type { CallEnd } from "../billing/call-account.ts";
+
+const NO_TOKENS: Usage = {
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+  thinkingTokens: 0,
+};
+
+/**
+ * The charge of a request that failed after a Gemini cache was created for it (SPEC.md rule 10):
+ * the upstream stores (and bills) the cache whether or not the call that made it succeeded, and
+ * the cache stays in the registry for this user's next request, which reuses it without a
+ * storage charge. So the storage is charged and nothing else: no tokens were delivered.
+ */
+export function storageOnlyCharge(tokenHours: number): Partial<CallEnd> {
+  if (tokenHours <= 0) return {};
+  return {
+    usage: NO_TOKENS,
+    delivered: { outputChars: 0, complete: true },
+    cacheStorageTokenHours: tokenHours,
+  };
+}

@@ -1,0 +1,117 @@
+import type { Part, Request, UpstreamProtocol, Warning } from "@interlingua/core-types";
+
+// SPEC.md rule 8 for what is forwarded without a cache plan (no boundary, an explicit native
+// cachedContent, a messages or responses client toward another upstream): nothing carries
+// `cache_control`. A plan's own request is already stripped (bar Anthropic's one breakpoint).
+
+type Wire = Record<string, unknown>;
+/** Keys from the body's root; `*` is every element of an array. */
+type WirePath = readonly string[];
+
+/**
+ * Where a client can put `cache_control` in a body the gateway forwards in its own format: the
+ * boundary positions SPEC.md names, and the ones a client may copy from Anthropic (tools, the
+ * request itself). Only these places, so a tool schema property that happens to be called
+ * `cache_control` is left alone.
+ */
+const WIRE_POSITIONS: Record<"chat" | "native", readonly WirePath[]> = {
+  chat: [
+    ["cache_control"],
+    ["messages", "*", "cache_control"],
+    ["messages", "*", "content", "*", "cache_control"],
+    ["tools", "*", "cache_control"],
+    ["tools", "*", "function", "cache_control"],
+  ],
+  native: [
+    ["cache_control"],
+    ["contents", "*", "cache_control"],
+    ["contents", "*", "parts", "*", "cache_control"],
+    ["systemInstruction", "cache_control"],
+    ["systemInstruction", "parts", "*", "cache_control"],
+    ["system_instruction", "cache_control"],
+    ["system_instruction", "parts", "*", "cache_control"],
+    ["tools", "*", "cache_control"],
+    ["tools", "*", "functionDeclarations", "*", "cache_control"],
+    ["tools", "*", "function_declarations", "*", "cache_control"],
+  ],
+};
+
+const isRecord = (value: unknown): value is Wire =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `value` without the key at `path`; copies only what changes, and names what it removed. */
+function removeAt(value: unknown, path: WirePath, at: string, removed: string[]): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return value;
+  if (head === "*") {
+    if (!Array.isArray(value)) return value;
+    let changed = false;
+    const out = value.map((item, i) => {
+      const next = removeAt(item, rest, `${at}[${i}]`, removed);
+      changed ||= next !== item;
+      return next;
+    });
+    return changed ? out : value;
+  }
+  if (!isRecord(value) || !(head in value)) return value;
+  const name = at === "" ? head : `${at}.${head}`;
+  if (rest.length === 0) {
+    const { [head]: _dropped, ...kept } = value;
+    removed.push(name);
+    return kept;
+  }
+  const next = removeAt(value[head], rest, name, removed);
+  return next === value[head] ? value : { ...value, [head]: next };
+}
+
+/** A client's chat or native body without `cache_control`, and the paths it had them at. */
+export function stripWireCacheControl(
+  format: "chat" | "native",
+  wire: Wire,
+): { wire: Wire; removed: string[] } {
+  const removed: string[] = [];
+  let out = wire;
+  for (const path of WIRE_POSITIONS[format]) out = removeAt(out, path, "", removed) as Wire;
+  return { wire: out, removed };
+}
+
+const partPaths = (part: Part, at: string): string[] => [
+  ...(part.type === "tool-result"
+    ? part.content.flatMap((block, c) =>
+        "cacheControl" in block && block.cacheControl !== undefined
+          ? [`${at}.content[${c}].cacheControl`]
+          : [],
+      )
+    : []),
+  ...("cacheControl" in part && part.cacheControl !== undefined ? [`${at}.cacheControl`] : []),
+];
+
+/** Where a canonical request carries a boundary (or a top-level `cache_control` in its extras). */
+export function canonicalCacheControlPaths(request: Request): string[] {
+  return [
+    ...request.system.flatMap((part, i) =>
+      part.cacheControl === undefined ? [] : [`system[${i}].cacheControl`],
+    ),
+    ...request.messages.flatMap((message, m) =>
+      (message.parts as Part[]).flatMap((part, p) => partPaths(part, `messages[${m}].parts[${p}]`)),
+    ),
+    ...request.tools.flatMap((tool, t) =>
+      "cacheControl" in tool && tool.cacheControl !== undefined ? [`tools[${t}].cacheControl`] : [],
+    ),
+    ...Object.entries(request.extras ?? {}).flatMap(([format, bag]) =>
+      "cache_control" in bag ? [`extras.${format}.cache_control`] : [],
+    ),
+  ];
+}
+
+/** The warning for markers removed from a request that has no cache plan on this upstream. */
+export function cacheControlDropped(
+  removed: readonly string[],
+  protocol: UpstreamProtocol,
+): Warning {
+  return {
+    type: "dropped",
+    feature: "cacheControl",
+    message: `${removed.join(", ")}: cache_control is not forwarded to the ${protocol} upstream (no cache plan applies to it here)`,
+  };
+}

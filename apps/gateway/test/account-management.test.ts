@@ -1,0 +1,238 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auth, postJson, type Stack, startStack } from "./stack.ts";
+import type { Json } from "./wire.ts";
+
+// Accounts through the management API and the balance routes: what a limited key may grant,
+// unlimited users' balances, missing records, and deleted config tokens across a restart.
+
+const LIMITED = "sk-acct-limited"; // 1000 credits of its own
+const BOSS = "sk-acct-boss"; // unlimited, same user
+const RICH = "sk-acct-rich"; // an unlimited token of an unlimited user
+const GHOST = "sk-acct-ghost"; // its user record is removed below
+
+let dir: string;
+let stack: Stack;
+const url = (path: string) => `${stack.gateway.url}${path}`;
+
+async function send(method: string, path: string, body: unknown, key: string) {
+  const res = await fetch(url(path), {
+    method,
+    headers: { ...auth(key), "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Json };
+}
+
+async function tokenByName(name: string, key = BOSS): Promise<Json> {
+  const list = await (await fetch(url("/api/token?page_size=100"), { headers: auth(key) })).json();
+  return list.data.items.find((t: Json) => t.name === name);
+}
+
+const config = (databaseUrl: string) => ({
+  database_url: databaseUrl,
+  users: [
+    { id: "alice", quota: 1_000_000_000 },
+    { id: "whale", quota: 0, unlimited: true },
+    { id: "ghost", quota: 100 },
+  ],
+  tokens: [
+    { key: LIMITED, user: "alice", quota: 1_000, name: "limited" },
+    { key: BOSS, user: "alice", unlimited: true, name: "boss" },
+    { key: RICH, user: "whale", unlimited: true, name: "rich" },
+    { key: GHOST, user: "ghost", quota: 10, name: "ghost" },
+  ],
+});
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "interlingua-accounts-"));
+  stack = await startStack(config(`sqlite:${join(dir, "gateway.db")}`));
+});
+afterAll(async () => {
+  await stack?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("what a limited key may grant (403 in the management envelope otherwise)", () => {
+  const refused = (json: Json, pattern: RegExp) =>
+    expect(json).toEqual({ success: false, message: expect.stringMatching(pattern), data: null });
+
+  it("cannot create an unlimited token, nor one with more than it has left", async () => {
+    const unlimited = await send(
+      "POST",
+      "/api/token",
+      { name: "u", unlimited_quota: true },
+      LIMITED,
+    );
+    expect(unlimited.status).toBe(403);
+    refused(unlimited.json, /cannot create an unlimited token/);
+    const big = await send("POST", "/api/token", { name: "big", remain_quota: 1_001 }, LIMITED);
+    expect(big.status).toBe(403);
+    refused(big.json, /more quota than it has left \(1000 credits\)/);
+    const fits = await send("POST", "/api/token", { name: "child", remain_quota: 1_000 }, LIMITED);
+    expect(fits.status).toBe(200);
+    expect(fits.json.data).toMatchObject({ name: "child", remain_quota: 1_000 });
+    expect(await tokenByName("big")).toBeUndefined();
+  });
+
+  it("cannot raise its own quota or make itself unlimited, by either PUT form", async () => {
+    const own = await tokenByName("limited");
+    for (const [path, body] of [
+      ["/api/token", { id: own.id, remain_quota: 1_001 }],
+      [`/api/token/${own.id}`, { remain_quota: 5_000_000 }],
+      [`/api/token/${own.id}`, { unlimited_quota: true }],
+    ] as const) {
+      const res = await send("PUT", path, body, LIMITED);
+      expect(res.status, JSON.stringify(body)).toBe(403);
+      refused(res.json, /limited API key/);
+    }
+    const balance = await (await fetch(url("/v1/balance"), { headers: auth(LIMITED) })).json();
+    expect(balance).toMatchObject({ remain_credits: 1_000, unlimited_quota: false });
+  });
+
+  it("may set another token up to its own remaining, and lower any token, itself included", async () => {
+    const child = await tokenByName("child");
+    expect(
+      (await send("PUT", `/api/token/${child.id}`, { remain_quota: 1_001 }, LIMITED)).status,
+    ).toBe(403);
+    expect(
+      (await send("PUT", `/api/token/${child.id}`, { unlimited_quota: true }, LIMITED)).status,
+    ).toBe(403);
+    const lowered = await send("PUT", `/api/token/${child.id}`, { remain_quota: 10 }, LIMITED);
+    expect(lowered.json).toMatchObject({ success: true, data: { remain_quota: 10 } });
+    const raised = await send("PUT", `/api/token/${child.id}`, { remain_quota: 1_000 }, LIMITED);
+    expect(raised.json).toMatchObject({ success: true, data: { remain_quota: 1_000 } });
+    const own = await tokenByName("limited");
+    const self = await send("PUT", "/api/token", { id: own.id, remain_quota: 600 }, LIMITED);
+    expect(self.json).toMatchObject({ success: true, data: { remain_quota: 600 } });
+    // Its own remaining is now 600: the child (1000) may stay, but not be raised past 1000.
+    expect(
+      (await send("PUT", `/api/token/${child.id}`, { remain_quota: 1_001 }, LIMITED)).status,
+    ).toBe(403);
+  });
+
+  it("an unlimited key manages all of its user's tokens freely", async () => {
+    const made = await send("POST", "/api/token", { name: "free", unlimited_quota: true }, BOSS);
+    expect(made.json).toMatchObject({
+      success: true,
+      data: { unlimited_quota: true, remain_quota: -1 },
+    });
+    const own = await tokenByName("limited");
+    const up = await send(
+      "PUT",
+      `/api/token/${own.id}`,
+      { remain_quota: 5_000_000, unlimited_quota: true },
+      BOSS,
+    );
+    expect(up.json).toMatchObject({ success: true, data: { unlimited_quota: true } });
+    // Now unlimited itself, the formerly limited key may grant freely too.
+    const granted = await send(
+      "POST",
+      "/api/token",
+      { name: "later", unlimited_quota: true },
+      LIMITED,
+    );
+    expect(granted.status).toBe(200);
+  });
+});
+
+describe("balances of unlimited users and missing records", () => {
+  it("an unlimited user answers -1 remaining on the user balance and /api/user/self, even after spending", async () => {
+    const call = await postJson(
+      url("/v1/chat/completions"),
+      { model: "txtA-5", messages: [{ role: "user", content: "spend" }], max_tokens: 20 },
+      auth(RICH),
+    );
+    expect(call.status).toBe(200);
+    await stack.gateway.services.accounting!.flush();
+    for (const path of ["/v1/user/balance", "/user/balance"]) {
+      const body = await (await fetch(url(path), { headers: auth(RICH) })).json();
+      expect(body).toEqual({
+        success: true,
+        remain_balance: -1,
+        remain_credits: -1,
+        used_balance: expect.any(Number),
+        used_credits: expect.any(Number),
+      });
+      expect(body.used_credits).toBeGreaterThan(0);
+    }
+    const self = await (await fetch(url("/api/user/self"), { headers: auth(RICH) })).json();
+    expect(self.data).toMatchObject({
+      unlimited_quota: true,
+      remain_quota: -1,
+      remain_balance: -1,
+    });
+  });
+
+  it("a missing user record: {success: false, message} on the user balance, 404 on /api/user/self", async () => {
+    // Read once, so this instance trusts its cached copy of the key for a while.
+    expect((await fetch(url("/v1/user/balance"), { headers: auth(GHOST) })).status).toBe(200);
+    // The user row disappears behind the gateway's back (another connection, no cascade).
+    const db = new DatabaseSync(join(dir, "gateway.db"));
+    db.exec("PRAGMA foreign_keys = OFF");
+    db.prepare("DELETE FROM users WHERE id = ?").run("ghost");
+    db.close();
+    for (const path of ["/v1/user/balance", "/user/balance"]) {
+      const res = await fetch(url(path), { headers: auth(GHOST) });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body).toEqual({ success: false, message: expect.any(String) });
+      expect(body.message).toMatch(/^Failed to get user quota/);
+    }
+    const self = await fetch(url("/api/user/self"), { headers: auth(GHOST) });
+    expect(self.status).toBe(404);
+    expect(await self.json()).toEqual({
+      success: false,
+      message: "user record does not exist",
+      data: null,
+    });
+  });
+});
+
+describe("a config token deleted through the API", () => {
+  it("stays deleted across a restart, and what it spent stays spent", async () => {
+    const file = `sqlite:${join(dir, "restart.db")}`;
+    const first = await startStack(config(file));
+    const at = (s: Stack, path: string) => `${s.gateway.url}${path}`;
+    const spend = await postJson(
+      at(first, "/v1/chat/completions"),
+      { model: "txtA-5", messages: [{ role: "user", content: "spend" }], max_tokens: 20 },
+      auth(LIMITED),
+    );
+    expect(spend.status).toBe(200);
+    await first.gateway.services.accounting!.flush();
+    const list = await (await fetch(at(first, "/api/token"), { headers: auth(BOSS) })).json();
+    const row = list.data.items.find((t: Json) => t.name === "limited");
+    expect(row.used_quota).toBeGreaterThan(0);
+    const userUsed = (await first.gateway.services.store.getUser("alice"))!.used;
+    const deleted = await fetch(at(first, `/api/token/${row.id}`), {
+      method: "DELETE",
+      headers: auth(BOSS),
+    });
+    expect(await deleted.json()).toEqual({ success: true, message: "", data: null });
+    await first.close();
+
+    // The same config again: the key is not re-created (with nothing spent), it stays refused.
+    const second = await startStack(config(file));
+    try {
+      const refused = await postJson(
+        at(second, "/v1/chat/completions"),
+        { model: "txtA-5", messages: [{ role: "user", content: "again" }], max_tokens: 20 },
+        auth(LIMITED),
+      );
+      expect(refused.status).toBe(401);
+      expect((await fetch(at(second, "/v1/balance"), { headers: auth(LIMITED) })).status).toBe(401);
+      const after = await (await fetch(at(second, "/api/token"), { headers: auth(BOSS) })).json();
+      expect(after.data.items.map((t: Json) => t.name)).not.toContain("limited");
+      expect((await second.gateway.services.store.getUser("alice"))!.used).toBe(userUsed);
+      expect(second.logs().some((l) => String(l["msg"]).includes("deleted through the API"))).toBe(
+        true,
+      );
+    } finally {
+      await second.close();
+    }
+  });
+});
