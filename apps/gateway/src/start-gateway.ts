@@ -4,7 +4,8 @@ import { createAdaptorServer } from "@hono/node-server";
 import { startProviderSim } from "@interlingua/provider-sim";
 import { keyHash } from "./auth/key-hash.ts";
 import { TokenStore } from "./auth/token-store.ts";
-import { Accounting } from "./billing/accounting.ts";
+import { Accounting, type AccountingOptions } from "./billing/accounting.ts";
+import { LeaseAwareStore } from "./billing/lease-aware-store.ts";
 import { PriceBook } from "./billing/price-book.ts";
 import { MemoryCacheRegistry } from "./cache/cache-registry.ts";
 import type { GatewayConfig } from "./config/config-schema.ts";
@@ -38,8 +39,10 @@ export interface GatewayOptions {
   keepAliveMs?: number;
   /** Where a generated dev key is kept; defaults to the parent of files_dir (./data). */
   dataDir?: string;
-  /** false turns reservations, settlements and usage logs off (the load benchmark's baseline). */
+  /** false turns holds, settlements and usage logs off (the load benchmark's baseline). */
   accounting?: boolean;
+  /** Quota lease timing and clock (tests shorten or drive them). */
+  leases?: AccountingOptions;
   /** How long a token read from the database is trusted (ms). */
   tokenTtlMs?: number;
   /** Clock of rate limits and token expiry. */
@@ -62,8 +65,6 @@ export const DEFAULT_BREAKER = { failureThreshold: 3, cooldownMs: 30_000 };
 export const DEFAULT_DRAIN: DrainLimits = { maxMs: 60_000, maxBytes: 16 * 1024 * 1024 };
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const DEFAULT_TOKEN_TTL_MS = 5_000;
-/** Longer than the longest call: upstream timeouts plus the drain bound of a disconnected stream. */
-const STALE_HOLD_MS = 60 * 60_000;
 
 /** Fills in what an empty config leaves out: a simulated upstream and a dev key. */
 async function withEmbeddedDefaults(config: GatewayConfig, options: GatewayOptions) {
@@ -106,10 +107,14 @@ export async function startGateway(
       "config tokens deleted through the API stay deleted (give them a new key to restore them)",
     );
   }
-  // A hold older than any call can last was left by a process that stopped mid-call. If its
-  // call does settle after all, it is still charged (without a hold) and logged.
-  const stale = await store.refundStale(Date.now() - STALE_HOLD_MS);
-  if (stale > 0) log.warn({ reservations: stale }, "released holds left by an earlier run");
+  // Reclaims the leases of instances that died (heartbeat too old) before taking any itself.
+  const accounting =
+    options.accounting === false
+      ? undefined
+      : new Accounting(store, effective.billing, log, options.leases);
+  await accounting?.start();
+  // Balances leave out this instance's free lease: it is neither spent nor held by a call.
+  const view = accounting === undefined ? store : new LeaseAwareStore(store, accounting);
   const prices = new PriceBook(effective.billing, effective.pricing);
   const agent = createUpstreamAgent({ ...DEFAULT_UPSTREAM_TIMEOUTS, ...options.timeouts });
   const router = new ModelRouter(
@@ -126,8 +131,8 @@ export async function startGateway(
   }
   const services: GatewayServices = {
     config: effective,
-    store,
-    tokens: new TokenStore(store, {
+    store: view,
+    tokens: new TokenStore(view, {
       ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
       rateLimits,
       defaultRateLimit: effective.limits.rate_limit,
@@ -137,8 +142,7 @@ export async function startGateway(
     prices,
     caches: new MemoryCacheRegistry(options.now),
     now: options.now ?? Date.now,
-    accounting:
-      options.accounting === false ? undefined : new Accounting(store, effective.billing, log),
+    accounting,
     router,
     agent,
     log,
@@ -176,7 +180,7 @@ export async function startGateway(
         if ("closeAllConnections" in server) server.closeAllConnections();
       });
       await agent.close();
-      await services.accounting?.flush();
+      await services.accounting?.close();
       await store.close();
       await embedded.simulator?.close();
     },

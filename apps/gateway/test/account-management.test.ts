@@ -49,7 +49,10 @@ const config = (databaseUrl: string) => ({
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "interlingua-accounts-"));
-  stack = await startStack(config(`sqlite:${join(dir, "gateway.db")}`));
+  // Leases stay until a flush, so the lease test below finds one whatever the machine's pace.
+  stack = await startStack(config(`sqlite:${join(dir, "gateway.db")}`), {
+    leases: { idleMs: 10 * 60_000 },
+  });
 });
 afterAll(async () => {
   await stack?.close();
@@ -136,6 +139,40 @@ describe("what a limited key may grant (403 in the management envelope otherwise
       LIMITED,
     );
     expect(granted.status).toBe(200);
+  });
+});
+
+describe("a token's remaining quota set while this instance holds a lease on it", () => {
+  it("is exactly the remaining seen afterwards: the free lease goes back first", async () => {
+    const made = await send("POST", "/api/token", { name: "leaser", remain_quota: 100_000 }, BOSS);
+    const key = made.json.data.key as string;
+    const id = made.json.data.id as number;
+    const call = await postJson(
+      url("/v1/chat/completions"),
+      { model: "txtA-5", messages: [{ role: "user", content: "lease" }], max_tokens: 20 },
+      auth(key),
+    );
+    expect(call.status).toBe(200);
+    const services = stack.gateway.services;
+    // The call's charge is written (bounded wait); the rest of the lease stays with this instance.
+    for (let i = 0; i < 200; i++) {
+      await services.accounting!.writePending();
+      if ((await services.store.getToken(id))!.used > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const leased = async () =>
+      (await services.store.listLeases())
+        .filter((l) => l.kind === "token" && l.subject === String(id))
+        .reduce((sum, l) => sum + l.amount, 0);
+    expect(await leased()).toBeGreaterThan(0);
+    const set = await send("PUT", `/api/token/${id}`, { remain_quota: 500 }, BOSS);
+    expect(set.json).toMatchObject({ success: true, data: { remain_quota: 500 } });
+    expect(await leased()).toBe(0);
+    const balance = async () =>
+      (await (await fetch(url("/v1/balance"), { headers: auth(key) })).json()).remain_credits;
+    expect(await balance()).toBe(500);
+    await services.accounting!.flush();
+    expect(await balance()).toBe(500);
   });
 });
 

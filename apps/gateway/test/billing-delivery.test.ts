@@ -13,7 +13,7 @@ import { type Json, parseSse } from "./wire.ts";
 // Quota is charged exactly once, for what the upstream delivered: its reported usage, or, when
 // it delivered without one (a reply with no usage, a stream cut or drained past its bound before
 // its usage frame), an estimate: the prompt at four characters a token plus the delivered text
-// at four characters a token, logged as estimated. A hold released as stale still settles.
+// at four characters a token, logged as estimated. A call whose lease was reclaimed still settles.
 
 // txtA-5 and txtA-5.1 (USD per 1M tokens x 500000 credits per USD, per token): input 0.625, output 5.
 const credits = (prompt: number, completion: number) => Math.ceil(prompt * 0.625 + completion * 5);
@@ -326,7 +326,7 @@ describe("a stream drained past its bound after the client left", () => {
   });
 });
 
-describe("a hold released as stale at a start", () => {
+describe("a call whose lease was reclaimed while it ran", () => {
   it("still settles: the real cost is charged without a hold, logged, and warned about", async () => {
     const before = await tokenRow(stack, KEY);
     const res = await fetch(url("/v1/chat/completions"), {
@@ -341,8 +341,12 @@ describe("a hold released as stale at a start", () => {
     });
     const reader = res.body!.getReader();
     await reader.read();
-    // What a restart of another instance does to holds older than an hour: here, to this one.
-    expect(await stack.gateway.services.store.refundStale(Date.now() + 60_000)).toBe(1);
+    // What another instance does to the leases of one whose heartbeat is older than the limit
+    // (seen from a clock a minute ahead): here, to this one's, while its call is in flight.
+    const reclaimed = await stack.gateway.services.store.reclaimLeases({
+      before: Date.now() + 60_000,
+    });
+    expect(reclaimed.leases).toBe(2);
     expect((await tokenRow(stack, KEY)).reserved).toBe(0);
     let text = "";
     const utf8 = new TextDecoder();
@@ -396,6 +400,7 @@ describe("a reply the gateway could not render", () => {
       jsonArrayStream: false,
       wrap: true,
       upstream: {},
+      writesDirectly: false,
     };
     const before = await tokenRow(stack, KEY);
     const opened = await openCallAccount(services, request, "txtA-5", performance.now());

@@ -22,6 +22,7 @@ const TPM = "sk-bill-tpm";
 const BALANCE_RPM = "sk-bill-balance-rpm";
 const FILTERS = "sk-bill-filters";
 const EXPIRED = "sk-bill-expired";
+const LEASED = "sk-bill-leased";
 
 let stack: Stack;
 const url = (path: string) => `${stack.gateway.url}${path}`;
@@ -63,36 +64,41 @@ const chat = (text: string, extra: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  stack = await startStack({
-    users: [
-      { id: "alice", quota: 1_000_000 },
-      { id: "poor", quota: 100 },
-    ],
-    tokens: [
-      { key: KEY, user: "alice", unlimited: true, name: "unlimited" },
-      { key: LIMITED, user: "alice", quota: 200_000, name: "limited" },
-      { key: TINY, user: "alice", quota: 10, name: "tiny" },
-      { key: POOR, user: "poor", quota: 1_000_000, name: "poor" },
-      { key: RPM, user: "alice", unlimited: true, name: "rpm", rate_limit: { rpm: 2 } },
-      {
-        key: RPM_NATIVE,
-        user: "alice",
-        unlimited: true,
-        name: "rpm-native",
-        rate_limit: { rpm: 1 },
-      },
-      { key: TPM, user: "alice", unlimited: true, name: "tpm", rate_limit: { tpm: 40 } },
-      {
-        key: BALANCE_RPM,
-        user: "alice",
-        unlimited: true,
-        name: "balance-rpm",
-        rate_limit: { rpm: 1 },
-      },
-      { key: FILTERS, user: "alice", unlimited: true, name: "filters" },
-      { key: EXPIRED, user: "alice", unlimited: true, expires_at: "2020-01-01T00:00:00Z" },
-    ],
-  });
+  stack = await startStack(
+    {
+      users: [
+        { id: "alice", quota: 1_000_000 },
+        { id: "poor", quota: 100 },
+      ],
+      tokens: [
+        { key: KEY, user: "alice", unlimited: true, name: "unlimited" },
+        { key: LIMITED, user: "alice", quota: 200_000, name: "limited" },
+        { key: TINY, user: "alice", quota: 10, name: "tiny" },
+        { key: POOR, user: "poor", quota: 1_000_000, name: "poor" },
+        { key: RPM, user: "alice", unlimited: true, name: "rpm", rate_limit: { rpm: 2 } },
+        {
+          key: RPM_NATIVE,
+          user: "alice",
+          unlimited: true,
+          name: "rpm-native",
+          rate_limit: { rpm: 1 },
+        },
+        { key: TPM, user: "alice", unlimited: true, name: "tpm", rate_limit: { tpm: 40 } },
+        {
+          key: BALANCE_RPM,
+          user: "alice",
+          unlimited: true,
+          name: "balance-rpm",
+          rate_limit: { rpm: 1 },
+        },
+        { key: FILTERS, user: "alice", unlimited: true, name: "filters" },
+        { key: EXPIRED, user: "alice", unlimited: true, expires_at: "2020-01-01T00:00:00Z" },
+        { key: LEASED, user: "alice", quota: 10_000_000, name: "leased" },
+      ],
+    },
+    // Leases stay until a flush: the balance tests read them while they are there.
+    { leases: { idleMs: 10 * 60_000 } },
+  );
 });
 afterAll(async () => {
   await stack?.close();
@@ -135,6 +141,39 @@ describe("balances", () => {
         used_credits: 0,
       });
     }
+  });
+
+  it("this instance's free lease is not counted as spent: only the calls' charges are", async () => {
+    const res = await postJson(url("/v1/chat/completions"), chat("lease me"), auth(LEASED));
+    expect(res.status).toBe(200);
+    const usage = res.json.data.usage;
+    const cost = credits(TXTA5, usage.prompt_tokens, usage.completion_tokens);
+    await eventuallyAsync(
+      async () => {
+        await services().accounting!.writePending();
+        return (
+          await services().store.queryLogs(
+            { userId: "alice", tokenName: "leased" },
+            { offset: 0, limit: 10 },
+          )
+        ).items;
+      },
+      (rows) => rows.length === 1,
+    );
+    // The database still holds this instance's lease on the token: several holds' worth.
+    const id = (await tokenRow(LEASED)).id;
+    const lease = (await services().store.listLeases()).find(
+      (l) => l.kind === "token" && l.subject === String(id),
+    );
+    expect(lease?.amount).toBeGreaterThan(0);
+    const balance = await (await fetch(url("/v1/balance"), { headers: auth(LEASED) })).json();
+    expect(balance).toMatchObject({ remain_credits: 10_000_000 - cost, used_credits: cost });
+    const list = await (
+      await fetch(url("/api/token?page_size=100"), { headers: auth(LEASED) })
+    ).json();
+    expect(list.data.items.find((t: { id: number }) => t.id === id)).toMatchObject({
+      remain_quota: 10_000_000 - cost,
+    });
   });
 
   it("rate failures use the standard error envelope, with Retry-After", async () => {
@@ -599,6 +638,8 @@ describe.each(drivers)("200 concurrent calls ($name)", ({ databaseUrl }) => {
     const found = await services.tokens.lookup(tokenName === "capped" ? CAPPED : OPEN);
     if (!found.ok) throw new Error("token lookup failed");
     const token = (await services.store.getToken(found.token.id))!;
+    // Flushed: every free lease went back; none is left behind in the database.
+    expect(await services.store.listLeases()).toEqual([]);
     return { rows, token, logged: rows.reduce((sum, r) => sum + r.credits, 0) };
   }
 

@@ -1,17 +1,13 @@
 import type { BillingConfig } from "../config/config-schema.ts";
 import type { Logger } from "../log/logger.ts";
-import type {
-  ReserveResult,
-  Settlement,
-  SettleOutcome,
-  Store,
-  UsageLogInput,
-} from "../storage/store.ts";
+import type { LeaseKind, Store, UsageLogInput } from "../storage/store.ts";
+import { ChargeBatcher } from "./charge-batcher.ts";
+import { LeaseBook } from "./lease-book.ts";
+import type { QuotaLease } from "./quota-lease.ts";
 
 const FLUSH_ROUNDS = 8;
-const REFUND_ATTEMPTS = 5;
 
-/** A reservation held for one call; settle or refund it exactly once (later calls are no-ops). */
+/** The hold of one call, taken from this instance's leases; settle or refund it exactly once (later calls are no-ops). */
 export interface Hold {
   readonly id: string;
   readonly amount: number;
@@ -34,146 +30,328 @@ export interface ReserveInput {
   readonly userUnlimited: boolean;
 }
 
+/** Lease timing; the defaults suit production, tests shorten them or drive `maintain()`. */
+export interface AccountingOptions {
+  /** The clock of leases: idle time, heartbeats and their age (tests move it). */
+  readonly now?: () => number;
+  /** false: no background maintenance; the caller runs `maintain()` (tests). Default true. */
+  readonly timers?: boolean;
+  /** Free lease unused this long goes back to the database. */
+  readonly idleMs?: number;
+  /** How often this instance refreshes the heartbeat of its lease rows. */
+  readonly heartbeatMs?: number;
+  /** Leases whose heartbeat is older than this belong to a dead instance and are reclaimed. */
+  readonly staleMs?: number;
+  /** How often this instance looks for such leases. */
+  readonly reclaimEveryMs?: number;
+  /** This instance's id in the lease rows (default: random). */
+  readonly owner?: string;
+}
+
+interface LeaseTiming {
+  readonly idleMs: number;
+  readonly heartbeatMs: number;
+  readonly staleMs: number;
+  readonly reclaimEveryMs: number;
+}
+
+export const LEASE_DEFAULTS: LeaseTiming = {
+  idleMs: 2_000,
+  heartbeatMs: 10_000,
+  staleMs: 60_000,
+  reclaimEveryMs: 30_000,
+};
+
+/** Applied charge-batch ids are kept this long: a retry comes within seconds. */
+const BATCH_ID_MEMORY_MS = 24 * 60 * 60_000;
+
+const SHORT_TOKEN: ReserveOutcome = { ok: false, short: "token" };
+const SHORT_USER: ReserveOutcome = { ok: false, short: "user" };
+
 /**
- * The money rules around every call (issue: accounts and money). Reserving is one atomic
- * database operation on the request's path; settling and logging are queued and written in
- * batches (one transaction per batch), off the request's path. `flush()` waits for every queued
- * write, and runs at shutdown.
+ * The money rules around every call (issue: accounts and money), on quota leases. Each instance
+ * leases blocks of credits per limited token and user from the database and takes the hold of a
+ * call from them in memory: no I/O on the request's path unless a lease must grow (one
+ * transaction, shared by the reserves that wait for it). Settling, refunds and usage rows are
+ * queued and written in batches, one transaction each (`ChargeBatcher`). Idle or surplus lease
+ * goes back after `idleMs`; a heartbeat keeps this instance's leases from being reclaimed as a
+ * dead instance's, and dead instances' leases are reclaimed. `flush()` writes everything queued
+ * and gives back every free lease; `close()` also gives back the rest.
  */
 export class Accounting {
   readonly #store: Store;
   readonly #log: Logger;
-  readonly #maxRows: number;
-  readonly #intervalMs: number;
-  #queue: Settlement[] = [];
-  #timer: NodeJS.Timeout | undefined;
-  #writing: Promise<void> = Promise.resolve();
-  #pendingWrites = 0;
+  readonly #now: () => number;
+  readonly #timing: LeaseTiming;
+  readonly #useTimers: boolean;
+  readonly #book: LeaseBook;
+  readonly #batcher: ChargeBatcher;
+  #turn: Promise<unknown> = Promise.resolve();
+  #ticker: NodeJS.Timeout | undefined;
+  #maintaining = false;
+  #lastHeartbeat: number;
+  #lastReclaim = Number.NEGATIVE_INFINITY;
 
-  constructor(store: Store, billing: BillingConfig, log: Logger) {
+  constructor(store: Store, billing: BillingConfig, log: Logger, options: AccountingOptions = {}) {
     this.#store = store;
     this.#log = log;
-    this.#maxRows = billing.flush_max_rows;
-    this.#intervalMs = billing.flush_interval_ms;
+    this.#now = options.now ?? Date.now;
+    this.#useTimers = options.timers ?? true;
+    this.#timing = {
+      idleMs: options.idleMs ?? LEASE_DEFAULTS.idleMs,
+      heartbeatMs: options.heartbeatMs ?? LEASE_DEFAULTS.heartbeatMs,
+      staleMs: options.staleMs ?? LEASE_DEFAULTS.staleMs,
+      reclaimEveryMs: options.reclaimEveryMs ?? LEASE_DEFAULTS.reclaimEveryMs,
+    };
+    this.#lastHeartbeat = this.#now();
+    const serial = <T>(task: () => Promise<T>) => this.#serial(task);
+    this.#book = new LeaseBook({
+      store,
+      log,
+      now: this.#now,
+      ...(options.owner === undefined ? {} : { owner: options.owner }),
+      // What is left of the old rows goes back now rather than when they look stale.
+      onDropped: (old) => {
+        void serial(() => store.reclaimLeases({ owner: old })).catch((error: unknown) =>
+          log.error({ err: error }, "giving back the leases of a dropped owner id failed"),
+        );
+      },
+    });
+    this.#batcher = new ChargeBatcher({
+      store,
+      log,
+      now: this.#now,
+      maxRows: billing.flush_max_rows,
+      intervalMs: billing.flush_interval_ms,
+      serial,
+      onLostLease: (lease) => {
+        if (!lease.dropped)
+          this.#book.drop("a charge batch found a lease row of this instance gone");
+      },
+    });
   }
 
-  async reserve(input: ReserveInput): Promise<ReserveOutcome> {
-    const result: ReserveResult = await this.#store.reserve({
-      id: input.requestId,
-      tokenId: input.tokenId,
-      userId: input.userId,
-      amount: input.amount,
-      holdToken: !input.tokenUnlimited,
-      holdUser: !input.userUnlimited,
-    });
-    if (result === "token" || result === "user") return { ok: false, short: result };
-    // A duplicate request id cannot happen (ids are random per request); treat it as a refusal
-    // rather than settle someone else's hold.
-    if (result === "duplicate") return { ok: false, short: "token" };
-    return { ok: true, hold: this.#hold(input.requestId, input.amount) };
+  /** This instance's id in the lease rows. */
+  get owner(): string {
+    return this.#book.owner;
+  }
+
+  /** Reclaims dead instances' leases, then starts the background maintenance. */
+  async start(): Promise<void> {
+    await this.#serial(() => this.#step("reclaiming stale leases", () => this.#reclaimStale()));
+    if (this.#useTimers && this.#ticker === undefined) {
+      const every = Math.min(1_000, Math.max(50, this.#timing.idleMs / 2));
+      this.#ticker = setInterval(() => void this.maintain(), every);
+      this.#ticker.unref();
+    }
+  }
+
+  /**
+   * The hot path, synchronous: both holds come from leases with room. Undefined when a lease
+   * must grow first (then `reserve`).
+   */
+  tryReserve(input: ReserveInput): ReserveOutcome | undefined {
+    const amount = input.amount;
+    const now = this.#now();
+    const token = input.tokenUnlimited ? undefined : this.#book.token(input.tokenId);
+    if (token !== undefined && !token.tryHold(amount, now)) return undefined;
+    const user = input.userUnlimited ? undefined : this.#book.user(input.userId);
+    if (user !== undefined && !user.tryHold(amount, now)) {
+      if (token !== undefined) this.#book.unhold(token, amount);
+      return undefined;
+    }
+    return { ok: true, hold: new LeaseHold(this.#book, this.#batcher, input, token, user) };
+  }
+
+  reserve(input: ReserveInput): Promise<ReserveOutcome> {
+    const now = this.tryReserve(input);
+    return now === undefined ? this.#reserveGrowing(input) : Promise.resolve(now);
+  }
+
+  // A lease lacks room: wait for it to grow (or learn that the subject cannot cover the call).
+  async #reserveGrowing(input: ReserveInput): Promise<ReserveOutcome> {
+    const token = input.tokenUnlimited
+      ? undefined
+      : await this.#book.acquire("token", String(input.tokenId), input.amount);
+    if (!input.tokenUnlimited && token === undefined) return SHORT_TOKEN;
+    const user = input.userUnlimited
+      ? undefined
+      : await this.#book.acquire("user", input.userId, input.amount);
+    if (!input.userUnlimited && user === undefined) {
+      if (token !== undefined) this.#book.unhold(token, input.amount);
+      return SHORT_USER;
+    }
+    return { ok: true, hold: new LeaseHold(this.#book, this.#batcher, input, token, user) };
   }
 
   /** A log row for a call that held nothing (refused before or at reservation). */
   logUnheld(row: UsageLogInput): void {
-    this.#track(this.#store.appendLogs([row]));
+    this.#batcher.add({ log: row });
   }
 
   /**
-   * Waits until every settlement, refund and log row queued so far is written (a batch that
-   * keeps failing is given up after a few rounds, loudly, so shutdown cannot hang).
+   * Writes every settlement, refund and log row queued so far (a batch that keeps failing is
+   * given up after a few rounds, loudly, so shutdown cannot hang), then gives every free lease
+   * back, so the database shows what is really spent and held.
    */
   async flush(): Promise<void> {
-    for (let round = 0; round < FLUSH_ROUNDS; round++) {
-      this.#drain();
-      if (this.#pendingWrites === 0 && this.#queue.length === 0) return;
-      await this.#writing;
-    }
-    if (this.#queue.length > 0) {
-      this.#log.error({ rows: this.#queue.length }, "settlements could not be written");
-    }
-  }
-
-  #hold(id: string, amount: number): Hold {
-    let done = false;
-    return {
-      id,
-      amount,
-      settle: (credits, log) => {
-        if (done) return;
-        done = true;
-        this.#queue.push({ id, amount: credits, log });
-        if (this.#queue.length >= this.#maxRows) this.#drain();
-        else this.#timer ??= setTimeout(() => this.#drain(), this.#intervalMs);
-      },
-      refund: (log) => {
-        if (done) return;
-        done = true;
-        this.#track(this.#refund(id, log, REFUND_ATTEMPTS));
-      },
-    };
-  }
-
-  // A refund that fails would keep the caller's credits held: retry it (refund is idempotent).
-  async #refund(id: string, log: UsageLogInput, attempts: number): Promise<void> {
-    try {
-      await this.#store.refund(id, log);
-    } catch (error) {
-      if (attempts <= 1) throw error;
-      await new Promise((resolve) => setTimeout(resolve, this.#intervalMs * 4));
-      await this.#refund(id, log, attempts - 1);
-    }
-  }
-
-  #drain(): void {
-    if (this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
-    if (this.#queue.length === 0) return;
-    const batch = this.#queue;
-    this.#queue = [];
-    this.#track(
-      this.#store.settle(batch).then(
-        (outcomes) => this.#reportUnheld(batch, outcomes),
-        (error: unknown) => {
-          // The batch is retried: settle is idempotent, so a batch that did commit is not charged twice.
-          this.#log.error(
-            { err: error, rows: batch.length },
-            "writing settlements failed; retrying",
-          );
-          this.#queue.unshift(...batch);
-          this.#timer ??= setTimeout(() => this.#drain(), this.#intervalMs * 20);
-        },
-      ),
+    await this.writePending();
+    await this.#serial(() => this.#book.giveBack({ all: true, idleMs: this.#timing.idleMs })).catch(
+      (error: unknown) => this.#log.error({ err: error }, "giving back leases failed"),
     );
   }
 
-  // Charged without a hold: the hold was released as stale at a start (a call slower than any
-  // call should be, or a clock far off). The money is not lost, but the balance could not be
-  // checked first, so this is worth a look.
-  #reportUnheld(batch: readonly Settlement[], outcomes: readonly SettleOutcome[]): void {
-    outcomes.forEach((outcome, i) => {
-      const settlement = batch[i];
-      if (outcome !== "unheld" || settlement === undefined) return;
+  /** Writes what is queued (as `flush`), leaving the leases as they are. */
+  async writePending(): Promise<void> {
+    for (let round = 0; round < FLUSH_ROUNDS && this.#batcher.pending > 0; round++) {
+      await this.#batcher.writeAll().catch(() => sleep(50));
+    }
+    if (this.#batcher.pending > 0) {
+      this.#log.error({ rows: this.#batcher.pending }, "settlements could not be written");
+    }
+  }
+
+  /**
+   * Shutdown: stops the maintenance, writes what is queued and gives back every lease of this
+   * instance, held parts included (their calls could no longer be written anyway).
+   */
+  async close(): Promise<void> {
+    if (this.#ticker !== undefined) clearInterval(this.#ticker);
+    this.#ticker = undefined;
+    await this.flush();
+    this.#batcher.stop();
+    await this.#serial(() => this.#store.reclaimLeases({ owner: this.#book.owner })).catch(
+      (error: unknown) => this.#log.error({ err: error }, "giving back leases at shutdown failed"),
+    );
+  }
+
+  /**
+   * One round of background upkeep: gives back idle and surplus lease, refreshes the heartbeat
+   * when due (dropping every lease when it finds its rows reclaimed), reclaims dead instances'
+   * leases when due. Runs on a timer; tests call it after moving the clock.
+   */
+  async maintain(): Promise<void> {
+    if (this.#maintaining) return;
+    this.#maintaining = true;
+    try {
+      await this.#serial(async () => {
+        const now = this.#now();
+        await this.#step("giving back idle leases", () =>
+          this.#book.giveBack({ all: false, idleMs: this.#timing.idleMs }),
+        );
+        if (now - this.#lastHeartbeat >= this.#timing.heartbeatMs) {
+          this.#lastHeartbeat = now;
+          await this.#step("the lease heartbeat", () => this.#book.heartbeat());
+        }
+        if (now - this.#lastReclaim >= this.#timing.reclaimEveryMs) {
+          await this.#step("reclaiming stale leases", () => this.#reclaimStale());
+        }
+      });
+    } finally {
+      this.#maintaining = false;
+    }
+  }
+
+  /** The free part of this instance's lease on a subject: not spent, not held (balances). */
+  freeLease(kind: LeaseKind, subject: string): number {
+    return this.#book.free(kind, subject);
+  }
+
+  /** Gives this instance's free lease on a subject back now (before its quota is set anew). */
+  giveBack(kind: LeaseKind, subject: string): Promise<void> {
+    return this.#serial(() => this.#book.giveBackOne(kind, subject));
+  }
+
+  /** This instance's leases in memory (tests and diagnostics). */
+  leases(): readonly QuotaLease[] {
+    return this.#book.leases();
+  }
+
+  async #reclaimStale(): Promise<void> {
+    const now = this.#now();
+    this.#lastReclaim = now;
+    const reclaimed = await this.#store.reclaimLeases({ before: now - this.#timing.staleMs });
+    if (reclaimed.leases > 0) {
       this.#log.warn(
-        {
-          requestId: settlement.id,
-          tokenId: settlement.log.tokenId,
-          userId: settlement.log.userId,
-          credits: settlement.amount,
-        },
-        "settled a call whose hold had been released as stale: charged without a hold",
+        reclaimed,
+        "reclaimed the leases of instances that stopped sending heartbeats",
       );
+    }
+    await this.#store.forgetBatches(now - BATCH_ID_MEMORY_MS);
+  }
+
+  async #step(what: string, task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.#log.error({ err: error }, `${what} failed`);
+    }
+  }
+
+  // Writes that must not interleave (charge batches, give-backs, heartbeats, reclaims) take
+  // turns; only lease growth, on the request's side, runs beside them.
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#turn.then(task);
+    this.#turn = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** A call's hold on its token's and user's leases (none on an unlimited side). */
+class LeaseHold implements Hold {
+  readonly id: string;
+  readonly amount: number;
+  readonly #book: LeaseBook;
+  readonly #batcher: ChargeBatcher;
+  readonly #input: ReserveInput;
+  readonly #token: QuotaLease | undefined;
+  readonly #user: QuotaLease | undefined;
+  #done = false;
+
+  constructor(
+    book: LeaseBook,
+    batcher: ChargeBatcher,
+    input: ReserveInput,
+    token: QuotaLease | undefined,
+    user: QuotaLease | undefined,
+  ) {
+    this.id = input.requestId;
+    this.amount = input.amount;
+    this.#book = book;
+    this.#batcher = batcher;
+    this.#input = input;
+    this.#token = token;
+    this.#user = user;
+  }
+
+  settle(credits: number, log: UsageLogInput): void {
+    if (this.#done) return;
+    this.#done = true;
+    const token = this.#token;
+    const user = this.#user;
+    this.#batcher.add({
+      log,
+      charge: {
+        tokenId: this.#input.tokenId,
+        userId: this.#input.userId,
+        credits,
+        tokenOwner: token?.owner,
+        tokenConsumed: token === undefined ? 0 : this.#book.settle(token, this.amount, credits),
+        userOwner: user?.owner,
+        userConsumed: user === undefined ? 0 : this.#book.settle(user, this.amount, credits),
+        tokenLease: token,
+        userLease: user,
+      },
     });
   }
 
-  #track(write: Promise<unknown>): void {
-    this.#pendingWrites++;
-    const tracked = write
-      .catch((error: unknown) => this.#log.error({ err: error }, "accounting write failed"))
-      .finally(() => {
-        this.#pendingWrites--;
-      });
-    this.#writing = Promise.all([this.#writing, tracked]).then(() => undefined);
+  refund(log: UsageLogInput): void {
+    if (this.#done) return;
+    this.#done = true;
+    if (this.#token !== undefined) this.#book.unhold(this.#token, this.amount);
+    if (this.#user !== undefined) this.#book.unhold(this.#user, this.amount);
+    this.#batcher.add({ log });
   }
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

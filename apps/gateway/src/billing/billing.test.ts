@@ -5,11 +5,11 @@ import { billingSchema } from "../config/config-schema.ts";
 import type { TokenRow } from "../storage/store.ts";
 import { userBalance } from "./balances.ts";
 import { holdFor } from "./call-hold.ts";
-import { creditsFor } from "./charge.ts";
+import { creditsByBigInt, creditsFor } from "./charge.ts";
 import { DEFAULT_PRICES } from "./default-prices.ts";
 import { deliveredUsage } from "./delivered-usage.ts";
 import { toBillingUnit } from "./money.ts";
-import { PriceBook } from "./price-book.ts";
+import { PriceBook, type Rates } from "./price-book.ts";
 import { likelyPromptTokens, maxPromptTokens, measurePrompt, PROMPT_BOUND } from "./prompt-size.ts";
 import { refuseNewToken, refuseTokenChange } from "./token-grants.ts";
 
@@ -113,6 +113,78 @@ describe("creditsFor", () => {
     // Two fractions add before the one rounding: 0.3 + 0.3 credits is 1 credit, not 2.
     const tiny = new PriceBook(billing, { m: { per_second: 0.0000006, per_minute: 0.0000006 } });
     expect(creditsFor(tiny.ratesOrFree("m"), { seconds: 1, minutes: 1 })).toBe(1);
+  });
+});
+
+describe("creditsFor's whole-unit fast path", () => {
+  // Rates from free to absurd (beyond 2^53 nano-credits), quantities whole, fractional, huge,
+  // negative or missing, usage consistent or not: always the BigInt computation's credits.
+  const rate = fc.oneof(
+    fc.constant(0n),
+    fc.bigInt({ min: 0n, max: 10n ** 12n }),
+    fc.bigInt({ min: 0n, max: 10n ** 18n }),
+    fc.bigInt({ min: 0n, max: 10n ** 25n }),
+  );
+  const rates: fc.Arbitrary<Rates> = fc.record({
+    input: rate,
+    output: rate,
+    cachedInput: rate,
+    cacheWrite: rate,
+    cacheWrite1h: rate,
+    cacheStoragePerHour: rate,
+    perRequest: rate,
+    perSecond: rate,
+    perMillionCharacters: rate,
+    perMinute: rate,
+  });
+  const whole = fc.oneof(fc.nat(2_000), fc.nat(10_000_000), fc.integer({ min: -5, max: 5 }));
+  const quantity = fc.oneof(
+    whole,
+    fc.double({ min: 0, max: 1e6, noNaN: true }),
+    fc.constantFrom(7.5, 0.25, 2 ** 53, Number.POSITIVE_INFINITY, Number.NaN, 1e12),
+  );
+  const anyUsage = fc.record({
+    inputTokens: quantity,
+    outputTokens: quantity,
+    cachedInputTokens: quantity,
+    cacheWriteTokens: quantity,
+    cacheWrite1hTokens: fc.option(quantity, { nil: undefined }),
+    thinkingTokens: whole,
+  });
+
+  it("gives exactly the BigInt path's credits", () => {
+    fc.assert(
+      fc.property(
+        rates,
+        fc.option(anyUsage, { nil: undefined }),
+        fc.record(
+          {
+            requests: quantity,
+            seconds: quantity,
+            characters: quantity,
+            minutes: quantity,
+            cacheStorageTokenHours: quantity,
+          },
+          { requiredKeys: [] },
+        ),
+        (r, u, other) => {
+          const consumed = { ...other, ...(u === undefined ? {} : { usage: u as Usage }) };
+          expect(creditsFor(r, consumed)).toBe(creditsByBigInt(r, consumed));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("rounds up to the credit exactly at the boundaries", () => {
+    // 1e15 nano-credits per million units = 1 credit per unit... and one nano-credit more.
+    const r = book.ratesOrFree("txtA-5");
+    const at = { ...r, input: 1_000_000_000_000_000n, output: 1_000_000_000_000_001n };
+    const only = (input: number, output: number) =>
+      creditsFor(at, { usage: usage({ inputTokens: input, outputTokens: output }) });
+    expect(only(3, 0)).toBe(3);
+    expect(only(0, 3)).toBe(4);
+    expect(only(1, 1)).toBe(3);
   });
 });
 

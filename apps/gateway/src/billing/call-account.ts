@@ -102,20 +102,22 @@ export async function openCallAccount(
     ...(estimated ? { estimated: true } : {}),
   });
 
-  const reserved = await accounting.reserve({
+  const wanted = {
     requestId: request.requestId,
     tokenId: token.id,
     userId: token.userId,
     amount: estimate.credits,
     tokenUnlimited: token.unlimited,
     userUnlimited: token.userUnlimited,
-  });
+  };
+  // Usually the leases have room and the answer is immediate; otherwise a lease grows first.
+  const reserved = accounting.tryReserve(wanted) ?? (await accounting.reserve(wanted));
   if (!reserved.ok) {
     const error = paymentRequired(SHORT_MESSAGES[reserved.short]);
     accounting.logUnheld(logRow({ status: 402, error: error.message }, 0));
     return { ok: false, error };
   }
-  const hold: Hold = reserved.hold;
+  const held: Hold = reserved.hold;
   return {
     ok: true,
     account: {
@@ -123,7 +125,7 @@ export async function openCallAccount(
         const delivered = end.delivered;
         if (delivered === undefined) {
           recordTokens(end.usage);
-          hold.refund(logRow(end, 0));
+          held.refund(logRow(end, 0));
           return;
         }
         const storage = end.cacheStorageTokenHours ?? 0;
@@ -133,7 +135,7 @@ export async function openCallAccount(
             : creditsFor(rates, { usage: end.usage, cacheStorageTokenHours: storage });
         if (end.usage !== undefined && delivered.complete) {
           recordTokens(end.usage);
-          hold.settle(reported, logRow(end, reported));
+          held.settle(reported, logRow(end, reported));
           return;
         }
         // Delivered, but the usage is missing or not final (cut off, drained past its bound):
@@ -141,7 +143,7 @@ export async function openCallAccount(
         // which is by construction the most the call could cost.
         const usage = deliveredUsage(end.usage, estimate.likelyPromptTokens, delivered.outputChars);
         const estimated = creditsFor(rates, { usage, cacheStorageTokenHours: storage });
-        const credits = Math.max(reported, Math.min(estimated, hold.amount));
+        const credits = Math.max(reported, Math.min(estimated, held.amount));
         recordTokens(usage);
         services.log.warn(
           {
@@ -155,7 +157,7 @@ export async function openCallAccount(
           },
           "usage estimated: the upstream delivered without reporting its final usage",
         );
-        hold.settle(credits, logRow(end, credits, usage, true));
+        held.settle(credits, logRow(end, credits, usage, true));
       },
     },
   };

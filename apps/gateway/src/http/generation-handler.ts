@@ -16,6 +16,7 @@ import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
 import type { GatewayServices } from "../services.ts";
+import { writesDirectly } from "../stream/direct-relay.ts";
 import type { AppEnv } from "./app-env.ts";
 import type { EndpointSpec } from "./endpoints.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "./envelope.ts";
@@ -144,6 +145,7 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
         ...(anthropicVersion === null ? {} : { anthropicVersion }),
         ...(anthropicBeta === null || endpoint.format !== "messages" ? {} : { anthropicBeta }),
       },
+      writesDirectly: writesDirectly(c.env),
     };
     return runGeneration(services, request);
   };

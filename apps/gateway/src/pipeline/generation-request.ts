@@ -25,4 +25,6 @@ export interface GenerationRequest {
   /** Whether a successful non-stream body gets the `{code: 200, data}` wrapper. */
   readonly wrap: boolean;
   readonly upstream: UpstreamCallOptions;
+  /** The Node server writes a streamed reply itself (`writeRelaysDirectly`): no web-stream body. */
+  readonly writesDirectly: boolean;
 }

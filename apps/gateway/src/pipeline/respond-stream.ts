@@ -54,10 +54,11 @@ export function streamReply(
     drain: services.drain,
     onEnd: (end: StreamEnd) => onSettled({ ...outcome, ...end }),
   };
-  return relayResponse((sink) => startRelay(committed.body, stage, options, sink), {
-    status: 200,
-    headers: request.jsonArrayStream ? JSON_ARRAY_HEADERS : SSE_HEADERS,
-  });
+  return relayResponse(
+    (sink) => startRelay(committed.body, stage, options, sink),
+    { status: 200, headers: request.jsonArrayStream ? JSON_ARRAY_HEADERS : SSE_HEADERS },
+    request.writesDirectly,
+  );
 }
 
 function stageFor(

@@ -1,14 +1,25 @@
 import { MIGRATIONS, sqlFor } from "./migrations.ts";
+import { writeCharges } from "./sql-charges.ts";
 import type { SqlConnection, SqlRow, SqlValue } from "./sql-connection.ts";
+import {
+  heartbeatLeases,
+  listLeases,
+  reclaimLeases,
+  returnLease,
+  takeLease,
+} from "./sql-leases.ts";
+import { insertLogs, toLog } from "./sql-usage-logs.ts";
 import type {
+  BatchOutcome,
+  ChargeBatch,
+  LeaseGrant,
+  LeaseKey,
+  LeaseReturn,
+  LeaseRow,
   LogFilter,
   LogStats,
   NewToken,
   Page,
-  Reservation,
-  ReserveResult,
-  Settlement,
-  SettleOutcome,
   Store,
   TokenPatch,
   TokenRow,
@@ -49,59 +60,6 @@ const toToken = (row: SqlRow): TokenRow => ({
   createdAt: num(row["created_at"]),
 });
 
-const LOG_COLUMNS =
-  "request_id, time, user_id, token_id, token_name, model, channel, endpoint, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, thinking_tokens, credits, cost, latency_ms, stream, status, error, estimated";
-const INSERT_LOG = `INSERT INTO usage_logs (${LOG_COLUMNS}) VALUES (${LOG_COLUMNS.split(",")
-  .map(() => "?")
-  .join(", ")})`;
-
-const logParams = (log: UsageLogInput): SqlValue[] => [
-  log.requestId,
-  log.time,
-  log.userId,
-  log.tokenId,
-  log.tokenName,
-  log.model,
-  log.channel ?? null,
-  log.endpoint,
-  log.promptTokens,
-  log.completionTokens,
-  log.cachedTokens,
-  log.cacheWriteTokens,
-  log.thinkingTokens,
-  log.credits,
-  log.cost,
-  log.latencyMs,
-  bool(log.stream),
-  log.status,
-  log.error ?? null,
-  bool(log.estimated === true),
-];
-
-const toLog = (row: SqlRow): UsageLogRow => ({
-  id: num(row["id"]),
-  requestId: String(row["request_id"]),
-  time: num(row["time"]),
-  userId: String(row["user_id"]),
-  tokenId: num(row["token_id"]),
-  tokenName: String(row["token_name"]),
-  model: String(row["model"]),
-  channel: row["channel"] == null ? undefined : String(row["channel"]),
-  endpoint: String(row["endpoint"]),
-  promptTokens: num(row["prompt_tokens"]),
-  completionTokens: num(row["completion_tokens"]),
-  cachedTokens: num(row["cached_tokens"]),
-  cacheWriteTokens: num(row["cache_write_tokens"]),
-  thinkingTokens: num(row["thinking_tokens"]),
-  credits: num(row["credits"]),
-  cost: num(row["cost"]),
-  latencyMs: num(row["latency_ms"]),
-  stream: Boolean(row["stream"]),
-  status: num(row["status"]),
-  error: row["error"] == null ? undefined : String(row["error"]),
-  ...(row["estimated"] ? { estimated: true } : {}),
-});
-
 function where(filter: LogFilter): { sql: string; params: SqlValue[] } {
   const clauses = ["user_id = ?"];
   const params: SqlValue[] = [filter.userId];
@@ -124,13 +82,8 @@ function where(filter: LogFilter): { sql: string; params: SqlValue[] } {
   return { sql: clauses.join(" AND "), params };
 }
 
-// Lock order, everywhere: reservations, then tokens by id, then users by id. Settling a batch
-// aggregates per token and per user first, so concurrent batches and reserves never deadlock.
 // Every read of tokens skips tombstones (deleted tokens keep their row; see deleteToken).
 const LIVE = "deleted_at IS NULL";
-
-const byKey = <K extends string | number>(map: Map<K, number>) =>
-  [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** The Store on any SqlConnection: the same statements for SQLite and Postgres. */
 export class SqlStore implements Store {
@@ -290,140 +243,44 @@ export class SqlStore implements Store {
     return changed > 0;
   }
 
-  reserve(r: Reservation): Promise<ReserveResult> {
-    return this.#db
-      .transaction(async (tx): Promise<ReserveResult> => {
-        // The reservation row first: a second reserve of the same id, even a concurrent one on
-        // Postgres (it waits on the key until the first commits), inserts nothing and says so.
-        const inserted = await tx.all(
-          `INSERT INTO reservations (id, token_id, user_id, amount, hold_token, hold_user, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'reserved', ?)
-           ON CONFLICT (id) DO NOTHING
-           RETURNING id`,
-          [r.id, r.tokenId, r.userId, r.amount, bool(r.holdToken), bool(r.holdUser), this.#now()],
-        );
-        if (inserted.length === 0) return "duplicate";
-        const hold = (table: "tokens" | "users", id: SqlValue) =>
-          tx.run(
-            `UPDATE ${table} SET reserved = reserved + ? WHERE id = ? AND quota - used - reserved >= ?`,
-            [r.amount, id, r.amount],
-          );
-        if (r.holdToken && (await hold("tokens", r.tokenId)) === 0) throw SHORT.token;
-        if (r.holdUser && (await hold("users", r.userId)) === 0) throw SHORT.user;
-        return "ok";
-      })
-      .catch((error: unknown) => {
-        // Thrown to roll the token's hold back when the user cannot cover the amount.
-        if (error === SHORT.token) return "token";
-        if (error === SHORT.user) return "user";
-        throw error;
-      });
+  takeLease(
+    key: LeaseKey,
+    sizes: readonly number[],
+    now: number,
+    exists: boolean,
+  ): Promise<LeaseGrant> {
+    return takeLease(this.#db, key, sizes, now, exists);
   }
 
-  async settle(settlements: readonly Settlement[]): Promise<SettleOutcome[]> {
-    if (settlements.length === 0) return [];
-    return this.#db.transaction(async (tx) => {
-      const tokens = new Map<number, number>();
-      const users = new Map<string, number>();
-      const tokenReleases = new Map<number, number>();
-      const userReleases = new Map<string, number>();
-      const add = <K>(map: Map<K, number>, key: K, value: number) =>
-        map.set(key, (map.get(key) ?? 0) + value);
-      const results: SettleOutcome[] = [];
-      const close = (s: Settlement, from: "reserved" | "released") =>
-        tx.all(
-          `UPDATE reservations SET status = 'settled', charged = ?, settled_at = ?
-           WHERE id = ? AND status = '${from}'
-           RETURNING token_id, user_id, amount, hold_token, hold_user`,
-          [s.amount, this.#now(), s.id],
-        );
-      for (const s of settlements) {
-        const held = (await close(s, "reserved"))[0];
-        // A hold released as stale: its call was slow, not dead. Charge it without a hold.
-        const released = held === undefined ? (await close(s, "released"))[0] : undefined;
-        const row = held ?? released;
-        if (row === undefined) {
-          results.push("skipped");
-          continue;
-        }
-        const tokenId = num(row["token_id"]);
-        const userId = String(row["user_id"]);
-        add(tokens, tokenId, s.amount);
-        add(users, userId, s.amount);
-        if (held?.["hold_token"]) add(tokenReleases, tokenId, num(held["amount"]));
-        if (held?.["hold_user"]) add(userReleases, userId, num(held["amount"]));
-        await tx.run(INSERT_LOG, logParams(s.log));
-        results.push(held === undefined ? "unheld" : "settled");
-      }
-      for (const [id, used] of byKey(tokens)) {
-        await tx.run("UPDATE tokens SET used = used + ?, reserved = reserved - ? WHERE id = ?", [
-          used,
-          tokenReleases.get(id) ?? 0,
-          id,
-        ]);
-      }
-      for (const [id, used] of byKey(users)) {
-        await tx.run("UPDATE users SET used = used + ?, reserved = reserved - ? WHERE id = ?", [
-          used,
-          userReleases.get(id) ?? 0,
-          id,
-        ]);
-      }
-      return results;
-    });
+  returnLease(key: LeaseKey, amount: number): Promise<LeaseReturn> {
+    return returnLease(this.#db, key, amount);
   }
 
-  refund(id: string, log?: UsageLogInput): Promise<boolean> {
-    return this.#db.transaction(async (tx) => {
-      const held = await this.#close(tx, id, "reserved", "refunded");
-      if (held !== undefined) await giveBack(tx, held);
-      // Released as stale already: nothing to give back, but the call's row is still written.
-      else if ((await this.#close(tx, id, "released", "refunded")) === undefined) return false;
-      if (log !== undefined) await tx.run(INSERT_LOG, logParams(log));
-      return true;
-    });
+  heartbeatLeases(owner: string, now: number): Promise<LeaseKey[]> {
+    return heartbeatLeases(this.#db, owner, now);
   }
 
-  async refundStale(before: number): Promise<number> {
-    const open = await this.#db.all(
-      "SELECT id FROM reservations WHERE status = 'reserved' AND created_at < ?",
-      [before],
-    );
-    let released = 0;
-    for (const row of open) {
-      const id = String(row["id"]);
-      // Marked `released`, not `refunded`: its call may still settle, then without a hold.
-      const done = await this.#db.transaction(async (tx) => {
-        const held = await this.#close(tx, id, "reserved", "released");
-        if (held !== undefined) await giveBack(tx, held);
-        return held !== undefined;
-      });
-      if (done) released++;
-    }
-    return released;
+  reclaimLeases(
+    which: { readonly before: number } | { readonly owner: string },
+  ): Promise<{ leases: number; credits: number }> {
+    return reclaimLeases(this.#db, which);
   }
 
-  /** Moves a reservation from one status to another (charging nothing); its row, if it moved. */
-  async #close(
-    tx: SqlConnection,
-    id: string,
-    from: "reserved" | "released",
-    to: "refunded" | "released",
-  ): Promise<SqlRow | undefined> {
-    const rows = await tx.all(
-      `UPDATE reservations SET status = '${to}', charged = 0, settled_at = ?
-       WHERE id = ? AND status = '${from}'
-       RETURNING token_id, user_id, amount, hold_token, hold_user`,
-      [this.#now(), id],
-    );
-    return rows[0];
+  listLeases(): Promise<LeaseRow[]> {
+    return listLeases(this.#db);
+  }
+
+  writeCharges(batch: ChargeBatch, now: number): Promise<BatchOutcome> {
+    return writeCharges(this.#db, batch, now);
+  }
+
+  forgetBatches(before: number): Promise<number> {
+    return this.#db.run("DELETE FROM applied_batches WHERE applied_at < ?", [before]);
   }
 
   async appendLogs(rows: readonly UsageLogInput[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.#db.transaction(async (tx) => {
-      for (const row of rows) await tx.run(INSERT_LOG, logParams(row));
-    });
+    await this.#db.transaction((tx) => insertLogs(tx, rows));
   }
 
   async queryLogs(
@@ -459,24 +316,5 @@ export class SqlStore implements Store {
       thinkingTokens: num(row["thinking"]),
       credits: num(row["credits"]),
     };
-  }
-}
-
-const SHORT = { token: new Error("token short"), user: new Error("user short") };
-
-/** Returns a reservation's hold to the sides it was held on. */
-async function giveBack(tx: SqlConnection, held: SqlRow): Promise<void> {
-  const amount = num(held["amount"]);
-  if (held["hold_token"]) {
-    await tx.run("UPDATE tokens SET reserved = reserved - ? WHERE id = ?", [
-      amount,
-      num(held["token_id"]),
-    ]);
-  }
-  if (held["hold_user"]) {
-    await tx.run("UPDATE users SET reserved = reserved - ? WHERE id = ?", [
-      amount,
-      String(held["user_id"]),
-    ]);
   }
 }

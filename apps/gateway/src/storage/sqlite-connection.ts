@@ -15,6 +15,9 @@ export function openSqlite(path: string): SqlConnection {
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
+  // Statement journals (a multi-row INSERT or UPDATE inside a transaction) in memory: on disk,
+  // every charge batch created, wrote and deleted a temporary file.
+  db.exec("PRAGMA temp_store = MEMORY");
   const statements = new Map<string, StatementSync>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);

@@ -7,7 +7,11 @@ export interface UserRow {
   readonly id: string;
   readonly quota: number;
   readonly used: number;
-  /** Credits held by calls in flight (reserved, not yet settled or refunded). */
+  /**
+   * Credits leased by gateway instances (the sum of the user's lease rows), from which they
+   * take the holds of calls in flight. Through the gateway's store view, this instance's free
+   * lease is not counted (see the README, "Accounts and billing").
+   */
   readonly reserved: number;
   readonly unlimited: boolean;
   readonly createdAt: number;
@@ -123,35 +127,74 @@ export interface Page<T> {
   readonly total: number;
 }
 
-export interface Reservation {
-  /** The request id; a second reserve with the same id is refused with "duplicate". */
-  readonly id: string;
-  readonly tokenId: number;
-  readonly userId: string;
-  readonly amount: number;
-  /** false for unlimited tokens: the token's balance is not checked or held (its `used` still grows on settle). */
-  readonly holdToken: boolean;
-  /** false for unlimited users. */
-  readonly holdUser: boolean;
-}
-
-/** "token" / "user": that side could not cover the amount; nothing was held. */
-export type ReserveResult = "ok" | "token" | "user" | "duplicate";
+export type LeaseKind = "token" | "user";
 
 /**
- * What one settlement did: `settled` released its hold and charged; `unheld` found its hold
- * already released as stale (`refundStale`) and charged the real amount directly, without a
- * hold; `skipped` found it settled or refunded already (or never made), and did nothing.
+ * One lease row: credits of a token's or a user's balance set aside for one gateway instance,
+ * which takes the holds of its calls from it in memory. A subject's `reserved` is always the sum
+ * of its lease rows.
  */
-export type SettleOutcome = "settled" | "unheld" | "skipped";
+export interface LeaseKey {
+  /** The instance: random per process start (and renewed when its leases were reclaimed). */
+  readonly owner: string;
+  readonly kind: LeaseKind;
+  /** The token's id (as text) or the user's id. */
+  readonly subject: string;
+}
 
-export interface Settlement {
-  /** The reservation's id. */
-  readonly id: string;
-  /** The real charge in credits (may exceed the reservation: the balance then goes below zero by the difference). */
+export interface LeaseRow extends LeaseKey {
   readonly amount: number;
-  /** Written in the same transaction as the settlement. */
-  readonly log: UsageLogInput;
+  /** Unix ms of the owner's last heartbeat (or of the lease's last growth). */
+  readonly heartbeatAt: number;
+}
+
+/**
+ * `takeLease`: the credits added to the lease; "short" when none of the sizes fitted (nothing
+ * changed); "lost" when the lease row the caller expected is gone (reclaimed).
+ */
+export type LeaseGrant = number | "short" | "lost";
+
+/** `returnLease`: the row shrank, shrank to nothing and was deleted, or was gone (reclaimed). */
+export type LeaseReturn = "kept" | "deleted" | "lost";
+
+/**
+ * What one settled call changes on its token and user: `used` grows by its cost on both, and
+ * each side's lease (if it held on one) gives up the consumed part of the hold, min(cost, hold).
+ */
+export interface Charge {
+  readonly tokenId: number;
+  readonly userId: string;
+  /** The real cost: added to `used` on both sides (an unlimited side too). */
+  readonly credits: number;
+  /**
+   * The owner of the lease the token's hold came from; undefined when it held nothing (an
+   * unlimited token). A lease that is gone (reclaimed) gives nothing: charged without a hold.
+   */
+  readonly tokenOwner: string | undefined;
+  readonly tokenConsumed: number;
+  readonly userOwner: string | undefined;
+  readonly userConsumed: number;
+}
+
+/**
+ * Settled calls and usage rows written in one transaction. `id` makes it idempotent: a batch
+ * whose id was applied before changes nothing.
+ */
+export interface ChargeBatch {
+  readonly id: string;
+  readonly charges: readonly Charge[];
+  /** Every call's usage row: settled, refunded and refused calls alike. */
+  readonly logs: readonly UsageLogInput[];
+}
+
+export interface BatchOutcome {
+  /** The batch had been applied already (a retry after a lost commit answer): nothing changed. */
+  readonly alreadyApplied: boolean;
+  /**
+   * Leases that could not give the consumed part (their row was reclaimed): the charges drawing
+   * on them were charged in full without a hold.
+   */
+  readonly lost: readonly LeaseKey[];
 }
 
 export interface Store {
@@ -184,29 +227,42 @@ export interface Store {
   deleteToken(id: number, userId: string): Promise<boolean>;
 
   /**
-   * Atomically holds `amount` on the token and on its user (each only when its hold flag is
-   * set), or on neither. A side can cover the amount when quota - used - reserved >= amount.
+   * Grows (or, when `exists` is false, opens) a lease: the first of `sizes` that the subject can
+   * cover (quota - used - reserved >= size) is added to its `reserved` and to the lease row, in
+   * one transaction, and the row's heartbeat is set to `now`.
    */
-  reserve(reservation: Reservation): Promise<ReserveResult>;
+  takeLease(
+    key: LeaseKey,
+    sizes: readonly number[],
+    now: number,
+    exists: boolean,
+  ): Promise<LeaseGrant>;
   /**
-   * Settles each reservation once: releases its hold, adds the real amount to `used` on both
-   * token and user, writes its log row. A reservation whose hold `refundStale` released is
-   * still charged (directly) and logged: money is never dropped. A reservation already settled
-   * or refunded is skipped (its log row is not written again). Returns what each item did.
+   * Gives `amount` of a lease back to its subject (`reserved` and the row both shrink; a row
+   * left at 0 is deleted). "lost" when the row is gone or smaller (reclaimed): nothing changed.
    */
-  settle(settlements: readonly Settlement[]): Promise<SettleOutcome[]>;
+  returnLease(key: LeaseKey, amount: number): Promise<LeaseReturn>;
+  /** Refreshes the heartbeat of every lease of `owner`; the leases it still has. */
+  heartbeatLeases(owner: string, now: number): Promise<LeaseKey[]>;
   /**
-   * Releases the hold without charging; writes the log row if given (also when `refundStale`
-   * released the hold already). Idempotent like settle.
+   * Deletes leases, giving their whole amount back to their subjects, in one transaction: those
+   * whose heartbeat is older than `before` (instances that died), or every lease of `owner`.
    */
-  refund(id: string, log?: UsageLogInput): Promise<boolean>;
+  reclaimLeases(which: { readonly before: number } | { readonly owner: string }): Promise<{
+    leases: number;
+    credits: number;
+  }>;
+  /** Every lease row (diagnostics and tests). */
+  listLeases(): Promise<LeaseRow[]>;
   /**
-   * Releases the hold of every reservation still open that was made before `before` (unix ms):
-   * holds left by a process that died mid-call. Such a reservation may still settle later (its
-   * call was only slow): it is then charged without a hold. Returns how many were released.
+   * Applies a batch: `used += credits` on each charge's token and user, `reserved` and the lease
+   * row shrink by each consumed part, and the usage rows are written; all in one transaction,
+   * once per batch id (`now` is when the id was applied).
    */
-  refundStale(before: number): Promise<number>;
-  /** Log rows of calls that held nothing (refused with 402, failed before reserving). */
+  writeCharges(batch: ChargeBatch, now: number): Promise<BatchOutcome>;
+  /** Forgets the ids of batches applied before `before`: a retry comes seconds later, not days. */
+  forgetBatches(before: number): Promise<number>;
+  /** Usage rows alone, in one transaction. */
   appendLogs(rows: readonly UsageLogInput[]): Promise<void>;
 
   /** Newest first. */

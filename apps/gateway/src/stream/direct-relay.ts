@@ -8,13 +8,23 @@ type StartRelay = (sink: RelaySink) => Relay;
 /** Relayed responses that the Node server may write itself instead of reading their body. */
 const DIRECT = new WeakMap<Response, StartRelay>();
 
+/** Whether a request came through `writeRelaysDirectly` on the Node server (its `env`). */
+export function writesDirectly(env: unknown): boolean {
+  return (
+    typeof env === "object" &&
+    env !== null &&
+    (env as { outgoing?: unknown }).outgoing instanceof ServerResponse
+  );
+}
+
 /**
  * A streamed response whose relay starts on whichever end asks first: its web-stream body (any
  * fetch-style caller), or `writeRelaysDirectly` on the Node server, which skips the web stream,
- * the adapter's read loop and its separate header flush.
+ * the adapter's read loop and its separate header flush. When the caller is known to be the Node
+ * server (`direct`), no web stream is built at all: the body would never be read.
  */
-export function relayResponse(start: StartRelay, init: ResponseInit): Response {
-  const response = new Response(relayReadable(start), init);
+export function relayResponse(start: StartRelay, init: ResponseInit, direct: boolean): Response {
+  const response = new Response(direct ? null : relayReadable(start), init);
   DIRECT.set(response, start);
   return response;
 }

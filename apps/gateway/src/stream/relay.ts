@@ -1,5 +1,6 @@
 import type { StartedUpstreamBody } from "../upstream/read-first-chunk.ts";
 import type { DrainLimits, StreamEnd } from "./detach-on-cancel.ts";
+import { everyPeriod } from "./keep-alive-ticker.ts";
 import type { RelayStage } from "./relay-stage.ts";
 
 /** Where a relay's output goes: a web stream for `Response.body`, or the Node response itself. */
@@ -34,8 +35,8 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * right away, so it leaves with the headers). The upstream is paused while the client takes no
  * more (backpressure to the upstream socket).
  *
- * - Keep-alive: one timer per stream ticks every `keepAliveMs`; a tick with no output since the
- *   last one, while the client is waiting, sends the stage's keep-alive.
+ * - Keep-alive: a tick every `keepAliveMs` (one shared timer for all streams); a tick with no
+ *   output since the last one, while the client is waiting, sends the stage's keep-alive.
  * - Failure: an upstream error, or a throw of the stage, ends the stream with `stage.fail`'s
  *   error frames instead of a cut connection.
  * - Disconnect: the upstream is not cancelled but drained (bounded by time and bytes) through the
@@ -54,14 +55,14 @@ export function startRelay(
   let outputSinceTick = false;
   // The sink said it takes no more for now; the upstream stays paused until `resume`.
   let blocked = false;
-  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let stopKeepAlive: (() => void) | undefined;
   let drainTimer: ReturnType<typeof setTimeout> | undefined;
 
   const finish = (end: StreamEnd) => {
     if (ended) return;
     ended = true;
     rest.off("data", onData).off("end", onEnd).off("error", onError);
-    clearInterval(keepAlive);
+    stopKeepAlive?.();
     clearTimeout(drainTimer);
     options.onEnd(end);
   };
@@ -141,10 +142,7 @@ export function startRelay(
   if (!ended && rest.errored) onError(rest.errored);
   else if (!ended && rest.readableEnded) onEnd();
   if (!ended) {
-    if (options.keepAliveMs !== undefined) {
-      keepAlive = setInterval(tick, options.keepAliveMs);
-      keepAlive.unref();
-    }
+    if (options.keepAliveMs !== undefined) stopKeepAlive = everyPeriod(options.keepAliveMs, tick);
     // `readFirstChunk` left it paused.
     if (!blocked) rest.resume();
   }
@@ -157,7 +155,7 @@ export function startRelay(
     detach() {
       if (ended || detached) return;
       detached = true;
-      clearInterval(keepAlive);
+      stopKeepAlive?.();
       drainTimer = setTimeout(() => {
         finish({ complete: false, clientDisconnected: true });
         rest.destroy();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/storage/migrations.ts";
-import type { Store, UsageLogInput } from "../../src/storage/store.ts";
+import type { ChargeBatch, LeaseGrant, Store, UsageLogInput } from "../../src/storage/store.ts";
 import { type Driver, postgresDriver, postgresReachable, sqliteDriver } from "./drivers.ts";
 
 const pgUp = await postgresReachable();
@@ -37,15 +37,77 @@ const newToken = (hash: string, userId: string, quota: number, unlimited = false
   source: "api" as const,
 });
 
-/** A reservation on both sides unless `holds` says otherwise. */
-const hold = (
+const OWNER = "gw_contract";
+
+const leaseKey = (kind: "token" | "user", subject: string | number, owner = OWNER) => ({
+  owner,
+  kind,
+  subject: String(subject),
+});
+
+/** Leases `amount` on the token and on its user (each only when `sides` says so). */
+async function lease(
   store: Store,
-  id: string,
   tokenId: number,
   userId: string,
   amount: number,
-  holds = { token: true, user: true },
-) => store.reserve({ id, tokenId, userId, amount, holdToken: holds.token, holdUser: holds.user });
+  sides = { token: true, user: true },
+  owner = OWNER,
+): Promise<LeaseGrant[]> {
+  const rows = await store.listLeases();
+  const has = (kind: string, subject: string) =>
+    rows.some((l) => l.owner === owner && l.kind === kind && l.subject === subject);
+  const results: LeaseGrant[] = [];
+  if (sides.token) {
+    const known = has("token", String(tokenId));
+    results.push(await store.takeLease(leaseKey("token", tokenId, owner), [amount], 0, known));
+  }
+  if (sides.user) {
+    const known = has("user", userId);
+    results.push(await store.takeLease(leaseKey("user", userId, owner), [amount], 0, known));
+  }
+  return results;
+}
+
+let batches = 0;
+
+/** Charges each call `credits` on its token and user, drawing `consumed` from OWNER's leases. */
+const batch = (
+  calls: {
+    tokenId: number;
+    userId: string;
+    credits: number;
+    consumed?: number;
+    held?: { token: boolean; user: boolean };
+  }[],
+  logs: UsageLogInput[] = [],
+  id = `b${batches++}`,
+): ChargeBatch => ({
+  id,
+  charges: calls.map((c) => ({
+    tokenId: c.tokenId,
+    userId: c.userId,
+    credits: c.credits,
+    tokenOwner: c.held?.token === false ? undefined : OWNER,
+    tokenConsumed: c.held?.token === false ? 0 : (c.consumed ?? c.credits),
+    userOwner: c.held?.user === false ? undefined : OWNER,
+    userConsumed: c.held?.user === false ? 0 : (c.consumed ?? c.credits),
+  })),
+  logs,
+});
+
+/** tokens.reserved and users.reserved are the sums of their lease rows. */
+async function expectReservedIsLeased(store: Store, tokenIds: number[], userIds: string[]) {
+  const rows = await store.listLeases();
+  const sum = (kind: string, subject: string) =>
+    rows.filter((r) => r.kind === kind && r.subject === subject).reduce((s, r) => s + r.amount, 0);
+  for (const id of tokenIds) {
+    expect((await store.getToken(id))?.reserved, `token ${id}`).toBe(sum("token", String(id)));
+  }
+  for (const id of userIds) {
+    expect((await store.getUser(id))?.reserved, `user ${id}`).toBe(sum("user", id));
+  }
+}
 
 function contract(driver: Driver) {
   describe(`Store contract: ${driver.name}`, () => {
@@ -62,17 +124,16 @@ function contract(driver: Driver) {
 
     it("migrations are recorded and a second run applies nothing", async () => {
       expect(await store.migrate()).toEqual([]);
-      expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2]);
+      expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3]);
       expect(store.driver).toBe(driver.name);
     });
 
     it("upsertUser sets the quota and keeps what was used", async () => {
       await store.upsertUser({ id: "carol", quota: 100, unlimited: false });
       const token = await store.createToken(newToken("h-carol", "carol", 100));
-      expect(await hold(store, "c1", token.id, "carol", 30)).toBe("ok");
-      await store.settle([
-        { id: "c1", amount: 20, log: log({ requestId: "c1", userId: "carol" }) },
-      ]);
+      expect(await lease(store, token.id, "carol", 30)).toEqual([30, 30]);
+      await store.writeCharges(batch([{ tokenId: token.id, userId: "carol", credits: 20 }]), 1);
+      expect(await store.returnLease(leaseKey("user", "carol"), 10)).toBe("deleted");
       const again = await store.upsertUser({ id: "carol", quota: 300, unlimited: true });
       expect(again).toMatchObject({
         id: "carol",
@@ -89,13 +150,13 @@ function contract(driver: Driver) {
         ...newToken("h-up", "alice", 100),
         source: "config",
       }))!;
-      expect(await hold(store, "u1", first.id, "alice", 10, { token: true, user: false })).toBe(
-        "ok",
+      expect(await lease(store, first.id, "alice", 10, { token: true, user: false })).toEqual([10]);
+      const tokenOnly = { token: true, user: false };
+      await store.writeCharges(
+        batch([{ tokenId: first.id, userId: "alice", credits: 4, held: tokenOnly }]),
+        1,
       );
-      await store.settle([{ id: "u1", amount: 4, log: log({ requestId: "u1" }) }]);
-      expect(await hold(store, "u2", first.id, "alice", 10, { token: true, user: false })).toBe(
-        "ok",
-      );
+      expect(await lease(store, first.id, "alice", 4, tokenOnly)).toEqual([4]);
       const again = await store.upsertToken({
         ...newToken("h-up", "alice", 500),
         name: "renamed",
@@ -134,9 +195,7 @@ function contract(driver: Driver) {
     it("updates and deletes only the owner's token; remaining sets what is left", async () => {
       const token = await store.createToken(newToken("h-upd", "alice", 100));
       expect(await store.updateToken(token.id, "bob", { name: "x" })).toBeUndefined();
-      expect(await hold(store, "upd1", token.id, "alice", 30, { token: true, user: false })).toBe(
-        "ok",
-      );
+      expect(await lease(store, token.id, "alice", 30, { token: true, user: false })).toEqual([30]);
       const updated = await store.updateToken(token.id, "alice", {
         name: "new",
         remaining: 50,
@@ -164,8 +223,9 @@ function contract(driver: Driver) {
       await store.upsertUser({ id: "zed", quota: 1_000, unlimited: false });
       const config = { ...newToken("h-zed", "zed", 100), source: "config" as const };
       const token = (await store.upsertToken(config))!;
-      expect(await hold(store, "z1", token.id, "zed", 50)).toBe("ok");
-      await store.settle([{ id: "z1", amount: 30, log: log({ requestId: "z1", userId: "zed" }) }]);
+      expect(await lease(store, token.id, "zed", 50)).toEqual([50, 50]);
+      await store.writeCharges(batch([{ tokenId: token.id, userId: "zed", credits: 30 }]), 1);
+      expect(await store.returnLease(leaseKey("user", "zed"), 20)).toBe("deleted");
       expect(await store.deleteToken(token.id, "zed")).toBe(true);
       // The next start upserts the config again: nothing comes back, nothing is re-granted.
       expect(await store.upsertToken({ ...config, quota: 500 })).toBeUndefined();
@@ -176,130 +236,190 @@ function contract(driver: Driver) {
       expect(await store.getUser("zed")).toMatchObject({ used: 30, reserved: 0 });
     });
 
-    it("reserve: ok, short on the token, short on the user (nothing held), unlimited, duplicate", async () => {
-      const token = await store.createToken(newToken("h-res", "bob", 40));
-      expect(await hold(store, "r-big", token.id, "bob", 41)).toBe("token");
-      expect(await hold(store, "r-ok", token.id, "bob", 40)).toBe("ok");
-      expect(await hold(store, "r-ok", token.id, "bob", 1)).toBe("duplicate");
-      // A duplicate answers "duplicate" (it never throws) and holds nothing more.
-      expect((await store.getToken(token.id))?.reserved).toBe(40);
-      const rich = await store.createToken(newToken("h-rich", "bob", 1_000));
-      // bob has 50 in all and 40 held: the token could cover 20, the user cannot; nothing stays held.
-      expect(await hold(store, "r-user", rich.id, "bob", 20)).toBe("user");
-      expect((await store.getToken(rich.id))?.reserved).toBe(0);
-      expect((await store.getUser("bob"))?.reserved).toBe(40);
-      const unlimited = await store.createToken(newToken("h-unl", "bob", 0, true));
-      expect(await hold(store, "r-unl", unlimited.id, "bob", 5, { token: false, user: true })).toBe(
-        "ok",
-      );
-      expect((await store.getToken(unlimited.id))?.reserved).toBe(0);
-      expect((await store.getUser("bob"))?.reserved).toBe(45);
-      await store.refund("r-ok");
-      await store.refund("r-unl");
-      expect((await store.getUser("bob"))?.reserved).toBe(0);
+    it("takeLease takes the first size that fits, in the row and in reserved, or nothing", async () => {
+      await store.upsertUser({ id: "lea", quota: 100, unlimited: false });
+      const token = await store.createToken(newToken("h-lea", "lea", 40));
+      const key = leaseKey("token", token.id);
+      const row = async () =>
+        (await store.listLeases()).find((l) => l.owner === OWNER && l.subject === String(token.id));
+      expect(await store.takeLease(key, [41], 5, false)).toBe("short");
+      // Refused: no row is left behind and nothing is reserved.
+      expect(await row()).toBeUndefined();
+      expect(await store.takeLease(key, [100, 30, 10], 5, false)).toBe(30);
+      expect(await store.takeLease(key, [20, 10], 7, true)).toBe(10);
+      expect(await store.takeLease(key, [1], 8, true)).toBe("short");
+      expect(await row()).toMatchObject({ kind: "token", amount: 40, heartbeatAt: 7 });
+      expect(await store.getToken(token.id)).toMatchObject({ reserved: 40, used: 0 });
+      expect(await store.takeLease(leaseKey("user", "lea"), [101], 5, false)).toBe("short");
+      expect(await store.takeLease(leaseKey("user", "lea"), [100], 5, false)).toBe(100);
+      expect(await store.takeLease(leaseKey("user", "nobody"), [1], 5, false)).toBe("short");
+      await expectReservedIsLeased(store, [token.id], ["lea"]);
     });
 
-    it("settle charges the real amount once, may go below zero by the difference, logs once", async () => {
-      await store.upsertUser({ id: "erin", quota: 100, unlimited: false });
+    it("takeLease says lost when the lease row is not where its owner thinks", async () => {
+      await store.upsertUser({ id: "lou", quota: 100, unlimited: false });
+      const token = await store.createToken(newToken("h-lou", "lou", 100));
+      const key = leaseKey("token", token.id, "gw_lou");
+      // Expected a row (it was reclaimed): nothing is taken.
+      expect(await store.takeLease(key, [5], 0, true)).toBe("lost");
+      expect(await store.takeLease(key, [5], 0, false)).toBe(5);
+      // Did not expect one: this owner's bookkeeping is off, nothing is taken either.
+      expect(await store.takeLease(key, [5], 0, false)).toBe("lost");
+      expect(await store.getToken(token.id)).toMatchObject({ reserved: 5 });
+      await expectReservedIsLeased(store, [token.id], ["lou"]);
+    });
+
+    it("returnLease shrinks the row and reserved together, deletes an empty row, and says lost when gone", async () => {
+      await store.upsertUser({ id: "ret", quota: 100, unlimited: false });
+      const token = await store.createToken(newToken("h-ret", "ret", 100));
+      const key = leaseKey("token", token.id);
+      expect(await store.takeLease(key, [60], 0, false)).toBe(60);
+      expect(await store.returnLease(key, 25)).toBe("kept");
+      expect(await store.getToken(token.id)).toMatchObject({ reserved: 35 });
+      // More than the row holds: nothing changes.
+      expect(await store.returnLease(key, 36)).toBe("lost");
+      expect(await store.getToken(token.id)).toMatchObject({ reserved: 35 });
+      expect(await store.returnLease(key, 35)).toBe("deleted");
+      expect(await store.getToken(token.id)).toMatchObject({ reserved: 0, used: 0 });
+      expect(await store.returnLease(key, 1)).toBe("lost");
+      await expectReservedIsLeased(store, [token.id], ["ret"]);
+    });
+
+    it("writeCharges charges each cost on both sides, takes the consumed parts out of the leases, once per batch id", async () => {
+      await store.upsertUser({ id: "erin", quota: 1_000, unlimited: false });
       const token = await store.createToken(newToken("h-erin", "erin", 100));
-      expect(await hold(store, "e1", token.id, "erin", 60)).toBe("ok");
-      expect(await hold(store, "e2", token.id, "erin", 40)).toBe("ok");
-      const results = await store.settle([
-        { id: "e1", amount: 10, log: log({ requestId: "e1", userId: "erin", credits: 10 }) },
-        { id: "e2", amount: 120, log: log({ requestId: "e2", userId: "erin", credits: 120 }) },
-        { id: "e1", amount: 99, log: log({ requestId: "e1-again", userId: "erin", credits: 99 }) },
-        { id: "never", amount: 5, log: log({ requestId: "never", userId: "erin" }) },
-      ]);
-      expect(results).toEqual(["settled", "settled", "skipped", "skipped"]);
-      expect(await store.settle([{ id: "e2", amount: 1, log: log({ userId: "erin" }) }])).toEqual([
-        "skipped",
-      ]);
-      expect(await store.getToken(token.id)).toMatchObject({ used: 130, reserved: 0 });
-      expect(await store.getUser("erin")).toMatchObject({ used: 130, reserved: 0 });
+      expect(await lease(store, token.id, "erin", 100)).toEqual([100, 100]);
+      const charges = batch(
+        [
+          { tokenId: token.id, userId: "erin", credits: 10 },
+          // Cost above its hold of 60: the hold is consumed, the rest is an overdraft, charged too.
+          { tokenId: token.id, userId: "erin", credits: 120, consumed: 60 },
+        ],
+        [
+          log({ requestId: "e1", userId: "erin", credits: 10 }),
+          log({ requestId: "e2", userId: "erin", credits: 120 }),
+        ],
+      );
+      expect(await store.writeCharges(charges, 1)).toEqual({ alreadyApplied: false, lost: [] });
+      // The same batch again (its first commit's answer was lost): nothing changes.
+      expect(await store.writeCharges(charges, 2)).toEqual({ alreadyApplied: true, lost: [] });
+      expect(await store.getToken(token.id)).toMatchObject({ used: 130, reserved: 30 });
+      expect(await store.getUser("erin")).toMatchObject({ used: 130, reserved: 30 });
       const logs = await store.queryLogs({ userId: "erin" }, { offset: 0, limit: 10 });
       expect(logs.items.map((l) => l.requestId).sort()).toEqual(["e1", "e2"]);
-      expect(await store.refund("e1")).toBe(false);
-      expect(await hold(store, "e3", token.id, "erin", 1)).toBe("token");
+      // 100 - 130 - 30 left on the token: nothing more can be leased until it is raised.
+      expect(await store.takeLease(leaseKey("token", token.id), [1], 0, true)).toBe("short");
+      await expectReservedIsLeased(store, [token.id], ["erin"]);
     });
 
-    it("refund releases the hold once and writes its log row once", async () => {
-      await store.upsertUser({ id: "fay", quota: 10, unlimited: false });
-      const token = await store.createToken(newToken("h-fay", "fay", 10));
-      expect(await hold(store, "f1", token.id, "fay", 10)).toBe("ok");
-      expect(
-        await store.refund("f1", log({ requestId: "f1", userId: "fay", credits: 0, status: 502 })),
-      ).toBe(true);
-      expect(await store.refund("f1", log({ requestId: "f1b", userId: "fay" }))).toBe(false);
-      expect(await store.settle([{ id: "f1", amount: 3, log: log({ userId: "fay" }) }])).toEqual([
-        "skipped",
-      ]);
-      expect(await store.getToken(token.id)).toMatchObject({ used: 0, reserved: 0 });
-      expect(await store.getUser("fay")).toMatchObject({ used: 0, reserved: 0 });
-      const logs = await store.queryLogs({ userId: "fay" }, { offset: 0, limit: 10 });
-      expect(logs.items).toHaveLength(1);
-      expect(logs.items[0]).toMatchObject({ requestId: "f1", status: 502, credits: 0 });
-    });
-
-    it("refundStale releases only open holds made before the cut-off", async () => {
-      await store.upsertUser({ id: "ivy", quota: 100, unlimited: false });
-      const token = await store.createToken(newToken("h-ivy", "ivy", 100));
-      const hold = (id: string) =>
-        store.reserve({
-          id,
-          tokenId: token.id,
-          userId: "ivy",
-          amount: 10,
-          holdToken: true,
-          holdUser: true,
-        });
-      expect([await hold("i1"), await hold("i2")]).toEqual(["ok", "ok"]);
-      await store.settle([{ id: "i2", amount: 3, log: log({ requestId: "i2", userId: "ivy" }) }]);
-      expect(await store.refundStale(0)).toBe(0);
-      // Earlier tests of this store left holds open too: they are released with i1.
-      expect(await store.refundStale(Date.now() + 1000)).toBeGreaterThanOrEqual(1);
-      expect(await store.refundStale(Date.now() + 1000)).toBe(0);
-      expect(await store.getToken(token.id)).toMatchObject({ used: 3, reserved: 0 });
-      expect(await store.getUser("ivy")).toMatchObject({ used: 3, reserved: 0 });
-    });
-
-    it("a hold released as stale still settles: charged without a hold, logged, once", async () => {
-      await store.upsertUser({ id: "jon", quota: 100, unlimited: false });
-      const token = await store.createToken(newToken("h-jon", "jon", 100));
-      expect(await hold(store, "j1", token.id, "jon", 40)).toBe("ok");
-      expect(await hold(store, "j2", token.id, "jon", 40)).toBe("ok");
-      expect(await store.refundStale(Date.now() + 1000)).toBeGreaterThanOrEqual(2);
-      expect(await store.getToken(token.id)).toMatchObject({ used: 0, reserved: 0 });
-      const results = await store.settle([
-        { id: "j1", amount: 25, log: log({ requestId: "j1", userId: "jon", credits: 25 }) },
-        { id: "j1", amount: 25, log: log({ requestId: "j1-again", userId: "jon" }) },
-      ]);
-      expect(results).toEqual(["unheld", "skipped"]);
-      // Its call failed after all: nothing is charged, but its row is still written.
-      expect(
-        await store.refund("j2", log({ requestId: "j2", userId: "jon", credits: 0, status: 502 })),
-      ).toBe(true);
-      expect(await store.refund("j2", log({ requestId: "j2-again", userId: "jon" }))).toBe(false);
-      expect(await store.getToken(token.id)).toMatchObject({ used: 25, reserved: 0 });
-      expect(await store.getUser("jon")).toMatchObject({ used: 25, reserved: 0 });
-      const logs = await store.queryLogs({ userId: "jon" }, { offset: 0, limit: 10 });
-      expect(logs.items.map((l) => [l.requestId, l.credits]).sort()).toEqual([
-        ["j1", 25],
-        ["j2", 0],
-      ]);
-    });
-
-    it("two reserves of one id at the same moment: one holds, the other is a duplicate", async () => {
+    it("one batch written three times at once applies once", async () => {
       await store.upsertUser({ id: "kim", quota: 1_000, unlimited: false });
       const token = await store.createToken(newToken("h-kim", "kim", 1_000));
-      for (let round = 0; round < 10; round++) {
-        const results = await Promise.all(
-          Array.from({ length: 4 }, () => hold(store, `k-${round}`, token.id, "kim", 10)),
+      expect(await lease(store, token.id, "kim", 100)).toEqual([100, 100]);
+      for (let round = 0; round < 5; round++) {
+        const charges = batch(
+          [{ tokenId: token.id, userId: "kim", credits: 7 }],
+          [log({ requestId: `k${round}`, userId: "kim" })],
         );
-        expect(results.filter((r) => r === "ok")).toHaveLength(1);
-        expect(results.filter((r) => r === "duplicate")).toHaveLength(3);
+        const results = await Promise.all([1, 2, 3].map(() => store.writeCharges(charges, 1)));
+        expect(results.filter((r) => !r.alreadyApplied)).toHaveLength(1);
       }
-      expect(await store.getToken(token.id)).toMatchObject({ reserved: 100 });
-      expect(await store.getUser("kim")).toMatchObject({ reserved: 100 });
+      expect(await store.getToken(token.id)).toMatchObject({ used: 35, reserved: 65 });
+      expect((await store.logStats({ userId: "kim" })).requests).toBe(5);
+      await expectReservedIsLeased(store, [token.id], ["kim"]);
+    });
+
+    it("writeCharges: a lease that was reclaimed gives nothing, and its call is charged in full", async () => {
+      await store.upsertUser({ id: "jon", quota: 100, unlimited: false });
+      const token = await store.createToken(newToken("h-jon", "jon", 100));
+      expect(await lease(store, token.id, "jon", 40, undefined, "gw_jon")).toEqual([40, 40]);
+      expect(await store.reclaimLeases({ owner: "gw_jon" })).toEqual({ leases: 2, credits: 80 });
+      expect(await store.getToken(token.id)).toMatchObject({ used: 0, reserved: 0 });
+      const charges: ChargeBatch = {
+        id: "jon-1",
+        charges: [
+          {
+            tokenId: token.id,
+            userId: "jon",
+            credits: 25,
+            tokenOwner: "gw_jon",
+            tokenConsumed: 25,
+            userOwner: "gw_jon",
+            userConsumed: 25,
+          },
+        ],
+        logs: [log({ requestId: "j1", userId: "jon", credits: 25 })],
+      };
+      const outcome = await store.writeCharges(charges, 1);
+      expect(outcome.lost).toEqual(
+        expect.arrayContaining([
+          leaseKey("token", token.id, "gw_jon"),
+          leaseKey("user", "jon", "gw_jon"),
+        ]),
+      );
+      expect(outcome.lost).toHaveLength(2);
+      expect(await store.getToken(token.id)).toMatchObject({ used: 25, reserved: 0 });
+      expect(await store.getUser("jon")).toMatchObject({ used: 25, reserved: 0 });
+      expect((await store.queryLogs({ userId: "jon" }, { offset: 0, limit: 10 })).total).toBe(1);
+    });
+
+    it("an unlimited side is charged without a lease", async () => {
+      await store.upsertUser({ id: "una", quota: 100, unlimited: false });
+      const token = await store.createToken(newToken("h-una", "una", 0, true));
+      expect(await lease(store, token.id, "una", 30, { token: false, user: true })).toEqual([30]);
+      await store.writeCharges(
+        batch([
+          { tokenId: token.id, userId: "una", credits: 12, held: { token: false, user: true } },
+        ]),
+        1,
+      );
+      expect(await store.getToken(token.id)).toMatchObject({ used: 12, reserved: 0 });
+      expect(await store.getUser("una")).toMatchObject({ used: 12, reserved: 18 });
+      await expectReservedIsLeased(store, [token.id], ["una"]);
+    });
+
+    it("a heartbeat refreshes only its owner's rows; reclaiming takes back stale leases and no others", async () => {
+      await store.upsertUser({ id: "ivy", quota: 100, unlimited: false });
+      const token = await store.createToken(newToken("h-ivy", "ivy", 100));
+      const old = (kind: "token" | "user", subject: string | number) =>
+        leaseKey(kind, subject, "gw_old");
+      expect(await store.takeLease(old("token", token.id), [10], 1_000, false)).toBe(10);
+      expect(await store.takeLease(old("user", "ivy"), [10], 1_000, false)).toBe(10);
+      const live = leaseKey("token", token.id, "gw_live");
+      expect(await store.takeLease(live, [20], 1_000, false)).toBe(20);
+      expect(await store.heartbeatLeases("gw_live", 50_000)).toEqual([live]);
+      // Leases older than the cut-off (earlier tests' too) go; gw_live's heartbeat saved its own.
+      const reclaimed = await store.reclaimLeases({ before: 20_000 });
+      expect(reclaimed.leases).toBeGreaterThanOrEqual(2);
+      expect(await store.reclaimLeases({ before: 20_000 })).toEqual({ leases: 0, credits: 0 });
+      expect(await store.getToken(token.id)).toMatchObject({ reserved: 20, used: 0 });
+      expect(await store.getUser("ivy")).toMatchObject({ reserved: 0, used: 0 });
+      expect((await store.listLeases()).find((l) => l.owner === "gw_live")).toMatchObject({
+        amount: 20,
+        heartbeatAt: 50_000,
+      });
+      // A reclaimed owner's heartbeat finds nothing: that is how it learns.
+      expect(await store.heartbeatLeases("gw_old", 60_000)).toEqual([]);
+      await expectReservedIsLeased(store, [token.id], ["ivy"]);
+    });
+
+    it("forgets applied batch ids older than the cut-off", async () => {
+      await store.upsertUser({ id: "fay", quota: 10, unlimited: false });
+      const token = await store.createToken(newToken("h-fay", "fay", 10));
+      const charges = batch(
+        [{ tokenId: token.id, userId: "fay", credits: 1, held: { token: false, user: false } }],
+        [],
+        "forget-me",
+      );
+      const at = 1_000_000_000_000;
+      await store.writeCharges(charges, at);
+      // Only older ids go (earlier tests' batches): this one is still recognised.
+      await store.forgetBatches(at);
+      expect((await store.writeCharges(charges, at + 1)).alreadyApplied).toBe(true);
+      expect(await store.forgetBatches(at + 1)).toBe(1);
+      // Forgotten, the same id would apply again: why ids are kept far longer than any retry.
+      expect((await store.writeCharges(charges, at + 2)).alreadyApplied).toBe(false);
+      expect(await store.getToken(token.id)).toMatchObject({ used: 2 });
     });
 
     it("queries logs by model, token name and time range, paginated, and sums them", async () => {
@@ -374,16 +494,21 @@ function contract(driver: Driver) {
       });
     });
 
-    it("200 reserves at once against a quota covering 57 of them: exactly 57 hold, never overspent", async () => {
+    it("200 instances lease at once against a quota covering 57 of them: exactly 57 get it", async () => {
       await store.upsertUser({ id: "hal", quota: 1_000_000, unlimited: false });
       const token = await store.createToken(newToken("h-hal", "hal", 57 * 13));
       const results = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => hold(store, `hal-${i}`, token.id, "hal", 13)),
+        Array.from({ length: 200 }, (_, i) =>
+          store.takeLease(leaseKey("token", token.id, `gw_hal_${i}`), [13], 0, false),
+        ),
       );
-      expect(results.filter((r) => r === "ok")).toHaveLength(57);
-      expect(results.filter((r) => r === "token")).toHaveLength(143);
+      expect(results.filter((r) => r === 13)).toHaveLength(57);
+      expect(results.filter((r) => r === "short")).toHaveLength(143);
       expect(await store.getToken(token.id)).toMatchObject({ reserved: 57 * 13, used: 0 });
-      expect(await store.getUser("hal")).toMatchObject({ reserved: 57 * 13 });
+      // A refused lease leaves no row behind.
+      const rows = (await store.listLeases()).filter((l) => l.subject === String(token.id));
+      expect(rows).toHaveLength(57);
+      await expectReservedIsLeased(store, [token.id], ["hal"]);
     });
   });
 }

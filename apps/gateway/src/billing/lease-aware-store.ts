@@ -1,0 +1,164 @@
+import type {
+  BatchOutcome,
+  ChargeBatch,
+  LeaseGrant,
+  LeaseKey,
+  LeaseKind,
+  LeaseReturn,
+  LeaseRow,
+  LogFilter,
+  LogStats,
+  NewToken,
+  Page,
+  Store,
+  TokenPatch,
+  TokenRow,
+  UsageLogInput,
+  UsageLogRow,
+  UserRow,
+} from "../storage/store.ts";
+
+/** What the view needs of this instance's leases. */
+export interface LocalLeases {
+  /** The free part of this instance's lease on a subject. */
+  freeLease(kind: LeaseKind, subject: string): number;
+  /** Gives it back to the database now. */
+  giveBack(kind: LeaseKind, subject: string): Promise<void>;
+}
+
+/**
+ * The store as the gateway's handlers see it: a token's or user's `reserved` leaves out this
+ * instance's free lease, which is neither spent nor held by any call. So every balance (GET
+ * /v1/balance, /v1/user/balance, the management API, the limits of what a key may grant) counts
+ * as held only this instance's holds of calls in flight, its settled charges not yet written,
+ * and other instances' leases (which they give back after two idle seconds). Setting a token's
+ * remaining quota first gives this instance's free lease on it back, so the new remaining is
+ * exact. Everything else passes through.
+ */
+export class LeaseAwareStore implements Store {
+  readonly driver: Store["driver"];
+  readonly #store: Store;
+  readonly #leases: LocalLeases;
+
+  constructor(store: Store, leases: LocalLeases) {
+    this.#store = store;
+    this.#leases = leases;
+    this.driver = store.driver;
+  }
+
+  #token = (row: TokenRow): TokenRow => {
+    const free = this.#leases.freeLease("token", String(row.id));
+    return free === 0 ? row : { ...row, reserved: Math.max(0, row.reserved - free) };
+  };
+
+  #user = (row: UserRow): UserRow => {
+    const free = this.#leases.freeLease("user", row.id);
+    return free === 0 ? row : { ...row, reserved: Math.max(0, row.reserved - free) };
+  };
+
+  migrate(): Promise<number[]> {
+    return this.#store.migrate();
+  }
+
+  close(): Promise<void> {
+    return this.#store.close();
+  }
+
+  async upsertUser(user: { id: string; quota: number; unlimited: boolean }): Promise<UserRow> {
+    return this.#user(await this.#store.upsertUser(user));
+  }
+
+  async getUser(id: string): Promise<UserRow | undefined> {
+    const row = await this.#store.getUser(id);
+    return row === undefined ? undefined : this.#user(row);
+  }
+
+  async upsertToken(token: NewToken): Promise<TokenRow | undefined> {
+    const row = await this.#store.upsertToken(token);
+    return row === undefined ? undefined : this.#token(row);
+  }
+
+  async createToken(token: NewToken): Promise<TokenRow> {
+    return this.#token(await this.#store.createToken(token));
+  }
+
+  async findTokenByHash(keyHash: string): Promise<TokenRow | undefined> {
+    const row = await this.#store.findTokenByHash(keyHash);
+    return row === undefined ? undefined : this.#token(row);
+  }
+
+  async getToken(id: number): Promise<TokenRow | undefined> {
+    const row = await this.#store.getToken(id);
+    return row === undefined ? undefined : this.#token(row);
+  }
+
+  async listTokens(
+    userId: string,
+    page: { offset: number; limit: number },
+  ): Promise<Page<TokenRow>> {
+    const found = await this.#store.listTokens(userId, page);
+    return { ...found, items: found.items.map(this.#token) };
+  }
+
+  async updateToken(id: number, userId: string, patch: TokenPatch): Promise<TokenRow | undefined> {
+    // `remaining` is set against the database's `reserved`: without this instance's free lease
+    // in it, the remaining the owner asked for is the remaining they will see and can spend.
+    if (patch.remaining !== undefined) await this.#leases.giveBack("token", String(id));
+    const row = await this.#store.updateToken(id, userId, patch);
+    return row === undefined ? undefined : this.#token(row);
+  }
+
+  deleteToken(id: number, userId: string): Promise<boolean> {
+    return this.#store.deleteToken(id, userId);
+  }
+
+  takeLease(
+    key: LeaseKey,
+    sizes: readonly number[],
+    now: number,
+    exists: boolean,
+  ): Promise<LeaseGrant> {
+    return this.#store.takeLease(key, sizes, now, exists);
+  }
+
+  returnLease(key: LeaseKey, amount: number): Promise<LeaseReturn> {
+    return this.#store.returnLease(key, amount);
+  }
+
+  heartbeatLeases(owner: string, now: number): Promise<LeaseKey[]> {
+    return this.#store.heartbeatLeases(owner, now);
+  }
+
+  reclaimLeases(
+    which: { readonly before: number } | { readonly owner: string },
+  ): Promise<{ leases: number; credits: number }> {
+    return this.#store.reclaimLeases(which);
+  }
+
+  listLeases(): Promise<LeaseRow[]> {
+    return this.#store.listLeases();
+  }
+
+  writeCharges(batch: ChargeBatch, now: number): Promise<BatchOutcome> {
+    return this.#store.writeCharges(batch, now);
+  }
+
+  forgetBatches(before: number): Promise<number> {
+    return this.#store.forgetBatches(before);
+  }
+
+  appendLogs(rows: readonly UsageLogInput[]): Promise<void> {
+    return this.#store.appendLogs(rows);
+  }
+
+  queryLogs(
+    filter: LogFilter,
+    page: { offset: number; limit: number },
+  ): Promise<Page<UsageLogRow>> {
+    return this.#store.queryLogs(filter, page);
+  }
+
+  logStats(filter: LogFilter): Promise<LogStats> {
+    return this.#store.logStats(filter);
+  }
+}

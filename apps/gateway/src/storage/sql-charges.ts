@@ -1,0 +1,90 @@
+import type { SqlConnection } from "./sql-connection.ts";
+import { compareSubjects, KEY_MATCH, keyParams, subjectId } from "./sql-leases.ts";
+import { insertLogs } from "./sql-usage-logs.ts";
+import type { BatchOutcome, ChargeBatch, LeaseKey, LeaseKind } from "./store.ts";
+
+/** One subject's share of a batch: what it is charged, and what each lease gives up for it. */
+interface SubjectTotal {
+  readonly kind: LeaseKind;
+  readonly subject: string;
+  used: number;
+  /** Consumed parts by lease owner. */
+  readonly draws: Map<string, number>;
+}
+
+const subjectTotal = (kind: LeaseKind, subject: string): SubjectTotal => ({
+  kind,
+  subject,
+  used: 0,
+  draws: new Map(),
+});
+
+function draw(total: SubjectTotal, credits: number, owner: string | undefined, consumed: number) {
+  total.used += credits;
+  if (owner !== undefined && consumed > 0) {
+    total.draws.set(owner, (total.draws.get(owner) ?? 0) + consumed);
+  }
+}
+
+/** Per token and per user, in lock order (a batch holds hundreds of calls on a few subjects). */
+function totals(batch: ChargeBatch): SubjectTotal[] {
+  const tokens = new Map<number, SubjectTotal>();
+  const users = new Map<string, SubjectTotal>();
+  for (const c of batch.charges) {
+    let token = tokens.get(c.tokenId);
+    if (token === undefined) {
+      token = subjectTotal("token", String(c.tokenId));
+      tokens.set(c.tokenId, token);
+    }
+    draw(token, c.credits, c.tokenOwner, c.tokenConsumed);
+    let user = users.get(c.userId);
+    if (user === undefined) {
+      user = subjectTotal("user", c.userId);
+      users.set(c.userId, user);
+    }
+    draw(user, c.credits, c.userOwner, c.userConsumed);
+  }
+  return [...tokens.values(), ...users.values()].sort(compareSubjects);
+}
+
+/**
+ * One transaction per batch: its id is recorded first (a batch applied before is recognised
+ * and changes nothing), then per subject, in lock order, each lease gives up the consumed parts
+ * of its holds and the subject is charged: `used += sum of costs`, `reserved -= what the leases
+ * gave up`. A lease row that is gone (reclaimed: its amount already went back to `reserved`)
+ * gives up nothing and its calls are charged in full without a hold. Then the usage rows.
+ */
+export function writeCharges(
+  db: SqlConnection,
+  batch: ChargeBatch,
+  now: number,
+): Promise<BatchOutcome> {
+  return db.transaction(async (tx): Promise<BatchOutcome> => {
+    const fresh = await tx.run(
+      "INSERT INTO applied_batches (id, applied_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+      [batch.id, now],
+    );
+    if (fresh === 0) return { alreadyApplied: true, lost: [] };
+    const lost: LeaseKey[] = [];
+    for (const total of totals(batch)) {
+      let released = 0;
+      for (const owner of [...total.draws.keys()].sort()) {
+        const consumed = total.draws.get(owner) ?? 0;
+        const key: LeaseKey = { owner, kind: total.kind, subject: total.subject };
+        const gave = await tx.run(
+          `UPDATE leases SET amount = amount - ? WHERE ${KEY_MATCH} AND amount >= ?`,
+          [consumed, ...keyParams(key), consumed],
+        );
+        if (gave > 0) released += consumed;
+        else lost.push(key);
+      }
+      if (total.used === 0 && released === 0) continue;
+      await tx.run(
+        `UPDATE ${total.kind === "token" ? "tokens" : "users"} SET used = used + ?, reserved = reserved - ? WHERE id = ?`,
+        [total.used, released, subjectId(total.kind, total.subject)],
+      );
+    }
+    await insertLogs(tx, batch.logs);
+    return { alreadyApplied: false, lost };
+  });
+}
