@@ -57,8 +57,12 @@ async function startUsagelessUpstream(): Promise<{ url: string; close(): Promise
       res.writeHead(200, { "content-type": "text/event-stream" });
       const chunk = (delta: Json, finish: string | null = null) =>
         `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      // "many" asks for the reply in 40 deltas (past the tap's decoded sample), else 4.
+      const size = JSON.stringify(body.messages).includes("many") ? 10 : 100;
       let out = chunk({ role: "assistant", content: "" });
-      for (let i = 0; i < 4; i++) out += chunk({ content: REPLY.slice(i * 100, (i + 1) * 100) });
+      for (let i = 0; i < REPLY.length / size; i++) {
+        out += chunk({ content: REPLY.slice(i * size, (i + 1) * size) });
+      }
       res.end(`${out}${chunk({}, "stop")}data: [DONE]\n\n`);
     });
   });
@@ -198,6 +202,21 @@ describe("an upstream that delivers without usage is charged an estimate, not re
         return res;
       },
       { prompt: tokens("hello there".length), completion: tokens(REPLY.length), estimated: true },
+    );
+  });
+
+  it("a long stream without usage: deltas past the tap's sample count at the sampled size", async () => {
+    await charged(
+      async () => {
+        const res = await postJson(
+          url("/v1/chat/completions"),
+          ask("many deltas", { stream: true }),
+          auth(KEY),
+        );
+        expect(parseSse(res.text).length).toBeGreaterThan(40);
+        return res;
+      },
+      { prompt: tokens("many deltas".length), completion: tokens(REPLY.length), estimated: true },
     );
   });
 

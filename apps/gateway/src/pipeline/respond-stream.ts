@@ -7,6 +7,7 @@ import { relayResponse } from "../stream/direct-relay.ts";
 import { isUsageOnlyMessage } from "../stream/drop-usage-only.ts";
 import { watchSse } from "../stream/observe-sse.ts";
 import { passThroughStage } from "../stream/pass-through-stage.ts";
+import { PLAIN_DELTA } from "../stream/plain-delta.ts";
 import { reframeStage } from "../stream/reframe-stage.ts";
 import { startRelay } from "../stream/relay.ts";
 import type { RelayStage } from "../stream/relay-stage.ts";
@@ -68,7 +69,8 @@ function stageFor(
   framing: ClientFraming,
 ): RelayStage {
   const format = request.endpoint.format;
-  const upstreamCodec = CODECS[UPSTREAM_PROTOCOLS[committed.candidate.channel.protocol].format];
+  const upstreamFormat = UPSTREAM_PROTOCOLS[committed.candidate.channel.protocol].format;
+  const upstreamCodec = CODECS[upstreamFormat];
   const onEvent = (event: StreamEvent) => recordEvent(outcome, event);
   if (!committed.prepared.sameFormat) {
     return translateStage({
@@ -87,6 +89,10 @@ function stageFor(
     onEvent,
     onDecodeError: (error) => {
       outcome.decodeError = error instanceof Error ? error.message : String(error);
+    },
+    plainDelta: PLAIN_DELTA[upstreamFormat],
+    onSkippedChars: (chars) => {
+      outcome.outputChars = (outcome.outputChars ?? 0) + chars;
     },
   });
   const failure = (error: unknown) => {

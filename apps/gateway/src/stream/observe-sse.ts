@@ -1,14 +1,24 @@
 import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
+import type { PlainDeltaTest } from "./plain-delta.ts";
 
 /**
  * How a same-format stream is watched: the upstream codec's push decoder turns its frames into
- * canonical events for `onEvent` (usage, finish reason). A decoder failure is reported once to
- * `onDecodeError` and stops the watching, never the client's stream.
+ * canonical events for `onEvent` (usage, finish reason, errors, generated text). A decoder failure
+ * is reported once to `onDecodeError` and stops the watching, never the client's stream.
+ *
+ * With `plainDelta`, frames that are plain content deltas are decoded only until
+ * `SAMPLED_DELTAS` of them carrying text have been seen; every later one is counted as the
+ * average generated characters of those (`onSkippedChars`) without decoding. What the tap must get right — usage,
+ * the finish, errors — never rides on such a frame; the character count only feeds billing's
+ * estimate for a stream that ends without its usage (a token per delta is typical, and OpenAI
+ * pads frames to hide their length, so an average per frame estimates better than frame bytes).
  */
 export interface SseObserver {
   decoder: PushTransformer<SseMessage, StreamEvent>;
   onEvent: (event: StreamEvent) => void;
   onDecodeError: (error: unknown) => void;
+  plainDelta?: PlainDeltaTest | undefined;
+  onSkippedChars?: (chars: number) => void;
 }
 
 export interface SseWatch {
@@ -16,20 +26,60 @@ export interface SseWatch {
   end(): void;
 }
 
+export const SAMPLED_DELTAS = 8;
+
+function deltaChars(event: StreamEvent): number {
+  switch (event.type) {
+    case "text-delta":
+    case "thinking-delta":
+    case "tool-arguments-delta":
+      return event.delta.length;
+    default:
+      return 0;
+  }
+}
+
 /** The observer behind a guard: after its decoder failed once it sees nothing more. */
-export function watchSse({ decoder, onEvent, onDecodeError }: SseObserver): SseWatch {
+export function watchSse(observer: SseObserver): SseWatch {
+  const { decoder, onEvent, onDecodeError, plainDelta, onSkippedChars } = observer;
   let failed = false;
+  let sampled = 0;
+  let sampledChars = 0;
+  // Deltas of the frame being decoded as a sample (a frame with no text, such as OpenAI's first
+  // `role` chunk, is not a sample).
+  let frameDeltas = 0;
+  let frameChars = 0;
   const fail = (error: unknown) => {
     failed = true;
     onDecodeError(error);
   };
+  const sampling = (event: StreamEvent) => {
+    const chars = deltaChars(event);
+    if (chars > 0) {
+      frameDeltas++;
+      frameChars += chars;
+    }
+    onEvent(event);
+  };
   return {
     see(message) {
       if (failed) return;
+      const plain = plainDelta?.(message) === true;
+      if (plain && sampled >= SAMPLED_DELTAS) {
+        onSkippedChars?.(sampledChars / sampled);
+        return;
+      }
+      frameDeltas = 0;
+      frameChars = 0;
       try {
-        decoder.push(message, onEvent);
+        decoder.push(message, plain ? sampling : onEvent);
       } catch (error) {
         fail(error);
+        return;
+      }
+      if (frameDeltas > 0) {
+        sampled++;
+        sampledChars += frameChars;
       }
     },
     end() {

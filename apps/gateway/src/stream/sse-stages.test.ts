@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { jsonArrayFraming } from "./client-framing.ts";
 import { isUsageOnlyMessage } from "./drop-usage-only.ts";
 import type { SseWatch } from "./observe-sse.ts";
-import { watchSse } from "./observe-sse.ts";
+import { SAMPLED_DELTAS, watchSse } from "./observe-sse.ts";
 import { passThroughStage } from "./pass-through-stage.ts";
 import { reframeStage } from "./reframe-stage.ts";
 import { createSseSplitter } from "./sse-splitter.ts";
@@ -170,5 +170,45 @@ describe("watchSse", () => {
       2,
       ["bad frame"],
     ]);
+  });
+});
+
+describe("watchSse with plain deltas", () => {
+  const text = (i: number) => ({ data: `t${"x".repeat(i % 3)}` });
+  const decoder = () => {
+    const seen: string[] = [];
+    return {
+      seen,
+      decoder: {
+        push(message: SseMessage, emit: (event: StreamEvent) => void) {
+          seen.push(message.data);
+          if (message.data === "usage") {
+            emit({ type: "usage", usage: { inputTokens: 1, outputTokens: 2 } } as StreamEvent);
+          } else emit({ type: "text-delta", index: 0, delta: message.data });
+        },
+        end: () => {},
+      },
+    };
+  };
+
+  it("decodes the first deltas, then counts later ones at their average size, never the rest", () => {
+    const { seen, decoder: d } = decoder();
+    const chars: number[] = [];
+    const events: StreamEvent[] = [];
+    const watch = watchSse({
+      decoder: d,
+      onEvent: (e) => void events.push(e),
+      onDecodeError: () => {},
+      plainDelta: (m) => m.data.startsWith("t"),
+      onSkippedChars: (c) => void chars.push(c),
+    });
+    for (let i = 0; i < SAMPLED_DELTAS + 4; i++) watch.see(text(i));
+    watch.see({ data: "usage" });
+    // Sizes 1, 2, 3, 1, 2, 3, 1, 2: the sampled average.
+    const sample = Array.from({ length: SAMPLED_DELTAS }, (_, i) => text(i).data.length);
+    const average = sample.reduce((a, b) => a + b, 0) / SAMPLED_DELTAS;
+    expect(seen).toEqual([...sample.map((_, i) => text(i).data), "usage"]);
+    expect(chars).toEqual([average, average, average, average]);
+    expect(events.filter((e) => e.type === "usage")).toHaveLength(1);
   });
 });

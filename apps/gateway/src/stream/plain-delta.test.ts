@@ -1,0 +1,137 @@
+import type { StreamEvent } from "@interlingua/core-types";
+import { chat } from "@interlingua/fmt-chat";
+import { messages } from "@interlingua/fmt-messages";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { PLAIN_DELTA } from "./plain-delta.ts";
+
+const chatChunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "m",
+    choices: [choice],
+    usage: null,
+    ...extra,
+  });
+
+/** What the tap needs from a frame: anything but generated text and part boundaries. */
+const needed = (events: StreamEvent[]) =>
+  events.filter((e) => ["usage", "finish", "error", "prompt-feedback"].includes(e.type));
+
+describe("plain content deltas", () => {
+  it("chat: text, reasoning and argument deltas are plain; finish, usage and errors are not", () => {
+    const plain = PLAIN_DELTA.chat!;
+    const delta = (d: Record<string, unknown>) => ({ index: 0, delta: d, finish_reason: null });
+    expect(plain({ data: chatChunk(delta({ content: "hi" })) })).toBe(true);
+    expect(plain({ data: chatChunk(delta({ reasoning_content: "hm" })) })).toBe(true);
+    expect(plain({ data: chatChunk(delta({ content: 'say "usage":{} or "error"' })) })).toBe(true);
+    expect(plain({ data: chatChunk({ index: 0, delta: {}, finish_reason: "stop" }) })).toBe(false);
+    expect(
+      plain({ data: chatChunk(delta({ content: "x" }), { usage: { total_tokens: 3 } }) }),
+    ).toBe(false);
+    expect(plain({ data: JSON.stringify({ choices: [], usage: { prompt_tokens: 1 } }) })).toBe(
+      false,
+    );
+    expect(plain({ data: JSON.stringify({ error: { message: "x" } }) })).toBe(false);
+    expect(plain({ data: chatChunk(delta({ content: "x" }), { x_groq: { usage: {} } }) })).toBe(
+      false,
+    );
+    // Two choices, one finishing: not plain.
+    const two = JSON.stringify({
+      choices: [delta({ content: "a" }), { index: 1, delta: {}, finish_reason: "length" }],
+    });
+    expect(plain({ data: two })).toBe(false);
+    // A provider that writes spaces is simply decoded.
+    expect(plain({ data: '{"choices":[{"delta":{"content":"a"},"finish_reason": null}]}' })).toBe(
+      false,
+    );
+  });
+
+  it("messages: only content_block_delta frames are plain", () => {
+    const plain = PLAIN_DELTA.messages!;
+    expect(
+      plain({
+        event: "content_block_delta",
+        data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}',
+      }),
+    ).toBe(true);
+    for (const data of [
+      '{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}',
+      '{"type":"message_start","message":{"usage":{"input_tokens":3}}}',
+      '{"type":"error","error":{"type":"overloaded_error","message":"x"}}',
+      '{"type":"content_block_stop","index":0}',
+    ]) {
+      expect(plain({ data })).toBe(false);
+    }
+  });
+
+  it("a frame called plain never carries what the tap needs, for any chat chunk", () => {
+    const chunk = fc.record(
+      {
+        choices: fc.array(
+          fc.record(
+            {
+              index: fc.nat(3),
+              delta: fc.record(
+                { content: fc.string(), reasoning_content: fc.string() },
+                { requiredKeys: [] },
+              ),
+              finish_reason: fc.constantFrom(null, "stop", "length", "tool_calls"),
+            },
+            { requiredKeys: ["index", "delta"] },
+          ),
+          { maxLength: 2 },
+        ),
+        usage: fc.option(
+          fc.record({
+            prompt_tokens: fc.nat(),
+            completion_tokens: fc.nat(),
+            total_tokens: fc.nat(),
+          }),
+        ),
+        error: fc.record({ message: fc.string() }),
+      },
+      { requiredKeys: ["choices"] },
+    );
+    fc.assert(
+      fc.property(chunk, (value) => {
+        const message = { data: JSON.stringify(value) };
+        if (!PLAIN_DELTA.chat!(message)) return;
+        const events: StreamEvent[] = [];
+        const decoder = chat.stream.decoder();
+        decoder.push(message, (e) => events.push(e));
+        expect(needed(events)).toEqual([]);
+      }),
+    );
+  });
+
+  it("a frame called plain never carries what the tap needs, for any Anthropic frame", () => {
+    const frame = fc.oneof(
+      fc.record({
+        type: fc.constant("content_block_delta"),
+        index: fc.nat(3),
+        delta: fc.record({ type: fc.constant("text_delta"), text: fc.string() }),
+      }),
+      fc.record({
+        type: fc.constant("message_delta"),
+        delta: fc.record({ stop_reason: fc.constantFrom("end_turn", "max_tokens") }),
+        usage: fc.record({ output_tokens: fc.nat() }),
+      }),
+      fc.record({
+        type: fc.constant("error"),
+        error: fc.record({ type: fc.constant("api_error"), message: fc.string() }),
+      }),
+    );
+    fc.assert(
+      fc.property(frame, (value) => {
+        const message = { data: JSON.stringify(value) };
+        if (!PLAIN_DELTA.messages!(message)) return;
+        const events: StreamEvent[] = [];
+        messages.stream.decoder().push(message, (e) => events.push(e));
+        expect(needed(events)).toEqual([]);
+      }),
+    );
+  });
+});
