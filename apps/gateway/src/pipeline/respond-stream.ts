@@ -7,6 +7,7 @@ import { relayResponse } from "../stream/direct-relay.ts";
 import { isUsageOnlyMessage } from "../stream/drop-usage-only.ts";
 import { watchSse } from "../stream/observe-sse.ts";
 import { passThroughStage } from "../stream/pass-through-stage.ts";
+import { PLAIN_CHUNK } from "../stream/plain-chunk.ts";
 import { PLAIN_DELTA } from "../stream/plain-delta.ts";
 import { reframeStage } from "../stream/reframe-stage.ts";
 import { startRelay } from "../stream/relay.ts";
@@ -101,7 +102,8 @@ function stageFor(
   };
   const keep = committed.prepared.injectedUsage ? keepAllButUsageOnly : keepAll;
   if (request.jsonArrayStream) return reframeStage(watch, { keep, framing, failure });
+  const plainChunk = PLAIN_CHUNK[upstreamFormat];
   if (committed.prepared.injectedUsage)
-    return reframeStage(watch, { keep, framing: "raw", failure });
-  return passThroughStage(watch, failure);
+    return reframeStage(watch, { keep, framing: "raw", failure, plainChunk });
+  return passThroughStage(watch, failure, plainChunk);
 }

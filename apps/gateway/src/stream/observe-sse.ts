@@ -24,6 +24,10 @@ export interface SseObserver {
 export interface SseWatch {
   see(message: SseMessage): void;
   end(): void;
+  /** Whether the sample of plain deltas is complete (later ones need not be decoded). */
+  sampled(): boolean;
+  /** `frames` plain deltas went by undecoded (whole chunks skipped by the tap). */
+  skipFrames(frames: number): void;
 }
 
 export const SAMPLED_DELTAS = 8;
@@ -89,6 +93,10 @@ export function watchSse(observer: SseObserver): SseWatch {
       } catch (error) {
         fail(error);
       }
+    },
+    sampled: () => plainDelta !== undefined && sampled >= SAMPLED_DELTAS,
+    skipFrames(frames) {
+      if (frames > 0 && sampled > 0) onSkippedChars?.((frames * sampledChars) / sampled);
     },
   };
 }

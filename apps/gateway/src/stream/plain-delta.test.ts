@@ -3,6 +3,7 @@ import { chat } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PLAIN_CHUNK } from "./plain-chunk.ts";
 import { PLAIN_DELTA } from "./plain-delta.ts";
 
 const chatChunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -96,13 +97,19 @@ describe("plain content deltas", () => {
       { requiredKeys: ["choices"] },
     );
     fc.assert(
-      fc.property(chunk, (value) => {
-        const message = { data: JSON.stringify(value) };
-        if (!PLAIN_DELTA.chat!(message)) return;
-        const events: StreamEvent[] = [];
-        const decoder = chat.stream.decoder();
-        decoder.push(message, (e) => events.push(e));
-        expect(needed(events)).toEqual([]);
+      fc.property(fc.array(chunk, { minLength: 1, maxLength: 3 }), (values) => {
+        const decoded = (messages: { data: string }[]) => {
+          const events: StreamEvent[] = [];
+          const decoder = chat.stream.decoder();
+          for (const message of messages) decoder.push(message, (e) => events.push(e));
+          return needed(events);
+        };
+        const frames = values.map((value) => ({ data: JSON.stringify(value) }));
+        // Frame by frame, and as a whole chunk of frames (the tap's two tests).
+        for (const frame of frames)
+          if (PLAIN_DELTA.chat!(frame)) expect(decoded([frame])).toEqual([]);
+        const bytes = Buffer.from(frames.map((f) => `data: ${f.data}\n\n`).join(""));
+        if (PLAIN_CHUNK.chat!.plain(bytes)) expect(decoded(frames)).toEqual([]);
       }),
     );
   });
@@ -125,12 +132,17 @@ describe("plain content deltas", () => {
       }),
     );
     fc.assert(
-      fc.property(frame, (value) => {
-        const message = { data: JSON.stringify(value) };
-        if (!PLAIN_DELTA.messages!(message)) return;
-        const events: StreamEvent[] = [];
-        messages.stream.decoder().push(message, (e) => events.push(e));
-        expect(needed(events)).toEqual([]);
+      fc.property(fc.array(frame, { minLength: 1, maxLength: 3 }), (values) => {
+        const decoded = (list: { data: string }[]) => {
+          const events: StreamEvent[] = [];
+          const decoder = messages.stream.decoder();
+          for (const message of list) decoder.push(message, (e) => events.push(e));
+          return needed(events);
+        };
+        const frames = values.map((value) => ({ data: JSON.stringify(value) }));
+        for (const f of frames) if (PLAIN_DELTA.messages!(f)) expect(decoded([f])).toEqual([]);
+        const bytes = Buffer.from(frames.map((f) => `data: ${f.data}\n\n`).join(""));
+        if (PLAIN_CHUNK.messages!.plain(bytes)) expect(decoded(frames)).toEqual([]);
       }),
     );
   });

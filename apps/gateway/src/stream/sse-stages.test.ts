@@ -32,6 +32,8 @@ function split(pieces: string[]) {
 const recording = (watched: SseMessage[]): SseWatch => ({
   see: (message) => void watched.push(message),
   end: () => {},
+  sampled: () => false,
+  skipFrames: () => {},
 });
 
 describe("createSseSplitter", () => {

@@ -1,0 +1,180 @@
+import type { StreamEvent, Usage } from "@interlingua/core-types";
+import { chat } from "@interlingua/fmt-chat";
+import { messages } from "@interlingua/fmt-messages";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isUsageOnlyMessage } from "./drop-usage-only.ts";
+import { SAMPLED_DELTAS, watchSse } from "./observe-sse.ts";
+import { passThroughStage } from "./pass-through-stage.ts";
+import { PLAIN_CHUNK } from "./plain-chunk.ts";
+import { PLAIN_DELTA } from "./plain-delta.ts";
+import { reframeStage } from "./reframe-stage.ts";
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+/** An OpenAI stream as the gateway asks for it: `deltas` text chunks, the finish, the usage chunk. */
+function chatStream(deltas: string[]): string {
+  const chunk = (choices: unknown[], usage: unknown = null) =>
+    `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices, usage })}\n\n`;
+  const delta = (content: string) => [{ index: 0, delta: { content }, finish_reason: null }];
+  return (
+    chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]) +
+    deltas.map((d) => chunk(delta(d))).join("") +
+    chunk([{ index: 0, delta: {}, finish_reason: "stop" }]) +
+    chunk([], {
+      prompt_tokens: 5,
+      completion_tokens: deltas.length,
+      total_tokens: 5 + deltas.length,
+    }) +
+    "data: [DONE]\n\n"
+  );
+}
+
+/** An Anthropic stream: message_start, one text block of `deltas`, message_delta, message_stop. */
+function anthropicStream(deltas: string[]): string {
+  const frame = (value: { type: string } & Record<string, unknown>) =>
+    `event: ${value.type}\ndata: ${JSON.stringify(value)}\n\n`;
+  return (
+    frame({
+      type: "message_start",
+      message: { id: "m", model: "x", usage: { input_tokens: 7, output_tokens: 1 } },
+    }) +
+    frame({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }) +
+    frame({ type: "ping" }) +
+    deltas
+      .map((d) =>
+        frame({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: d } }),
+      )
+      .join("") +
+    frame({ type: "content_block_stop", index: 0 }) +
+    frame({
+      type: "message_delta",
+      delta: { stop_reason: "end_turn", stop_sequence: null },
+      usage: { output_tokens: deltas.length },
+    }) +
+    frame({ type: "message_stop" })
+  );
+}
+
+/** Cuts `bytes` at the given offsets (sorted, deduplicated, within range). */
+function cut(bytes: Uint8Array, at: number[]): Uint8Array[] {
+  const points = [...new Set(at.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let from = 0;
+  for (const point of [...points, bytes.length]) {
+    out.push(bytes.subarray(from, point));
+    from = point;
+  }
+  return out.filter((piece) => piece.length > 0);
+}
+
+function watcher(format: "chat" | "messages") {
+  const events: StreamEvent[] = [];
+  let chars = 0;
+  let decoded = 0;
+  const codec = format === "chat" ? chat : messages;
+  const decoder = codec.stream.decoder();
+  const watch = watchSse({
+    decoder: {
+      push: (message, emit) => {
+        decoded++;
+        decoder.push(message, emit);
+      },
+      end: (emit) => decoder.end(emit),
+    },
+    onEvent: (event) => {
+      events.push(event);
+      if (event.type === "text-delta") chars += event.delta.length;
+    },
+    onDecodeError: (error) => {
+      throw error;
+    },
+    plainDelta: PLAIN_DELTA[format],
+    onSkippedChars: (n) => {
+      chars += n;
+    },
+  });
+  return {
+    watch,
+    result: () => ({
+      usage: events.filter((e) => e.type === "usage").at(-1)?.usage as Usage | undefined,
+      finish: events.find((e) => e.type === "finish"),
+      chars,
+      decoded,
+    }),
+  };
+}
+
+// Equal-sized deltas, so the sampled average is exact and so is the character count.
+const deltas = fc.integer({ min: 0, max: 60 }).map((n) => Array.from({ length: n }, () => "abcd"));
+const cuts = fc.array(fc.nat(), { maxLength: 12 });
+
+describe("skipping whole chunks of plain deltas", () => {
+  it("pass-through (Anthropic): same bytes out, and the tap still reads usage and the finish", () => {
+    fc.assert(
+      fc.property(deltas, cuts, (ds, at) => {
+        const wire = utf8.encode(anthropicStream(ds));
+        const { watch, result } = watcher("messages");
+        const stage = passThroughStage(watch, () => [], PLAIN_CHUNK.messages);
+        const out = cut(wire, at).map((chunk) => stage.push(chunk));
+        stage.end();
+        expect(Buffer.concat(out.map((o) => (typeof o === "string" ? utf8.encode(o) : o)))).toEqual(
+          Buffer.from(wire),
+        );
+        const seen = result();
+        expect(seen.usage).toMatchObject({ inputTokens: 7, outputTokens: ds.length });
+        expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
+        expect(seen.chars).toBeCloseTo(4 * ds.length, 6);
+      }),
+    );
+  });
+
+  it("raw re-framing (OpenAI usage the client did not ask for): whole frames, without the usage chunk", () => {
+    fc.assert(
+      fc.property(deltas, cuts, (ds, at) => {
+        const streamText = chatStream(ds);
+        const wire = utf8.encode(streamText);
+        const { watch, result } = watcher("chat");
+        const stage = reframeStage(watch, {
+          keep: (m) => !isUsageOnlyMessage(m),
+          framing: "raw",
+          failure: () => [],
+          plainChunk: PLAIN_CHUNK.chat,
+        });
+        const pieces = cut(wire, at).map((chunk) => stage.push(chunk));
+        pieces.push(stage.end());
+        const outText = pieces.map((o) => (typeof o === "string" ? o : text.decode(o))).join("");
+        for (const piece of pieces) {
+          const piecesText = typeof piece === "string" ? piece : text.decode(piece);
+          expect(piecesText === "" || piecesText.endsWith("\n\n")).toBe(true);
+        }
+        const frames = streamText.split("\n\n").filter((f) => f !== "");
+        const expected = frames.filter((f) => !f.includes('"choices":[]')).map((f) => `${f}\n\n`);
+        expect(outText).toBe(expected.join(""));
+        const seen = result();
+        expect(seen.usage).toMatchObject({ inputTokens: 5, outputTokens: ds.length });
+        expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
+        expect(seen.chars).toBeCloseTo(4 * ds.length, 6);
+      }),
+    );
+  });
+
+  it("decodes far fewer frames once the sample is in, when chunks hold whole deltas", () => {
+    const ds = Array.from({ length: 200 }, () => "word");
+    const wire = utf8.encode(anthropicStream(ds));
+    // Chunks of about ten frames each, as an upstream writing in bursts would send.
+    const { watch, result } = watcher("messages");
+    const stage = passThroughStage(watch, () => [], PLAIN_CHUNK.messages);
+    for (const chunk of cut(
+      wire,
+      Array.from({ length: 25 }, (_, i) => i * 1200),
+    ))
+      stage.push(chunk);
+    stage.end();
+    const seen = result();
+    expect(seen.usage?.outputTokens).toBe(200);
+    expect(seen.decoded).toBeLessThan(60);
+    expect(seen.decoded).toBeGreaterThan(SAMPLED_DELTAS);
+  });
+});
