@@ -109,6 +109,23 @@ const CASES: Case[] = [
   },
   {
     client: "native",
+    shape: "on a tool entry and a function declaration (ignored, no plan)",
+    path: (model) => NATIVE_PATH(model, false),
+    body: (_model, tag) => ({
+      contents: [{ role: "user", parts: [{ text: `${tag} One word?` }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: "lookup", parameters: { type: "object" }, cache_control: MARK },
+          ],
+          cache_control: MARK,
+        },
+      ],
+    }),
+    expect: () => "none",
+  },
+  {
+    client: "native",
     shape: "explicit cachedContent next to a boundary",
     path: (model) => NATIVE_PATH(model, false),
     body: (_model, tag) => ({

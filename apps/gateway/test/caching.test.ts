@@ -661,6 +661,35 @@ describe("Gemini caches: rules 4, 7, 10 and the registry", () => {
     );
   });
 
+  it("rule 1 + warnings: a boundary on a native tool or function is ignored, stripped and reported", async () => {
+    const seen = stack.sim.requests.length;
+    const res = await native({
+      contents: [{ role: "user", parts: [{ text: "go" }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: "lookup",
+              parameters: { type: "object" },
+              cache_control: { type: "ephemeral" },
+            },
+          ],
+          cache_control: { type: "ephemeral" },
+        },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const sent = lastGeneration(seen);
+    expect(hasCacheControl(sent)).toBe(false);
+    expect(sent.tools).toEqual([
+      { functionDeclarations: [{ name: "lookup", parameters: { type: "object" } }] },
+    ]);
+    const log = await completedLog(res);
+    expect(
+      log.warnings.filter((w: { feature: string }) => w.feature === "tools[0].cacheControl"),
+    ).toHaveLength(2);
+  });
+
   it("rule 8 + warnings: a boundary next to an explicit cachedContent creates nothing, is stripped and reported", async () => {
     const seenMade = stack.sim.requests.length;
     const made = await native(nativeWith("explicit", "make one", "1h"));

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseNativeRequest } from "./convert-from-native-request.js";
 import { parseNativeResponse } from "./convert-from-native-response.js";
 import { native } from "./native-codec.js";
+import { normalizeNativeRequest } from "./normalize-native.js";
 import { nativeRequestWire, nativeResponseWire } from "./testing.js";
 
 const user = (text: string) => ({ role: "user", parts: [{ text }] });
@@ -345,5 +346,40 @@ describe("what real clients send", () => {
       ],
       toolChoice: { type: "none" },
     });
+  });
+});
+
+describe("a cache_control where SPEC.md rule 1 puts none", () => {
+  const wire = {
+    contents: [{ role: "user", parts: [{ text: "hi" }] }],
+    tools: [
+      {
+        functionDeclarations: [
+          {
+            name: "lookup",
+            description: "d",
+            parameters: { type: "object", properties: { q: { type: "string" } } },
+            cache_control: { type: "ephemeral" },
+          },
+        ],
+        cache_control: { type: "ephemeral", ttl: "1h" },
+      },
+      { cache_control: { type: "ephemeral" } },
+    ],
+  };
+
+  it("on a tool entry or a declaration is neither a tool nor carried, and normalizes away", () => {
+    const request = parseNativeRequest(wire, { model: "txtC-2.5-pro" });
+    expect(request.tools).toEqual([
+      {
+        type: "function",
+        name: "lookup",
+        description: "d",
+        parameters: { type: "object", properties: { q: { type: "string" } } },
+      },
+    ]);
+    const rendered = native.request.render(request) as Record<string, unknown>;
+    expect(JSON.stringify(rendered)).not.toContain("cache_control");
+    expect(rendered).toEqual(normalizeNativeRequest(wire));
   });
 });

@@ -18,6 +18,7 @@ import {
   type NativeFunctionCalling,
   toolChoiceFromNative,
 } from "./map-native-tool-choice.js";
+import { MISPLACED_CACHE_CONTROL } from "./misplaced-cache-control.js";
 import { aliasNativeRequest } from "./native-aliases.js";
 import {
   type NativeContent,
@@ -214,6 +215,7 @@ function parseTools(tools: NativeTool[], book: NativeBookkeeping): Tool[] {
   const out: Tool[] = [];
   tools.forEach((entry, t) => {
     for (const key in entry) {
+      if (key === MISPLACED_CACHE_CONTROL) continue;
       if (key === "functionDeclarations") {
         entry.functionDeclarations?.forEach((declaration, d) => {
           out.push(parseDeclaration(declaration, ["tools", t, key, d], book));
@@ -238,7 +240,14 @@ function parseDeclaration(
   path: readonly PropertyKey[],
   book: NativeBookkeeping,
 ): Tool {
-  const { name, description, parameters, parametersJsonSchema, ...rest } = declaration;
+  const {
+    name,
+    description,
+    parameters,
+    parametersJsonSchema,
+    [MISPLACED_CACHE_CONTROL]: _boundary,
+    ...rest
+  } = declaration as NativeFunctionDeclaration & { [MISPLACED_CACHE_CONTROL]?: unknown };
   if (parameters !== undefined && parametersJsonSchema !== undefined) {
     throw invalidAt(path, "set parameters or parametersJsonSchema, not both");
   }

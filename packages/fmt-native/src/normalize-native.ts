@@ -1,5 +1,6 @@
 import type { JsonObject } from "@interlingua/core-types";
 import { invalidFromZod } from "./invalid-native-input.js";
+import { MISPLACED_CACHE_CONTROL } from "./misplaced-cache-control.js";
 import { aliasNativeRequest } from "./native-aliases.js";
 import {
   type NativeCandidate,
@@ -103,9 +104,13 @@ const isEmptyObjectSchema = (schema: JsonObject) =>
         Object.keys(schema.properties).length === 0),
   );
 
-/** Declarations are sanitised (`sanitizeNativeSchema`); a schema that takes only {} is omitted. */
+/** Declarations are sanitised (and a misplaced cache_control dropped) (`sanitizeNativeSchema`); a schema that takes only {} is omitted. */
 function normalizeDeclaration(declaration: NativeFunctionDeclaration): NativeFunctionDeclaration {
-  const { parameters, ...rest } = declaration;
+  const {
+    parameters,
+    [MISPLACED_CACHE_CONTROL]: _boundary,
+    ...rest
+  } = declaration as NativeFunctionDeclaration & { [MISPLACED_CACHE_CONTROL]?: unknown };
   if (parameters === undefined || rest.parametersJsonSchema !== undefined) return declaration;
   const sanitized = sanitizeNativeSchema(parameters);
   return isEmptyObjectSchema(sanitized) ? rest : { ...rest, parameters: sanitized };
@@ -120,6 +125,7 @@ function normalizeTools(tools: NativeTool[]): NativeTool[] | undefined {
   let declarations: NativeFunctionDeclaration[] | undefined;
   for (const entry of tools) {
     for (const key in entry) {
+      if (key === MISPLACED_CACHE_CONTROL) continue;
       if (key !== "functionDeclarations") {
         out.push({ [key]: entry[key] });
         continue;

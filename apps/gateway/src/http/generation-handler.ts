@@ -9,7 +9,7 @@ import {
 } from "@interlingua/errors";
 import type { Context } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
-import { ignoredSystemBoundaries } from "../cache/ignored-system-boundaries.ts";
+import { ignoredNativeBoundaries } from "../cache/ignored-native-boundaries.ts";
 import { CODECS } from "../codecs.ts";
 import { loggableUrl } from "../log/logger.ts";
 import { requestLog } from "../log/request-log.ts";
@@ -121,7 +121,7 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
         return refuse(toGatewayError(error));
       }
       if (endpoint.format === "native") {
-        const ignored = ignoredSystemBoundaries(wire);
+        const ignored = ignoredNativeBoundaries(wire);
         if (ignored.length > 0) cache = { ...cache, warnings: [...cache.warnings, ...ignored] };
       }
     }
