@@ -382,4 +382,22 @@ describe("a cache_control where SPEC.md rule 1 puts none", () => {
     expect(JSON.stringify(rendered)).not.toContain("cache_control");
     expect(rendered).toEqual(normalizeNativeRequest(wire));
   });
+
+  it("on a declaration without parameters normalizes away too", () => {
+    const bare = {
+      contents: [{ role: "user", parts: [{ text: "hi" }] }],
+      tools: [
+        { functionDeclarations: [{ name: "now", cache_control: { type: "ephemeral" } }] },
+        {
+          functionDeclarations: [
+            { name: "f", parametersJsonSchema: { type: "object" }, cache_control: {} },
+          ],
+        },
+      ],
+    };
+    const normalized = normalizeNativeRequest(bare);
+    expect(JSON.stringify(normalized)).not.toContain("cache_control");
+    const request = parseNativeRequest(bare, { model: "txtC-2.5-pro" });
+    expect(native.request.render(request)).toEqual(normalized);
+  });
 });

@@ -104,14 +104,15 @@ const isEmptyObjectSchema = (schema: JsonObject) =>
         Object.keys(schema.properties).length === 0),
   );
 
-/** Declarations are sanitised (and a misplaced cache_control dropped) (`sanitizeNativeSchema`); a schema that takes only {} is omitted. */
+/**
+ * Declarations are sanitised (`sanitizeNativeSchema`) and lose a misplaced cache_control; a schema
+ * that takes only {} is omitted.
+ */
 function normalizeDeclaration(declaration: NativeFunctionDeclaration): NativeFunctionDeclaration {
-  const {
-    parameters,
-    [MISPLACED_CACHE_CONTROL]: _boundary,
-    ...rest
-  } = declaration as NativeFunctionDeclaration & { [MISPLACED_CACHE_CONTROL]?: unknown };
-  if (parameters === undefined || rest.parametersJsonSchema !== undefined) return declaration;
+  const { [MISPLACED_CACHE_CONTROL]: _boundary, ...declared } =
+    declaration as NativeFunctionDeclaration & { [MISPLACED_CACHE_CONTROL]?: unknown };
+  const { parameters, ...rest } = declared;
+  if (parameters === undefined || rest.parametersJsonSchema !== undefined) return declared;
   const sanitized = sanitizeNativeSchema(parameters);
   return isEmptyObjectSchema(sanitized) ? rest : { ...rest, parameters: sanitized };
 }
