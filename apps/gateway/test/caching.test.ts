@@ -27,37 +27,41 @@ const lastGenerate = (): Json =>
 const lastTo = (path: string): Json =>
   [...stack.sim.requests].reverse().find((r) => r.path === path)?.body;
 
-function chatBody(model: string, ttl?: string, extra: Record<string, unknown> = {}) {
+/** A boundary marker; without a ttl, as a client leaving it to the default writes it. */
+const mark = (ttl?: string) =>
+  ttl === undefined ? { type: "ephemeral" } : { type: "ephemeral", ttl };
+
+/** A chat request caching `prefix` (after a system message) with `live` asked after it. */
+function chatBody(
+  model: string,
+  ttl?: string,
+  extra: Record<string, unknown> = {},
+  prefix = LONG,
+  live = "Summarise in one word.",
+) {
   return {
     model,
     messages: [
       { role: "system", content: "You answer chat questions." },
-      {
-        role: "user",
-        content: [
-          {
-            type: "text",
-            text: LONG,
-            cache_control: ttl === undefined ? { type: "ephemeral" } : { type: "ephemeral", ttl },
-          },
-        ],
-      },
+      { role: "user", content: [{ type: "text", text: prefix, cache_control: mark(ttl) }] },
       { role: "assistant", content: "Noted." },
-      { role: "user", content: "Summarise in one word." },
+      { role: "user", content: live },
     ],
     ...extra,
   };
 }
 
+/** A native request caching `prefix` (with a system instruction) with `live` asked after it. */
 function nativeBody(
   ttl = "5m",
   live = "Summarise in one word.",
   extra: Record<string, unknown> = {},
+  prefix = LONG,
 ) {
   return {
     systemInstruction: { parts: [{ text: "You are terse." }] },
     contents: [
-      { role: "user", parts: [{ text: LONG, cache_control: { type: "ephemeral", ttl } }] },
+      { role: "user", parts: [{ text: prefix, cache_control: { type: "ephemeral", ttl } }] },
       { role: "model", parts: [{ text: "Noted." }] },
       { role: "user", parts: [{ text: live }] },
     ],
@@ -281,25 +285,12 @@ describe("SPEC.md cache_control rules through the gateway", () => {
     const res = await native(nativeBody("5m", "bill me"));
     expect(res.status).toBe(200);
     const usage = res.json.data.usageMetadata;
-    await stack.gateway.services.accounting!.flush();
-    const rows = await stack.gateway.services.store.queryLogs(
-      { userId: "alice", tokenName: "alice" },
-      { offset: 0, limit: 1 },
-    );
-    const row = rows.items[0]!;
+    const row = await rowOf(res);
     expect(row.cachedTokens).toBe(usage.cachedContentTokenCount);
-    // txtC-3.6-flash: input 0.5, cached 0.05, output 3, storage 1 per 1M tokens per hour (USD).
     // The cache holds the prefix and system (its creation usage), stored for 5 minutes.
-    const plain = usage.promptTokenCount - usage.cachedContentTokenCount;
-    const output = usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0);
     const name = lastGenerate().cachedContent as string;
     expect(row.credits).toBe(
-      credits([
-        [plain, FLASH.input],
-        [usage.cachedContentTokenCount, FLASH.cached],
-        [output, FLASH.output],
-        [(await cacheTokens(name)) * (5 / 60), FLASH.storage],
-      ]),
+      credits([...flashTokens(usage), [(await cacheTokens(name)) * (5 / 60), FLASH.storage]]),
     );
   });
 });
@@ -316,38 +307,12 @@ const generationsSince = (seen: number) =>
 const lastGeneration = (seen: number): Json => generationsSince(seen).at(-1)?.body;
 
 /** A chat request whose cached prefix starts with `tag`; `live` is the question after it. */
-function chatWith(model: string, tag: string, live = "One word?", ttl?: string) {
-  return chatBody(model, ttl, {
-    messages: [
-      { role: "system", content: "You answer chat questions." },
-      {
-        role: "user",
-        content: [
-          {
-            type: "text",
-            text: `${tag} ${LONG}`,
-            cache_control: ttl === undefined ? { type: "ephemeral" } : { type: "ephemeral", ttl },
-          },
-        ],
-      },
-      { role: "assistant", content: "Noted." },
-      { role: "user", content: live },
-    ],
-  });
-}
+const chatWith = (model: string, tag: string, live = "One word?", ttl?: string) =>
+  chatBody(model, ttl, {}, `${tag} ${LONG}`, live);
 
 /** A native request whose cached prefix starts with `tag`. */
-const nativeWith = (tag: string, live: string, ttl = "5m") => ({
-  systemInstruction: { parts: [{ text: "You are terse." }] },
-  contents: [
-    {
-      role: "user",
-      parts: [{ text: `${tag} ${LONG}`, cache_control: { type: "ephemeral", ttl } }],
-    },
-    { role: "model", parts: [{ text: "Noted." }] },
-    { role: "user", parts: [{ text: live }] },
-  ],
-});
+const nativeWith = (tag: string, live: string, ttl = "5m") =>
+  nativeBody(ttl, live, {}, `${tag} ${LONG}`);
 
 const chat = (body: unknown, key = KEY) => postJson(url("/v1/chat/completions"), body, auth(key));
 
@@ -408,6 +373,13 @@ async function cacheTokens(name: string): Promise<number> {
 const SONNET = { input: 3, output: 15, cached: 0.3, write5m: 3.75, write1h: 6 };
 // txtC-3.6-flash: input 0.5, output 3, cached 0.05, storage 1 per 1M tokens per hour.
 const FLASH = { input: 0.5, output: 3, cached: 0.05, storage: 1 };
+
+/** The token part of a txtC-3.6-flash call's charge, from its usageMetadata (`credits` items). */
+const flashTokens = (usage: Json): [number, number][] => [
+  [usage.promptTokenCount - usage.cachedContentTokenCount, FLASH.input],
+  [usage.cachedContentTokenCount, FLASH.cached],
+  [usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0), FLASH.output],
+];
 
 describe("Anthropic and OpenAI upstreams (rules 3, 4, 9, 10)", () => {
   it("chat -> Anthropic: the first call reports cache_write_tokens, the next cached_tokens", async () => {
@@ -733,15 +705,9 @@ describe("Gemini caches: rules 4, 7, 10 and the registry", () => {
     }
     // The storage is charged once, to the request that made the cache.
     const rows = [await rowOf(a), await rowOf(b)];
-    const withStorage = rows.filter((row, i) => {
-      const usage = [a, b][i]!.json.data.usageMetadata;
-      const tokensOnly = credits([
-        [usage.promptTokenCount - usage.cachedContentTokenCount, FLASH.input],
-        [usage.cachedContentTokenCount, FLASH.cached],
-        [usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0), FLASH.output],
-      ]);
-      return row.credits > tokensOnly;
-    });
+    const withStorage = rows.filter(
+      (row, i) => row.credits > credits(flashTokens([a, b][i]!.json.data.usageMetadata)),
+    );
     expect(withStorage).toHaveLength(1);
   });
 
@@ -751,17 +717,12 @@ describe("Gemini caches: rules 4, 7, 10 and the registry", () => {
     const name = lastGeneration(seen).cachedContent as string;
     const second = await native(nativeWith("storage-once", "two?"));
     expect(lastGeneration(seen).cachedContent).toBe(name);
-    const tokenCharge = (usage: Json): [number, number][] => [
-      [usage.promptTokenCount - usage.cachedContentTokenCount, FLASH.input],
-      [usage.cachedContentTokenCount, FLASH.cached],
-      [usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0), FLASH.output],
-    ];
     const storage: [number, number] = [(await cacheTokens(name)) * (5 / 60), FLASH.storage];
     const firstUsage = first.json.data.usageMetadata;
-    expect((await rowOf(first)).credits).toBe(credits([...tokenCharge(firstUsage), storage]));
+    expect((await rowOf(first)).credits).toBe(credits([...flashTokens(firstUsage), storage]));
     const secondUsage = second.json.data.usageMetadata;
     expect(secondUsage.cachedContentTokenCount).toBeGreaterThan(1000);
-    expect((await rowOf(second)).credits).toBe(credits(tokenCharge(secondUsage)));
+    expect((await rowOf(second)).credits).toBe(credits(flashTokens(secondUsage)));
   });
 
   it("rule 10: a cache created for a call that then fails is charged its storage, and reused later", async () => {

@@ -1,6 +1,7 @@
 import type { Request } from "@interlingua/core-types";
 import { GatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
+import { cached, ordinary } from "../test/analyses.js";
 import { canonical, cc, chatRequest, nativeRequest, text, userText } from "../test/requests.js";
 import { analyzeCache } from "./analyze-cache.js";
 
@@ -24,13 +25,9 @@ describe("rule 1: boundary placement", () => {
       { role: "assistant", content: "It is about caching." },
       { role: "user", content: "And the details?" },
     ]);
-    expect(analyzeCache(request, "chat")).toEqual({
-      mode: "cached",
-      ttl: "5m",
-      boundary: { area: "messages", message: 0, part: 1 },
-      prefixMessages: 1,
-      warnings: [],
-    });
+    expect(analyzeCache(request, "chat")).toEqual(
+      cached({ area: "messages", message: 0, part: 1 }, 1),
+    );
   });
 
   it("chat: a boundary inside a tool message's content is found on the tool result", () => {
@@ -46,13 +43,9 @@ describe("rule 1: boundary placement", () => {
       { role: "tool", tool_call_id: "c1", content: [text("sunny", "1h")] },
       { role: "user", content: "Thanks" },
     ]);
-    expect(analyzeCache(request, "chat")).toEqual({
-      mode: "cached",
-      ttl: "1h",
-      boundary: { area: "messages", message: 2, part: 0, content: 0 },
-      prefixMessages: 3,
-      warnings: [],
-    });
+    expect(analyzeCache(request, "chat")).toEqual(
+      cached({ area: "messages", message: 2, part: 0, content: 0 }, 3, "1h"),
+    );
   });
 
   it("chat: a boundary on a system message caches the system text alone", () => {
@@ -60,13 +53,7 @@ describe("rule 1: boundary placement", () => {
       { role: "system", content: [text(doc, "1h")] },
       { role: "user", content: "Question?" },
     ]);
-    expect(analyzeCache(request, "chat")).toEqual({
-      mode: "cached",
-      ttl: "1h",
-      boundary: { area: "system", part: 0 },
-      prefixMessages: 0,
-      warnings: [],
-    });
+    expect(analyzeCache(request, "chat")).toEqual(cached({ area: "system", part: 0 }, 0, "1h"));
   });
 
   it("native: the boundary on a part inside contents[].parts[] caches through its content", () => {
@@ -78,13 +65,9 @@ describe("rule 1: boundary placement", () => {
         { role: "user", parts: [{ text: "And the details?" }] },
       ],
     });
-    expect(analyzeCache(request, "native")).toEqual({
-      mode: "cached",
-      ttl: "5m",
-      boundary: { area: "messages", message: 0, part: 1 },
-      prefixMessages: 1,
-      warnings: [],
-    });
+    expect(analyzeCache(request, "native")).toEqual(
+      cached({ area: "messages", message: 0, part: 1 }, 1),
+    );
   });
 
   it("native: a boundary from systemInstruction is ignored and reported", () => {
@@ -130,26 +113,18 @@ describe("rule 2: ordinary mode", () => {
       { role: "assistant", content: "Reply" },
       { role: "user", content: [text(doc, "1h")] },
     ]);
-    expect(analyzeCache(request, "chat")).toEqual({
-      mode: "ordinary",
-      reason: "no-live-message",
-      ttl: "1h",
-      boundary: { area: "messages", message: 2, part: 0 },
-      warnings: [],
-    });
+    expect(analyzeCache(request, "chat")).toEqual(
+      ordinary({ area: "messages", message: 2, part: 0 }, "1h"),
+    );
   });
 
   it("native: a boundary in the last content runs ordinary", () => {
     const request = nativeRequest({
       contents: [{ role: "user", parts: [{ text: doc, cache_control: cc() }] }],
     });
-    expect(analyzeCache(request, "native")).toEqual({
-      mode: "ordinary",
-      reason: "no-live-message",
-      ttl: "5m",
-      boundary: { area: "messages", message: 0, part: 0 },
-      warnings: [],
-    });
+    expect(analyzeCache(request, "native")).toEqual(
+      ordinary({ area: "messages", message: 0, part: 0 }),
+    );
   });
 
   it("a boundary on an earlier part of the last message still leaves nothing live", () => {
@@ -172,13 +147,9 @@ describe("rule 5: several boundaries share one ttl; the last one is used", () =>
       { role: "assistant", content: "ok" },
       { role: "user", content: "Now answer." },
     ]);
-    expect(analyzeCache(request, "chat")).toEqual({
-      mode: "cached",
-      ttl: "1h",
-      boundary: { area: "messages", message: 2, part: 0 },
-      prefixMessages: 3,
-      warnings: [],
-    });
+    expect(analyzeCache(request, "chat")).toEqual(
+      cached({ area: "messages", message: 2, part: 0 }, 3, "1h"),
+    );
   });
 
   it("native: an omitted ttl and an explicit 5m are the same ttl", () => {
@@ -189,13 +160,9 @@ describe("rule 5: several boundaries share one ttl; the last one is used", () =>
         { role: "user", parts: [{ text: "Now answer." }] },
       ],
     });
-    expect(analyzeCache(request, "native")).toEqual({
-      mode: "cached",
-      ttl: "5m",
-      boundary: { area: "messages", message: 1, part: 0 },
-      prefixMessages: 2,
-      warnings: [],
-    });
+    expect(analyzeCache(request, "native")).toEqual(
+      cached({ area: "messages", message: 1, part: 0 }, 2),
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import type { CacheTtl, Message, Request } from "@interlingua/core-types";
 import * as arb from "@interlingua/core-types/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cachedThrough } from "../test/analyses.js";
 import type { CachedAnalysis } from "./cache-analysis.js";
 import { cacheKey } from "./cache-key.js";
 import { base64Digest } from "./media-digest.js";
@@ -27,14 +28,7 @@ const keyCase: fc.Arbitrary<Case> = fc
   .map(({ request, ttl, cut, ...who }) => {
     const prefixMessages =
       1 + Math.min(Math.floor(cut * (request.messages.length - 1)), request.messages.length - 2);
-    const analysis: CachedAnalysis = {
-      mode: "cached",
-      ttl,
-      boundary: { area: "messages", message: prefixMessages - 1, part: 0 },
-      prefixMessages,
-      warnings: [],
-    };
-    return { request, analysis, ...who };
+    return { request, analysis: cachedThrough(prefixMessages, ttl), ...who };
   });
 
 const keyOf = (c: Case) => cacheKey(c);

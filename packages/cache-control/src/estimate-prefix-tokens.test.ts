@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { cachedThrough } from "../test/analyses.js";
 import { canonical, userText } from "../test/requests.js";
-import type { CachedAnalysis } from "./cache-analysis.js";
 import { estimatePrefixTokens, MEDIA_TOKEN_ESTIMATE } from "./estimate-prefix-tokens.js";
 import { MIN_CACHE_TOKENS, minCacheTokens } from "./min-cache-tokens.js";
-
-const cachedThrough = (prefixMessages: number): CachedAnalysis => ({
-  mode: "cached",
-  ttl: "5m",
-  boundary: { area: "messages", message: prefixMessages - 1, part: 0 },
-  prefixMessages,
-  warnings: [],
-});
 
 describe("estimatePrefixTokens", () => {
   it("counts system, tools and prefix at four characters a token, media at a fixed amount", () => {

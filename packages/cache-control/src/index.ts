@@ -9,7 +9,6 @@ export type {
   OrdinaryCache,
 } from "./cache-analysis.js";
 export { type CacheKeyInput, cacheKey } from "./cache-key.js";
-export { canonicalJson } from "./canonical-json.js";
 export {
   CHARS_PER_TOKEN,
   estimatePrefixTokens,
@@ -24,6 +23,4 @@ export {
 export { ANTHROPIC_MAX_BREAKPOINTS, planAnthropic } from "./plan-anthropic.js";
 export { type GeminiCachePlan, planGemini } from "./plan-gemini.js";
 export { planOpenAI, promptCacheKey } from "./plan-openai.js";
-export { sha256, sha256Hex, toHex } from "./sha256.js";
 export { stripCacheControl } from "./strip-cache-control.js";
-export { boundaryWirePath } from "./wire-path.js";

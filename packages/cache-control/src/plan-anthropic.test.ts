@@ -2,29 +2,25 @@ import type { Message, Part, Request, Warning } from "@interlingua/core-types";
 import * as arb from "@interlingua/core-types/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cached } from "../test/analyses.js";
 import { cacheControlPaths, canonical, chatRequest, text, userText } from "../test/requests.js";
 import { analyzeCache } from "./analyze-cache.js";
-import type { CacheBoundary, CachedAnalysis } from "./cache-analysis.js";
+import type { CachedAnalysis } from "./cache-analysis.js";
 import { ANTHROPIC_MAX_BREAKPOINTS, planAnthropic } from "./plan-anthropic.js";
 import { stripCacheControl } from "./strip-cache-control.js";
-
-const cached = (
-  boundary: CacheBoundary,
-  prefixMessages: number,
-  ttl: "5m" | "1h" = "5m",
-): CachedAnalysis => ({
-  mode: "cached",
-  ttl,
-  boundary,
-  prefixMessages,
-  warnings: [],
-});
 
 const plan = (request: Request, analysis: CachedAnalysis) => {
   const warnings: Warning[] = [];
   const out = planAnthropic(request, analysis, { onWarning: (w) => warnings.push(w) });
   return { out, warnings };
 };
+
+/** The warning for a breakpoint moved off a thinking block at `from` onto `to`. */
+const movedTo = (from: string, to: string): Warning => ({
+  type: "mapped",
+  feature: `${from}.cacheControl`,
+  message: `a thinking block cannot carry a cache breakpoint; it was put on ${to}`,
+});
 
 describe("planAnthropic", () => {
   it("puts exactly one breakpoint, with the ttl, on the boundary block and strips the rest", () => {
@@ -75,14 +71,7 @@ describe("planAnthropic", () => {
       cacheControl: { type: "ephemeral", ttl: "5m" },
     });
     expect(out.messages[1]).toEqual(messages[1]);
-    expect(warnings).toEqual([
-      {
-        type: "mapped",
-        feature: "messages[1].parts[1].cacheControl",
-        message:
-          "a thinking block cannot carry a cache breakpoint; it was put on messages[0].parts[1]",
-      },
-    ]);
+    expect(warnings).toEqual([movedTo("messages[1].parts[1]", "messages[0].parts[1]")]);
   });
 
   it("a thinking boundary with no earlier carrier moves to a later block of the same message", () => {
@@ -103,14 +92,7 @@ describe("planAnthropic", () => {
       cached({ area: "messages", message: 1, part: 0 }, 2),
     );
     expect(cacheControlPaths(out)).toEqual(["messages[1].parts[1].cacheControl"]);
-    expect(warnings).toEqual([
-      {
-        type: "mapped",
-        feature: "messages[1].parts[0].cacheControl",
-        message:
-          "a thinking block cannot carry a cache breakpoint; it was put on messages[1].parts[1]",
-      },
-    ]);
+    expect(warnings).toEqual([movedTo("messages[1].parts[0]", "messages[1].parts[1]")]);
   });
 
   it("falls back to the system text when the prefix messages hold only thinking", () => {

@@ -19,6 +19,10 @@ type Target =
   | { area: "system"; part: number }
   | { area: "messages"; message: number; part: number };
 
+/** A block's place in warnings; a boundary's `content` (inside a tool result) is not part of it. */
+const placeOf = (t: Target) =>
+  t.area === "system" ? `system[${t.part}]` : `messages[${t.message}].parts[${t.part}]`;
+
 /**
  * The part that gets the breakpoint: the boundary part, else the nearest earlier part of the
  * boundary message, else its nearest later part (the whole boundary message is in the prefix,
@@ -60,7 +64,8 @@ function markMessage(message: Message, part: number, control: CacheControl): Mes
 /**
  * The request for an Anthropic upstream: every client boundary removed and exactly one breakpoint
  * `{type: "ephemeral", ttl}` on the boundary part, moved off thinking blocks (which cannot carry
- * one) to the nearest part of the prefix that can. One breakpoint is always within Anthropic's limit of four. Never mutates.
+ * one) to the nearest part of the prefix that can. One breakpoint is always within Anthropic's
+ * limit of four. Never mutates.
  */
 export function planAnthropic(
   request: Request,
@@ -70,7 +75,6 @@ export function planAnthropic(
   const out = stripCacheControl(request);
   const control: CacheControl = { type: "ephemeral", ttl: analysis.ttl };
   const target = breakpointTarget(out, analysis);
-  const { boundary } = analysis;
   if (target === undefined) {
     options?.onWarning?.({
       type: "dropped",
@@ -80,19 +84,13 @@ export function planAnthropic(
     });
     return out;
   }
-  const moved =
-    target.area !== boundary.area ||
-    target.part !== boundary.part ||
-    (target.area === "messages" &&
-      boundary.area === "messages" &&
-      target.message !== boundary.message);
-  if (moved) {
-    const at = (t: Target) =>
-      t.area === "system" ? `system[${t.part}]` : `messages[${t.message}].parts[${t.part}]`;
+  const from = placeOf(analysis.boundary);
+  const to = placeOf(target);
+  if (to !== from) {
     options?.onWarning?.({
       type: "mapped",
-      feature: `${at(boundary)}.cacheControl`,
-      message: `a thinking block cannot carry a cache breakpoint; it was put on ${at(target)}`,
+      feature: `${from}.cacheControl`,
+      message: `a thinking block cannot carry a cache breakpoint; it was put on ${to}`,
     });
   }
   if (target.area === "system") {

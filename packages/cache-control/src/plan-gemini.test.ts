@@ -4,6 +4,7 @@ import { GatewayError } from "@interlingua/errors";
 import { renderNativeRequest } from "@interlingua/fmt-native";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cachedThrough } from "../test/analyses.js";
 import { cacheControlPaths, cc, chatRequest, nativeRequest, text } from "../test/requests.js";
 import { analyzeCache } from "./analyze-cache.js";
 import type { CachedAnalysis } from "./cache-analysis.js";
@@ -148,13 +149,7 @@ describe("planGemini", () => {
         fc.constantFrom<"5m" | "1h">("5m", "1h"),
         (request, m, ttl) => {
           const prefixMessages = 1 + (m % (request.messages.length - 1));
-          const analysis: CachedAnalysis = {
-            mode: "cached",
-            ttl,
-            boundary: { area: "messages", message: prefixMessages - 1, part: 0 },
-            prefixMessages,
-            warnings: [],
-          };
+          const analysis = cachedThrough(prefixMessages, ttl);
           const before = structuredClone(request);
           let plan: ReturnType<typeof planGemini>;
           try {

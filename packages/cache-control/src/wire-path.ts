@@ -29,14 +29,13 @@ function chatPath(request: Request, boundary: CacheBoundary): string {
     index += message.role === "tool" ? message.parts.length : 1;
   }
   const message = request.messages[boundary.message]!;
-  const part = message.parts[boundary.part]!;
   if (message.role === "tool") {
     const result = message.parts[boundary.part]!;
     // A boundary on the whole result is written on its last block (the chat renderer's choice).
     const block = boundary.content ?? Math.max(result.content.length - 1, 0);
     return `messages[${index + boundary.part}].content[${block}]`;
   }
-  if (part.type === "tool-call") {
+  if (message.parts[boundary.part]!.type === "tool-call") {
     return `messages[${index}].tool_calls[${countBefore(message, boundary.part, ["tool-call"])}]`;
   }
   const block =

@@ -1,12 +1,12 @@
-import type { EncodeSseOptions } from "./encode-sse-event.js";
-import type { DecodeSseOptions } from "./event-parser.js";
 import type { SseEvent } from "./sse-event.js";
-import { createSseTranslator, type PushTransformer } from "./sse-translator.js";
+import {
+  createSseTranslator,
+  type PushTransformer,
+  type SseTranslatorOptions,
+} from "./sse-translator.js";
 
-export type { PushTransformer } from "./sse-translator.js";
-
-export type TranslateSseOptions = Pick<DecodeSseOptions, "onComment" | "maxBufferSize"> &
-  EncodeSseOptions;
+/** `onComment`, `maxBufferSize` and `lineEnding`: the translator options a byte stream takes. */
+export type TranslateSseOptions = Omit<SseTranslatorOptions<never>, "tap" | "frame">;
 
 /**
  * SSE bytes in one format to SSE bytes in another, in a single TransformStream: each input chunk

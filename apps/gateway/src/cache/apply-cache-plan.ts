@@ -1,9 +1,9 @@
 import {
-  type CacheAnalysis,
   type CachedAnalysis,
   cacheKey,
   estimatePrefixTokens,
   minCacheTokens,
+  type OrdinaryCache,
   planAnthropic,
   planGemini,
   planOpenAI,
@@ -19,6 +19,7 @@ import type { Agent } from "undici";
 import type { RequestLog } from "../log/request-log.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import type { CacheRegistry } from "./cache-registry.ts";
+import { CACHE_TTL_HOURS } from "./cache-ttl-hours.ts";
 import { createGeminiCache } from "./create-gemini-cache.ts";
 
 export interface CacheContext {
@@ -58,8 +59,6 @@ interface PlanInput {
   readonly ordinary: (reason: string) => CachePlanOutcome;
 }
 
-const TTL_HOURS = { "5m": 5 / 60, "1h": 1 } as const;
-
 /** Gemini: a cachedContents resource (made once per key, shared by concurrent first requests). */
 async function planGeminiCache(input: PlanInput): Promise<CachePlanOutcome> {
   const { context, analysis, request, key, candidate, onWarning, ordinary } = input;
@@ -87,7 +86,7 @@ async function planGeminiCache(input: PlanInput): Promise<CachePlanOutcome> {
   return {
     canonical: plan.suffix(entry.name),
     mode: "gemini-created",
-    storageTokenHours: got.created.tokens * TTL_HOURS[analysis.ttl],
+    storageTokenHours: got.created.tokens * CACHE_TTL_HOURS[analysis.ttl],
     entry,
   };
 }
@@ -114,20 +113,19 @@ const PLANS: Record<UpstreamProtocol, (input: PlanInput) => Promise<CachePlanOut
  * first use in the same request and reused while its key matches and it lives). Anything that
  * stands in the way of a cache (a model without caching, a channel with caching off, a prefix
  * below the upstream's minimum, a creation failure) runs the request as an ordinary one.
- * Returns undefined when the request has no boundary to plan (none, or an explicit native
- * `cachedContent`); what is forwarded then is still stripped of `cache_control` (see
+ * A request with no boundary to plan (none, or an explicit native `cachedContent`) never gets
+ * here (see cache-planner.ts); what is forwarded then is still stripped of `cache_control` (see
  * prepare-upstream-request.ts).
  */
 export async function applyCachePlan(
   context: CacheContext,
-  analysis: CacheAnalysis,
+  analysis: OrdinaryCache | CachedAnalysis,
   canonical: Request,
   userId: string,
   gatewayModel: string,
   candidate: RouteCandidate,
   onWarning: (warning: Warning) => void,
-): Promise<CachePlanOutcome | undefined> {
-  if (analysis.mode === "none" || analysis.mode === "explicit") return undefined;
+): Promise<CachePlanOutcome> {
   const ordinary = (reason: string): CachePlanOutcome => ({
     canonical: { ...stripCacheControl(canonical), model: candidate.upstreamModel },
     mode: "ordinary",

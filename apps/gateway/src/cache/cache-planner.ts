@@ -7,10 +7,7 @@ import { applyCachePlan, type CachePlanOutcome } from "./apply-cache-plan.ts";
 
 /** The cache side of one request's attempts, one call per candidate channel. */
 export interface CachePlanner {
-  plan(
-    candidate: RouteCandidate,
-    onWarning: (warning: Warning) => void,
-  ): Promise<CachePlanOutcome | undefined>;
+  plan(candidate: RouteCandidate, onWarning: (warning: Warning) => void): Promise<CachePlanOutcome>;
   /**
    * Whether the upstream refused the attempt because a cache the registry still lists is gone
    * (expired early, deleted): Gemini answers 403 or 404 for such a `cachedContent`. The entry is
@@ -28,7 +25,8 @@ export function cachePlanner(
   request: GenerationRequest,
   gatewayModel: string,
 ): CachePlanner | undefined {
-  if (request.cache.mode === "none" || request.cache.mode === "explicit") return undefined;
+  const analysis = request.cache;
+  if (analysis.mode === "none" || analysis.mode === "explicit") return undefined;
   const context = {
     agent: services.agent,
     registry: services.caches,
@@ -39,7 +37,7 @@ export function cachePlanner(
     plan: (candidate, onWarning) =>
       applyCachePlan(
         context,
-        request.cache,
+        analysis,
         request.canonical,
         request.token.userId,
         gatewayModel,

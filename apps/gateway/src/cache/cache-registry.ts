@@ -23,8 +23,6 @@ export type CacheCreation<C> = (C & { readonly entry: CacheEntry }) | { readonly
  * with a lock instead of the in-process map of pending creations).
  */
 export interface CacheRegistry {
-  get(key: string): Promise<CacheEntry | undefined>;
-  set(key: string, entry: CacheEntry): Promise<void>;
   /**
    * Forgets the entry; with `name`, only while the entry still names that cache, so a request
    * that found its cache gone upstream cannot drop the fresh one another request just made.
@@ -53,6 +51,7 @@ export class MemoryCacheRegistry implements CacheRegistry {
     this.#now = now;
   }
 
+  /** The live entry for `key`, if any. */
   async get(key: string): Promise<CacheEntry | undefined> {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;

@@ -1,13 +1,5 @@
-import type { Usage } from "@interlingua/core-types";
+import { emptyUsage } from "@interlingua/core-types";
 import type { CallEnd } from "../billing/call-account.ts";
-
-const NO_TOKENS: Usage = {
-  inputTokens: 0,
-  outputTokens: 0,
-  cachedInputTokens: 0,
-  cacheWriteTokens: 0,
-  thinkingTokens: 0,
-};
 
 /**
  * The charge of a request that failed after a Gemini cache was created for it (SPEC.md rule 10):
@@ -18,7 +10,7 @@ const NO_TOKENS: Usage = {
 export function storageOnlyCharge(tokenHours: number): Partial<CallEnd> {
   if (tokenHours <= 0) return {};
   return {
-    usage: NO_TOKENS,
+    usage: emptyUsage(),
     delivered: { outputChars: 0, complete: true },
     cacheStorageTokenHours: tokenHours,
   };

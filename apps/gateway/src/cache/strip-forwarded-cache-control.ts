@@ -75,33 +75,29 @@ export function stripWireCacheControl(
   return { wire: out, removed };
 }
 
-const partPaths = (part: Part, at: string): string[] => [
-  ...(part.type === "tool-result"
-    ? part.content.flatMap((block, c) =>
-        "cacheControl" in block && block.cacheControl !== undefined
-          ? [`${at}.content[${c}].cacheControl`]
-          : [],
-      )
-    : []),
-  ...("cacheControl" in part && part.cacheControl !== undefined ? [`${at}.cacheControl`] : []),
-];
-
 /** Where a canonical request carries a boundary (or a top-level `cache_control` in its extras). */
 export function canonicalCacheControlPaths(request: Request): string[] {
-  return [
-    ...request.system.flatMap((part, i) =>
-      part.cacheControl === undefined ? [] : [`system[${i}].cacheControl`],
-    ),
-    ...request.messages.flatMap((message, m) =>
-      (message.parts as Part[]).flatMap((part, p) => partPaths(part, `messages[${m}].parts[${p}]`)),
-    ),
-    ...request.tools.flatMap((tool, t) =>
-      "cacheControl" in tool && tool.cacheControl !== undefined ? [`tools[${t}].cacheControl`] : [],
-    ),
-    ...Object.entries(request.extras ?? {}).flatMap(([format, bag]) =>
-      "cache_control" in bag ? [`extras.${format}.cache_control`] : [],
-    ),
-  ];
+  const paths: string[] = [];
+  const visit = (value: object, at: string) => {
+    if ("cacheControl" in value && value.cacheControl !== undefined) {
+      paths.push(`${at}.cacheControl`);
+    }
+  };
+  for (const [i, part] of request.system.entries()) visit(part, `system[${i}]`);
+  for (const [m, message] of request.messages.entries()) {
+    for (const [p, part] of (message.parts as Part[]).entries()) {
+      const at = `messages[${m}].parts[${p}]`;
+      if (part.type === "tool-result") {
+        for (const [c, block] of part.content.entries()) visit(block, `${at}.content[${c}]`);
+      }
+      visit(part, at);
+    }
+  }
+  for (const [t, tool] of request.tools.entries()) visit(tool, `tools[${t}]`);
+  for (const [format, bag] of Object.entries(request.extras ?? {})) {
+    if ("cache_control" in bag) paths.push(`extras.${format}.cache_control`);
+  }
+  return paths;
 }
 
 /** The warning for markers removed from a request that has no cache plan on this upstream. */

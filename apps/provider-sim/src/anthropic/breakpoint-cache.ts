@@ -14,9 +14,9 @@ import type { PromptBlock } from "./prompt-blocks.ts";
  * The smallest prefix the simulator caches, for every model. Real minimums differ by model
  * (1024 to 4096 tokens); one number keeps tests independent of model names.
  */
-export const ANTHROPIC_MIN_CACHE_TOKENS = 1024;
+const ANTHROPIC_MIN_CACHE_TOKENS = 1024;
 /** At most this many blocks may carry cache_control. */
-export const ANTHROPIC_MAX_BREAKPOINTS = 4;
+const ANTHROPIC_MAX_BREAKPOINTS = 4;
 const LOOKBACK_BLOCKS = 20;
 const TTL_MS = { "5m": 5 * 60_000, "1h": 60 * 60_000 } as const;
 type Ttl = keyof typeof TTL_MS;
@@ -93,7 +93,7 @@ export function breakpointCacheUsage(
     }
   }
   const read = readAt < 0 ? 0 : tokensAt[readAt]!;
-  const usage: CacheUsage = { readTokens: read, write5mTokens: 0, write1hTokens: 0 };
+  const usage: CacheUsage = { ...NO_CACHE_USAGE, readTokens: read };
   let from = read;
   for (const { at, ttl } of breakpoints) {
     if (at <= readAt || tokensAt[at]! < ANTHROPIC_MIN_CACHE_TOKENS) continue;

@@ -141,7 +141,7 @@ function systemBlocks(system: unknown): PromptBlock[] {
 }
 
 /** The blocks of one message; string content is one text block. */
-export function messageBlocks(message: JsonObject, m: number): PromptBlock[] {
+function messageBlocks(message: JsonObject, m: number): PromptBlock[] {
   const role = asString(message.role) ?? "";
   if (typeof message.content === "string") {
     return [blockFor({ type: "text", text: message.content }, `messages.${m}.content`, role, true)];

@@ -2,7 +2,7 @@ import type { Directives } from "./directives.ts";
 import { hexId } from "./hash.ts";
 import { type CacheUsage, explicitCacheUsage } from "./prompt-cache.ts";
 import { sampleArguments } from "./schema-sample.ts";
-import { countTokens, promptTokens } from "./tokens.ts";
+import { CHARS_PER_TOKEN, countTokens, promptTokens } from "./tokens.ts";
 import type { ToolSpec, Turn } from "./turn.ts";
 import { generatedWords } from "./words.ts";
 
@@ -106,7 +106,7 @@ export function planReply(
     let text = index === 0 ? base : `${base} (choice ${index})`;
     let stop: StopKind = d.max ? "max_tokens" : "end";
     if (turn.maxTokens !== undefined && countTokens(text) > turn.maxTokens) {
-      text = text.slice(0, Math.max(0, turn.maxTokens) * 4);
+      text = text.slice(0, Math.max(0, turn.maxTokens) * CHARS_PER_TOKEN);
       stop = "max_tokens";
     }
     return { text, toolCalls: [], stop, outputTokens: countTokens(text) };

@@ -1,5 +1,6 @@
 import { prefixHasher } from "../core/prefix-hasher.ts";
 import { type CacheUsage, NO_CACHE_USAGE, type PromptCacheStore } from "../core/prompt-cache.ts";
+import { CHARS_PER_TOKEN } from "../core/tokens.ts";
 import { type PromptSegment, segmentLength, segmentText } from "./prompt-segments.ts";
 
 // OpenAI's automatic prompt caching, as its guide describes it: prompts of 1024 tokens or more
@@ -7,9 +8,8 @@ import { type PromptSegment, segmentLength, segmentText } from "./prompt-segment
 // prefix, counted from 1024 tokens in steps of 128, in `prompt_tokens_details.cached_tokens`
 // (part of prompt_tokens). There is no write charge and no write count.
 
-export const OPENAI_MIN_CACHE_TOKENS = 1024;
-export const OPENAI_CACHE_STEP_TOKENS = 128;
-const CHARS_PER_TOKEN = 4;
+const OPENAI_MIN_CACHE_TOKENS = 1024;
+const OPENAI_CACHE_STEP_TOKENS = 128;
 
 /**
  * How long an unused prefix stays: the default in-memory retention ("5 to 10 minutes of

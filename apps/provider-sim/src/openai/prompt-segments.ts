@@ -1,6 +1,6 @@
 import { sha256 } from "../core/hash.ts";
 import { asArray, asObject, asString, type JsonObject } from "../core/json.ts";
-import { MEDIA_PART_TOKENS } from "../core/tokens.ts";
+import { CHARS_PER_TOKEN, MEDIA_PART_TOKENS } from "../core/tokens.ts";
 
 // A chat-completions prompt as one run of text in the order the model reads it (tool
 // definitions first, then the messages), cut into segments. Its length in characters is exactly
@@ -14,7 +14,7 @@ export type PromptSegment =
   | { kind: "media"; marker: string; part: JsonObject };
 
 /** Four characters a token: a media part stands for MEDIA_PART_TOKENS tokens of placeholder. */
-const MEDIA_CHARS = MEDIA_PART_TOKENS * 4;
+const MEDIA_CHARS = MEDIA_PART_TOKENS * CHARS_PER_TOKEN;
 
 export const segmentLength = (segment: PromptSegment): number =>
   segment.kind === "text" ? segment.text.length : MEDIA_CHARS;
