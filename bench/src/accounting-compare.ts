@@ -2,9 +2,10 @@
 // billing and logging on and print the cost as a ratio; target within 10% of the run without).
 // `gateway-load.bench.ts --accounting compare` (its default) starts a second gateway with
 // accounting off beside the one with accounting on, which serves a LIMITED token of a LIMITED
-// user, so every call really reserves on both rows, settles and writes its usage row. Each
-// gateway row gets an "accounting off" twin measured right after it (interleaved, so both see
-// the same machine), and each pair is printed as the on/off ratio of requests per second.
+// user, so every call really takes a hold on both (from their quota leases), settles and writes
+// its usage row. Each gateway row gets an "accounting off" twin measured right after it
+// (interleaved, so both see the same machine), and each pair is printed as the on/off ratio of
+// requests per second.
 import type { LoadCase, LoadResult } from "../../apps/gateway/bench/load.ts";
 
 export type AccountingMode = "on" | "off" | "compare";

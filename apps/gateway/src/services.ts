@@ -8,7 +8,7 @@ import type { Logger } from "./log/logger.ts";
 import type { RateLimiter } from "./ratelimit/rate-limiter.ts";
 import type { ModelRouter } from "./routing/model-router.ts";
 import type { Store } from "./storage/store.ts";
-import type { DrainLimits } from "./stream/detach-on-cancel.ts";
+import type { DrainLimits } from "./stream/relay.ts";
 
 /** Everything a request handler needs, built once at start. */
 export interface GatewayServices {
@@ -21,7 +21,7 @@ export interface GatewayServices {
   readonly caches: CacheRegistry;
   /** The clock of cache expiry, token expiry and rate limits (tests move it). */
   readonly now: () => number;
-  /** Reservations, settlements and usage logs; undefined only when a benchmark turns it off. */
+  /** Holds, settlements and usage logs; undefined only when a benchmark turns it off. */
   readonly accounting: Accounting | undefined;
   readonly router: ModelRouter;
   readonly agent: Agent;

@@ -2,7 +2,6 @@ import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { startProviderSim } from "@interlingua/provider-sim";
-import { keyHash } from "./auth/key-hash.ts";
 import { TokenStore } from "./auth/token-store.ts";
 import { Accounting, type AccountingOptions } from "./billing/accounting.ts";
 import { LeaseAwareStore } from "./billing/lease-aware-store.ts";
@@ -20,8 +19,8 @@ import { CircuitBreaker, type CircuitBreakerOptions } from "./routing/circuit-br
 import { ModelRouter } from "./routing/model-router.ts";
 import type { GatewayServices } from "./services.ts";
 import { openStore } from "./storage/open-store.ts";
-import type { DrainLimits } from "./stream/detach-on-cancel.ts";
 import { writeRelaysDirectly } from "./stream/direct-relay.ts";
+import type { DrainLimits } from "./stream/relay.ts";
 import {
   createUpstreamAgent,
   DEFAULT_UPSTREAM_TIMEOUTS,
@@ -91,16 +90,9 @@ export async function startGateway(
   const effective = embedded.config;
   const log = options.logger ?? createLogger();
   const store = await openStore(effective.database_url);
-  const rateLimits = await seedStore(store, effective);
+  const { rateLimits, deleted } = await seedStore(store, effective);
   // A config token deleted through the API stays deleted (re-creating it would re-grant what it
   // spent, and bring back a key someone chose to revoke): say so, since the file still lists it.
-  const deleted: string[] = [];
-  for (const token of effective.tokens) {
-    const hash = keyHash(token.key);
-    if ((await store.findTokenByHash(hash)) === undefined) {
-      deleted.push(token.name ?? `key:${hash.slice(0, 12)}`);
-    }
-  }
   if (deleted.length > 0) {
     log.warn(
       { tokens: deleted },
@@ -129,19 +121,21 @@ export async function startGateway(
       "models without a price (add them under pricing): calls are free",
     );
   }
+  const now = options.now ?? Date.now;
   const services: GatewayServices = {
     config: effective,
     store: view,
-    tokens: new TokenStore(view, {
+    // Authentication reads no balance: it goes to the store itself, not the view.
+    tokens: new TokenStore(store, {
       ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
       rateLimits,
       defaultRateLimit: effective.limits.rate_limit,
-      ...(options.now === undefined ? {} : { now: options.now }),
+      now,
     }),
-    limiter: new MemoryRateLimiter(options.now),
+    limiter: new MemoryRateLimiter(now),
     prices,
-    caches: new MemoryCacheRegistry(options.now),
-    now: options.now ?? Date.now,
+    caches: new MemoryCacheRegistry(now),
+    now,
     accounting,
     router,
     agent,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auth, postJson, type Stack, startStack } from "./stack.ts";
+import { auth, eventuallyAsync, postJson, type Stack, startStack } from "./stack.ts";
 import type { Json } from "./wire.ts";
 
 // Accounts through the management API and the balance routes: what a limited key may grant,
@@ -155,11 +155,13 @@ describe("a token's remaining quota set while this instance holds a lease on it"
     expect(call.status).toBe(200);
     const services = stack.gateway.services;
     // The call's charge is written (bounded wait); the rest of the lease stays with this instance.
-    for (let i = 0; i < 200; i++) {
-      await services.accounting!.writePending();
-      if ((await services.store.getToken(id))!.used > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventuallyAsync(
+      async () => {
+        await services.accounting!.writePending();
+        return (await services.store.getToken(id))!.used;
+      },
+      (used) => used > 0,
+    );
     const leased = async () =>
       (await services.store.listLeases())
         .filter((l) => l.kind === "token" && l.subject === String(id))

@@ -6,8 +6,8 @@ import { CODECS } from "../src/codecs.ts";
 import { ENDPOINTS } from "../src/http/endpoints.ts";
 import { requestLog } from "../src/log/request-log.ts";
 import type { GenerationRequest } from "../src/pipeline/generation-request.ts";
-import type { TokenRow, UsageLogRow } from "../src/storage/store.ts";
-import { auth, postJson, type Stack, startStack } from "./stack.ts";
+import type { UsageLogRow } from "../src/storage/store.ts";
+import { auth, eventuallyAsync, postJson, type Stack, startStack, tokenRow } from "./stack.ts";
 import { type Json, parseSse } from "./wire.ts";
 
 // Quota is charged exactly once, for what the upstream delivered: its reported usage, or, when
@@ -77,26 +77,20 @@ let stack: Stack;
 let upstream: Awaited<ReturnType<typeof startUsagelessUpstream>>;
 const url = (path: string) => `${stack.gateway.url}${path}`;
 
-async function tokenRow(s: Stack, key: string): Promise<TokenRow> {
-  const found = await s.gateway.services.tokens.lookup(key);
-  if (!found.ok) throw new Error(`no token ${key}`);
-  return (await s.gateway.services.store.getToken(found.token.id))!;
-}
-
 /** The usage row of one request, once written. */
 async function rowOf(s: Stack, requestId: string | null): Promise<UsageLogRow> {
-  const end = Date.now() + 5000;
-  for (;;) {
-    await s.gateway.services.accounting!.flush();
-    const page = await s.gateway.services.store.queryLogs(
-      { userId: "alice" },
-      { offset: 0, limit: 1000 },
-    );
-    const row = page.items.find((r) => r.requestId === requestId);
-    if (row !== undefined) return row;
-    if (Date.now() > end) throw new Error(`no usage row for ${requestId}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const row = await eventuallyAsync(
+    async () => {
+      await s.gateway.services.accounting!.flush();
+      const page = await s.gateway.services.store.queryLogs(
+        { userId: "alice" },
+        { offset: 0, limit: 1000 },
+      );
+      return page.items.find((r) => r.requestId === requestId);
+    },
+    (found) => found !== undefined,
+  );
+  return row!;
 }
 
 /** Calls `send`, then checks its row and the token's charge against `expected` credits. */

@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { Accounting, type Hold, LEASE_DEFAULTS } from "../src/billing/accounting.ts";
 import { tokenBalance, userBalance } from "../src/billing/balances.ts";
@@ -8,7 +6,13 @@ import { billingSchema } from "../src/config/config-schema.ts";
 import { createLogger } from "../src/log/logger.ts";
 import { openStore } from "../src/storage/open-store.ts";
 import type { Store, UsageLogInput } from "../src/storage/store.ts";
-import { POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
+import {
+  dropSchema,
+  freshSchema,
+  POSTGRES_URL,
+  postgresReachable,
+  usageLog,
+} from "./storage/drivers.ts";
 
 // Quota leases across gateway instances: two Accounting objects ("instances") on one database,
 // each with its own clock so heartbeats and their limit are tested without waiting. On Postgres
@@ -44,7 +48,7 @@ async function openStores(driver: "sqlite" | "postgres") {
     const store = await openStore("sqlite::memory:");
     return { stores: [store, store] as const, drop: () => store.close() };
   }
-  const schema = `lease_${randomBytes(6).toString("hex")}`;
+  const schema = freshSchema("lease");
   const first = await openStore(POSTGRES_URL, { schema, max: 8 });
   const second = await openStore(POSTGRES_URL, { schema, max: 8 });
   return {
@@ -52,10 +56,7 @@ async function openStores(driver: "sqlite" | "postgres") {
     async drop() {
       await first.close();
       await second.close();
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA ${schema} CASCADE`);
-      await client.end();
+      await dropSchema(schema);
     },
   };
 }
@@ -128,26 +129,8 @@ const reserve = (w: World, at: Instance, amount = H) =>
     userUnlimited: false,
   });
 
-const usageRow = (w: World, hold: Hold, credits: number): UsageLogInput => ({
-  requestId: hold.id,
-  time: 0,
-  userId: "u",
-  tokenId: w.tokenId,
-  tokenName: "shared",
-  model: "m",
-  channel: undefined,
-  endpoint: "chat",
-  promptTokens: 0,
-  completionTokens: 0,
-  cachedTokens: 0,
-  cacheWriteTokens: 0,
-  thinkingTokens: 0,
-  credits,
-  cost: credits,
-  latencyMs: 0,
-  stream: false,
-  status: 200,
-});
+const usageRow = (w: World, hold: Hold, credits: number): UsageLogInput =>
+  usageLog({ requestId: hold.id, tokenId: w.tokenId, tokenName: "shared", credits, cost: credits });
 
 async function held(w: World, at: Instance, amount = H): Promise<Hold> {
   const outcome = await reserve(w, at, amount);

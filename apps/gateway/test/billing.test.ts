@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TokenRow, UsageLogRow } from "../src/storage/store.ts";
-import { auth, KEY, postJson, type Stack, startStack } from "./stack.ts";
+import {
+  auth,
+  eventuallyAsync,
+  KEY,
+  postJson,
+  type Stack,
+  startStack,
+  tokenRow as tokenRowOf,
+} from "./stack.ts";
 import { POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
 import { REQUEST } from "./wire.ts";
 
@@ -29,13 +37,7 @@ const url = (path: string) => `${stack.gateway.url}${path}`;
 const services = () => stack.gateway.services;
 const flush = () => services().accounting!.flush();
 
-async function tokenRow(key: string): Promise<TokenRow> {
-  const found = await services().tokens.lookup(key);
-  if (!found.ok) throw new Error(`no token ${key}`);
-  const row = await services().store.getToken(found.token.id);
-  if (row === undefined) throw new Error(`no row for ${key}`);
-  return row;
-}
+const tokenRow = (key: string): Promise<TokenRow> => tokenRowOf(stack, key);
 
 async function logsOf(tokenName: string): Promise<UsageLogRow[]> {
   await flush();
@@ -44,16 +46,6 @@ async function logsOf(tokenName: string): Promise<UsageLogRow[]> {
     { offset: 0, limit: 1000 },
   );
   return page.items;
-}
-
-async function eventuallyAsync<T>(read: () => Promise<T>, ok: (value: T) => boolean) {
-  const end = Date.now() + 5000;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const chat = (text: string, extra: Record<string, unknown> = {}) => ({
@@ -327,7 +319,7 @@ describe("charging calls", () => {
 });
 
 describe("402 payment_required", () => {
-  it("a token that cannot cover the reservation, in each endpoint's envelope", async () => {
+  it("a token that cannot cover the hold, in each endpoint's envelope", async () => {
     const chatRes = await postJson(url("/v1/chat/completions"), chat("hi"), auth(TINY));
     expect(chatRes.status).toBe(402);
     expect(chatRes.json.error).toMatchObject({ code: 402, type: "payment_required" });
@@ -638,9 +630,7 @@ describe.each(drivers)("200 concurrent calls ($name)", ({ databaseUrl }) => {
       },
       (list) => list.length === 200,
     );
-    const found = await services.tokens.lookup(tokenName === "capped" ? CAPPED : OPEN);
-    if (!found.ok) throw new Error("token lookup failed");
-    const token = (await services.store.getToken(found.token.id))!;
+    const token = await tokenRowOf(conc, tokenName === "capped" ? CAPPED : OPEN);
     // Flushed: every free lease went back; none is left behind in the database.
     expect(await services.store.listLeases()).toEqual([]);
     return { rows, token, logged: rows.reduce((sum, r) => sum + r.credits, 0) };

@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { startProviderSim } from "@interlingua/provider-sim";
-import pg from "pg";
 import type { ConfigInput } from "../src/config/config-schema.ts";
 import { validateConfig } from "../src/config/load-config.ts";
 import { createLogger } from "../src/log/logger.ts";
 import { type GatewayOptions, type RunningGateway, startGateway } from "../src/start-gateway.ts";
+import type { TokenRow } from "../src/storage/store.ts";
+import { dropSchema, freshSchema } from "./storage/drivers.ts";
 import type { Json } from "./wire.ts";
 
 export const KEY = "sk-test-alice";
@@ -60,18 +60,10 @@ async function stackDatabase(
   if (url === undefined || !/^postgres(ql)?:\/\//.test(url)) {
     return { url: url ?? "sqlite::memory:", drop: async () => {} };
   }
-  const schema = `stack_${randomBytes(6).toString("hex")}`;
+  const schema = freshSchema("stack");
   const withSchema = new URL(url);
   withSchema.searchParams.set("schema", schema);
-  return {
-    url: withSchema.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    },
-  };
+  return { url: withSchema.toString(), drop: () => dropSchema(schema, url) };
 }
 
 /** Starts the simulator and a gateway in front of it, both on random loopback ports. */
@@ -158,4 +150,32 @@ export async function eventually(check: () => boolean, timeoutMs = 3000): Promis
     if (Date.now() > end) throw new Error("condition not met in time");
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * Waits (bounded) until `ok` holds of what `read` gives, and returns that; for what the gateway
+ * writes after a reply was sent (charges and usage rows, written in batches).
+ */
+export async function eventuallyAsync<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > end) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The token row (as the gateway's handlers see it) of the token with this key. */
+export async function tokenRow(stack: Stack, key: string): Promise<TokenRow> {
+  const services = stack.gateway.services;
+  const found = await services.tokens.lookup(key);
+  if (!found.ok) throw new Error(`no token ${key}`);
+  const row = await services.store.getToken(found.token.id);
+  if (row === undefined) throw new Error(`no row for ${key}`);
+  return row;
 }

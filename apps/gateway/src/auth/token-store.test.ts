@@ -12,7 +12,7 @@ describe("TokenStore", () => {
   let tokens: TokenStore;
   beforeAll(async () => {
     store = await openStore("sqlite::memory:");
-    const limits = await seedStore(store, {
+    const { rateLimits } = await seedStore(store, {
       users: [{ id: "alice", quota: 10, unlimited: false }],
       tokens: [
         { key: "sk-alice-1", user: "alice", quota: 5, unlimited: false },
@@ -34,7 +34,7 @@ describe("TokenStore", () => {
     });
     tokens = new TokenStore(store, {
       ttlMs: 1000,
-      rateLimits: limits,
+      rateLimits,
       defaultRateLimit: { rpm: 60 },
       now: () => now,
     });

@@ -21,6 +21,8 @@ export type TokenLookup =
 
 interface Cached {
   readonly row: TokenRow;
+  /** The stored hash as bytes, decoded once per read rather than per request. */
+  readonly hash: Buffer;
   readonly token: AuthenticatedToken;
   readonly fetchedAt: number;
 }
@@ -63,9 +65,8 @@ export class TokenStore {
       entry = await this.#load(digest);
     }
     if (entry === undefined) return INVALID;
-    const stored = Buffer.from(entry.row.keyHash, "hex");
     const given = Buffer.from(digest, "hex");
-    if (stored.length !== given.length || !timingSafeEqual(stored, given)) return INVALID;
+    if (entry.hash.length !== given.length || !timingSafeEqual(entry.hash, given)) return INVALID;
     if (entry.row.status !== "active") return { ok: false, reason: "disabled" };
     if (entry.row.expiresAt !== undefined && entry.row.expiresAt <= now) {
       return { ok: false, reason: "expired" };
@@ -76,12 +77,6 @@ export class TokenStore {
   /** Forget a token (after it was changed through this instance) so the next lookup reads it. */
   invalidate(keyHashHex: string): void {
     this.#cache.delete(keyHashHex);
-  }
-
-  /** Forget every cached token of a user (its unlimited flag or quota changed). */
-  invalidateUser(userId: string): void {
-    for (const [hash, entry] of this.#cache)
-      if (entry.row.userId === userId) this.#cache.delete(hash);
   }
 
   #load(digest: string): Promise<Cached | undefined> {
@@ -109,7 +104,12 @@ export class TokenStore {
       models: row.models === undefined ? undefined : new Set(row.models),
       rateLimit: this.#options.rateLimits.get(digest) ?? this.#options.defaultRateLimit,
     };
-    const entry: Cached = { row, token, fetchedAt: this.#now() };
+    const entry: Cached = {
+      row,
+      hash: Buffer.from(row.keyHash, "hex"),
+      token,
+      fetchedAt: this.#now(),
+    };
     this.#cache.set(digest, entry);
     return entry;
   }

@@ -184,7 +184,7 @@ export class Accounting {
     return { ok: true, hold: new LeaseHold(this.#book, this.#batcher, input, token, user) };
   }
 
-  /** A log row for a call that held nothing (refused before or at reservation). */
+  /** A log row for a call that held nothing (refused before or when taking its hold). */
   logUnheld(row: UsageLogInput): void {
     this.#batcher.add({ log: row });
   }

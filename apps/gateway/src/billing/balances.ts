@@ -2,16 +2,6 @@ import type { BillingConfig } from "../config/config-schema.ts";
 import type { TokenRow, UserRow } from "../storage/store.ts";
 import { toBillingUnit } from "./money.ts";
 
-/** SPEC.md "Token balance": -1 for both remaining fields of an unlimited token. */
-export interface TokenBalance {
-  success: true;
-  remain_balance: number;
-  remain_credits: number;
-  used_balance: number;
-  used_credits: number;
-  unlimited_quota: boolean;
-}
-
 /**
  * SPEC.md "User balance" (used_credits is typed float there; credits are whole numbers here).
  * An unlimited user answers -1 for both remaining fields, like an unlimited token: its quota
@@ -25,29 +15,33 @@ export interface UserBalance {
   used_credits: number;
 }
 
-// What is left is what can still be spent: calls in flight hold part of the quota.
-const remaining = (row: { quota: number; used: number; reserved: number }) =>
+/** SPEC.md "Token balance": the same fields, -1 for both remaining fields of an unlimited token. */
+export interface TokenBalance extends UserBalance {
+  unlimited_quota: boolean;
+}
+
+/**
+ * What a token or user can still spend: calls in flight hold part of the quota. The one
+ * definition of "remaining" (balances, the management API's `remain_quota`, the grant rules).
+ */
+export const remainingCredits = (row: Pick<UserRow, "quota" | "used" | "reserved">): number =>
   row.quota - row.used - row.reserved;
 
-export function tokenBalance(row: TokenRow, billing: BillingConfig): TokenBalance {
-  const left = remaining(row);
+/** A user's balance; a token's is the same plus `unlimited_quota` (a token row fits here too). */
+export function userBalance(
+  row: Pick<UserRow, "quota" | "used" | "reserved" | "unlimited">,
+  billing: BillingConfig,
+): UserBalance {
+  const left = remainingCredits(row);
   return {
     success: true,
     remain_balance: row.unlimited ? -1 : toBillingUnit(left, billing),
     remain_credits: row.unlimited ? -1 : left,
     used_balance: toBillingUnit(row.used, billing),
     used_credits: row.used,
-    unlimited_quota: row.unlimited,
   };
 }
 
-export function userBalance(row: UserRow, billing: BillingConfig): UserBalance {
-  const left = remaining(row);
-  return {
-    success: true,
-    remain_balance: row.unlimited ? -1 : toBillingUnit(left, billing),
-    remain_credits: row.unlimited ? -1 : left,
-    used_balance: toBillingUnit(row.used, billing),
-    used_credits: row.used,
-  };
+export function tokenBalance(row: TokenRow, billing: BillingConfig): TokenBalance {
+  return { ...userBalance(row, billing), unlimited_quota: row.unlimited };
 }

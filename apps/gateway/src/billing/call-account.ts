@@ -1,5 +1,6 @@
 import type { Usage } from "@interlingua/core-types";
 import { type GatewayError, paymentRequired } from "@interlingua/errors";
+import { CACHE_TTL_HOURS } from "../cache/cache-ttl-hours.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import type { GatewayServices } from "../services.ts";
 import type { UsageLogInput } from "../storage/store.ts";
@@ -39,9 +40,6 @@ const SHORT_MESSAGES = {
   token: "insufficient quota on this API key for this request",
   user: "insufficient balance on this account for this request",
 } as const;
-
-/** How long a context cache lives, by SPEC.md's ttl values (its storage is billed per hour). */
-const CACHE_TTL_HOURS = { "5m": 5 / 60, "1h": 1 } as const;
 
 /**
  * Reserves the most this call may cost on its token and user (402 when either cannot cover it);

@@ -29,7 +29,7 @@ export interface CallHold {
  * the model is known (the upstream cannot produce more); without max tokens, the model's maximum,
  * or `billing.default_output_reserve` for a model whose maximum is not known.
  */
-export function outputCap(
+function outputCap(
   clientMax: number | undefined,
   modelMax: number | undefined,
   defaultReserve: number,

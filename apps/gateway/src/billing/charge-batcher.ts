@@ -147,18 +147,10 @@ export class ChargeBatcher {
   // (its whole amount went back to the subject when it was reclaimed), so the calls drawing on
   // it were charged in full without a hold: say so, and drop the instance's leases.
   #written(calls: readonly PendingCall[], lost: ReadonlySet<string>): void {
-    if (lost.size === 0) {
-      for (const call of calls) {
-        const c = call.charge;
-        c?.tokenLease?.written(c.tokenConsumed, true);
-        c?.userLease?.written(c.userConsumed, true);
-      }
-      return;
-    }
     const lostLeases = new Set<QuotaLease>();
     const gave = (lease: QuotaLease | undefined, consumed: number): boolean => {
       if (lease === undefined) return true;
-      const ok = consumed === 0 || !lost.has(keyOf(lease));
+      const ok = consumed === 0 || lost.size === 0 || !lost.has(keyOf(lease));
       lease.written(consumed, ok);
       if (!ok) lostLeases.add(lease);
       return ok;

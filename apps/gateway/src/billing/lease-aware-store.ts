@@ -13,7 +13,6 @@ import type {
   Store,
   TokenPatch,
   TokenRow,
-  UsageLogInput,
   UsageLogRow,
   UserRow,
 } from "../storage/store.ts";
@@ -46,15 +45,15 @@ export class LeaseAwareStore implements Store {
     this.driver = store.driver;
   }
 
-  #token = (row: TokenRow): TokenRow => {
-    const free = this.#leases.freeLease("token", String(row.id));
+  /** The row with this instance's free lease on its subject left out of `reserved`. */
+  #seen<R extends { readonly reserved: number }>(kind: LeaseKind, subject: string, row: R): R {
+    const free = this.#leases.freeLease(kind, subject);
     return free === 0 ? row : { ...row, reserved: Math.max(0, row.reserved - free) };
-  };
+  }
 
-  #user = (row: UserRow): UserRow => {
-    const free = this.#leases.freeLease("user", row.id);
-    return free === 0 ? row : { ...row, reserved: Math.max(0, row.reserved - free) };
-  };
+  #token = (row: TokenRow): TokenRow => this.#seen("token", String(row.id), row);
+  #user = (row: UserRow): UserRow => this.#seen("user", row.id, row);
+  #maybeToken = (row: TokenRow | undefined) => (row === undefined ? undefined : this.#token(row));
 
   migrate(): Promise<number[]> {
     return this.#store.migrate();
@@ -74,8 +73,7 @@ export class LeaseAwareStore implements Store {
   }
 
   async upsertToken(token: NewToken): Promise<TokenRow | undefined> {
-    const row = await this.#store.upsertToken(token);
-    return row === undefined ? undefined : this.#token(row);
+    return this.#maybeToken(await this.#store.upsertToken(token));
   }
 
   async createToken(token: NewToken): Promise<TokenRow> {
@@ -83,13 +81,11 @@ export class LeaseAwareStore implements Store {
   }
 
   async findTokenByHash(keyHash: string): Promise<TokenRow | undefined> {
-    const row = await this.#store.findTokenByHash(keyHash);
-    return row === undefined ? undefined : this.#token(row);
+    return this.#maybeToken(await this.#store.findTokenByHash(keyHash));
   }
 
   async getToken(id: number): Promise<TokenRow | undefined> {
-    const row = await this.#store.getToken(id);
-    return row === undefined ? undefined : this.#token(row);
+    return this.#maybeToken(await this.#store.getToken(id));
   }
 
   async listTokens(
@@ -104,8 +100,7 @@ export class LeaseAwareStore implements Store {
     // `remaining` is set against the database's `reserved`: without this instance's free lease
     // in it, the remaining the owner asked for is the remaining they will see and can spend.
     if (patch.remaining !== undefined) await this.#leases.giveBack("token", String(id));
-    const row = await this.#store.updateToken(id, userId, patch);
-    return row === undefined ? undefined : this.#token(row);
+    return this.#maybeToken(await this.#store.updateToken(id, userId, patch));
   }
 
   deleteToken(id: number, userId: string): Promise<boolean> {
@@ -145,10 +140,6 @@ export class LeaseAwareStore implements Store {
 
   forgetBatches(before: number): Promise<number> {
     return this.#store.forgetBatches(before);
-  }
-
-  appendLogs(rows: readonly UsageLogInput[]): Promise<void> {
-    return this.#store.appendLogs(rows);
   }
 
   queryLogs(

@@ -4,16 +4,16 @@ import type { LeaseGrant, LeaseKind, Store } from "../storage/store.ts";
 import { QuotaLease, type WaitOutcome } from "./quota-lease.ts";
 
 /** A lease grows by enough for this many holds like the recent ones... */
-export const LEASE_HOLDS = 16;
+const LEASE_HOLDS = 16;
 /** ...and by at least this many credits (0.02 USD at the default 500,000 credits per USD). */
-export const LEASE_FLOOR = 10_000;
+const LEASE_FLOOR = 10_000;
 /** Free lease above this many times the growth size is surplus, returned while the lease is used. */
 const SURPLUS_FACTOR = 2;
 /** A reserve whose lease was dropped (reclaimed) under it this many times in a row gives up. */
 const DROP_RETRIES = 4;
 
 /** A random instance id: a new one per process start and after a reclaim of its leases. */
-export const newOwnerId = (): string => `gw_${randomBytes(9).toString("base64url")}`;
+const newOwnerId = (): string => `gw_${randomBytes(9).toString("base64url")}`;
 
 export interface LeaseBookOptions {
   readonly store: Store;
@@ -53,30 +53,28 @@ export class LeaseBook {
 
   /** The token's current lease (an empty one the first time). */
   token(id: number): QuotaLease {
-    let lease = this.#tokens.get(id);
-    if (lease === undefined) {
-      lease = new QuotaLease(
-        { owner: this.#owner, kind: "token", subject: String(id) },
-        this.#now(),
-      );
-      this.#tokens.set(id, lease);
-    }
+    return this.#tokens.get(id) ?? this.#open(this.#tokens, id, "token", String(id));
+  }
+
+  /** The user's current lease (an empty one the first time). */
+  user(id: string): QuotaLease {
+    return this.#users.get(id) ?? this.#open(this.#users, id, "user", id);
+  }
+
+  #open<K>(map: Map<K, QuotaLease>, id: K, kind: LeaseKind, subject: string): QuotaLease {
+    const lease = new QuotaLease({ owner: this.#owner, kind, subject }, this.#now());
+    map.set(id, lease);
     return lease;
   }
 
-  user(id: string): QuotaLease {
-    let lease = this.#users.get(id);
-    if (lease === undefined) {
-      lease = new QuotaLease({ owner: this.#owner, kind: "user", subject: id }, this.#now());
-      this.#users.set(id, lease);
-    }
-    return lease;
+  /** This instance's lease on a subject, if it has one. */
+  #find(kind: LeaseKind, subject: string): QuotaLease | undefined {
+    return kind === "token" ? this.#tokens.get(Number(subject)) : this.#users.get(subject);
   }
 
   /** The free part of this instance's lease on a subject (0 when it has none). */
   free(kind: LeaseKind, subject: string): number {
-    const lease = kind === "token" ? this.#tokens.get(Number(subject)) : this.#users.get(subject);
-    return lease?.free ?? 0;
+    return this.#find(kind, subject)?.free ?? 0;
   }
 
   /**
@@ -215,7 +213,7 @@ export class LeaseBook {
 
   /** Gives back the free part of one subject's lease now (before its quota is set anew). */
   async giveBackOne(kind: LeaseKind, subject: string): Promise<void> {
-    const lease = kind === "token" ? this.#tokens.get(Number(subject)) : this.#users.get(subject);
+    const lease = this.#find(kind, subject);
     if (lease === undefined || lease.dropped) return;
     if (lease.write !== undefined) await lease.write;
     // Reserves waiting on it take what is free first.

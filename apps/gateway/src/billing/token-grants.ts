@@ -1,4 +1,5 @@
 import type { TokenRow } from "../storage/store.ts";
+import { remainingCredits } from "./balances.ts";
 
 // Who may hand out quota through the management API. Every key of a user manages that user's
 // tokens, so without a rule any limited key could mint itself an unlimited one. The rule: a
@@ -15,7 +16,7 @@ export interface Grant {
 }
 
 const remainingOf = (row: TokenRow) =>
-  row.unlimited ? Number.POSITIVE_INFINITY : row.quota - row.used - row.reserved;
+  row.unlimited ? Number.POSITIVE_INFINITY : remainingCredits(row);
 
 /** Why `caller` may not create a token with `grant`, or undefined when it may. */
 export function refuseNewToken(caller: TokenRow, grant: Grant): string | undefined {

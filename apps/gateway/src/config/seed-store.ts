@@ -2,25 +2,33 @@ import { keyHash, keyHint } from "../auth/key-hash.ts";
 import type { Store } from "../storage/store.ts";
 import type { GatewayConfig, RateLimitConfig } from "./config-schema.ts";
 
+export interface SeedOutcome {
+  /** The per-key rate limits of config tokens (they live in the config, not the database). */
+  readonly rateLimits: Map<string, RateLimitConfig>;
+  /** Names of config tokens deleted through the API: they stay deleted (not re-created). */
+  readonly deleted: string[];
+}
+
 /**
  * Upserts the config's users and tokens. Quotas in the config are totals granted: a restart
  * keeps what was spent, and raising a quota in the file adds the difference.
- * Returns the per-key rate limits of config tokens (they live in the config, not the database).
  */
 export async function seedStore(
   store: Store,
   config: Pick<GatewayConfig, "users" | "tokens">,
-): Promise<Map<string, RateLimitConfig>> {
+): Promise<SeedOutcome> {
   for (const user of config.users) {
     await store.upsertUser({ id: user.id, quota: user.quota, unlimited: user.unlimited });
   }
-  const limits = new Map<string, RateLimitConfig>();
+  const rateLimits = new Map<string, RateLimitConfig>();
+  const deleted: string[] = [];
   for (const token of config.tokens) {
     const hash = keyHash(token.key);
-    await store.upsertToken({
+    const name = token.name ?? `key:${hash.slice(0, 12)}`;
+    const row = await store.upsertToken({
       keyHash: hash,
       keyHint: keyHint(token.key),
-      name: token.name ?? `key:${hash.slice(0, 12)}`,
+      name,
       userId: token.user,
       quota: token.quota ?? 0,
       unlimited: token.unlimited,
@@ -28,7 +36,8 @@ export async function seedStore(
       models: token.models,
       source: "config",
     });
-    if (token.rate_limit !== undefined) limits.set(hash, token.rate_limit);
+    if (row === undefined) deleted.push(name);
+    if (token.rate_limit !== undefined) rateLimits.set(hash, token.rate_limit);
   }
-  return limits;
+  return { rateLimits, deleted };
 }

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { authenticate } from "../auth/authenticate.ts";
 import { keyHash, keyHint, newApiKey } from "../auth/key-hash.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
-import { userBalance } from "../billing/balances.ts";
+import { remainingCredits, userBalance } from "../billing/balances.ts";
 import { toBillingUnit } from "../billing/money.ts";
 import { refuseNewToken, refuseTokenChange } from "../billing/token-grants.ts";
 import type { GatewayServices } from "../services.ts";
@@ -47,7 +47,7 @@ function tokenView(row: TokenRow) {
     name: row.name,
     key_hint: row.keyHint,
     status: row.status,
-    remain_quota: row.unlimited ? -1 : row.quota - row.used - row.reserved,
+    remain_quota: row.unlimited ? -1 : remainingCredits(row),
     used_quota: row.used,
     unlimited_quota: row.unlimited,
     expired_time: unixSeconds(row.expiresAt),
@@ -188,11 +188,11 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
   const callerRow = async (token: AuthenticatedToken): Promise<TokenRow | Reply> =>
     (await services.store.getToken(token.id)) ?? refuse(401, "invalid API key");
 
-  /** The caller's token named by the `:id` path parameter, or the refusal to answer with. */
-  const ownToken = async (c: Ctx, token: AuthenticatedToken): Promise<TokenRow | Reply> => {
-    const id = tokenIdSchema.safeParse(c.req.param("id"));
-    if (!id.success) return refuse(400, "id: must be a positive integer");
-    const row = await services.store.getToken(id.data);
+  /** The caller's token of that id (path parameter or body field), or the refusal to answer with. */
+  const ownToken = async (id: unknown, token: AuthenticatedToken): Promise<TokenRow | Reply> => {
+    const parsed = tokenIdSchema.safeParse(String(id ?? ""));
+    if (!parsed.success) return refuse(400, "id: must be a positive integer");
+    const row = await services.store.getToken(parsed.data);
     if (row === undefined || row.userId !== token.userId) return refuse(404, "token not found");
     return row;
   };
@@ -213,7 +213,7 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
   app.get(
     "/api/token/:id",
     route(async (c, token) => {
-      const row = await ownToken(c, token);
+      const row = await ownToken(c.req.param("id"), token);
       return "success" in row ? row : ok(tokenView(row));
     }),
   );
@@ -250,12 +250,8 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
     route(async (c, token) => {
       const body = updateTokenSchema.safeParse(await readJson(c));
       if (!body.success) return refuse(400, issueText(body.error));
-      const id = tokenIdSchema.safeParse(String(idFrom(c, body.data) ?? ""));
-      if (!id.success) return refuse(400, "id: must be a positive integer");
-      const target = await services.store.getToken(id.data);
-      if (target === undefined || target.userId !== token.userId) {
-        return refuse(404, "token not found");
-      }
+      const target = await ownToken(idFrom(c, body.data), token);
+      if ("success" in target) return target;
       const caller = await callerRow(token);
       if ("success" in caller) return caller;
       const refused = refuseTokenChange(caller, target, {
@@ -263,19 +259,14 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
         unlimited: body.data.unlimited_quota,
       });
       if (refused !== undefined) return refuse(403, refused);
-      const row = await services.store.updateToken(id.data, token.userId, patchOf(body.data));
+      const row = await services.store.updateToken(target.id, token.userId, patchOf(body.data));
       if (row === undefined) return refuse(404, "token not found");
       services.tokens.invalidate(row.keyHash);
       return ok(tokenView(row));
     });
-  app.put(
-    "/api/token",
-    updateToken((_c, body) => body.id),
-  );
-  app.put(
-    "/api/token/",
-    updateToken((_c, body) => body.id),
-  );
+  const updateByBodyId = updateToken((_c, body) => body.id);
+  app.put("/api/token", updateByBodyId);
+  app.put("/api/token/", updateByBodyId);
   app.put(
     "/api/token/:id",
     updateToken((c) => c.req.param("id")),
@@ -284,7 +275,7 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
   app.delete(
     "/api/token/:id",
     route(async (c, token) => {
-      const row = await ownToken(c, token);
+      const row = await ownToken(c.req.param("id"), token);
       if ("success" in row) return row;
       await services.store.deleteToken(row.id, token.userId);
       services.tokens.invalidate(row.keyHash);

@@ -1,5 +1,5 @@
 import type { SqlConnection } from "./sql-connection.ts";
-import { compareSubjects, KEY_MATCH, keyParams, subjectId } from "./sql-leases.ts";
+import { compareSubjects, KEY_MATCH, keyParams, subjectId, TABLE } from "./sql-leases.ts";
 import { insertLogs } from "./sql-usage-logs.ts";
 import type { BatchOutcome, ChargeBatch, LeaseKey, LeaseKind } from "./store.ts";
 
@@ -80,7 +80,7 @@ export function writeCharges(
       }
       if (total.used === 0 && released === 0) continue;
       await tx.run(
-        `UPDATE ${total.kind === "token" ? "tokens" : "users"} SET used = used + ?, reserved = reserved - ? WHERE id = ?`,
+        `UPDATE ${TABLE[total.kind]} SET used = used + ?, reserved = reserved - ? WHERE id = ?`,
         [total.used, released, subjectId(total.kind, total.subject)],
       );
     }

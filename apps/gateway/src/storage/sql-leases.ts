@@ -9,7 +9,8 @@ import type { LeaseGrant, LeaseKey, LeaseKind, LeaseReturn, LeaseRow } from "./s
 // rows belong to one instance, so two instances only ever share subject rows, which they all
 // take in the same order: concurrent grants, returns, reclaims and charge batches never deadlock.
 
-const TABLE: Record<LeaseKind, "tokens" | "users"> = { token: "tokens", user: "users" };
+/** The table of a lease's subject. */
+export const TABLE: Record<LeaseKind, "tokens" | "users"> = { token: "tokens", user: "users" };
 
 /** The subject's primary key as its table stores it (tokens have integer ids). */
 export const subjectId = (kind: LeaseKind, subject: string): SqlValue =>
@@ -30,7 +31,7 @@ export function compareSubjects(
 }
 
 /** Sorts keys into the lock order above (owners by id within one subject). */
-export function inLockOrder<T extends LeaseKey>(keys: T[]): T[] {
+function inLockOrder<T extends LeaseKey>(keys: T[]): T[] {
   return keys.sort(
     (a, b) => compareSubjects(a, b) || (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0),
   );
@@ -112,14 +113,10 @@ export async function heartbeatLeases(
   now: number,
 ): Promise<LeaseKey[]> {
   const rows = await db.all(
-    "UPDATE leases SET heartbeat_at = ? WHERE instance_id = ? RETURNING subject_kind, subject_id",
+    "UPDATE leases SET heartbeat_at = ? WHERE instance_id = ? RETURNING instance_id, subject_kind, subject_id",
     [now, owner],
   );
-  return rows.map((row) => ({
-    owner,
-    kind: row["subject_kind"] === "user" ? "user" : "token",
-    subject: String(row["subject_id"]),
-  }));
+  return rows.map(toKey);
 }
 
 export function reclaimLeases(

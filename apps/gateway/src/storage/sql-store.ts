@@ -1,6 +1,12 @@
 import { MIGRATIONS, sqlFor } from "./migrations.ts";
 import { writeCharges } from "./sql-charges.ts";
-import type { SqlConnection, SqlRow, SqlValue } from "./sql-connection.ts";
+import {
+  sqlBool as bool,
+  sqlNum as num,
+  type SqlConnection,
+  type SqlRow,
+  type SqlValue,
+} from "./sql-connection.ts";
 import {
   heartbeatLeases,
   listLeases,
@@ -8,7 +14,7 @@ import {
   returnLease,
   takeLease,
 } from "./sql-leases.ts";
-import { insertLogs, toLog } from "./sql-usage-logs.ts";
+import { toLog } from "./sql-usage-logs.ts";
 import type {
   BatchOutcome,
   ChargeBatch,
@@ -23,14 +29,10 @@ import type {
   Store,
   TokenPatch,
   TokenRow,
-  UsageLogInput,
   UsageLogRow,
   UserRow,
 } from "./store.ts";
 
-// Booleans travel as 1/0: node:sqlite binds no booleans, and Postgres reads '1'/'0' as boolean.
-const bool = (value: boolean): number => (value ? 1 : 0);
-const num = (value: unknown): number => Number(value ?? 0);
 const opt = (value: unknown): number | undefined =>
   value === null || value === undefined ? undefined : Number(value);
 
@@ -60,24 +62,22 @@ const toToken = (row: SqlRow): TokenRow => ({
   createdAt: num(row["created_at"]),
 });
 
+/** Each optional filter and its condition. */
+const LOG_FILTERS: readonly (readonly [Exclude<keyof LogFilter, "userId">, string])[] = [
+  ["model", "model = ?"],
+  ["tokenName", "token_name = ?"],
+  ["from", "time >= ?"],
+  ["to", "time < ?"],
+];
+
 function where(filter: LogFilter): { sql: string; params: SqlValue[] } {
   const clauses = ["user_id = ?"];
   const params: SqlValue[] = [filter.userId];
-  if (filter.model !== undefined) {
-    clauses.push("model = ?");
-    params.push(filter.model);
-  }
-  if (filter.tokenName !== undefined) {
-    clauses.push("token_name = ?");
-    params.push(filter.tokenName);
-  }
-  if (filter.from !== undefined) {
-    clauses.push("time >= ?");
-    params.push(filter.from);
-  }
-  if (filter.to !== undefined) {
-    clauses.push("time < ?");
-    params.push(filter.to);
+  for (const [field, condition] of LOG_FILTERS) {
+    const value = filter[field];
+    if (value === undefined) continue;
+    clauses.push(condition);
+    params.push(value);
   }
   return { sql: clauses.join(" AND "), params };
 }
@@ -276,11 +276,6 @@ export class SqlStore implements Store {
 
   forgetBatches(before: number): Promise<number> {
     return this.#db.run("DELETE FROM applied_batches WHERE applied_at < ?", [before]);
-  }
-
-  async appendLogs(rows: readonly UsageLogInput[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.#db.transaction((tx) => insertLogs(tx, rows));
   }
 
   async queryLogs(

@@ -1,4 +1,10 @@
-import type { SqlConnection, SqlRow, SqlValue } from "./sql-connection.ts";
+import {
+  sqlBool as bool,
+  sqlNum as num,
+  type SqlConnection,
+  type SqlRow,
+  type SqlValue,
+} from "./sql-connection.ts";
 import type { UsageLogInput, UsageLogRow } from "./store.ts";
 
 // Usage rows to and from SQL. They are written many at a time (a charge batch holds up to
@@ -47,9 +53,6 @@ function insertOf(n: number): string {
   return sql;
 }
 
-// Booleans travel as 1/0: node:sqlite binds no booleans, and Postgres reads '1'/'0' as boolean.
-const bool = (value: boolean): number => (value ? 1 : 0);
-
 /** Writes one row's parameters into `params` from `at` on (in COLUMNS order). */
 function putParams(params: SqlValue[], at: number, log: UsageLogInput): void {
   params[at] = log.requestId;
@@ -85,8 +88,6 @@ export async function insertLogs(db: SqlConnection, rows: readonly UsageLogInput
     await db.run(insertOf(end - start), params);
   }
 }
-
-const num = (value: unknown): number => Number(value ?? 0);
 
 export const toLog = (row: SqlRow): UsageLogRow => ({
   id: num(row["id"]),

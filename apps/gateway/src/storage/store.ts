@@ -262,8 +262,6 @@ export interface Store {
   writeCharges(batch: ChargeBatch, now: number): Promise<BatchOutcome>;
   /** Forgets the ids of batches applied before `before`: a retry comes seconds later, not days. */
   forgetBatches(before: number): Promise<number>;
-  /** Usage rows alone, in one transaction. */
-  appendLogs(rows: readonly UsageLogInput[]): Promise<void>;
 
   /** Newest first. */
   queryLogs(filter: LogFilter, page: { offset: number; limit: number }): Promise<Page<UsageLogRow>>;

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { expect } from "vitest";
 import { openStore } from "../../src/storage/open-store.ts";
-import type { Store } from "../../src/storage/store.ts";
+import type { Store, UsageLogInput } from "../../src/storage/store.ts";
 
 export const POSTGRES_URL =
   process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -49,21 +50,68 @@ export const sqliteDriver: Driver = {
   },
 };
 
+/** A random schema name: each test store or gateway keeps its tables in its own. */
+export const freshSchema = (prefix: string): string =>
+  `${prefix}_${randomBytes(6).toString("hex")}`;
+
+/** Drops a schema with everything in it (`url`: the database it is in). */
+export async function dropSchema(schema: string, url = POSTGRES_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Each store in its own random schema, dropped afterwards. */
 export const postgresDriver: Driver = {
   name: "postgres",
   async open() {
-    const schema = `t_${randomBytes(6).toString("hex")}`;
+    const schema = freshSchema("t");
     const store = await openStore(POSTGRES_URL, { schema, max: 20 });
     return {
       store,
       async drop() {
         await store.close();
-        const client = new pg.Client({ connectionString: POSTGRES_URL });
-        await client.connect();
-        await client.query(`DROP SCHEMA ${schema} CASCADE`);
-        await client.end();
+        await dropSchema(schema);
       },
     };
   },
 };
+
+/** A usage row of user "u" with no tokens counted: the fields the accounting tests care about. */
+export const usageLog = (
+  row: Pick<UsageLogInput, "requestId" | "tokenId" | "credits"> & Partial<UsageLogInput>,
+): UsageLogInput => ({
+  time: 0,
+  userId: "u",
+  tokenName: "t",
+  model: "m",
+  channel: undefined,
+  endpoint: "chat",
+  promptTokens: 0,
+  completionTokens: 0,
+  cachedTokens: 0,
+  cacheWriteTokens: 0,
+  thinkingTokens: 0,
+  cost: 0,
+  latencyMs: 0,
+  stream: false,
+  status: 200,
+  ...row,
+});
+
+/** tokens.reserved and users.reserved are the sums of their lease rows. */
+export async function expectReservedIsLeased(store: Store, tokenIds: number[], userIds: string[]) {
+  const rows = await store.listLeases();
+  const sum = (kind: string, subject: string) =>
+    rows.filter((r) => r.kind === kind && r.subject === subject).reduce((s, r) => s + r.amount, 0);
+  for (const id of tokenIds) {
+    expect((await store.getToken(id))?.reserved, `token ${id}`).toBe(sum("token", String(id)));
+  }
+  for (const id of userIds) {
+    expect((await store.getUser(id))?.reserved, `user ${id}`).toBe(sum("user", id));
+  }
+}

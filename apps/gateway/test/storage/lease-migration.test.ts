@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { Accounting } from "../../src/billing/accounting.ts";
 import { billingSchema } from "../../src/config/config-schema.ts";
@@ -9,7 +7,7 @@ import { openPostgres } from "../../src/storage/postgres-connection.ts";
 import type { SqlConnection } from "../../src/storage/sql-connection.ts";
 import { SqlStore } from "../../src/storage/sql-store.ts";
 import { openSqlite } from "../../src/storage/sqlite-connection.ts";
-import { POSTGRES_URL, postgresReachable } from "./drivers.ts";
+import { dropSchema, freshSchema, POSTGRES_URL, postgresReachable } from "./drivers.ts";
 
 // Migration 3 replaces per-call reservations with leases. A database of version 2 may hold
 // reservations still open (calls in flight under the old code, or left by a process that died):
@@ -91,16 +89,13 @@ describe("migration 3: open reservations become reclaimable leases", () => {
   });
 
   it.skipIf(!pgUp)("postgres", async () => {
-    const schema = `mig_${randomBytes(6).toString("hex")}`;
+    const schema = freshSchema("mig");
     const db = await openPostgres(POSTGRES_URL, { schema, max: 4 });
     try {
       await migrated(db);
     } finally {
       await db.close();
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA ${schema} CASCADE`);
-      await client.end();
+      await dropSchema(schema);
     }
   });
 });

@@ -4,7 +4,14 @@ import { Accounting, type Hold, LEASE_DEFAULTS } from "../../src/billing/account
 import { billingSchema } from "../../src/config/config-schema.ts";
 import { createLogger } from "../../src/log/logger.ts";
 import type { Store, UsageLogInput } from "../../src/storage/store.ts";
-import { type Driver, postgresDriver, postgresReachable, sqliteDriver } from "./drivers.ts";
+import {
+  type Driver,
+  expectReservedIsLeased,
+  postgresDriver,
+  postgresReachable,
+  sqliteDriver,
+  usageLog,
+} from "./drivers.ts";
 
 const pgUp = await postgresReachable();
 
@@ -48,26 +55,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("reclaim" as const), dead: at }) },
 );
 
-const row = (requestId: string, credits: number, tokenId: number): UsageLogInput => ({
-  requestId,
-  time: 0,
-  userId: "u",
-  tokenId,
-  tokenName: "t",
-  model: "m",
-  channel: undefined,
-  endpoint: "chat",
-  promptTokens: 0,
-  completionTokens: 0,
-  cachedTokens: 0,
-  cacheWriteTokens: 0,
-  thinkingTokens: 0,
-  credits,
-  cost: 0,
-  latencyMs: 0,
-  stream: false,
-  status: 200,
-});
+const row = (requestId: string, credits: number, tokenId: number): UsageLogInput =>
+  usageLog({ requestId, credits, tokenId });
 
 interface Open {
   readonly hold: Hold;
@@ -95,16 +84,10 @@ async function expectLeasesKnown(store: Store, instance: Accounting, reclaimed: 
   }
 }
 
-/** reserved = the sum of lease rows, for the token and the user. */
+/** reserved = the sum of lease rows, for the token and the user; no lease below zero. */
 async function expectLeasesAddUp(store: Store, tokenId: number) {
-  const leases = await store.listLeases();
-  const sum = (kind: string, subject: string) =>
-    leases
-      .filter((l) => l.kind === kind && l.subject === subject)
-      .reduce((s, l) => s + l.amount, 0);
-  expect((await store.getToken(tokenId))!.reserved).toBe(sum("token", String(tokenId)));
-  expect((await store.getUser("u"))!.reserved).toBe(sum("user", "u"));
-  for (const lease of leases) expect(lease.amount).toBeGreaterThanOrEqual(0);
+  await expectReservedIsLeased(store, [tokenId], ["u"]);
+  for (const lease of await store.listLeases()) expect(lease.amount).toBeGreaterThanOrEqual(0);
 }
 
 function ledgerProperty(driver: Driver, runs: number) {
