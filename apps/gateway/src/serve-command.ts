@@ -40,8 +40,9 @@ export async function resolveConfig(
 }
 
 /**
- * `interlingua serve|check`. Returns the running gateway, or an exit code when there is nothing
- * to keep running (1: bad config, 2: bad usage, 0: check passed or help).
+ * `interlingua serve|check|migrate|token create`. Returns the running gateway, or an exit code
+ * when there is nothing to keep running (1: bad config or a failed command, 2: bad usage, 0: done
+ * or help).
  */
 export async function runCli(
   argv: string[],

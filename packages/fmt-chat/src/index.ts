@@ -10,6 +10,7 @@ export {
   encodeChatEvents,
   encodeChatStream,
 } from "./chat-stream-encoder.js";
+export { isChatUsageOnlyChunk } from "./chat-usage-only-chunk.js";
 export { formatChatPath, invalidChatField, invalidChatInput } from "./invalid-chat-input.js";
 export {
   chatToUnifiedFinishReason,

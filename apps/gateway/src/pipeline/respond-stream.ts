@@ -1,16 +1,15 @@
 import type { SseMessage, StreamEvent } from "@interlingua/core-types";
+import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
 import { CODECS } from "../codecs.ts";
 import type { GatewayServices } from "../services.ts";
-import { type ClientFraming, jsonArrayFraming, sseFraming } from "../stream/client-framing.ts";
-import type { StreamEnd } from "../stream/detach-on-cancel.ts";
+import { type ClientFraming, jsonArrayFraming, SSE_FRAMING } from "../stream/client-framing.ts";
 import { relayResponse } from "../stream/direct-relay.ts";
-import { isUsageOnlyMessage } from "../stream/drop-usage-only.ts";
 import { watchSse } from "../stream/observe-sse.ts";
 import { passThroughStage } from "../stream/pass-through-stage.ts";
 import { PLAIN_CHUNK } from "../stream/plain-chunk.ts";
 import { PLAIN_DELTA } from "../stream/plain-delta.ts";
 import { reframeStage } from "../stream/reframe-stage.ts";
-import { startRelay } from "../stream/relay.ts";
+import { type StreamEnd, startRelay } from "../stream/relay.ts";
 import type { RelayStage } from "../stream/relay-stage.ts";
 import { translateStage } from "../stream/translate-stage.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
@@ -30,7 +29,7 @@ const JSON_ARRAY_HEADERS = { "content-type": "application/json; charset=utf-8" }
 type StreamCommitted = Extract<Committed, { kind: "stream" }>;
 
 const keepAll = () => true;
-const keepAllButUsageOnly = (message: SseMessage) => !isUsageOnlyMessage(message);
+const keepAllButUsageOnly = (message: SseMessage) => !isChatUsageOnlyChunk(message.data);
 
 /**
  * A committed upstream stream as the client's stream. Same format: the upstream bytes go through
@@ -48,9 +47,8 @@ export function streamReply(
   onSettled: (outcome: StreamOutcome & StreamEnd) => void,
 ): Response {
   const outcome: StreamOutcome = {};
-  const stage = request.jsonArrayStream
-    ? stageFor(request, committed, outcome, jsonArrayFraming())
-    : stageFor(request, committed, outcome, sseFraming());
+  const framing = request.jsonArrayStream ? jsonArrayFraming() : SSE_FRAMING;
+  const stage = stageFor(request, committed, outcome, framing);
   const options = {
     keepAliveMs: request.jsonArrayStream ? undefined : services.keepAliveMs,
     drain: services.drain,

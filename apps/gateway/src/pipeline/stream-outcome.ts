@@ -44,13 +44,3 @@ export function recordEvent(outcome: StreamOutcome, event: StreamEvent): void {
     default:
   }
 }
-
-/** A pass-through stage that records every canonical event it sees. */
-export function observeEvents(outcome: StreamOutcome): TransformStream<StreamEvent, StreamEvent> {
-  return new TransformStream({
-    transform(event, controller) {
-      recordEvent(outcome, event);
-      controller.enqueue(event);
-    },
-  });
-}

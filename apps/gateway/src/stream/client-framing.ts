@@ -11,13 +11,14 @@ export interface ClientFraming {
   keepAlive(): string | undefined;
 }
 
-export function sseFraming(): ClientFraming {
-  return {
-    frame: (message) => encodeSseEvent(message),
-    close: () => "",
-    keepAlive: () => keepAliveAt("frame", "\n"),
-  };
-}
+const SSE_KEEP_ALIVE = keepAliveAt("frame", "\n");
+
+/** SSE frames with LF line ends; stateless, so one serves every stream. */
+export const SSE_FRAMING: ClientFraming = {
+  frame: (message) => encodeSseEvent(message),
+  close: () => "",
+  keepAlive: () => SSE_KEEP_ALIVE,
+};
 
 /**
  * The JSON array that native streamGenerateContent returns without `alt=sse`: `[` first element

@@ -8,7 +8,11 @@ type StartRelay = (sink: RelaySink) => Relay;
 /** Relayed responses that the Node server may write itself instead of reading their body. */
 const DIRECT = new WeakMap<Response, StartRelay>();
 
-/** Whether a request came through `writeRelaysDirectly` on the Node server (its `env`). */
+/**
+ * Whether a request reached the app on the Node server (its `env` holds the Node response). The
+ * gateway's server always wraps the app's fetch in `writeRelaysDirectly`, which then writes a
+ * relayed response itself; an app served on Node without that wrapper must not rely on this.
+ */
 export function writesDirectly(env: unknown): boolean {
   return (
     typeof env === "object" &&

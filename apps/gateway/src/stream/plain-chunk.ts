@@ -4,7 +4,7 @@ import type { UpstreamProtocolSpec } from "../upstream/upstream-protocols.ts";
  * Whether a run of same-format upstream bytes (whole frames, or the start of one) holds only
  * plain content deltas: nothing the tap needs (usage, a finish reason, an error). Tested on the
  * raw bytes with native searches, so such chunks are neither decoded nor parsed (see
- * `chunkSkipper`). Each test looks for quoted keys, which cannot occur inside a JSON string value
+ * `sseTap`). Each test looks for quoted keys, which cannot occur inside a JSON string value
  * (their quotes would be escaped there); a form it does not recognise is never called plain.
  */
 export interface PlainChunkTest {

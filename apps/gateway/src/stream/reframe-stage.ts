@@ -1,13 +1,10 @@
 import type { SseMessage } from "@interlingua/core-types";
 import { encodeSseEvent } from "@interlingua/sse";
-import { chunkSkipper } from "./chunk-skipper.ts";
 import type { ClientFraming } from "./client-framing.ts";
 import type { SseWatch } from "./observe-sse.ts";
 import type { PlainChunkTest } from "./plain-chunk.ts";
 import { keepAliveAt, type RelayStage } from "./relay-stage.ts";
-import { createSseSplitter } from "./sse-splitter.ts";
-
-const STREAMING = { stream: true } as const;
+import { sseTap } from "./sse-tap.ts";
 
 export interface ReframeOptions {
   /** Whether the client gets a message (the usage chunk it did not ask for is kept from it). */
@@ -18,7 +15,7 @@ export interface ReframeOptions {
   failure: (error: unknown) => SseMessage[];
   /**
    * With `raw` framing: chunks of plain deltas (which `keep` never drops) go out as their whole
-   * frames without being parsed (see `chunkSkipper`).
+   * frames without being parsed (see `sseTap`).
    */
   plainChunk?: PlainChunkTest | undefined;
 }
@@ -32,52 +29,38 @@ export interface ReframeOptions {
  */
 export function reframeStage(watch: SseWatch, options: ReframeOptions): RelayStage {
   const { keep, framing, failure, plainChunk } = options;
-  const utf8 = new TextDecoder();
   let out = "";
-  const splitter = createSseSplitter((message, raw) => {
+  // Re-framing must see every message, so only the raw framing skips.
+  const tap = sseTap(watch, framing === "raw" ? plainChunk : undefined, (message, raw) => {
     if (message === undefined) {
       // Comments (an upstream's own keep-alives) stay when the framing can carry them.
       if (framing === "raw") out += raw;
       return;
     }
-    watch.see(message);
     if (!keep(message)) return;
     out += framing === "raw" ? raw : framing.frame(message);
   });
-  // Re-framing must see every message, so only the raw framing skips.
-  const skipper = chunkSkipper(framing === "raw" ? plainChunk : undefined, watch, splitter);
-  const feed = (bytes: Uint8Array) => splitter.feed(utf8.decode(bytes, STREAMING));
   const write = (message: SseMessage) =>
     framing === "raw"
-      ? encodeSseEvent(message, { lineEnding: splitter.lineEnding })
+      ? encodeSseEvent(message, { lineEnding: tap.lineEnding })
       : framing.frame(message);
+  const close = () => (framing === "raw" ? "" : framing.close());
   const take = () => {
     const text = out;
     out = "";
     return text;
   };
   return {
-    push(chunk) {
-      const frames = skipper.skip(chunk);
-      if (frames !== undefined) return frames;
-      const carried = skipper.takeCarry();
-      if (carried !== undefined) feed(carried);
-      feed(chunk);
-      return take();
-    },
+    // A chunk only measured is whole frames, all of them kept.
+    push: (chunk) => tap.push(chunk) ?? take(),
     end() {
-      const carried = skipper.takeCarry();
-      if (carried !== undefined) feed(carried);
-      splitter.feed(utf8.decode());
-      watch.end();
-      return take() + (framing === "raw" ? "" : framing.close());
+      tap.end();
+      return take() + close();
     },
     fail(error) {
-      return (
-        take() + failure(error).map(write).join("") + (framing === "raw" ? "" : framing.close())
-      );
+      return take() + failure(error).map(write).join("") + close();
     },
     keepAlive: () =>
-      framing === "raw" ? keepAliveAt("frame", splitter.lineEnding) : framing.keepAlive(),
+      framing === "raw" ? keepAliveAt("frame", tap.lineEnding) : framing.keepAlive(),
   };
 }

@@ -1,5 +1,7 @@
+import type { SsePosition } from "./sse-splitter.ts";
+
 /**
- * One client stream's conversion, run synchronously on each upstream chunk by `relayStream`:
+ * One client stream's conversion, run synchronously on each upstream chunk by `startRelay`:
  * pass-through with a usage tap, re-framing, or translation between formats. Empty text means
  * nothing to send yet.
  */
@@ -20,10 +22,7 @@ const KEEP_ALIVE = ": keep-alive";
  * The SSE keep-alive comment for an output position: a whole comment frame between frames, a lone
  * comment line after a finished line inside one, nothing mid-line (it would change the line).
  */
-export function keepAliveAt(
-  position: "frame" | "line" | "inside",
-  eol: string,
-): string | undefined {
+export function keepAliveAt(position: SsePosition, eol: string): string | undefined {
   if (position === "frame") return KEEP_ALIVE + eol + eol;
   if (position === "line") return KEEP_ALIVE + eol;
   return undefined;

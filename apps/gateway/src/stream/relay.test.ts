@@ -1,7 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { StreamEnd } from "./detach-on-cancel.ts";
-import { type RelayOptions, type RelaySink, startRelay } from "./relay.ts";
+import { type RelayOptions, type RelaySink, type StreamEnd, startRelay } from "./relay.ts";
 import type { RelayStage } from "./relay-stage.ts";
 import { relayReadable } from "./relay-stream.ts";
 

@@ -1,7 +1,26 @@
 import type { StartedUpstreamBody } from "../upstream/read-first-chunk.ts";
-import type { DrainLimits, StreamEnd } from "./detach-on-cancel.ts";
 import { everyPeriod } from "./keep-alive-ticker.ts";
 import type { RelayStage } from "./relay-stage.ts";
+
+/**
+ * How far an upstream stream whose client went away is read on: not cancelled but drained
+ * (bounded) to its end, so its final usage is still seen.
+ */
+export interface DrainLimits {
+  /** Stop draining after this long. */
+  maxMs: number;
+  /** Stop draining after this many bytes. */
+  maxBytes: number;
+}
+
+/** How a relayed stream ended, reported once. */
+export interface StreamEnd {
+  /** The source ran to its end (and, after a disconnect, was drained to it within the limits). */
+  complete: boolean;
+  clientDisconnected: boolean;
+  /** Why reading the source failed, for the log. */
+  readError?: string;
+}
 
 /** Where a relay's output goes: a web stream for `Response.body`, or the Node response itself. */
 export interface RelaySink {

@@ -1,7 +1,7 @@
 import type { SseMessage, StreamEvent } from "@interlingua/core-types";
+import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
 import { describe, expect, it } from "vitest";
 import { jsonArrayFraming } from "./client-framing.ts";
-import { isUsageOnlyMessage } from "./drop-usage-only.ts";
 import type { SseWatch } from "./observe-sse.ts";
 import { SAMPLED_DELTAS, watchSse } from "./observe-sse.ts";
 import { passThroughStage } from "./pass-through-stage.ts";
@@ -104,7 +104,7 @@ describe("reframeStage", () => {
   it("passes whole kept frames as their upstream text and keeps the unasked usage chunk out", () => {
     const watched: SseMessage[] = [];
     const stage = reframeStage(recording(watched), {
-      keep: (m) => !isUsageOnlyMessage(m),
+      keep: (m) => !isChatUsageOnlyChunk(m.data),
       framing: "raw",
       failure: () => [],
     });

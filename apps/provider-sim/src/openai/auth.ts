@@ -8,17 +8,21 @@ const MESSAGES = {
     "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.",
 };
 
+/** The key of `Authorization: Bearer <key>`, if the header has that form. */
+export function openaiApiKey(headers: Headers): string | undefined {
+  return headers
+    .get("authorization")
+    ?.match(/^Bearer\s+(.+)$/i)?.[1]
+    ?.trim();
+}
+
 /** OpenAI authenticates with `Authorization: Bearer <key>`; both failures are 401s. */
 export function openaiAuth(
   headers: Headers,
   accepted: ReadonlySet<string> | undefined,
   errors: ProtocolErrors,
 ): Response | undefined {
-  const key = headers
-    .get("authorization")
-    ?.match(/^Bearer\s+(.+)$/i)?.[1]
-    ?.trim();
-  const check = checkKey(accepted, key);
+  const check = checkKey(accepted, openaiApiKey(headers));
   if (check === "ok") return undefined;
   return errors.response(401, {
     message: MESSAGES[check],

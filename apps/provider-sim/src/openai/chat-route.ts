@@ -7,6 +7,7 @@ import { asObject, asString, isObject } from "../core/json.ts";
 import { planReply } from "../core/reply-plan.ts";
 import { respond } from "../core/respond.ts";
 import type { Sim } from "../core/sim.ts";
+import { openaiApiKey } from "./auth.ts";
 import { chatCompletion } from "./chat-response.ts";
 import { chatStreamFrames } from "./chat-stream.ts";
 import { readChatTurn } from "./chat-turn.ts";
@@ -25,10 +26,9 @@ export function chatCompletionsRoute(sim: Sim): Handler<SimEnv> {
     const turn = readChatTurn(json);
     if (typeof turn === "string") return errors.response(400, { message: turn });
     const directives = parseDirectives(turn.userText);
-    const apiKey = c.req.header("authorization")?.replace(/^Bearer\s+/i, "") ?? "";
     const scope = [
       "openai",
-      keyFingerprint(apiKey),
+      keyFingerprint(openaiApiKey(c.req.raw.headers) ?? ""),
       turn.model,
       asString(json.prompt_cache_key) ?? "",
     ].join("\u0000");

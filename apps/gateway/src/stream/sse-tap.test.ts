@@ -1,9 +1,8 @@
 import type { StreamEvent, Usage } from "@interlingua/core-types";
-import { chat } from "@interlingua/fmt-chat";
+import { chat, isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isUsageOnlyMessage } from "./drop-usage-only.ts";
 import { SAMPLED_DELTAS, watchSse } from "./observe-sse.ts";
 import { passThroughStage } from "./pass-through-stage.ts";
 import { PLAIN_CHUNK } from "./plain-chunk.ts";
@@ -137,7 +136,7 @@ describe("skipping whole chunks of plain deltas", () => {
         const wire = utf8.encode(streamText);
         const { watch, result } = watcher("chat");
         const stage = reframeStage(watch, {
-          keep: (m) => !isUsageOnlyMessage(m),
+          keep: (m) => !isChatUsageOnlyChunk(m.data),
           framing: "raw",
           failure: () => [],
           plainChunk: PLAIN_CHUNK.chat,
