@@ -7,6 +7,9 @@ export interface Channel {
   readonly protocol: UpstreamProtocol;
   /** Without a trailing slash; upstream paths are appended to it. */
   readonly baseUrl: string;
+  /** `baseUrl` split once for the upstream client, which takes an origin and a path. */
+  readonly origin: string;
+  readonly basePath: string;
   readonly apiKey: string;
   readonly priority: number;
   readonly weight: number;
@@ -19,10 +22,14 @@ export function toChannel(config: ChannelConfig): Channel {
   const models = Array.isArray(config.models)
     ? new Map(config.models.map((id) => [id, id]))
     : new Map(Object.entries(config.models));
+  const baseUrl = config.base_url.replace(/\/+$/, "");
+  const { origin } = new URL(baseUrl);
   return {
     name: config.name,
     protocol: config.protocol,
-    baseUrl: config.base_url.replace(/\/+$/, ""),
+    baseUrl,
+    origin,
+    basePath: baseUrl.slice(origin.length),
     apiKey: config.api_key,
     priority: config.priority,
     weight: config.weight,

@@ -11,7 +11,9 @@ import type { RouteCandidate } from "../routing/model-router.ts";
 import { UPSTREAM_PROTOCOLS } from "./upstream-protocols.ts";
 
 export interface PreparedUpstreamRequest {
-  readonly url: string;
+  /** Where the request goes, as the pooled client takes it (no URL parse per request). */
+  readonly origin: string;
+  readonly path: string;
   readonly headers: Record<string, string>;
   readonly body: string;
   /** The client format equals the upstream protocol: bytes pass through untouched. */
@@ -69,7 +71,10 @@ export function prepareUpstreamRequest(
 ): PreparedUpstreamRequest {
   const { channel, upstreamModel } = candidate;
   const protocol = UPSTREAM_PROTOCOLS[channel.protocol];
-  const url = channel.baseUrl + protocol.path(upstreamModel, request.stream);
+  const target = {
+    origin: channel.origin,
+    path: channel.basePath + protocol.path(upstreamModel, request.stream),
+  };
   const headers = {
     "content-type": "application/json",
     accept: request.stream ? "text/event-stream" : "application/json",
@@ -83,7 +88,7 @@ export function prepareUpstreamRequest(
       request.stream,
     );
     if (removed.length > 0) onWarning(cacheControlDropped(removed, channel.protocol));
-    return { url, headers, body: JSON.stringify(wire), sameFormat: true, injectedUsage };
+    return { ...target, headers, body: JSON.stringify(wire), sameFormat: true, injectedUsage };
   }
   // An OpenAI upstream only reports streamed usage when asked; billing always needs it.
   const askUsage = request.stream && protocol.format === "chat";
@@ -96,7 +101,7 @@ export function prepareUpstreamRequest(
   const body = CODECS[protocol.format].request.render(canonical, { onWarning }) as Wire;
   // A rendered body in the client's own format still gets its reply back byte for byte.
   const injectedUsage = sameFormat && askUsage && request.canonical.includeUsage !== true;
-  return { url, headers, body: JSON.stringify(body), sameFormat, injectedUsage };
+  return { ...target, headers, body: JSON.stringify(body), sameFormat, injectedUsage };
 }
 
 /**

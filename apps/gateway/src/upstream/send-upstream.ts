@@ -19,12 +19,11 @@ export async function sendUpstream(
   agent: Agent,
   prepared: PreparedUpstreamRequest,
 ): Promise<UpstreamReply> {
-  const url = new URL(prepared.url);
   let response: Awaited<ReturnType<Agent["request"]>>;
   try {
     response = await agent.request({
-      origin: url.origin,
-      path: url.pathname + url.search,
+      origin: prepared.origin,
+      path: prepared.path,
       method: "POST",
       headers: prepared.headers,
       body: prepared.body,
