@@ -62,12 +62,19 @@ function writeRelay(outgoing: ServerResponse, response: Response, start: StartRe
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // Everything the relay sends in this tick (headers, the first chunk, what the upstream already
+  // delivered, even the end) leaves in one write; nothing waits past the tick. The socket is
+  // corked, not the response: a corked response holds its chunks back until uncorked, but its
+  // `end` goes straight through, ahead of them.
+  const socket = outgoing.socket;
+  socket?.cork();
   outgoing.writeHead(response.status, headers);
   const relay = start({
     write: (bytes) => outgoing.write(bytes),
-    end: () => void outgoing.end(),
+    end: (last) => void (last === undefined ? outgoing.end() : outgoing.end(last)),
     waiting: () => !outgoing.writableNeedDrain,
   });
+  if (socket !== null) process.nextTick(() => socket.uncork());
   if (outgoing.destroyed) {
     relay.detach();
     return;

@@ -20,8 +20,10 @@ export function relayReadable(start: (sink: RelaySink) => Relay): ReadableStream
             controller.enqueue(bytes);
             return (controller.desiredSize ?? 0) >= 0;
           },
-          end() {
-            if (!cancelled) controller.close();
+          end(last) {
+            if (cancelled) return;
+            if (last !== undefined) controller.enqueue(last);
+            controller.close();
           },
           waiting: () => !cancelled && (controller.desiredSize ?? 0) >= 0,
         };

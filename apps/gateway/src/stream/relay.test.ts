@@ -31,7 +31,8 @@ function sinkOf(accepts: () => boolean = () => true) {
       written.push(bytes);
       return accepts();
     },
-    end() {
+    end(last) {
+      if (last !== undefined) written.push(last);
       ended = true;
     },
     waiting: () => accepts(),
@@ -158,6 +159,42 @@ describe("startRelay", () => {
     startRelay({ first: utf8.encode("a"), rest }, upperStage().stage, options, out.sink);
     expect(await ended).toEqual({ complete: true, clientDisconnected: false });
     expect(decode(out.written)).toBe("A<END>");
+  });
+
+  it("sends what the upstream delivered behind the first chunk in the same tick, in order", async () => {
+    const { rest, options, ended } = setup();
+    rest.write("b");
+    rest.write("c");
+    const out = sinkOf();
+    startRelay({ first: utf8.encode("a"), rest }, upperStage().stage, options, out.sink);
+    // Synchronously: nothing already here waits for the stream to flow.
+    expect(decode(out.written)).toBe("ABC");
+    rest.end("d");
+    await ended;
+    expect(decode(out.written)).toBe("ABCD<END>");
+  });
+
+  it("stops sending buffered chunks as soon as the client takes no more", () => {
+    const { rest, options } = setup();
+    rest.write("b");
+    rest.write("c");
+    let accepting = false;
+    const out = sinkOf(() => accepting);
+    const relay = startRelay(
+      { first: utf8.encode("a"), rest },
+      upperStage().stage,
+      options,
+      out.sink,
+    );
+    expect(decode(out.written)).toBe("A");
+    accepting = true;
+    relay.resume();
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        expect(decode(out.written)).toBe("ABC");
+        resolve();
+      }),
+    );
   });
 });
 

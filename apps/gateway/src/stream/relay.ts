@@ -26,7 +26,8 @@ export interface StreamEnd {
 export interface RelaySink {
   /** Sends bytes; false when the client takes no more for now (`Relay.resume` follows). */
   write(bytes: Uint8Array): boolean;
-  end(): void;
+  /** Ends the client's stream, with its last bytes if any (one write instead of two). */
+  end(last?: Uint8Array): void;
   /** Whether the client is waiting for bytes (an idle stream gets keep-alives only then). */
   waiting(): boolean;
 }
@@ -85,14 +86,20 @@ export function startRelay(
     clearTimeout(drainTimer);
     options.onEnd(end);
   };
+  const bytesOf = (output: Uint8Array | string) =>
+    typeof output === "string" ? Buffer.from(output, "utf8") : output;
   const send = (output: Uint8Array | string) => {
     if (detached || output.length === 0) return;
     outputSinceTick = true;
-    const bytes = typeof output === "string" ? Buffer.from(output, "utf8") : output;
-    if (!sink.write(bytes)) {
+    if (!sink.write(bytesOf(output))) {
       blocked = true;
       rest.pause();
     }
+  };
+  const sendLast = (output: string) => {
+    if (detached) return;
+    if (output.length === 0) sink.end();
+    else sink.end(bytesOf(output));
   };
   const fail = (error: unknown) => {
     if (!detached) {
@@ -102,8 +109,7 @@ export function startRelay(
       } catch {
         // A stage that cannot even say it failed still ends the stream cleanly.
       }
-      send(last);
-      sink.end();
+      sendLast(last);
     }
     finish({ complete: false, clientDisconnected: detached, readError: describe(error) });
   };
@@ -138,10 +144,7 @@ export function startRelay(
       stageThrew(error);
       return;
     }
-    if (!detached) {
-      send(output);
-      sink.end();
-    }
+    sendLast(output);
     finish({ complete: true, clientDisconnected: detached });
   }
   function onError(error: unknown) {
@@ -157,6 +160,10 @@ export function startRelay(
 
   rest.on("data", onData).once("end", onEnd).once("error", onError);
   onData(upstream.first);
+  // What the upstream delivered while the first chunk was on its way goes through now, in the
+  // same tick, so a sink that coalesces one tick's writes (the Node server) sends it with the
+  // first chunk. `read` hands it to `onData`; it returns null once nothing more is buffered.
+  while (!ended && !blocked && rest.read() !== null);
   // The upstream may have ended, or failed, while its first chunk was on the way here.
   if (!ended && rest.errored) onError(rest.errored);
   else if (!ended && rest.readableEnded) onEnd();
