@@ -14,51 +14,71 @@ export interface ReframeOptions {
   /** The error messages the client gets when the upstream fails. */
   failure: (error: unknown) => SseMessage[];
   /**
-   * With `raw` framing: chunks of plain deltas (which `keep` never drops) go out as their whole
-   * frames without being parsed (see `sseTap`).
+   * With `raw` framing: runs of plain deltas (which `keep` never drops) go out as their frames'
+   * bytes without being parsed (see `sseTap`).
    */
   plainChunk?: PlainChunkTest | undefined;
 }
 
 /**
  * Same format, but not every upstream frame reaches the client as is: the watch sees every
- * message (with raw framing, but for whole chunks of plain deltas, which are only measured), the
+ * message (with raw framing, but for runs of plain deltas, which are only measured), the
  * client only whole kept ones, in their upstream text or re-framed. Each upstream
  * chunk's output goes out as one piece, and a half frame waits for its end, so the client only
  * ever reads whole frames.
  */
 export function reframeStage(watch: SseWatch, options: ReframeOptions): RelayStage {
   const { keep, framing, failure, plainChunk } = options;
-  let out = "";
+  // The output of the chunk being read: parsed blocks as text, skipped runs as bytes, in order.
+  let text = "";
+  const parts: Buffer[] = [];
   // Re-framing must see every message, so only the raw framing skips.
-  const tap = sseTap(watch, framing === "raw" ? plainChunk : undefined, (message, raw) => {
-    if (message === undefined) {
-      // Comments (an upstream's own keep-alives) stay when the framing can carry them.
-      if (framing === "raw") out += raw;
-      return;
-    }
-    if (!keep(message)) return;
-    out += framing === "raw" ? raw : framing.frame(message);
+  const tap = sseTap(watch, framing === "raw" ? plainChunk : undefined, {
+    onBlock(message, raw) {
+      if (message === undefined) {
+        // Comments (an upstream's own keep-alives) stay when the framing can carry them.
+        if (framing === "raw") text += raw;
+        return;
+      }
+      if (!keep(message)) return;
+      text += framing === "raw" ? raw : framing.frame(message);
+    },
+    onSkipped(frames) {
+      if (text !== "") parts.push(Buffer.from(text, "utf8"));
+      text = "";
+      parts.push(frames);
+    },
   });
   const write = (message: SseMessage) =>
     framing === "raw"
       ? encodeSseEvent(message, { lineEnding: tap.lineEnding })
       : framing.frame(message);
   const close = () => (framing === "raw" ? "" : framing.close());
-  const take = () => {
-    const text = out;
-    out = "";
-    return text;
+  const take = (): Uint8Array | string => {
+    const rest = text;
+    text = "";
+    if (parts.length === 0) return rest;
+    if (rest !== "") parts.push(Buffer.from(rest, "utf8"));
+    // The skipped runs are views of the upstream chunk: copied out before the next one comes.
+    const bytes = parts.length === 1 ? Buffer.from(parts[0]!) : Buffer.concat(parts);
+    parts.length = 0;
+    return bytes;
+  };
+  const takeText = () => {
+    const taken = take();
+    return typeof taken === "string" ? taken : new TextDecoder().decode(taken);
   };
   return {
-    // A chunk only measured is whole frames, all of them kept.
-    push: (chunk) => tap.push(chunk) ?? take(),
+    push(chunk) {
+      tap.push(chunk);
+      return take();
+    },
     end() {
       tap.end();
-      return take() + close();
+      return takeText() + close();
     },
     fail(error) {
-      return take() + failure(error).map(write).join("") + close();
+      return takeText() + failure(error).map(write).join("") + close();
     },
     keepAlive: () =>
       framing === "raw" ? keepAliveAt("frame", tap.lineEnding) : framing.keepAlive(),

@@ -105,11 +105,15 @@ function watcher(format: "chat" | "messages") {
   };
 }
 
-// Equal-sized deltas, so the sampled average is exact and so is the character count.
-const deltas = fc.integer({ min: 0, max: 60 }).map((n) => Array.from({ length: n }, () => "abcd"));
+// Equal deltas, so the sampled average is exact and so is the character count; the multi-byte
+// one puts chunk cuts inside characters.
+const deltas = fc
+  .tuple(fc.integer({ min: 0, max: 60 }), fc.constantFrom("abcd", "ä€😀"))
+  .map(([n, text]) => Array.from({ length: n }, () => text));
+const charsOf = (ds: string[]) => ds.reduce((sum, d) => sum + d.length, 0);
 const cuts = fc.array(fc.nat(), { maxLength: 12 });
 
-describe("skipping whole chunks of plain deltas", () => {
+describe("skipping runs of plain deltas", () => {
   it("pass-through (Anthropic): same bytes out, and the tap still reads usage and the finish", () => {
     fc.assert(
       fc.property(deltas, cuts, (ds, at) => {
@@ -124,7 +128,7 @@ describe("skipping whole chunks of plain deltas", () => {
         const seen = result();
         expect(seen.usage).toMatchObject({ inputTokens: 7, outputTokens: ds.length });
         expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
-        expect(seen.chars).toBeCloseTo(4 * ds.length, 6);
+        expect(seen.chars).toBeCloseTo(charsOf(ds), 6);
       }),
     );
   });
@@ -154,7 +158,7 @@ describe("skipping whole chunks of plain deltas", () => {
         const seen = result();
         expect(seen.usage).toMatchObject({ inputTokens: 5, outputTokens: ds.length });
         expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
-        expect(seen.chars).toBeCloseTo(4 * ds.length, 6);
+        expect(seen.chars).toBeCloseTo(charsOf(ds), 6);
       }),
     );
   });
@@ -175,5 +179,26 @@ describe("skipping whole chunks of plain deltas", () => {
     expect(seen.usage?.outputTokens).toBe(200);
     expect(seen.decoded).toBeLessThan(60);
     expect(seen.decoded).toBeGreaterThan(SAMPLED_DELTAS);
+  });
+
+  it("decodes only the sample and the needed frames when a whole stream comes in one chunk", () => {
+    const ds = Array.from({ length: 200 }, () => "word");
+    const streamText = chatStream(ds);
+    const { watch, result } = watcher("chat");
+    const stage = reframeStage(watch, {
+      keep: (m) => !isChatUsageOnlyChunk(m.data),
+      framing: "raw",
+      failure: () => [],
+      plainChunk: PLAIN_CHUNK.chat,
+    });
+    const out = stage.push(utf8.encode(streamText));
+    const outText = (typeof out === "string" ? out : text.decode(out)) + stage.end();
+    expect(outText).toBe(streamText.replace(/data: \{[^\n]*"choices":\[\][^\n]*\n\n/, ""));
+    const seen = result();
+    expect(seen.usage?.outputTokens).toBe(200);
+    expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
+    expect(seen.chars).toBeCloseTo(800, 6);
+    // The role chunk, the sample, the finish and the usage chunk ([DONE] says nothing needed).
+    expect(seen.decoded).toBe(SAMPLED_DELTAS + 3);
   });
 });

@@ -1,6 +1,6 @@
 import type { SseMessage } from "@interlingua/core-types";
 import type { SseWatch } from "./observe-sse.ts";
-import { lastFrameEnd, type PlainChunkTest } from "./plain-chunk.ts";
+import type { PlainChunkTest } from "./plain-chunk.ts";
 import { createSseSplitter, type SsePosition } from "./sse-splitter.ts";
 
 const STREAMING = { stream: true } as const;
@@ -10,19 +10,17 @@ const STREAMING = { stream: true } as const;
  * pass-through and re-framing stages. Every message goes to the watch, then every block (with its
  * exact text; a block of only comments has no message) to `onBlock`.
  *
- * Whole upstream chunks the tap does not read: once the watch has its sample of deltas and the
- * parse stands between frames, a chunk (with the unfinished frame carried from the one before)
- * that is plain by `plainChunk` is only measured: its frames are counted for the watch and it
- * goes on untouched; the bytes after its last whole frame are carried. A chunk that is not plain
- * is parsed after the carried bytes. On a long stream nearly every chunk is plain, so the tap
- * costs a few native searches a chunk instead of a parse a frame.
+ * Runs of plain content deltas the tap does not read: once the watch has its sample of deltas
+ * and the parse stands between frames, the frames before the first one `plainChunk` calls needed
+ * are only measured (counted for the watch, handed to `onSkipped` as they are); the needed frame
+ * is parsed, and the search goes on after it. An unfinished frame with nothing needed in it yet is
+ * carried to the next chunk instead of parsed, so the parse stays between frames. On a long
+ * stream only the sample and the last few frames are parsed; the rest costs a few native
+ * searches per chunk.
  */
 export interface SseTap {
-  /**
-   * Reads one upstream chunk. Returns its whole-frame bytes (carry included) when it was only
-   * measured, undefined when it was parsed (its blocks went to `onBlock`).
-   */
-  push(chunk: Uint8Array): Buffer | undefined;
+  /** Reads one upstream chunk: its blocks go to `onBlock`, its skipped runs to `onSkipped`, in order. */
+  push(chunk: Uint8Array): void;
   /** The upstream ended: parses what is left and ends the watch. */
   end(): void;
   /** Where the bytes read so far stand (a carried, unparsed frame is unfinished: `inside`). */
@@ -31,47 +29,105 @@ export interface SseTap {
   readonly lineEnding: "\n" | "\r\n";
 }
 
+export interface SseTapOptions {
+  onBlock?: (message: SseMessage | undefined, raw: string) => void;
+  /** Whole frames that went by unparsed (a view of the chunk, valid until the next push). */
+  onSkipped?: (frames: Buffer) => void;
+}
+
+const asBuffer = (chunk: Uint8Array) =>
+  Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+
 export function sseTap(
   watch: SseWatch,
   plainChunk: PlainChunkTest | undefined,
-  onBlock?: (message: SseMessage | undefined, raw: string) => void,
+  options: SseTapOptions = {},
 ): SseTap {
+  const { onBlock, onSkipped } = options;
   const utf8 = new TextDecoder();
   const splitter = createSseSplitter((message, raw) => {
     if (message !== undefined) watch.see(message);
     onBlock?.(message, raw);
   });
   let carry: Buffer | undefined;
+  const betweenFrames = () => splitter.position === "frame";
   const feed = (bytes: Uint8Array) => splitter.feed(utf8.decode(bytes, STREAMING));
-  const feedCarry = () => {
-    if (carry === undefined) return;
-    const carried = carry;
-    carry = undefined;
-    feed(carried);
+
+  /** The offset just past the first frame end at or after `from` in `bytes`, -1 when none. */
+  const frameEnd = (bytes: Buffer, from: number) => {
+    // A blank line ends a frame whatever line ends came before it; the stream's own is searched.
+    const separator = splitter.lineEnding === "\r\n" ? "\r\n\r\n" : "\n\n";
+    const at = bytes.indexOf(separator, from);
+    return at < 0 ? -1 : at + separator.length;
   };
-  const skip = (chunk: Uint8Array): Buffer | undefined => {
-    if (plainChunk === undefined || !watch.sampled() || splitter.position !== "frame") {
-      return undefined;
+  /** The offset just past the last frame end in `bytes` between `from` and `to`, `from` when none. */
+  const lastFrameEnd = (bytes: Buffer, from: number, to: number) => {
+    const separator = splitter.lineEnding === "\r\n" ? "\r\n\r\n" : "\n\n";
+    const at = bytes.subarray(from, to).lastIndexOf(separator);
+    return at < 0 ? from : from + at + separator.length;
+  };
+
+  /** Reads `bytes` from `at`, a frame boundary, on: parses what must be, skips what need not. */
+  const read = (bytes: Buffer, test: PlainChunkTest, from: number) => {
+    const needed = test.scan(bytes);
+    let at = from;
+    while (at < bytes.length) {
+      if (!watch.sampled()) {
+        const end = frameEnd(bytes, at);
+        if (end < 0) break;
+        feed(bytes.subarray(at, end));
+        at = end;
+        continue;
+      }
+      const need = needed(at);
+      const start = lastFrameEnd(bytes, at, need);
+      if (start > at) {
+        watch.skipFrames(test.deltas(bytes, at, start));
+        onSkipped?.(bytes.subarray(at, start));
+        at = start;
+      }
+      if (need >= bytes.length) {
+        // An unfinished frame with nothing needed so far waits for its end, as bytes (a copy,
+        // so it never pins the whole upstream chunk in memory).
+        if (at < bytes.length) carry = Buffer.from(bytes.subarray(at));
+        return;
+      }
+      const end = frameEnd(bytes, need);
+      if (end < 0) break;
+      feed(bytes.subarray(at, end));
+      at = end;
     }
-    const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const bytes = carry === undefined ? view : Buffer.concat([carry, view]);
-    if (!plainChunk.plain(bytes)) return undefined;
-    const end = lastFrameEnd(bytes);
-    watch.skipFrames(plainChunk.deltas(bytes.subarray(0, end)));
-    // A copy, so a carried tail never pins the whole upstream chunk in memory.
-    carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined;
-    return bytes.subarray(0, end);
+    if (at < bytes.length) feed(bytes.subarray(at));
   };
+
   return {
     push(chunk) {
-      const frames = skip(chunk);
-      if (frames !== undefined) return frames;
-      feedCarry();
-      feed(chunk);
-      return undefined;
+      const view = asBuffer(chunk);
+      const bytes = carry === undefined ? view : Buffer.concat([carry, view]);
+      carry = undefined;
+      if (plainChunk === undefined) {
+        feed(bytes);
+        return;
+      }
+      let at = 0;
+      if (!betweenFrames()) {
+        // The frame in progress is parsed to its end; skipping may start after it.
+        at = frameEnd(bytes, 0);
+        if (at < 0) {
+          feed(bytes);
+          return;
+        }
+        feed(bytes.subarray(0, at));
+        if (!betweenFrames()) {
+          feed(bytes.subarray(at));
+          return;
+        }
+      }
+      read(bytes, plainChunk, at);
     },
     end() {
-      feedCarry();
+      if (carry !== undefined) feed(carry);
+      carry = undefined;
       splitter.feed(utf8.decode());
       watch.end();
     },
