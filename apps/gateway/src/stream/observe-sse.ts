@@ -6,12 +6,13 @@ import type { PlainDeltaTest } from "./plain-delta.ts";
  * canonical events for `onEvent` (usage, finish reason, errors, generated text). A decoder failure
  * is reported once to `onDecodeError` and stops the watching, never the client's stream.
  *
- * With `plainDelta`, frames that are plain content deltas are decoded only until
- * `SAMPLED_DELTAS` of them carrying text have been seen; every later one is counted as the
- * average generated characters of those (`onSkippedChars`) without decoding. What the tap must get right — usage,
- * the finish, errors — never rides on such a frame; the character count only feeds billing's
- * estimate for a stream that ends without its usage (a token per delta is typical, and OpenAI
- * pads frames to hide their length, so an average per frame estimates better than frame bytes).
+ * With `plainDelta`, frames are decoded until `SAMPLED_DELTAS` of them carried text and nothing
+ * the tap needs (by their events); after that a frame that `plainDelta` calls a plain content
+ * delta is counted as the average generated characters of the sample (`onSkippedChars`) without
+ * decoding. What the tap must get right — usage, the finish, errors — never rides on such a
+ * frame; the character count only feeds billing's estimate for a stream that ends without its
+ * usage (a token per delta is typical, and OpenAI pads frames to hide their length, so an average
+ * per frame estimates better than frame bytes).
  */
 export interface SseObserver {
   decoder: PushTransformer<SseMessage, StreamEvent>;
@@ -32,6 +33,14 @@ export interface SseWatch {
 
 export const SAMPLED_DELTAS = 8;
 
+/** Events that make a frame more than a content delta: it is no sample. */
+const NOT_A_SAMPLE: ReadonlySet<StreamEvent["type"]> = new Set([
+  "usage",
+  "finish",
+  "error",
+  "prompt-feedback",
+]);
+
 function deltaChars(event: StreamEvent): number {
   switch (event.type) {
     case "text-delta":
@@ -49,39 +58,35 @@ export function watchSse(observer: SseObserver): SseWatch {
   let failed = false;
   let sampled = 0;
   let sampledChars = 0;
-  // Deltas of the frame being decoded as a sample (a frame with no text, such as OpenAI's first
-  // `role` chunk, is not a sample).
-  let frameDeltas = 0;
+  // Text of the frame being decoded (a frame with no text, such as OpenAI's first `role`
+  // chunk, is not a sample, nor is one that also says what the tap needs).
   let frameChars = 0;
+  let frameNeeded = false;
   const fail = (error: unknown) => {
     failed = true;
     onDecodeError(error);
   };
   const sampling = (event: StreamEvent) => {
-    const chars = deltaChars(event);
-    if (chars > 0) {
-      frameDeltas++;
-      frameChars += chars;
-    }
+    frameChars += deltaChars(event);
+    if (NOT_A_SAMPLE.has(event.type)) frameNeeded = true;
     onEvent(event);
   };
   return {
     see(message) {
       if (failed) return;
-      const plain = plainDelta?.(message) === true;
-      if (plain && sampled >= SAMPLED_DELTAS) {
+      if (sampled >= SAMPLED_DELTAS && plainDelta?.(message) === true) {
         onSkippedChars?.(sampledChars / sampled);
         return;
       }
-      frameDeltas = 0;
       frameChars = 0;
+      frameNeeded = false;
       try {
-        decoder.push(message, plain ? sampling : onEvent);
+        decoder.push(message, sampling);
       } catch (error) {
         fail(error);
         return;
       }
-      if (frameDeltas > 0) {
+      if (frameChars > 0 && !frameNeeded) {
         sampled++;
         sampledChars += frameChars;
       }

@@ -3,106 +3,127 @@ import type { UpstreamProtocolSpec } from "../upstream/upstream-protocols.ts";
 /**
  * Where, in a run of same-format upstream bytes, the tap finds something it needs (usage, a
  * finish reason, an error): everything before the frame that holds it is plain content deltas,
- * and goes by unparsed (see `sseTap`). Found on the raw bytes with native searches for quoted
- * keys, which cannot occur inside a JSON string value (their quotes would be escaped there); a
- * form a test does not recognise is always called needed, so a frame is never skipped wrongly,
- * only parsed needlessly.
+ * and goes by unparsed (see `sseTap`). Found by searching for quoted keys, which cannot occur
+ * inside a JSON string value (their quotes would be escaped there); a form a test does not
+ * recognise is always called needed, so a frame is never skipped wrongly, only parsed needlessly.
+ *
+ * The bytes are searched as their Latin-1 text: one character per byte, so offsets are byte
+ * offsets, and no byte of a multi-byte UTF-8 character matches an ASCII key.
  */
 export interface PlainChunkTest {
   /**
-   * A scan of `bytes`: `needed(from)` is the offset of the first needed key at or after `from`
-   * (`bytes.length` when there is none). Calls with growing `from` cost one pass over the bytes
-   * in all, however many needed frames there are.
+   * A scan of `text` (bytes as Latin-1): `needed(from)` is the offset of the first needed key at
+   * or after `from` (`text.length` when there is none). Calls with growing `from` cost one pass
+   * over the text in all, however many needed frames there are.
    */
-  scan(bytes: Buffer): (from: number) => number;
-  /** The content deltas in the whole frames of `bytes` between `from` and `to`. */
-  deltas(bytes: Buffer, from: number, to: number): number;
+  scan(text: string): (from: number) => number;
+  /**
+   * The content-delta frames among the whole frames of `text` from `from` (a frame start) to
+   * `to`, whose frames end with `separator`.
+   */
+  deltas(text: string, from: number, to: number, separator: string): number;
 }
 
-type Finder = (from: number) => number;
+/**
+ * One needed key: a literal with a check of where it was found (a short literal with a rare first
+ * character, checked in place, is searched much faster than the quoted key itself), or a global
+ * regular expression. Search speed matters: a quoted key starts with the most common character of
+ * JSON, and the engine's literal search slows down on every one of them.
+ */
+type Search = { literal: string; where: (text: string, at: number) => boolean } | RegExp;
 
 /**
- * The first `needle` at or after `from` that `needed` accepts (all of them without it), as a
- * finder that remembers its last answer: a later, larger `from` at or before it gets it again
- * without a search.
+ * The first match of `search` at or after `from`, remembering its last answer: a later, larger
+ * `from` at or before it gets it again without a search.
  */
-function finder(bytes: Buffer, needle: string, needed?: (at: number) => boolean): Finder {
+function finder(text: string, search: Search): (from: number) => number {
   let found = -1;
   let done = false;
+  const next =
+    search instanceof RegExp
+      ? (from: number) => {
+          search.lastIndex = from;
+          return search.exec(text)?.index ?? -1;
+        }
+      : (from: number) => {
+          let at = text.indexOf(search.literal, from);
+          while (at >= 0 && !search.where(text, at)) at = text.indexOf(search.literal, at + 1);
+          return at;
+        };
   return (from) => {
-    if (done) return bytes.length;
+    if (done) return text.length;
     if (found >= from) return found;
-    let at = bytes.indexOf(needle, from);
-    while (at >= 0 && needed !== undefined && !needed(at)) {
-      at = bytes.indexOf(needle, at + needle.length);
-    }
+    const at = next(from);
     if (at < 0) {
       done = true;
-      return bytes.length;
+      return text.length;
     }
     found = at;
     return at;
   };
 }
 
-function earliest(finders: Finder[]): (from: number) => number {
-  return (from) => {
-    let first = Number.POSITIVE_INFINITY;
-    for (const find of finders) first = Math.min(first, find(from));
-    return first;
+function scanner(searches: Search[]): PlainChunkTest["scan"] {
+  return (text) => {
+    const finders = searches.map((search) => finder(text, search));
+    return (from) => {
+      let first = text.length;
+      for (const find of finders) first = Math.min(first, find(from));
+      return first;
+    };
   };
 }
 
-const NULL = Buffer.from(":null");
-
-/** Whether the key at `at` (of `length` bytes) is not followed by `:null` (or may not be). */
-const notNull = (bytes: Buffer, length: number) => (at: number) => {
-  const value = at + length;
-  return (
-    value + NULL.length > bytes.length ||
-    bytes.compare(NULL, 0, NULL.length, value, value + NULL.length) !== 0
-  );
-};
-
-function count(bytes: Buffer, needle: string, from: number, to: number): number {
-  let n = 0;
-  for (
-    let at = bytes.indexOf(needle, from);
-    at >= 0 && at < to;
-    at = bytes.indexOf(needle, at + needle.length)
-  ) {
+/** Frames in `text` between `from` (a frame start) and `to` that start with `marker`. */
+function framesStartingWith(
+  text: string,
+  from: number,
+  to: number,
+  separator: string,
+  marker: string,
+): number {
+  let n = text.startsWith(marker, from) ? 1 : 0;
+  const needle = separator + marker;
+  // A frame that starts before `to` has its separator end before it.
+  for (let at = text.indexOf(needle, from); at >= 0 && at + separator.length < to; ) {
     n++;
+    at = text.indexOf(needle, at + needle.length);
   }
   return n;
 }
 
-const FINISH_REASON = '"finish_reason"';
-const USAGE = '"usage"';
+/** `"error"`, found as `error"` after a quote (a regular expression: much faster here). */
+const ERROR_KEY = /(?<=")error"/g;
 
 export const PLAIN_CHUNK: Record<UpstreamProtocolSpec["format"], PlainChunkTest | undefined> = {
   // A finish_reason or usage that is not null (OpenAI writes `"usage":null` on each chunk when
-  // asked for the usage chunk; a spaced `"usage": null` is not matched and so needed), an error,
-  // Groq's usage, or the usage chunk's empty choices.
+  // asked for the usage chunk; a spaced `"usage": null` is needed), an error, Groq's usage, or
+  // the usage chunk's empty choices.
   chat: {
-    scan: (bytes) =>
-      earliest([
-        finder(bytes, FINISH_REASON, notNull(bytes, FINISH_REASON.length)),
-        finder(bytes, USAGE, notNull(bytes, USAGE.length)),
-        finder(bytes, '"error"'),
-        finder(bytes, '"x_groq"'),
-        finder(bytes, '"choices":[]'),
-      ]),
-    deltas: (bytes, from, to) => count(bytes, '"delta"', from, to),
+    scan: scanner([
+      /"(?:finish_reason|usage)"(?!:null)/g,
+      ERROR_KEY,
+      { literal: "x_groq", where: (text, at) => text.startsWith('"x_groq"', at - 1) },
+      { literal: "[]", where: (text, at) => text.startsWith('"choices":', at - 10) },
+    ]),
+    // Each chunk is a frame of one `data:` line (the watch's sample averages per frame); the
+    // object, not `[DONE]`.
+    deltas: (text, from, to, separator) => framesStartingWith(text, from, to, separator, "data: {"),
   },
   // Usage rides on message_start and message_delta, the stop reason on message_delta.
   messages: {
-    scan: (bytes) =>
-      earliest([
-        finder(bytes, '"message_start"'),
-        finder(bytes, '"message_delta"'),
-        finder(bytes, '"error"'),
-      ]),
-    deltas: (bytes, from, to) => count(bytes, '"content_block_delta"', from, to),
+    scan: scanner([
+      {
+        literal: "message_",
+        where: (text, at) =>
+          text.charCodeAt(at - 1) === 34 &&
+          (text.startsWith('start"', at + 8) || text.startsWith('delta"', at + 8)),
+      },
+      ERROR_KEY,
+    ]),
+    // Anthropic names each event on the line that opens its frame.
+    deltas: (text, from, to, separator) =>
+      framesStartingWith(text, from, to, separator, "event: content_block_delta"),
   },
   // Gemini's cumulative usage rides on every frame, and a later frame may carry the final count:
   // every frame is decoded.

@@ -53,36 +53,42 @@ export function sseTap(
   const betweenFrames = () => splitter.position === "frame";
   const feed = (bytes: Uint8Array) => splitter.feed(utf8.decode(bytes, STREAMING));
 
-  /** The offset just past the first frame end at or after `from` in `bytes`, -1 when none. */
-  const frameEnd = (bytes: Buffer, from: number) => {
-    // A blank line ends a frame whatever line ends came before it; the stream's own is searched.
-    const separator = splitter.lineEnding === "\r\n" ? "\r\n\r\n" : "\n\n";
-    const at = bytes.indexOf(separator, from);
-    return at < 0 ? -1 : at + separator.length;
+  // A blank line ends a frame whatever line ends came before it; the stream's own is searched.
+  const separator = () => (splitter.lineEnding === "\r\n" ? "\r\n\r\n" : "\n\n");
+  /** The offset just past the first frame end at or after `from` in `text`, -1 when none. */
+  const frameEnd = (text: string, from: number) => {
+    const sep = separator();
+    const at = text.indexOf(sep, from);
+    return at < 0 ? -1 : at + sep.length;
   };
-  /** The offset just past the last frame end in `bytes` between `from` and `to`, `from` when none. */
-  const lastFrameEnd = (bytes: Buffer, from: number, to: number) => {
-    const separator = splitter.lineEnding === "\r\n" ? "\r\n\r\n" : "\n\n";
-    const at = bytes.subarray(from, to).lastIndexOf(separator);
-    return at < 0 ? from : from + at + separator.length;
+  /** The offset just past the last frame end in `text` between `from` and `to`, `from` when none. */
+  const lastFrameEnd = (text: string, from: number, to: number) => {
+    const sep = separator();
+    if (to - from < sep.length) return from;
+    const at = text.lastIndexOf(sep, to - sep.length);
+    return at < from ? from : at + sep.length;
   };
 
-  /** Reads `bytes` from `at`, a frame boundary, on: parses what must be, skips what need not. */
+  /**
+   * Reads `bytes` from `from`, a frame boundary, on: parses what must be, skips what need not.
+   * The searches run on the bytes' Latin-1 text, whose offsets are byte offsets.
+   */
   const read = (bytes: Buffer, test: PlainChunkTest, from: number) => {
-    const needed = test.scan(bytes);
+    const text = bytes.toString("latin1");
+    const needed = test.scan(text);
     let at = from;
     while (at < bytes.length) {
       if (!watch.sampled()) {
-        const end = frameEnd(bytes, at);
+        const end = frameEnd(text, at);
         if (end < 0) break;
         feed(bytes.subarray(at, end));
         at = end;
         continue;
       }
       const need = needed(at);
-      const start = lastFrameEnd(bytes, at, need);
+      const start = lastFrameEnd(text, at, need);
       if (start > at) {
-        watch.skipFrames(test.deltas(bytes, at, start));
+        watch.skipFrames(test.deltas(text, at, start, separator()));
         onSkipped?.(bytes.subarray(at, start));
         at = start;
       }
@@ -92,7 +98,7 @@ export function sseTap(
         if (at < bytes.length) carry = Buffer.from(bytes.subarray(at));
         return;
       }
-      const end = frameEnd(bytes, need);
+      const end = frameEnd(text, need);
       if (end < 0) break;
       feed(bytes.subarray(at, end));
       at = end;
@@ -112,11 +118,13 @@ export function sseTap(
       let at = 0;
       if (!betweenFrames()) {
         // The frame in progress is parsed to its end; skipping may start after it.
-        at = frameEnd(bytes, 0);
-        if (at < 0) {
+        const sep = separator();
+        const found = bytes.indexOf(sep);
+        if (found < 0) {
           feed(bytes);
           return;
         }
+        at = found + sep.length;
         feed(bytes.subarray(0, at));
         if (!betweenFrames()) {
           feed(bytes.subarray(at));
