@@ -83,17 +83,19 @@ function stageFor(
       fallback: (event) => framesOf(format, event),
     });
   }
+  const plainDelta = PLAIN_DELTA[upstreamFormat];
   const watch = watchSse({
     decoder: upstreamCodec.stream.decoder(),
     onEvent,
     onDecodeError: (error) => {
       outcome.decodeError = error instanceof Error ? error.message : String(error);
     },
-    plainDelta: PLAIN_DELTA[upstreamFormat],
-    onSkippedChars: (chars) => {
-      outcome.outputChars = (outcome.outputChars ?? 0) + chars;
-    },
+    plain:
+      plainDelta === undefined
+        ? undefined
+        : { test: plainDelta, decoder: () => upstreamCodec.stream.decoder() },
   });
+  outcome.skippedChars = () => watch.skippedChars();
   const failure = (error: unknown) => {
     outcome.error = { status: 502, type: "bad_gateway", message: String(error) };
     return framesOf(format, upstreamStreamFailed(error));

@@ -130,6 +130,7 @@ export async function runGeneration(
   }
 
   return streamReply(services, request, committed, (outcome) => {
+    const { skippedChars, ...said } = outcome;
     account.end({
       status: outcome.error?.status ?? 200,
       usage: outcome.usage,
@@ -137,14 +138,17 @@ export async function runGeneration(
       error: outcome.error?.message ?? outcome.decodeError,
       // The upstream delivered. A stream that was cut off, drained past its bound, ended with an
       // error event or could not be decoded has no final usage: it is charged an estimate from
-      // what went by (never less than the usage it did report).
+      // what went by (never less than the usage it did report). Measuring what the tap let by
+      // undecoded decodes its sample, so only that estimate reads it.
       delivered: {
-        outputChars: outcome.outputChars ?? 0,
+        get outputChars() {
+          return (outcome.outputChars ?? 0) + (skippedChars?.() ?? 0);
+        },
         complete:
           outcome.complete && outcome.error === undefined && outcome.decodeError === undefined,
       },
       cacheStorageTokenHours,
     });
-    log.info({ ...summary, status: 200, ...outcome, warnings, ms: elapsed() }, "stream completed");
+    log.info({ ...summary, status: 200, ...said, warnings, ms: elapsed() }, "stream completed");
   });
 }

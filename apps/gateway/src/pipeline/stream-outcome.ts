@@ -8,10 +8,15 @@ export interface StreamOutcome {
   /** The decoder itself failed (malformed upstream frames). */
   decodeError?: string;
   /**
-   * Characters of text, thinking and tool-call arguments seen so far: what a stream that ends
-   * without its final usage is charged for (see billing/delivered-usage.ts).
+   * Characters of text, thinking and tool-call arguments decoded so far: with `skippedChars`,
+   * what a stream that ends without its final usage is charged for (billing/delivered-usage.ts).
    */
   outputChars?: number;
+  /**
+   * Characters of the frames the same-format tap let by undecoded, estimated when called (it
+   * decodes the tap's sample): only billing's estimate for a stream without its usage needs it.
+   */
+  skippedChars?: () => number;
 }
 
 /**

@@ -6,40 +6,45 @@ import type { PlainDeltaTest } from "./plain-delta.ts";
  * canonical events for `onEvent` (usage, finish reason, errors, generated text). A decoder failure
  * is reported once to `onDecodeError` and stops the watching, never the client's stream.
  *
- * With `plainDelta`, frames are decoded until `SAMPLED_DELTAS` of them carried text and nothing
- * the tap needs (by their events); after that a frame that `plainDelta` calls a plain content
- * delta is counted as the average generated characters of the sample (`onSkippedChars`) without
- * decoding. What the tap must get right — usage, the finish, errors — never rides on such a
- * frame; the character count only feeds billing's estimate for a stream that ends without its
- * usage (a token per delta is typical, and OpenAI pads frames to hide their length, so an average
- * per frame estimates better than frame bytes).
+ * With `plain`, frames its test calls plain content deltas are not decoded at all: they are
+ * counted, and the first `SAMPLED_DELTAS` of them kept. What the tap must get right — usage, the
+ * finish, errors — never rides on such a frame. Their characters only feed billing's estimate for
+ * a stream that ends without its final usage, so they are measured only when asked
+ * (`skippedChars`): the kept sample decoded by a fresh decoder, the other frames at its average
+ * (a token per delta is typical, and OpenAI pads frames to hide their length, so an average per
+ * frame estimates better than frame bytes). A stream that reports its usage never pays for it.
  */
 export interface SseObserver {
   decoder: PushTransformer<SseMessage, StreamEvent>;
   onEvent: (event: StreamEvent) => void;
   onDecodeError: (error: unknown) => void;
-  plainDelta?: PlainDeltaTest | undefined;
-  onSkippedChars?: (chars: number) => void;
+  plain?:
+    | {
+        test: PlainDeltaTest;
+        /** A fresh decoder of the stream's format, to measure the kept sample. */
+        decoder: () => PushTransformer<SseMessage, StreamEvent>;
+      }
+    | undefined;
 }
 
 export interface SseWatch {
   see(message: SseMessage): void;
   end(): void;
-  /** Whether the sample of plain deltas is complete (later ones need not be decoded). */
-  sampled(): boolean;
-  /** `frames` plain deltas went by undecoded (whole chunks skipped by the tap). */
+  /**
+   * How many more plain frames the watch keeps as its sample before the tap may skip plain runs
+   * unparsed (0 once it has them; unbounded without a plain test).
+   */
+  samplesWanted(): number;
+  /** `frames` plain deltas went by unparsed (runs skipped by the tap). */
   skipFrames(frames: number): void;
+  /**
+   * Characters of the plain frames that went by undecoded: the sample measured (decoded once,
+   * on the first call), the rest at its average per frame that carried text.
+   */
+  skippedChars(): number;
 }
 
 export const SAMPLED_DELTAS = 8;
-
-/** Events that make a frame more than a content delta: it is no sample. */
-const NOT_A_SAMPLE: ReadonlySet<StreamEvent["type"]> = new Set([
-  "usage",
-  "finish",
-  "error",
-  "prompt-feedback",
-]);
 
 function deltaChars(event: StreamEvent): number {
   switch (event.type) {
@@ -52,43 +57,53 @@ function deltaChars(event: StreamEvent): number {
   }
 }
 
+/** The sample's characters, and those of the frames it stands for at its average. */
+function measure(
+  sample: SseMessage[],
+  frames: number,
+  decoder: PushTransformer<SseMessage, StreamEvent>,
+): number {
+  let chars = 0;
+  let withText = 0;
+  for (const message of sample) {
+    let frameChars = 0;
+    try {
+      decoder.push(message, (event) => {
+        frameChars += deltaChars(event);
+      });
+    } catch {
+      // A frame the fresh decoder cannot read counts as no text.
+    }
+    chars += frameChars;
+    if (frameChars > 0) withText++;
+  }
+  const rest = frames - sample.length;
+  return withText === 0 ? chars : chars + (rest * chars) / withText;
+}
+
 /** The observer behind a guard: after its decoder failed once it sees nothing more. */
 export function watchSse(observer: SseObserver): SseWatch {
-  const { decoder, onEvent, onDecodeError, plainDelta, onSkippedChars } = observer;
+  const { decoder, onEvent, onDecodeError, plain } = observer;
   let failed = false;
-  let sampled = 0;
-  let sampledChars = 0;
-  // Text of the frame being decoded (a frame with no text, such as OpenAI's first `role`
-  // chunk, is not a sample, nor is one that also says what the tap needs).
-  let frameChars = 0;
-  let frameNeeded = false;
+  const sample: SseMessage[] = [];
+  let plainFrames = 0;
+  let measured: number | undefined;
   const fail = (error: unknown) => {
     failed = true;
     onDecodeError(error);
   };
-  const sampling = (event: StreamEvent) => {
-    frameChars += deltaChars(event);
-    if (NOT_A_SAMPLE.has(event.type)) frameNeeded = true;
-    onEvent(event);
-  };
   return {
     see(message) {
       if (failed) return;
-      if (sampled >= SAMPLED_DELTAS && plainDelta?.(message) === true) {
-        onSkippedChars?.(sampledChars / sampled);
+      if (plain?.test(message) === true) {
+        plainFrames++;
+        if (sample.length < SAMPLED_DELTAS) sample.push(message);
         return;
       }
-      frameChars = 0;
-      frameNeeded = false;
       try {
-        decoder.push(message, sampling);
+        decoder.push(message, onEvent);
       } catch (error) {
         fail(error);
-        return;
-      }
-      if (frameChars > 0 && !frameNeeded) {
-        sampled++;
-        sampledChars += frameChars;
       }
     },
     end() {
@@ -99,9 +114,15 @@ export function watchSse(observer: SseObserver): SseWatch {
         fail(error);
       }
     },
-    sampled: () => plainDelta !== undefined && sampled >= SAMPLED_DELTAS,
+    samplesWanted: () =>
+      plain === undefined ? Number.POSITIVE_INFINITY : SAMPLED_DELTAS - sample.length,
     skipFrames(frames) {
-      if (frames > 0 && sampled > 0) onSkippedChars?.((frames * sampledChars) / sampled);
+      plainFrames += frames;
+    },
+    skippedChars() {
+      if (plain === undefined || plainFrames === 0) return 0;
+      measured ??= measure(sample, plainFrames, plain.decoder());
+      return measured;
     },
   };
 }

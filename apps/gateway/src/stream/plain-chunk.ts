@@ -30,7 +30,24 @@ export interface PlainChunkTest {
  * regular expression. Search speed matters: a quoted key starts with the most common character of
  * JSON, and the engine's literal search slows down on every one of them.
  */
-type Search = { literal: string; where: (text: string, at: number) => boolean } | RegExp;
+export type Search = { literal: string; where: (text: string, at: number) => boolean } | RegExp;
+
+/** The first match of `search` in `text` at or after `from`, -1 when none. */
+function matchFrom(text: string, search: Search, from: number): number {
+  if (search instanceof RegExp) {
+    search.lastIndex = from;
+    return search.exec(text)?.index ?? -1;
+  }
+  let at = text.indexOf(search.literal, from);
+  while (at >= 0 && !search.where(text, at)) at = text.indexOf(search.literal, at + 1);
+  return at;
+}
+
+/** Whether any of `searches` matches anywhere in `text`. */
+export function matchesAny(text: string, searches: readonly Search[]): boolean {
+  for (const search of searches) if (matchFrom(text, search, 0) >= 0) return true;
+  return false;
+}
 
 /**
  * The first match of `search` at or after `from`, remembering its last answer: a later, larger
@@ -39,21 +56,10 @@ type Search = { literal: string; where: (text: string, at: number) => boolean } 
 function finder(text: string, search: Search): (from: number) => number {
   let found = -1;
   let done = false;
-  const next =
-    search instanceof RegExp
-      ? (from: number) => {
-          search.lastIndex = from;
-          return search.exec(text)?.index ?? -1;
-        }
-      : (from: number) => {
-          let at = text.indexOf(search.literal, from);
-          while (at >= 0 && !search.where(text, at)) at = text.indexOf(search.literal, at + 1);
-          return at;
-        };
   return (from) => {
     if (done) return text.length;
     if (found >= from) return found;
-    const at = next(from);
+    const at = matchFrom(text, search, from);
     if (at < 0) {
       done = true;
       return text.length;
@@ -63,7 +69,7 @@ function finder(text: string, search: Search): (from: number) => number {
   };
 }
 
-function scanner(searches: Search[]): PlainChunkTest["scan"] {
+function scanner(searches: readonly Search[]): PlainChunkTest["scan"] {
   return (text) => {
     const finders = searches.map((search) => finder(text, search));
     return (from) => {
@@ -95,17 +101,21 @@ function framesStartingWith(
 /** `"error"`, found as `error"` after a quote (a regular expression: much faster here). */
 const ERROR_KEY = /(?<=")error"/g;
 
+/**
+ * What an OpenAI chunk carries that the tap needs: a finish_reason or usage that is not null
+ * (OpenAI writes `"usage":null` on each chunk when asked for the usage chunk; a spaced
+ * `"usage": null` is needed), an error, Groq's usage, or the usage chunk's empty choices.
+ */
+export const CHAT_NEEDED: readonly Search[] = [
+  /"(?:finish_reason|usage)"(?!:null)/g,
+  ERROR_KEY,
+  { literal: "x_groq", where: (text, at) => text.startsWith('"x_groq"', at - 1) },
+  { literal: "[]", where: (text, at) => text.startsWith('"choices":', at - 10) },
+];
+
 export const PLAIN_CHUNK: Record<UpstreamProtocolSpec["format"], PlainChunkTest | undefined> = {
-  // A finish_reason or usage that is not null (OpenAI writes `"usage":null` on each chunk when
-  // asked for the usage chunk; a spaced `"usage": null` is needed), an error, Groq's usage, or
-  // the usage chunk's empty choices.
   chat: {
-    scan: scanner([
-      /"(?:finish_reason|usage)"(?!:null)/g,
-      ERROR_KEY,
-      { literal: "x_groq", where: (text, at) => text.startsWith('"x_groq"', at - 1) },
-      { literal: "[]", where: (text, at) => text.startsWith('"choices":', at - 10) },
-    ]),
+    scan: scanner(CHAT_NEEDED),
     // Each chunk is a frame of one `data:` line (the watch's sample averages per frame); the
     // object, not `[DONE]`.
     deltas: (text, from, to, separator) => framesStartingWith(text, from, to, separator, "data: {"),

@@ -1,5 +1,6 @@
 import type { SseMessage } from "@interlingua/core-types";
 import type { UpstreamProtocolSpec } from "../upstream/upstream-protocols.ts";
+import { CHAT_NEEDED, matchesAny } from "./plain-chunk.ts";
 
 /**
  * Whether a same-format upstream frame is a plain content delta: it carries generated text and
@@ -12,22 +13,9 @@ export type PlainDeltaTest = (message: SseMessage) => boolean;
 
 const ANTHROPIC_DELTA = '{"type":"content_block_delta"';
 
-/** Every `"finish_reason"` key of the chunk is followed by `:null`. */
-function noFinishReason(data: string): boolean {
-  for (let at = data.indexOf('"finish_reason"'); at >= 0; ) {
-    if (!data.startsWith(":null", at + 15)) return false;
-    at = data.indexOf('"finish_reason"', at + 15);
-  }
-  return true;
-}
-
-/** A quoted key cannot occur inside a JSON string value (its quotes would be escaped there). */
+/** A chunk with a delta and nothing the tap needs (`CHAT_NEEDED`, searched as in chunks). */
 const chatPlainDelta: PlainDeltaTest = ({ data }) =>
-  data.includes('"delta"') &&
-  !data.includes('"error"') &&
-  (!data.includes('"usage"') || data.includes('"usage":null')) &&
-  !data.includes('"x_groq"') &&
-  noFinishReason(data);
+  data.includes('"delta"') && !matchesAny(data, CHAT_NEEDED);
 
 export const PLAIN_DELTA: Record<UpstreamProtocolSpec["format"], PlainDeltaTest | undefined> = {
   // Anthropic names the event, and a content_block_delta holds one delta of one block, by protocol.

@@ -32,8 +32,9 @@ function split(pieces: string[]) {
 const recording = (watched: SseMessage[]): SseWatch => ({
   see: (message) => void watched.push(message),
   end: () => {},
-  sampled: () => false,
+  samplesWanted: () => Number.POSITIVE_INFINITY,
   skipFrames: () => {},
+  skippedChars: () => 0,
 });
 
 describe("createSseSplitter", () => {
@@ -193,24 +194,35 @@ describe("watchSse with plain deltas", () => {
     };
   };
 
-  it("decodes the first deltas, then counts later ones at their average size, never the rest", () => {
+  it("decodes no plain delta; measures its sample only when asked, the other frames at its average", () => {
     const { seen, decoder: d } = decoder();
-    const chars: number[] = [];
+    const samples = decoder();
+    let sampleDecoders = 0;
     const events: StreamEvent[] = [];
     const watch = watchSse({
       decoder: d,
       onEvent: (e) => void events.push(e),
       onDecodeError: () => {},
-      plainDelta: (m) => m.data.startsWith("t"),
-      onSkippedChars: (c) => void chars.push(c),
+      plain: {
+        test: (m) => m.data.startsWith("t"),
+        decoder: () => {
+          sampleDecoders++;
+          return samples.decoder;
+        },
+      },
     });
     for (let i = 0; i < SAMPLED_DELTAS + 4; i++) watch.see(text(i));
+    watch.skipFrames(6);
     watch.see({ data: "usage" });
-    // Sizes 1, 2, 3, 1, 2, 3, 1, 2: the sampled average.
+    watch.end();
+    expect(seen).toEqual(["usage"]);
+    expect(sampleDecoders).toBe(0);
+    // Sizes 1, 2, 3, 1, 2, 3, 1, 2 kept; 4 more seen and 6 skipped at their average.
     const sample = Array.from({ length: SAMPLED_DELTAS }, (_, i) => text(i).data.length);
-    const average = sample.reduce((a, b) => a + b, 0) / SAMPLED_DELTAS;
-    expect(seen).toEqual([...sample.map((_, i) => text(i).data), "usage"]);
-    expect(chars).toEqual([average, average, average, average]);
+    const sum = sample.reduce((a, b) => a + b, 0);
+    expect(watch.skippedChars()).toBeCloseTo(sum + (10 * sum) / SAMPLED_DELTAS, 9);
+    expect(watch.skippedChars()).toBeCloseTo(sum + (10 * sum) / SAMPLED_DELTAS, 9);
+    expect([sampleDecoders, samples.seen.length]).toEqual([1, SAMPLED_DELTAS]);
     expect(events.filter((e) => e.type === "usage")).toHaveLength(1);
   });
 });

@@ -78,9 +78,17 @@ export function sseTap(
     const needed = test.scan(text);
     let at = from;
     while (at < bytes.length) {
-      if (!watch.sampled()) {
-        const end = frameEnd(text, at);
-        if (end < 0) break;
+      const wanted = watch.samplesWanted();
+      if (wanted > 0) {
+        // As many frames as samples are still wanted, parsed in one piece (not all of them may
+        // turn out to be samples).
+        let end = at;
+        for (let n = 0; n < wanted; n++) {
+          const next = frameEnd(text, end);
+          if (next < 0) break;
+          end = next;
+        }
+        if (end === at) break;
         feed(bytes.subarray(at, end));
         at = end;
         continue;
