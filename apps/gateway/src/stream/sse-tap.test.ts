@@ -181,6 +181,32 @@ describe("skipping runs of plain deltas", () => {
     expect(seen.decoded).toBeGreaterThanOrEqual(2);
   });
 
+  it("reads a frame far longer than a chunk, arriving in many, and skips again after it", () => {
+    const big = "y".repeat(200_000);
+    const ds = [
+      ...Array.from({ length: 12 }, () => "abcd"),
+      big,
+      ...Array.from({ length: 12 }, () => "abcd"),
+    ];
+    const wire = utf8.encode(chatStream(ds));
+    const { watch, result } = watcher("chat");
+    const stage = passThroughStage(watch, () => [], PLAIN_CHUNK.chat);
+    const chunks = cut(
+      wire,
+      Array.from({ length: Math.ceil(wire.length / 1000) }, (_, i) => i * 1000),
+    );
+    const out = chunks.map((chunk) => stage.push(chunk));
+    stage.end();
+    expect(Buffer.concat(out.map((o) => (typeof o === "string" ? utf8.encode(o) : o)))).toEqual(
+      Buffer.from(wire),
+    );
+    const seen = result();
+    expect(seen.usage).toMatchObject({ outputTokens: ds.length });
+    expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
+    // The big delta is past the sample, so it counts at the sample's average, like any other.
+    expect(seen.chars).toBeCloseTo(4 * ds.length, 6);
+  });
+
   it("decodes only the needed frames when a whole stream comes in one chunk", () => {
     const ds = Array.from({ length: 200 }, () => "word");
     const streamText = chatStream(ds);

@@ -4,6 +4,12 @@ import type { PlainChunkTest } from "./plain-chunk.ts";
 import { createSseSplitter, type SsePosition } from "./sse-splitter.ts";
 
 const STREAMING = { stream: true } as const;
+/**
+ * The longest unfinished frame carried unparsed. A longer one is parsed instead (and the tap
+ * skips again after its end), so a huge frame arriving in many chunks is not copied and searched
+ * again with each of them.
+ */
+const CARRY_LIMIT = 16 * 1024;
 
 /**
  * The parse of a same-format upstream stream that feeds the usage watch, shared by the
@@ -100,12 +106,13 @@ export function sseTap(
         onSkipped?.(bytes.subarray(at, start));
         at = start;
       }
-      if (need >= bytes.length) {
+      if (need >= bytes.length && bytes.length - at <= CARRY_LIMIT) {
         // An unfinished frame with nothing needed so far waits for its end, as bytes (a copy,
         // so it never pins the whole upstream chunk in memory).
         if (at < bytes.length) carry = Buffer.from(bytes.subarray(at));
         return;
       }
+      if (need >= bytes.length) break;
       const end = frameEnd(text, need);
       if (end < 0) break;
       feed(bytes.subarray(at, end));
