@@ -57,15 +57,31 @@ function deltaChars(event: StreamEvent): number {
   }
 }
 
+/**
+ * A kept sample frame. Its data is copied out as bytes: the parsed string is a slice of the whole
+ * chunk's text and would keep all of it alive for as long as the stream lasts.
+ */
+interface KeptFrame {
+  data: Buffer;
+  event: string | undefined;
+}
+
+const keep = (message: SseMessage): KeptFrame => ({
+  data: Buffer.from(message.data, "utf8"),
+  event: message.event,
+});
+
 /** The sample's characters, and those of the frames it stands for at its average. */
 function measure(
-  sample: SseMessage[],
+  sample: KeptFrame[],
   frames: number,
   decoder: PushTransformer<SseMessage, StreamEvent>,
 ): number {
   let chars = 0;
   let withText = 0;
-  for (const message of sample) {
+  for (const kept of sample) {
+    const message: SseMessage = { data: kept.data.toString("utf8") };
+    if (kept.event !== undefined) message.event = kept.event;
     let frameChars = 0;
     try {
       decoder.push(message, (event) => {
@@ -85,7 +101,7 @@ function measure(
 export function watchSse(observer: SseObserver): SseWatch {
   const { decoder, onEvent, onDecodeError, plain } = observer;
   let failed = false;
-  const sample: SseMessage[] = [];
+  const sample: KeptFrame[] = [];
   let plainFrames = 0;
   let measured: number | undefined;
   const fail = (error: unknown) => {
@@ -97,7 +113,7 @@ export function watchSse(observer: SseObserver): SseWatch {
       if (failed) return;
       if (plain?.test(message) === true) {
         plainFrames++;
-        if (sample.length < SAMPLED_DELTAS) sample.push(message);
+        if (sample.length < SAMPLED_DELTAS) sample.push(keep(message));
         return;
       }
       try {
