@@ -53,6 +53,32 @@ describe("streaming", () => {
     });
   }
 
+  it("a relayed stream carries its content type, no-cache, no proxy buffering and the request id", async () => {
+    const { path, body } = REQUEST.chat({ model: "txtA-5", text: "headers", stream: true });
+    const res = await fetch(stack.gateway.url + path, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(res.headers.get("x-accel-buffering")).toBe("no");
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    const array = await fetch(
+      `${stack.gateway.url}/v1beta/models/txtC-2.5-pro:streamGenerateContent`,
+      {
+        method: "POST",
+        headers: { ...auth(), "content-type": "application/json" },
+        body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "headers" }] }] }),
+      },
+    );
+    expect(JSON.parse(await array.text())).toBeInstanceOf(Array);
+    expect(array.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(array.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
   it("the tap reads usage off a same-format stream for the request log, without touching the bytes", async () => {
     const { path, body } = REQUEST.messages({
       model: "txtB-sonnet-4-6",

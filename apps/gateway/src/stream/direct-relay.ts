@@ -5,8 +5,14 @@ import { relayReadable } from "./relay-stream.ts";
 
 type StartRelay = (sink: RelaySink) => Relay;
 
+/** A relayed response's start and the headers it was made with. */
+interface DirectRelay {
+  start: StartRelay;
+  headers: Record<string, string>;
+}
+
 /** Relayed responses that the Node server may write itself instead of reading their body. */
-const DIRECT = new WeakMap<Response, StartRelay>();
+const DIRECT = new WeakMap<Response, DirectRelay>();
 
 /**
  * Whether a request reached the app on the Node server (its `env` holds the Node response). The
@@ -27,9 +33,18 @@ export function writesDirectly(env: unknown): boolean {
  * the adapter's read loop and its separate header flush. When the caller is known to be the Node
  * server (`direct`), no web stream is built at all: the body would never be read.
  */
-export function relayResponse(start: StartRelay, init: ResponseInit, direct: boolean): Response {
-  const response = new Response(direct ? null : relayReadable(start), init);
-  DIRECT.set(response, start);
+export function relayResponse(
+  start: StartRelay,
+  init: { status: number; headers: Record<string, string> },
+  direct: boolean,
+): Response {
+  // Written directly, the response object only carries the relay to `writeRelaysDirectly`: its
+  // headers go from `init` straight to the Node response, never through a validated web Headers
+  // list (headers set on it later, such as the request id, are still added).
+  const response = direct
+    ? new Response(null, { status: init.status })
+    : new Response(relayReadable(start), init);
+  DIRECT.set(response, { start, headers: init.headers });
   return response;
 }
 
@@ -43,10 +58,10 @@ export function writeRelaysDirectly<Env extends { outgoing?: unknown } | undefin
   fetch: (request: Request, env: Env) => Response | Promise<Response>,
 ): (request: Request, env: Env) => Response | Promise<Response> {
   const route = (response: Response, env: Env) => {
-    const start = DIRECT.get(response);
+    const relay = DIRECT.get(response);
     const outgoing = env?.outgoing;
-    if (start === undefined || !(outgoing instanceof ServerResponse)) return response;
-    writeRelay(outgoing, response, start);
+    if (relay === undefined || !(outgoing instanceof ServerResponse)) return response;
+    writeRelay(outgoing, response, relay);
     return RESPONSE_ALREADY_SENT;
   };
   return (request, env) => {
@@ -57,8 +72,8 @@ export function writeRelaysDirectly<Env extends { outgoing?: unknown } | undefin
   };
 }
 
-function writeRelay(outgoing: ServerResponse, response: Response, start: StartRelay): void {
-  const headers: Record<string, string> = {};
+function writeRelay(outgoing: ServerResponse, response: Response, direct: DirectRelay): void {
+  const headers: Record<string, string> = { ...direct.headers };
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
@@ -69,7 +84,7 @@ function writeRelay(outgoing: ServerResponse, response: Response, start: StartRe
   const socket = outgoing.socket;
   socket?.cork();
   outgoing.writeHead(response.status, headers);
-  const relay = start({
+  const relay = direct.start({
     write: (bytes) => outgoing.write(bytes),
     end: (last) => void (last === undefined ? outgoing.end() : outgoing.end(last)),
     waiting: () => !outgoing.writableNeedDrain,
