@@ -19,6 +19,16 @@ const parked = () => {};
  * relay takes over.
  */
 export function readFirstChunk(body: Readable): Promise<FirstChunk> {
+  // Usually the first bytes came with the headers and are already buffered: taken at once, with
+  // no listeners to add and remove and no turn of the event loop.
+  if (body.errored === null && !body.readableEnded) {
+    const ready: Uint8Array | null = body.read();
+    if (ready !== null) {
+      body.pause();
+      body.on("error", parked);
+      return Promise.resolve({ ok: true, body: { first: ready, rest: body } });
+    }
+  }
   return new Promise((resolve) => {
     const settle = (result: FirstChunk) => {
       body.off("data", onData).off("end", onEnd).off("error", onError);

@@ -1,0 +1,44 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { readFirstChunk } from "./read-first-chunk.ts";
+
+const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("utf8");
+
+describe("readFirstChunk", () => {
+  it("takes what is already buffered at once and leaves the rest paused", async () => {
+    const body = new PassThrough();
+    body.write("ab");
+    const first = await readFirstChunk(body);
+    if (!first.ok) throw first.error;
+    expect(text(first.body.first)).toBe("ab");
+    body.write("cd");
+    await new Promise((r) => setImmediate(r));
+    // Paused: nothing was read past the first chunk.
+    expect(body.isPaused()).toBe(true);
+    expect(text(body.read())).toBe("cd");
+  });
+
+  it("waits for the first chunk when nothing is buffered yet", async () => {
+    const body = new PassThrough();
+    const pending = readFirstChunk(body);
+    setImmediate(() => body.write("late"));
+    const first = await pending;
+    if (!first.ok) throw first.error;
+    expect(text(first.body.first)).toBe("late");
+    expect(body.isPaused()).toBe(true);
+  });
+
+  it("fails on a body that ends or breaks before any data, so another channel can try", async () => {
+    const ended = new PassThrough();
+    const endedFirst = readFirstChunk(ended);
+    ended.end();
+    expect(await endedFirst).toMatchObject({ ok: false });
+
+    const broken = new PassThrough();
+    const brokenFirst = readFirstChunk(broken);
+    broken.destroy(new Error("socket reset"));
+    const result = await brokenFirst;
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect((result.error as Error).message).toBe("socket reset");
+  });
+});
