@@ -7,8 +7,8 @@ import { sseTap } from "./sse-tap.ts";
 
 /**
  * Same format, same framing: every upstream chunk goes to the client as it came (the very same
- * bytes), while a parse of its text feeds the usage watch (whole chunks of plain deltas are only
- * measured, see `sseTap`). A failure first ends whatever frame it cut in half, then appends
+ * bytes), while a parse of its text feeds the usage watch (runs of plain deltas are only
+ * counted, see `sseTap`). A failure first ends whatever frame it cut in half, then appends
  * `failure`'s error frames.
  */
 export function passThroughStage(

@@ -5,7 +5,7 @@ import { CHAT_NEEDED, matchesAny } from "./plain-chunk.ts";
 /**
  * Whether a same-format upstream frame is a plain content delta: it carries generated text and
  * nothing the tap needs (no usage, finish reason or error). Such frames are nearly every frame of
- * a stream; the tap measures them instead of decoding them (see `watchSse`). Each test accepts
+ * a stream; the watch counts them instead of decoding them (see `watchSse`). Each test accepts
  * only the compact form its provider writes; anything else is decoded as usual, so a frame is
  * never skipped wrongly, only decoded needlessly.
  */
