@@ -3,7 +3,7 @@ import { chat, isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SAMPLED_DELTAS, watchSse } from "./observe-sse.ts";
+import { watchSse } from "./observe-sse.ts";
 import { passThroughStage } from "./pass-through-stage.ts";
 import { PLAIN_CHUNK } from "./plain-chunk.ts";
 import { PLAIN_DELTA } from "./plain-delta.ts";
