@@ -89,7 +89,7 @@ function writeRelay(outgoing: ServerResponse, response: Response, direct: Direct
     end: (last) => void (last === undefined ? outgoing.end() : outgoing.end(last)),
     waiting: () => !outgoing.writableNeedDrain,
   });
-  if (socket !== null) process.nextTick(() => socket.uncork());
+  if (socket) process.nextTick(() => socket.uncork());
   if (outgoing.destroyed) {
     relay.detach();
     return;
