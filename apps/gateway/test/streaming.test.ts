@@ -55,26 +55,17 @@ describe("streaming", () => {
 
   it("a relayed stream carries its content type, no-cache, no proxy buffering and the request id", async () => {
     const { path, body } = REQUEST.chat({ model: "txtA-5", text: "headers", stream: true });
-    const res = await fetch(stack.gateway.url + path, {
-      method: "POST",
-      headers: { ...auth(), "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    await res.text();
+    const res = await postJson(stack.gateway.url + path, body);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-cache");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
-    const array = await fetch(
+    const array = await postJson(
       `${stack.gateway.url}/v1beta/models/txtC-2.5-pro:streamGenerateContent`,
-      {
-        method: "POST",
-        headers: { ...auth(), "content-type": "application/json" },
-        body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "headers" }] }] }),
-      },
+      { contents: [{ role: "user", parts: [{ text: "headers" }] }] },
     );
-    expect(JSON.parse(await array.text())).toBeInstanceOf(Array);
+    expect(array.json).toBeInstanceOf(Array);
     expect(array.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(array.headers.get("x-request-id")).toMatch(/^req_/);
   });

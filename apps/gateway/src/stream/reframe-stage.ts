@@ -54,7 +54,7 @@ export function reframeStage(watch: SseWatch, options: ReframeOptions): RelaySta
       ? encodeSseEvent(message, { lineEnding: tap.lineEnding })
       : framing.frame(message);
   const close = () => (framing === "raw" ? "" : framing.close());
-  const take = (): Uint8Array | string => {
+  const take = (): Buffer | string => {
     const rest = text;
     text = "";
     if (parts.length === 0) return rest;
@@ -64,10 +64,8 @@ export function reframeStage(watch: SseWatch, options: ReframeOptions): RelaySta
     parts.length = 0;
     return bytes;
   };
-  const takeText = () => {
-    const taken = take();
-    return typeof taken === "string" ? taken : new TextDecoder().decode(taken);
-  };
+  // After a throw mid-chunk, skipped runs may still be waiting as bytes.
+  const takeText = () => take().toString();
   return {
     push(chunk) {
       tap.push(chunk);

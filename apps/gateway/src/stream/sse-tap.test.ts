@@ -3,7 +3,7 @@ import { chat, isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { watchSse } from "./observe-sse.ts";
+import { type SseWatch, watchSse } from "./observe-sse.ts";
 import { passThroughStage } from "./pass-through-stage.ts";
 import { PLAIN_CHUNK } from "./plain-chunk.ts";
 import { PLAIN_DELTA } from "./plain-delta.ts";
@@ -67,6 +67,15 @@ function cut(bytes: Uint8Array, at: number[]): Uint8Array[] {
   }
   return out.filter((piece) => piece.length > 0);
 }
+
+/** The gateway's stage for an OpenAI stream whose usage chunk the client did not ask for. */
+const chatWithoutUsageChunk = (watch: SseWatch) =>
+  reframeStage(watch, {
+    keep: (m) => !isChatUsageOnlyChunk(m.data),
+    framing: "raw",
+    failure: () => [],
+    plainChunk: PLAIN_CHUNK.chat,
+  });
 
 function watcher(format: "chat" | "messages") {
   const events: StreamEvent[] = [];
@@ -136,12 +145,7 @@ describe("skipping runs of plain deltas", () => {
         const streamText = chatStream(ds);
         const wire = utf8.encode(streamText);
         const { watch, result } = watcher("chat");
-        const stage = reframeStage(watch, {
-          keep: (m) => !isChatUsageOnlyChunk(m.data),
-          framing: "raw",
-          failure: () => [],
-          plainChunk: PLAIN_CHUNK.chat,
-        });
+        const stage = chatWithoutUsageChunk(watch);
         const pieces = cut(wire, at).map((chunk) => stage.push(chunk));
         pieces.push(stage.end());
         const outText = pieces.map((o) => (typeof o === "string" ? o : text.decode(o))).join("");
@@ -211,12 +215,7 @@ describe("skipping runs of plain deltas", () => {
     const ds = Array.from({ length: 200 }, () => "word");
     const streamText = chatStream(ds);
     const { watch, result } = watcher("chat");
-    const stage = reframeStage(watch, {
-      keep: (m) => !isChatUsageOnlyChunk(m.data),
-      framing: "raw",
-      failure: () => [],
-      plainChunk: PLAIN_CHUNK.chat,
-    });
+    const stage = chatWithoutUsageChunk(watch);
     const out = stage.push(utf8.encode(streamText));
     const outText = (typeof out === "string" ? out : text.decode(out)) + stage.end();
     expect(outText).toBe(streamText.replace(/data: \{[^\n]*"choices":\[\][^\n]*\n\n/, ""));

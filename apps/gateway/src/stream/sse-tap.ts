@@ -77,10 +77,9 @@ export function sseTap(
 
   /**
    * Reads `bytes` from `from`, a frame boundary, on: parses what must be, skips what need not.
-   * The searches run on the bytes' Latin-1 text, whose offsets are byte offsets.
+   * The searches run on `text`, the bytes as Latin-1, whose offsets are byte offsets.
    */
-  const read = (bytes: Buffer, test: PlainChunkTest, from: number) => {
-    const text = bytes.toString("latin1");
+  const read = (bytes: Buffer, text: string, test: PlainChunkTest, from: number) => {
     const needed = test.scan(text);
     let at = from;
     while (at < bytes.length) {
@@ -106,13 +105,14 @@ export function sseTap(
         onSkipped?.(bytes.subarray(at, start));
         at = start;
       }
-      if (need >= bytes.length && bytes.length - at <= CARRY_LIMIT) {
+      if (need >= bytes.length) {
+        // Past the limit the unfinished frame is parsed (below) instead of carried.
+        if (bytes.length - at > CARRY_LIMIT) break;
         // An unfinished frame with nothing needed so far waits for its end, as bytes (a copy,
         // so it never pins the whole upstream chunk in memory).
         if (at < bytes.length) carry = Buffer.from(bytes.subarray(at));
         return;
       }
-      if (need >= bytes.length) break;
       const end = frameEnd(text, need);
       if (end < 0) break;
       feed(bytes.subarray(at, end));
@@ -130,23 +130,22 @@ export function sseTap(
         feed(bytes);
         return;
       }
+      const text = bytes.toString("latin1");
       let at = 0;
       if (!betweenFrames()) {
         // The frame in progress is parsed to its end; skipping may start after it.
-        const sep = separator();
-        const found = bytes.indexOf(sep);
-        if (found < 0) {
+        at = frameEnd(text, 0);
+        if (at < 0) {
           feed(bytes);
           return;
         }
-        at = found + sep.length;
         feed(bytes.subarray(0, at));
         if (!betweenFrames()) {
           feed(bytes.subarray(at));
           return;
         }
       }
-      read(bytes, plainChunk, at);
+      read(bytes, text, plainChunk, at);
     },
     end() {
       if (carry !== undefined) feed(carry);

@@ -19,26 +19,23 @@ const parked = () => {};
  * relay takes over.
  */
 export function readFirstChunk(body: Readable): Promise<FirstChunk> {
+  const started = (first: Uint8Array): FirstChunk => {
+    body.pause();
+    body.on("error", parked);
+    return { ok: true, body: { first, rest: body } };
+  };
   // Usually the first bytes came with the headers and are already buffered: taken at once, with
   // no listeners to add and remove and no turn of the event loop.
   if (body.errored === null && !body.readableEnded) {
     const ready: Uint8Array | null = body.read();
-    if (ready !== null) {
-      body.pause();
-      body.on("error", parked);
-      return Promise.resolve({ ok: true, body: { first: ready, rest: body } });
-    }
+    if (ready !== null) return Promise.resolve(started(ready));
   }
   return new Promise((resolve) => {
     const settle = (result: FirstChunk) => {
       body.off("data", onData).off("end", onEnd).off("error", onError);
       resolve(result);
     };
-    const onData = (chunk: Uint8Array) => {
-      body.pause();
-      body.on("error", parked);
-      settle({ ok: true, body: { first: chunk, rest: body } });
-    };
+    const onData = (chunk: Uint8Array) => settle(started(chunk));
     const onEnd = () =>
       settle({ ok: false, error: new Error("upstream stream ended before any data") });
     const onError = (error: unknown) => settle({ ok: false, error });
