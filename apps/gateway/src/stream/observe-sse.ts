@@ -1,5 +1,6 @@
 import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
 import type { PlainDeltaTest } from "./plain-delta.ts";
+import { createSseSplitter } from "./sse-splitter.ts";
 
 /**
  * How a same-format stream is watched: the upstream codec's push decoder turns its frames into
@@ -7,12 +8,13 @@ import type { PlainDeltaTest } from "./plain-delta.ts";
  * is reported once to `onDecodeError` and stops the watching, never the client's stream.
  *
  * With `plain`, frames its test calls plain content deltas are not decoded at all: they are
- * counted, and the first `SAMPLED_DELTAS` of them kept. What the tap must get right — usage, the
- * finish, errors — never rides on such a frame. Their characters only feed billing's estimate for
- * a stream that ends without its final usage, so they are measured only when asked
- * (`skippedChars`): the kept sample decoded by a fresh decoder, the other frames at its average
- * (a token per delta is typical, and OpenAI pads frames to hide their length, so an average per
- * frame estimates better than frame bytes). A stream that reports its usage never pays for it.
+ * counted, and the first `SAMPLED_DELTAS` frames kept (those the tap skipped as their bytes,
+ * unparsed). What the tap must get right — usage, the finish, errors — never rides on such a
+ * frame. Their characters only feed billing's estimate for a stream that ends without its final
+ * usage, so they are measured only when asked (`skippedChars`): the kept sample parsed and decoded
+ * by a fresh decoder, the other frames at the average of its plain ones (a token per delta is
+ * typical, and OpenAI pads frames to hide their length, so an average per frame estimates better
+ * than frame bytes). A stream that reports its usage never pays for it.
  */
 export interface SseObserver {
   decoder: PushTransformer<SseMessage, StreamEvent>;
@@ -30,11 +32,13 @@ export interface SseObserver {
 export interface SseWatch {
   see(message: SseMessage): void;
   end(): void;
-  /**
-   * How many more plain frames the watch keeps as its sample before the tap may skip plain runs
-   * unparsed (0 once it has them; unbounded without a plain test).
-   */
+  /** How many more frames the watch keeps as its sample (0 once it has them). */
   samplesWanted(): number;
+  /**
+   * `frames` whole frames that the tap skips, as their bytes (copied: the view is only valid
+   * during the call), for the sample. They are counted by `skipFrames` like the rest of the run.
+   */
+  keepSample(bytes: Uint8Array, frames: number): void;
   /** `frames` plain deltas went by unparsed (runs skipped by the tap). */
   skipFrames(frames: number): void;
   /**
@@ -58,30 +62,46 @@ function deltaChars(event: StreamEvent): number {
 }
 
 /**
- * A kept sample frame. Its data is copied out as bytes: the parsed string is a slice of the whole
- * chunk's text and would keep all of it alive for as long as the stream lasts.
+ * A kept sample: a parsed frame, its data copied out as bytes (the parsed string is a slice of
+ * the whole chunk's text and would keep all of it alive for as long as the stream lasts), or
+ * skipped frames as their bytes.
  */
-interface KeptFrame {
-  data: Buffer;
-  event: string | undefined;
-}
+type Kept = { data: Buffer; event: string | undefined } | Buffer;
 
-const keep = (message: SseMessage): KeptFrame => ({
+const keep = (message: SseMessage): Kept => ({
   data: Buffer.from(message.data, "utf8"),
   event: message.event,
 });
 
-/** The sample's characters, and those of the frames it stands for at its average. */
+function messagesOf(sample: readonly Kept[]): SseMessage[] {
+  const messages: SseMessage[] = [];
+  const splitter = createSseSplitter((message) => {
+    if (message !== undefined) messages.push(message);
+  });
+  for (const kept of sample) {
+    if (Buffer.isBuffer(kept)) {
+      splitter.feed(kept.toString("utf8"));
+      continue;
+    }
+    const message: SseMessage = { data: kept.data.toString("utf8") };
+    if (kept.event !== undefined) message.event = kept.event;
+    messages.push(message);
+  }
+  splitter.flush();
+  return messages;
+}
+
+/** The sample's characters, and those of the plain frames it stands for at its average. */
 function measure(
-  sample: KeptFrame[],
+  sample: readonly Kept[],
   frames: number,
+  test: PlainDeltaTest,
   decoder: PushTransformer<SseMessage, StreamEvent>,
 ): number {
   let chars = 0;
+  let sampled = 0;
   let withText = 0;
-  for (const kept of sample) {
-    const message: SseMessage = { data: kept.data.toString("utf8") };
-    if (kept.event !== undefined) message.event = kept.event;
+  for (const message of messagesOf(sample)) {
     let frameChars = 0;
     try {
       decoder.push(message, (event) => {
@@ -90,10 +110,14 @@ function measure(
     } catch {
       // A frame the fresh decoder cannot read counts as no text.
     }
+    // Skipped runs may hold other frames the tap had no need of (a block's start, a ping):
+    // decoded in order, but the average is over the plain deltas.
+    if (!test(message)) continue;
+    sampled++;
     chars += frameChars;
     if (frameChars > 0) withText++;
   }
-  const rest = frames - sample.length;
+  const rest = Math.max(0, frames - sampled);
   return withText === 0 ? chars : chars + (rest * chars) / withText;
 }
 
@@ -101,7 +125,9 @@ function measure(
 export function watchSse(observer: SseObserver): SseWatch {
   const { decoder, onEvent, onDecodeError, plain } = observer;
   let failed = false;
-  const sample: KeptFrame[] = [];
+  const sample: Kept[] = [];
+  // Frames kept in the sample, whether parsed or skipped.
+  let sampledFrames = 0;
   let plainFrames = 0;
   let measured: number | undefined;
   const fail = (error: unknown) => {
@@ -113,7 +139,10 @@ export function watchSse(observer: SseObserver): SseWatch {
       if (failed) return;
       if (plain?.test(message) === true) {
         plainFrames++;
-        if (sample.length < SAMPLED_DELTAS) sample.push(keep(message));
+        if (sampledFrames < SAMPLED_DELTAS) {
+          sample.push(keep(message));
+          sampledFrames++;
+        }
         return;
       }
       try {
@@ -130,14 +159,18 @@ export function watchSse(observer: SseObserver): SseWatch {
         fail(error);
       }
     },
-    samplesWanted: () =>
-      plain === undefined ? Number.POSITIVE_INFINITY : SAMPLED_DELTAS - sample.length,
+    samplesWanted: () => (plain === undefined ? 0 : Math.max(0, SAMPLED_DELTAS - sampledFrames)),
+    keepSample(bytes, frames) {
+      if (frames === 0) return;
+      sample.push(Buffer.from(bytes));
+      sampledFrames += frames;
+    },
     skipFrames(frames) {
       plainFrames += frames;
     },
     skippedChars() {
       if (plain === undefined || plainFrames === 0) return 0;
-      measured ??= measure(sample, plainFrames, plain.decoder());
+      measured ??= measure(sample, plainFrames, plain.test, plain.decoder());
       return measured;
     },
   };

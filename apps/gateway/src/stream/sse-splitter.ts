@@ -1,14 +1,24 @@
 import type { SseMessage } from "@interlingua/core-types";
 
-/** Where the text fed so far ends: between frames, after a whole line inside one, or mid-line. */
+/**
+ * Where the text fed so far ends: between frames, after a whole line inside one, or mid-line (a
+ * final CR counts as mid-line: an LF may still complete it).
+ */
 export type SsePosition = "frame" | "line" | "inside";
 
 export interface SseSplitter {
-  /** Parses the next piece of the stream; complete blocks go to `onBlock` before it returns. */
+  /**
+   * Parses the next piece of the stream; complete blocks go to `onBlock` before it returns, but
+   * for one that a CR at the very end of the piece closes (its LF may still come).
+   */
   feed(text: string): void;
+  /** The stream ended: a block still waiting for the LF of its last CR goes to `onBlock`. */
+  flush(): void;
   readonly position: SsePosition;
   /** The line ending the stream uses (from its first line), for text inserted between frames. */
   readonly lineEnding: "\n" | "\r\n";
+  /** Whether a line has ended yet (until then `lineEnding` is only a default). */
+  readonly lineEndingKnown: boolean;
 }
 
 /**
@@ -31,6 +41,9 @@ export function createSseSplitter(
   let scanned = 0;
   // A CR ended the last line; an LF that starts the next piece belongs to it.
   let afterCr = false;
+  // That CR was a blank line: the block waits to be dispatched until the LF it may still have has
+  // arrived, so the LF is part of its text and not the next block's.
+  let held = false;
   let lineEnding: "\n" | "\r\n" | undefined;
   let data: string | undefined;
   let event: string | undefined;
@@ -75,7 +88,13 @@ export function createSseSplitter(
       pending += text;
       if (afterCr) {
         afterCr = false;
-        if (pending.charCodeAt(cursor) === 10) cursor++;
+        const lf = pending.charCodeAt(cursor) === 10;
+        if (lf) cursor++;
+        lineEnding ??= lf ? "\r\n" : "\n";
+        if (held) {
+          held = false;
+          dispatch(cursor);
+        }
       }
       const hasCr = pending.includes("\r", Math.max(cursor, scanned));
       for (;;) {
@@ -92,8 +111,14 @@ export function createSseSplitter(
           if (next === pending.length) afterCr = true;
           else if (pending.charCodeAt(next) === 10) next++;
         }
-        lineEnding ??= next - eol === 2 ? "\r\n" : "\n";
+        // A CR at the very end tells the line ending only once what follows it is known.
+        if (!afterCr) lineEnding ??= next - eol === 2 ? "\r\n" : "\n";
         if (eol === cursor) {
+          if (afterCr) {
+            held = true;
+            cursor = next;
+            return;
+          }
           dispatch(next);
         } else {
           field(pending.slice(cursor, eol));
@@ -101,12 +126,23 @@ export function createSseSplitter(
         }
       }
     },
+    flush() {
+      if (!held) return;
+      held = false;
+      afterCr = false;
+      dispatch(cursor);
+    },
     get position() {
+      // A CR that may be the first half of a CRLF: the LF to come is still part of it.
+      if (afterCr) return "inside";
       if (pending === "") return "frame";
-      return cursor === pending.length && !afterCr ? "line" : "inside";
+      return cursor === pending.length ? "line" : "inside";
     },
     get lineEnding() {
       return lineEnding ?? "\n";
+    },
+    get lineEndingKnown() {
+      return lineEnding !== undefined;
     },
   };
 }

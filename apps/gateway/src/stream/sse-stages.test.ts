@@ -26,13 +26,15 @@ function split(pieces: string[]) {
   const blocks: { message: SseMessage | undefined; raw: string }[] = [];
   const splitter = createSseSplitter((message, raw) => blocks.push({ message, raw }));
   for (const piece of pieces) splitter.feed(piece);
+  splitter.flush();
   return { blocks, position: splitter.position, lineEnding: splitter.lineEnding };
 }
 
 const recording = (watched: SseMessage[]): SseWatch => ({
   see: (message) => void watched.push(message),
   end: () => {},
-  samplesWanted: () => Number.POSITIVE_INFINITY,
+  samplesWanted: () => 0,
+  keepSample: () => {},
   skipFrames: () => {},
   skippedChars: () => 0,
 });
@@ -54,8 +56,10 @@ describe("createSseSplitter", () => {
         blocks.flatMap((b) => (b.message === undefined ? [] : [b.message])),
         JSON.stringify(pieces),
       ).toEqual(EXPECTED);
-      // The blocks' exact text is the stream again, so re-framing can pass them on verbatim.
+      // The blocks' exact text is the stream again, so re-framing can pass them on verbatim; a
+      // CRLF cut in half stays with its block, so dropping a block leaves none of it behind.
       expect(blocks.map((b) => b.raw).join("")).toBe(STREAM);
+      expect(blocks.filter((b) => b.raw.startsWith("\n"))).toEqual([]);
     }
   });
 
@@ -224,5 +228,35 @@ describe("watchSse with plain deltas", () => {
     expect(watch.skippedChars()).toBeCloseTo(sum + (10 * sum) / SAMPLED_DELTAS, 9);
     expect([sampleDecoders, samples.seen.length]).toEqual([1, SAMPLED_DELTAS]);
     expect(events.filter((e) => e.type === "usage")).toHaveLength(1);
+  });
+  it("keeps skipped frames as bytes, and averages over the plain ones among them", () => {
+    const samples = decoder();
+    let sampleDecoders = 0;
+    const watch = watchSse({
+      decoder: decoder().decoder,
+      onEvent: () => {},
+      onDecodeError: () => {},
+      plain: {
+        test: (m) => m.data.startsWith("t"),
+        decoder: () => {
+          sampleDecoders++;
+          return samples.decoder;
+        },
+      },
+    });
+    // A run of 5 frames, one of them not a plain delta ("start"), then 3 more frames wanted.
+    const run = utf8.encode("data: t\n\ndata: start\n\ndata: txx\n\n: c\n\ndata: tx\n\n");
+    expect(watch.samplesWanted()).toBe(SAMPLED_DELTAS);
+    const copy = Buffer.from(run);
+    watch.keepSample(copy, 5);
+    copy.fill(0);
+    watch.skipFrames(3);
+    expect(watch.samplesWanted()).toBe(SAMPLED_DELTAS - 5);
+    watch.skipFrames(9);
+    expect(sampleDecoders).toBe(0);
+    // Sample: plain deltas of 1, 3 and 2 characters (6 in all) out of 12 counted; the other 9
+    // at their average of 2. "start" is decoded in order but is not a plain delta.
+    expect(watch.skippedChars()).toBeCloseTo(6 + 9 * 2, 9);
+    expect(samples.seen).toEqual(["t", "start", "txx", "tx"]);
   });
 });

@@ -81,6 +81,7 @@ function watcher(format: "chat" | "messages") {
   const events: StreamEvent[] = [];
   let chars = 0;
   let decoded = 0;
+  let parsed = 0;
   const codec = format === "chat" ? chat : messages;
   const decoder = codec.stream.decoder();
   const watch = watchSse({
@@ -100,13 +101,22 @@ function watcher(format: "chat" | "messages") {
     },
     plain: { test: PLAIN_DELTA[format]!, decoder: () => codec.stream.decoder() },
   });
+  // Counts the messages the tap parsed (skipped frames never reach `see`).
+  const counting: SseWatch = {
+    ...watch,
+    see: (message) => {
+      parsed++;
+      watch.see(message);
+    },
+  };
   return {
-    watch,
+    watch: counting,
     result: () => ({
       usage: events.filter((e) => e.type === "usage").at(-1)?.usage as Usage | undefined,
       finish: events.find((e) => e.type === "finish"),
       chars: chars + watch.skippedChars(),
       decoded,
+      parsed,
     }),
   };
 }
@@ -226,5 +236,29 @@ describe("skipping runs of plain deltas", () => {
     // The finish and the usage chunk: the role chunk and the deltas are plain (kept or counted),
     // and [DONE] went by in the last skipped run.
     expect(seen.decoded).toBe(2);
+    // Parsed: the first frame (its first line tells the line ending), the finish and the usage
+    // chunk. The sample of deltas is kept as bytes, unparsed.
+    expect(seen.parsed).toBe(3);
+  });
+
+  it("skips runs of a CRLF stream too, however it is cut", () => {
+    fc.assert(
+      fc.property(deltas, cuts, (ds, at) => {
+        const streamText = chatStream(ds).replaceAll("\n", "\r\n");
+        const wire = utf8.encode(streamText);
+        const { watch, result } = watcher("chat");
+        const stage = chatWithoutUsageChunk(watch);
+        const pieces = cut(wire, at).map((chunk) => stage.push(chunk));
+        pieces.push(stage.end());
+        const outText = pieces.map((o) => (typeof o === "string" ? o : text.decode(o))).join("");
+        expect(outText).toBe(streamText.replace(/data: \{[^\r]*"choices":\[\][^\r]*\r\n\r\n/, ""));
+        const seen = result();
+        expect(seen.usage).toMatchObject({ inputTokens: 5, outputTokens: ds.length });
+        expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
+        expect(seen.chars).toBeCloseTo(charsOf(ds), 6);
+        // Whole, a long stream is skipped, not parsed: the first frame, finish and usage only.
+        if (at.length === 0 && ds.length > 20) expect(seen.parsed).toBe(3);
+      }),
+    );
   });
 });

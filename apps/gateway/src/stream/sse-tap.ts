@@ -16,10 +16,11 @@ const CARRY_LIMIT = 16 * 1024;
  * pass-through and re-framing stages. Every message goes to the watch, then every block (with its
  * exact text; a block of only comments has no message) to `onBlock`.
  *
- * Runs of plain content deltas the tap does not read: once the watch has its sample of deltas
- * and the parse stands between frames, the frames before the first one `plainChunk` calls needed
- * are only measured (counted for the watch, handed to `onSkipped` as they are); the needed frame
- * is parsed, and the search goes on after it. An unfinished frame with nothing needed in it yet is
+ * Runs of plain content deltas the tap does not read: once the stream's first line has told its
+ * line ending and the parse stands between frames, the frames before the first one `plainChunk`
+ * calls needed are only measured (counted for the watch, handed to `onSkipped` as they are, the
+ * first few kept as the watch's sample); the needed frame is parsed, and the search goes on
+ * after it. An unfinished frame with nothing needed in it yet is
  * carried to the next chunk instead of parsed, so the parse stays between frames. On a long
  * stream only the sample and the last few frames are parsed; the rest costs a few native
  * searches per chunk.
@@ -83,25 +84,24 @@ export function sseTap(
     const needed = test.scan(text);
     let at = from;
     while (at < bytes.length) {
-      const wanted = watch.samplesWanted();
-      if (wanted > 0) {
-        // As many frames as samples are still wanted, parsed in one piece (not all of them may
-        // turn out to be samples).
-        let end = at;
-        for (let n = 0; n < wanted; n++) {
-          const next = frameEnd(text, end);
-          if (next < 0) break;
-          end = next;
-        }
-        if (end === at) break;
-        feed(bytes.subarray(at, end));
-        at = end;
-        continue;
-      }
       const need = needed(at);
       const start = lastFrameEnd(text, at, need);
       if (start > at) {
-        watch.skipFrames(test.deltas(text, at, start, separator()));
+        const sep = separator();
+        const wanted = watch.samplesWanted();
+        if (wanted > 0) {
+          // The watch's sample: the run's first frames, kept as their bytes, parsed only if
+          // billing ever needs an estimate.
+          let end = at;
+          let frames = 0;
+          for (; frames < wanted; frames++) {
+            const next = frameEnd(text, end);
+            if (next < 0 || next > start) break;
+            end = next;
+          }
+          watch.keepSample(bytes.subarray(at, end), frames);
+        }
+        watch.skipFrames(test.deltas(text, at, start, sep));
         onSkipped?.(bytes.subarray(at, start));
         at = start;
       }
@@ -132,14 +132,31 @@ export function sseTap(
       }
       const text = bytes.toString("latin1");
       let at = 0;
-      if (!betweenFrames()) {
-        // The frame in progress is parsed to its end; skipping may start after it.
-        at = frameEnd(text, 0);
-        if (at < 0) {
+      if (!splitter.lineEndingKnown) {
+        // The stream's first line is parsed: it tells the line ending that frame ends are
+        // searched by.
+        const eol = text.indexOf("\n");
+        if (eol < 0) {
           feed(bytes);
           return;
         }
+        at = eol + 1;
         feed(bytes.subarray(0, at));
+      }
+      if (!betweenFrames()) {
+        // The frame in progress is parsed to its end; skipping may start after it. After a whole
+        // line, a blank line right here ends it.
+        const eol = splitter.lineEnding;
+        const end =
+          splitter.position === "line" && text.startsWith(eol, at)
+            ? at + eol.length
+            : frameEnd(text, at);
+        if (end < 0) {
+          feed(bytes.subarray(at));
+          return;
+        }
+        feed(bytes.subarray(at, end));
+        at = end;
         if (!betweenFrames()) {
           feed(bytes.subarray(at));
           return;
@@ -151,6 +168,7 @@ export function sseTap(
       if (carry !== undefined) feed(carry);
       carry = undefined;
       splitter.feed(utf8.decode());
+      splitter.flush();
       watch.end();
     },
     get position() {
