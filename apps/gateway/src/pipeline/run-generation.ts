@@ -15,6 +15,7 @@ import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 import { jsonDelivery, renderJsonReply } from "./respond-json.ts";
 import { streamReply } from "./respond-stream.ts";
+import { StreamDelivery } from "./stream-delivery.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
@@ -140,13 +141,10 @@ export async function runGeneration(
       // error event or could not be decoded has no final usage: it is charged an estimate from
       // what went by (never less than the usage it did report). Measuring what the tap let by
       // undecoded decodes its sample, so only that estimate reads it.
-      delivered: {
-        get outputChars() {
-          return (outcome.outputChars ?? 0) + (skippedChars?.() ?? 0);
-        },
-        complete:
-          outcome.complete && outcome.error === undefined && outcome.decodeError === undefined,
-      },
+      delivered: new StreamDelivery(
+        outcome.complete && outcome.error === undefined && outcome.decodeError === undefined,
+        () => (outcome.outputChars ?? 0) + (skippedChars?.() ?? 0),
+      ),
       cacheStorageTokenHours,
     });
     log.info({ ...summary, status: 200, ...said, warnings, ms: elapsed() }, "stream completed");

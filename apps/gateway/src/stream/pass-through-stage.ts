@@ -27,10 +27,10 @@ export function passThroughStage(
       return "";
     },
     fail(error) {
-      const eol = tap.lineEnding;
+      const eol = tap.lineEnding();
       const frames = failure(error).map((message) => encodeSseEvent(message, { lineEnding: eol }));
-      return (tap.position === "frame" ? "" : eol + eol) + frames.join("");
+      return (tap.position() === "frame" ? "" : eol + eol) + frames.join("");
     },
-    keepAlive: () => keepAliveAt(tap.position, tap.lineEnding),
+    keepAlive: () => keepAliveAt(tap.position(), tap.lineEnding()),
   };
 }

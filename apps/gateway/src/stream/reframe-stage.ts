@@ -51,7 +51,7 @@ export function reframeStage(watch: SseWatch, options: ReframeOptions): RelaySta
   });
   const write = (message: SseMessage) =>
     framing === "raw"
-      ? encodeSseEvent(message, { lineEnding: tap.lineEnding })
+      ? encodeSseEvent(message, { lineEnding: tap.lineEnding() })
       : framing.frame(message);
   const close = () => (framing === "raw" ? "" : framing.close());
   const take = (): Buffer | string => {
@@ -79,6 +79,6 @@ export function reframeStage(watch: SseWatch, options: ReframeOptions): RelaySta
       return takeText() + failure(error).map(write).join("") + close();
     },
     keepAlive: () =>
-      framing === "raw" ? keepAliveAt("frame", tap.lineEnding) : framing.keepAlive(),
+      framing === "raw" ? keepAliveAt("frame", tap.lineEnding()) : framing.keepAlive(),
   };
 }

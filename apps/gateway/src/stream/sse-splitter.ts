@@ -14,11 +14,11 @@ export interface SseSplitter {
   feed(text: string): void;
   /** The stream ended: a block still waiting for the LF of its last CR goes to `onBlock`. */
   flush(): void;
-  readonly position: SsePosition;
+  position(): SsePosition;
   /** The line ending the stream uses (from its first line), for text inserted between frames. */
-  readonly lineEnding: "\n" | "\r\n";
+  lineEnding(): "\n" | "\r\n";
   /** Whether a line has ended yet (until then `lineEnding` is only a default). */
-  readonly lineEndingKnown: boolean;
+  lineEndingKnown(): boolean;
 }
 
 /**
@@ -132,16 +132,16 @@ export function createSseSplitter(
       afterCr = false;
       dispatch(cursor);
     },
-    get position() {
+    position() {
       // A CR that may be the first half of a CRLF: the LF to come is still part of it.
       if (afterCr) return "inside";
       if (pending === "") return "frame";
       return cursor === pending.length ? "line" : "inside";
     },
-    get lineEnding() {
+    lineEnding() {
       return lineEnding ?? "\n";
     },
-    get lineEndingKnown() {
+    lineEndingKnown() {
       return lineEnding !== undefined;
     },
   };

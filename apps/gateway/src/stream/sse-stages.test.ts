@@ -27,7 +27,7 @@ function split(pieces: string[]) {
   const splitter = createSseSplitter((message, raw) => blocks.push({ message, raw }));
   for (const piece of pieces) splitter.feed(piece);
   splitter.flush();
-  return { blocks, position: splitter.position, lineEnding: splitter.lineEnding };
+  return { blocks, position: splitter.position(), lineEnding: splitter.lineEnding() };
 }
 
 const recording = (watched: SseMessage[]): SseWatch => ({

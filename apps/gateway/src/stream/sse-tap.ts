@@ -31,9 +31,9 @@ export interface SseTap {
   /** The upstream ended: parses what is left and ends the watch. */
   end(): void;
   /** Where the bytes read so far stand (a carried, unparsed frame is unfinished: `inside`). */
-  readonly position: SsePosition;
+  position(): SsePosition;
   /** The line ending the stream uses (from its first line). */
-  readonly lineEnding: "\n" | "\r\n";
+  lineEnding(): "\n" | "\r\n";
 }
 
 export interface SseTapOptions {
@@ -57,11 +57,11 @@ export function sseTap(
     onBlock?.(message, raw);
   });
   let carry: Buffer | undefined;
-  const betweenFrames = () => splitter.position === "frame";
+  const betweenFrames = () => splitter.position() === "frame";
   const feed = (bytes: Uint8Array) => splitter.feed(utf8.decode(bytes, STREAMING));
 
   // A blank line ends a frame whatever line ends came before it; the stream's own is searched.
-  const separator = () => (splitter.lineEnding === "\r\n" ? "\r\n\r\n" : "\n\n");
+  const separator = () => (splitter.lineEnding() === "\r\n" ? "\r\n\r\n" : "\n\n");
   /** The offset just past the first frame end at or after `from` in `text`, -1 when none. */
   const frameEnd = (text: string, from: number) => {
     const sep = separator();
@@ -132,7 +132,7 @@ export function sseTap(
       }
       const text = bytes.toString("latin1");
       let at = 0;
-      if (!splitter.lineEndingKnown) {
+      if (!splitter.lineEndingKnown()) {
         // The stream's first line is parsed: it tells the line ending that frame ends are
         // searched by.
         const eol = text.indexOf("\n");
@@ -146,9 +146,9 @@ export function sseTap(
       if (!betweenFrames()) {
         // The frame in progress is parsed to its end; skipping may start after it. After a whole
         // line, a blank line right here ends it.
-        const eol = splitter.lineEnding;
+        const eol = splitter.lineEnding();
         const end =
-          splitter.position === "line" && text.startsWith(eol, at)
+          splitter.position() === "line" && text.startsWith(eol, at)
             ? at + eol.length
             : frameEnd(text, at);
         if (end < 0) {
@@ -171,11 +171,11 @@ export function sseTap(
       splitter.flush();
       watch.end();
     },
-    get position() {
-      return carry === undefined ? splitter.position : "inside";
+    position() {
+      return carry === undefined ? splitter.position() : "inside";
     },
-    get lineEnding() {
-      return splitter.lineEnding;
+    lineEnding() {
+      return splitter.lineEnding();
     },
   };
 }
