@@ -3,6 +3,7 @@ export * from "./cache-control.js";
 export * from "./codec.js";
 export * from "./content-part.js";
 export * from "./finish-reason.js";
+export * from "./json-patterns.js";
 export * from "./json-value.js";
 export * from "./message.js";
 export * from "./model-catalogue.js";

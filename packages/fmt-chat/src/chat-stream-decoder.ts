@@ -1,4 +1,10 @@
-import type { SseMessage, StreamEvent, Usage } from "@interlingua/core-types";
+import {
+  JSON_INDEX_PATTERN,
+  JSON_STRING_PATTERN,
+  type SseMessage,
+  type StreamEvent,
+  type Usage,
+} from "@interlingua/core-types";
 import { badGateway, type GatewayError, parseUpstreamError } from "@interlingua/errors";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
 
@@ -34,6 +40,20 @@ const count = (value: unknown): number | undefined =>
   typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 
 /**
+ * A content delta in the compact form and field order OpenAI writes, nearly every chunk of a
+ * stream: read without parsing the whole chunk (only its text, a string literal). Once the stream
+ * has started its other fields carry nothing (id, model and created are read from the first
+ * chunk; usage is null). Any other form takes the general path, with the same result.
+ */
+const COMPACT_CONTENT = new RegExp(
+  `^\\{"id":${JSON_STRING_PATTERN},"object":"chat\\.completion\\.chunk","created":(?:0|[1-9]\\d*)` +
+    `,"model":${JSON_STRING_PATTERN}(?:,"service_tier":${JSON_STRING_PATTERN})?` +
+    `(?:,"system_fingerprint":(?:${JSON_STRING_PATTERN}|null))?` +
+    `,"choices":\\[\\{"index":(${JSON_INDEX_PATTERN}),"delta":\\{"content":(${JSON_STRING_PATTERN})\\}` +
+    `(?:,"logprobs":null)?,"finish_reason":null\\}\\](?:,"usage":null)?(?:,"obfuscation":${JSON_STRING_PATTERN})?\\}$`,
+);
+
+/**
  * Chat-completion chunks -> canonical stream events, one message at a time, never buffering.
  *
  * Chat has no part boundaries, so they are inferred: a text or thinking part opens at its first
@@ -55,6 +75,15 @@ export class ChatStreamDecoder {
     if (data === "[DONE]") {
       this.done = true;
       return;
+    }
+    if (this.started && message.event !== "error") {
+      const compact = COMPACT_CONTENT.exec(data);
+      if (compact !== null) {
+        const state = this.state(Number(compact[1]));
+        const content: string = JSON.parse(compact[2]!);
+        if (content !== "") textLike(state, "text", content, emit);
+        return;
+      }
     }
     let chunk: unknown;
     try {

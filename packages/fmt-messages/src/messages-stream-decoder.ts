@@ -1,4 +1,9 @@
-import type { SseMessage, StreamEvent } from "@interlingua/core-types";
+import {
+  JSON_INDEX_PATTERN,
+  JSON_STRING_PATTERN,
+  type SseMessage,
+  type StreamEvent,
+} from "@interlingua/core-types";
 import { messagesErrorStatus } from "./map-messages-error-type.js";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
 import { fromMessagesUsage, type MessagesUsageFields } from "./messages-usage.js";
@@ -27,6 +32,16 @@ const USAGE_KEYS = [
 ] as const;
 
 /**
+ * A text or thinking delta in the compact form Anthropic writes, nearly every frame of a stream:
+ * read without parsing the whole frame (only its text, a string literal). Any other form takes
+ * the general path, with the same result.
+ */
+const COMPACT_DELTA = new RegExp(
+  `^\\{"type":"content_block_delta","index":(${JSON_INDEX_PATTERN}),"delta":\\{"type":` +
+    `(?:"text_delta","text":(${JSON_STRING_PATTERN})|"thinking_delta","thinking":(${JSON_STRING_PATTERN}))\\}\\}$`,
+);
+
+/**
  * Anthropic SSE events -> canonical stream events, one message at a time with no buffering.
  * - The block `index` is the canonical part index; blocks this codec does not model
  *   (server_tool_use, web_search_tool_result, ...) and their deltas are skipped.
@@ -49,6 +64,13 @@ export class MessagesStreamDecoder {
   push(message: SseMessage, emit: (event: StreamEvent) => void): void {
     const data = message.data;
     if (data === "" || data === "[DONE]") return;
+    const compact = COMPACT_DELTA.exec(data);
+    if (compact !== null) {
+      const [, index, text, thinking] = compact;
+      if (text !== undefined) this.textDelta(Number(index), "text", JSON.parse(text), emit);
+      else this.textDelta(Number(index), "thinking", JSON.parse(thinking!), emit);
+      return;
+    }
     let event: unknown;
     try {
       event = JSON.parse(data);
@@ -165,16 +187,12 @@ export class MessagesStreamDecoder {
     const block = this.blocks.get(index);
     if (block?.kind === "ignored") return;
     switch (delta["type"]) {
-      case "text_delta": {
-        const text = str(delta["text"]);
-        if (text) emit({ type: "text-delta", index, delta: text });
+      case "text_delta":
+        this.textDelta(index, "text", str(delta["text"]), emit);
         return;
-      }
-      case "thinking_delta": {
-        const text = str(delta["thinking"]);
-        if (text) emit({ type: "thinking-delta", index, delta: text });
+      case "thinking_delta":
+        this.textDelta(index, "thinking", str(delta["thinking"]), emit);
         return;
-      }
       case "signature_delta": {
         const signature = str(delta["signature"]);
         if (signature) emit({ type: "signature-delta", index, signature });
@@ -190,6 +208,21 @@ export class MessagesStreamDecoder {
       default:
         return;
     }
+  }
+
+  /** A text or thinking delta, from the general path or the compact one. */
+  private textDelta(
+    index: number,
+    kind: "text" | "thinking",
+    text: string,
+    emit: (event: StreamEvent) => void,
+  ): void {
+    if (!text || this.blocks.get(index)?.kind === "ignored") return;
+    emit(
+      kind === "text"
+        ? { type: "text-delta", index, delta: text }
+        : { type: "thinking-delta", index, delta: text },
+    );
   }
 
   private blockStop(event: Json, emit: (event: StreamEvent) => void): void {
