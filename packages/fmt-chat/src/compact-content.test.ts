@@ -14,7 +14,9 @@ const chunk = fc.record({
   obfuscation: fc.option(fc.string({ unit: "grapheme-ascii", maxLength: 8 }), { nil: undefined }),
 });
 
-const wire = (c: fc.RecordValue<typeof chunk>) => ({
+type ChunkCase = typeof chunk extends fc.Arbitrary<infer T> ? T : never;
+
+const wire = (c: ChunkCase) => ({
   id: "chatcmpl-D8Z5oo6uDh67AD85p73ksdT1KxhE0",
   object: "chat.completion.chunk",
   created: 1_770_933_892,

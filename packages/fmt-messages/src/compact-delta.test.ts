@@ -10,7 +10,9 @@ const delta = fc.record({
   index: fc.integer({ min: 0, max: 3 }),
 });
 
-const wire = (d: fc.RecordValue<typeof delta>) => ({
+type DeltaCase = typeof delta extends fc.Arbitrary<infer T> ? T : never;
+
+const wire = (d: DeltaCase) => ({
   type: "content_block_delta",
   index: d.index,
   delta:
