@@ -20,10 +20,9 @@ const CARRY_LIMIT = 16 * 1024;
  * line ending and the parse stands between frames, the frames before the first one `plainChunk`
  * calls needed are only measured (counted for the watch, handed to `onSkipped` as they are, the
  * first few kept as the watch's sample); the needed frame is parsed, and the search goes on
- * after it. An unfinished frame with nothing needed in it yet is
- * carried to the next chunk instead of parsed, so the parse stays between frames. On a long
- * stream only the sample and the last few frames are parsed; the rest costs a few native
- * searches per chunk.
+ * after it. An unfinished frame with nothing needed in it yet is carried to the next chunk
+ * instead of parsed, so the parse stays between frames. On a long stream only the first frame
+ * and the last few are parsed; the rest costs a few native searches per chunk.
  */
 export interface SseTap {
   /** Reads one upstream chunk: its blocks go to `onBlock`, its skipped runs to `onSkipped`, in order. */
