@@ -1,0 +1,201 @@
+// CPU per call, read from /proc (Linux only): for each case, the microseconds of CPU the target
+// (gateway or pass-through proxy), the simulator and this load generator spend per request at
+// fixed concurrency, median of --reps runs taken in turn. Requests/s on a shared 2-core machine
+// swing with whatever else runs; CPU per call moves far less, so it is the measure to compare two
+// builds with: `--against <checkout>` starts a second gateway from another checkout of this
+// repository (built) and measures its cases right after ours, as `<case> (against)`. Gateways run
+// with accounting off. Bounded: children die with the run, which stops after --time-limit-ms.
+//   cd bench && node src/gateway-cpu.bench.ts [--cases c2o-s,m2a-s] [--reps 5] [--duration-ms 2000]
+//     [--against ../../other-checkout]   (after `pnpm build`)
+// Cases: <route>-<s|n> (stream or not), route one of c2o (chat -> openai), m2a (messages ->
+// anthropic), m2o (messages -> openai), c2a (chat -> anthropic), proxy-o and proxy-a (the
+// pass-through proxy, OpenAI and Anthropic).
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type LoadCase, runLoad } from "../../apps/gateway/bench/load.ts";
+
+const { values: flags } = parseArgs({
+  options: {
+    cases: { type: "string", default: "proxy-o-s,c2o-s,proxy-a-s,m2a-s,m2o-s,c2a-s" },
+    reps: { type: "string", default: "5" },
+    "duration-ms": { type: "string", default: "2000" },
+    concurrency: { type: "string", default: "32" },
+    against: { type: "string" },
+    "time-limit-ms": { type: "string", default: "600000" },
+  },
+});
+if (!existsSync("/proc/self/stat")) {
+  console.error("gateway-cpu: reads CPU time from /proc, which this system does not have");
+  process.exit(2);
+}
+
+const children: ChildProcess[] = [];
+const killChildren = () => {
+  for (const child of children) if (child.exitCode === null) child.kill();
+};
+process.once("exit", killChildren);
+setTimeout(() => {
+  console.error(`gateway-cpu: over the ${flags["time-limit-ms"]} ms limit, stopping`);
+  process.exit(1);
+}, Number(flags["time-limit-ms"])).unref();
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** `bench/serve.ts` of a checkout in its own process; its URL and pid. */
+async function serve(root: string, ...args: string[]): Promise<{ url: string; pid: number }> {
+  const child = spawn(process.execPath, [`${root}/apps/gateway/bench/serve.ts`, ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  children.push(child);
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.once("line", resolve);
+    child.once("exit", () => reject(new Error(`serve.ts ${args[0]} exited before listening`)));
+  });
+  return { url, pid: child.pid! };
+}
+
+/** User plus system CPU time of a process so far, in clock ticks (100 per second). */
+function cpuTicks(pid: number | "self"): number {
+  // Fields after the command name, which may itself hold spaces, close with ") ".
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+const PROMPT = "Summarise the benefits of a gateway. [[len:60]]";
+const chat = (model: string, stream: boolean) =>
+  JSON.stringify({
+    model,
+    messages: [{ role: "user", content: PROMPT }],
+    ...(stream ? { stream } : {}),
+  });
+const messages = (model: string, stream: boolean) =>
+  JSON.stringify({
+    model,
+    max_tokens: 256,
+    messages: [{ role: "user", content: PROMPT }],
+    ...(stream ? { stream } : {}),
+  });
+const GATEWAY = { authorization: "Bearer sk-bench", "x-interlingua-envelope": "bare" };
+
+type Target = { url: string; pid: number };
+/** What each route sends, to which target. */
+const ROUTES: Record<
+  string,
+  (t: { gateway: Target; proxy: Target }, stream: boolean) => LoadCase & { pid: number }
+> = {
+  c2o: ({ gateway }, s) => ({
+    name: "",
+    pid: gateway.pid,
+    url: `${gateway.url}/v1/chat/completions`,
+    headers: GATEWAY,
+    body: chat("txtA-5", s),
+  }),
+  m2a: ({ gateway }, s) => ({
+    name: "",
+    pid: gateway.pid,
+    url: `${gateway.url}/v1/messages`,
+    headers: GATEWAY,
+    body: messages("txtB-sonnet-4-6", s),
+  }),
+  m2o: ({ gateway }, s) => ({
+    name: "",
+    pid: gateway.pid,
+    url: `${gateway.url}/v1/messages`,
+    headers: GATEWAY,
+    body: messages("txtA-5", s),
+  }),
+  c2a: ({ gateway }, s) => ({
+    name: "",
+    pid: gateway.pid,
+    url: `${gateway.url}/v1/chat/completions`,
+    headers: GATEWAY,
+    body: chat("txtB-sonnet-4-6", s),
+  }),
+  "proxy-o": ({ proxy }, s) => ({
+    name: "",
+    pid: proxy.pid,
+    url: `${proxy.url}/v1/chat/completions`,
+    headers: { authorization: "Bearer sim-key" },
+    body: chat("txtA-5", s),
+  }),
+  "proxy-a": ({ proxy }, s) => ({
+    name: "",
+    pid: proxy.pid,
+    url: `${proxy.url}/v1/messages`,
+    headers: { "x-api-key": "sim-key", "anthropic-version": "2023-06-01" },
+    body: messages("txtB-sonnet-4-6", s),
+  }),
+};
+
+const sim = await serve(ROOT, "sim");
+const ours = {
+  gateway: await serve(ROOT, "gateway", sim.url, "--no-accounting"),
+  proxy: await serve(ROOT, "proxy", sim.url),
+};
+const other =
+  flags.against === undefined
+    ? undefined
+    : {
+        gateway: await serve(flags.against, "gateway", sim.url, "--no-accounting"),
+        proxy: ours.proxy,
+      };
+
+const cases = flags.cases.split(",").flatMap((spec) => {
+  const match = /^(.+)-([sn])$/.exec(spec.trim());
+  const route = match === null ? undefined : ROUTES[match[1]!];
+  if (match === null || route === undefined) {
+    console.error(`gateway-cpu: unknown case ${spec}`);
+    process.exit(2);
+  }
+  const stream = match[2] === "s";
+  const mine = { ...route(ours, stream), name: spec };
+  if (other === undefined || match[1]!.startsWith("proxy")) return [mine];
+  return [mine, { ...route(other, stream), name: `${spec} (against)` }];
+});
+
+const options = {
+  concurrency: Number(flags.concurrency),
+  durationMs: Number(flags["duration-ms"]),
+};
+const runs = new Map<
+  string,
+  { target: number[]; sim: number[]; loadgen: number[]; perSecond: number[] }
+>();
+// V8 keeps optimising a gateway for its first seconds of load: every case runs unmeasured first.
+for (const load of cases) await runLoad(load, { ...options, warmupMs: 0 });
+for (let rep = 0; rep < Number(flags.reps); rep++) {
+  for (const load of cases) {
+    // A short run first, so each measurement starts from a target that is already busy.
+    await runLoad(load, { ...options, durationMs: 300, warmupMs: 0 });
+    const before = [cpuTicks(load.pid), cpuTicks(sim.pid), cpuTicks("self")];
+    const result = await runLoad(load, { ...options, warmupMs: 0 });
+    const after = [cpuTicks(load.pid), cpuTicks(sim.pid), cpuTicks("self")];
+    // Ticks are 10 ms: µs per call = ticks * 10_000 / calls.
+    const perCall = (i: number) => ((after[i]! - before[i]!) * 10_000) / result.requests;
+    const run = runs.get(load.name) ?? { target: [], sim: [], loadgen: [], perSecond: [] };
+    run.target.push(perCall(0));
+    run.sim.push(perCall(1));
+    run.loadgen.push(perCall(2));
+    run.perSecond.push(result.perSecond);
+    runs.set(load.name, run);
+  }
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const us = (n: number) => n.toFixed(0).padStart(5);
+console.log(
+  `CPU per call in µs (median of ${flags.reps} runs of ${flags["duration-ms"]} ms at concurrency ${flags.concurrency}, after a warm-up run)`,
+);
+const width = Math.max(...cases.map((c) => c.name.length));
+for (const [name, run] of runs) {
+  console.log(
+    `${name.padEnd(width)}  target ${us(median(run.target))}  simulator ${us(median(run.sim))}  load generator ${us(median(run.loadgen))}` +
+      `  ${Math.round(median(run.perSecond)).toString().padStart(6)} req/s  [target per run: ${run.target.map((n) => n.toFixed(0)).join(" ")}]`,
+  );
+}
+process.exit(0);
