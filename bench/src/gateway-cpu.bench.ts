@@ -82,54 +82,52 @@ const messages = (model: string, stream: boolean) =>
 const GATEWAY = { authorization: "Bearer sk-bench", "x-interlingua-envelope": "bare" };
 
 type Target = { url: string; pid: number };
-/** What each route sends, to which target. */
-const ROUTES: Record<
-  string,
-  (t: { gateway: Target; proxy: Target }, stream: boolean) => LoadCase & { pid: number }
-> = {
-  c2o: ({ gateway }, s) => ({
-    name: "",
-    pid: gateway.pid,
-    url: `${gateway.url}/v1/chat/completions`,
+type Targets = { gateway: Target; proxy: Target };
+
+/** What each route sends, and to which target. */
+interface Route {
+  target: keyof Targets;
+  path: string;
+  headers: Record<string, string>;
+  body: (stream: boolean) => string;
+}
+const CHAT = "/v1/chat/completions";
+const MESSAGES = "/v1/messages";
+const ROUTES: Record<string, Route> = {
+  c2o: { target: "gateway", path: CHAT, headers: GATEWAY, body: (s) => chat("txtA-5", s) },
+  m2a: {
+    target: "gateway",
+    path: MESSAGES,
     headers: GATEWAY,
-    body: chat("txtA-5", s),
-  }),
-  m2a: ({ gateway }, s) => ({
-    name: "",
-    pid: gateway.pid,
-    url: `${gateway.url}/v1/messages`,
-    headers: GATEWAY,
-    body: messages("txtB-sonnet-4-6", s),
-  }),
-  m2o: ({ gateway }, s) => ({
-    name: "",
-    pid: gateway.pid,
-    url: `${gateway.url}/v1/messages`,
-    headers: GATEWAY,
-    body: messages("txtA-5", s),
-  }),
-  c2a: ({ gateway }, s) => ({
-    name: "",
-    pid: gateway.pid,
-    url: `${gateway.url}/v1/chat/completions`,
-    headers: GATEWAY,
-    body: chat("txtB-sonnet-4-6", s),
-  }),
-  "proxy-o": ({ proxy }, s) => ({
-    name: "",
-    pid: proxy.pid,
-    url: `${proxy.url}/v1/chat/completions`,
+    body: (s) => messages("txtB-sonnet-4-6", s),
+  },
+  m2o: { target: "gateway", path: MESSAGES, headers: GATEWAY, body: (s) => messages("txtA-5", s) },
+  c2a: { target: "gateway", path: CHAT, headers: GATEWAY, body: (s) => chat("txtB-sonnet-4-6", s) },
+  "proxy-o": {
+    target: "proxy",
+    path: CHAT,
     headers: { authorization: "Bearer sim-key" },
-    body: chat("txtA-5", s),
-  }),
-  "proxy-a": ({ proxy }, s) => ({
-    name: "",
-    pid: proxy.pid,
-    url: `${proxy.url}/v1/messages`,
+    body: (s) => chat("txtA-5", s),
+  },
+  "proxy-a": {
+    target: "proxy",
+    path: MESSAGES,
     headers: { "x-api-key": "sim-key", "anthropic-version": "2023-06-01" },
-    body: messages("txtB-sonnet-4-6", s),
-  }),
+    body: (s) => messages("txtB-sonnet-4-6", s),
+  },
 };
+
+/** A route's load against one set of targets, with the pid whose CPU it is charged to. */
+function loadOf(name: string, route: Route, targets: Targets, stream: boolean) {
+  const target = targets[route.target];
+  const load: LoadCase = {
+    name,
+    url: target.url + route.path,
+    headers: route.headers,
+    body: route.body(stream),
+  };
+  return { ...load, pid: target.pid };
+}
 
 const sim = await serve(ROOT, "sim");
 const ours = {
@@ -152,9 +150,9 @@ const cases = flags.cases.split(",").flatMap((spec) => {
     process.exit(2);
   }
   const stream = match[2] === "s";
-  const mine = { ...route(ours, stream), name: spec };
-  if (other === undefined || match[1]!.startsWith("proxy")) return [mine];
-  return [mine, { ...route(other, stream), name: `${spec} (against)` }];
+  const mine = loadOf(spec, route, ours, stream);
+  if (other === undefined || route.target === "proxy") return [mine];
+  return [mine, loadOf(`${spec} (against)`, route, other, stream)];
 });
 
 const options = {

@@ -198,13 +198,14 @@ describe("watchSse with plain deltas", () => {
     };
   };
 
-  it("decodes no plain delta; measures its sample only when asked, the other frames at its average", () => {
-    const { seen, decoder: d } = decoder();
+  /** A watch whose plain deltas start with "t"; it counts the decoders its sample is measured by. */
+  const plainWatch = () => {
+    const main = decoder();
     const samples = decoder();
-    let sampleDecoders = 0;
     const events: StreamEvent[] = [];
+    let sampleDecoders = 0;
     const watch = watchSse({
-      decoder: d,
+      decoder: main.decoder,
       onEvent: (e) => void events.push(e),
       onDecodeError: () => {},
       plain: {
@@ -215,35 +216,27 @@ describe("watchSse with plain deltas", () => {
         },
       },
     });
+    return { watch, seen: main.seen, events, samples, sampleDecoders: () => sampleDecoders };
+  };
+
+  it("decodes no plain delta; measures its sample only when asked, the other frames at its average", () => {
+    const { watch, seen, events, samples, sampleDecoders } = plainWatch();
     for (let i = 0; i < SAMPLED_DELTAS + 4; i++) watch.see(text(i));
     watch.skipFrames(6);
     watch.see({ data: "usage" });
     watch.end();
     expect(seen).toEqual(["usage"]);
-    expect(sampleDecoders).toBe(0);
+    expect(sampleDecoders()).toBe(0);
     // Sizes 1, 2, 3, 1, 2, 3, 1, 2 kept; 4 more seen and 6 skipped at their average.
     const sample = Array.from({ length: SAMPLED_DELTAS }, (_, i) => text(i).data.length);
     const sum = sample.reduce((a, b) => a + b, 0);
     expect(watch.skippedChars()).toBeCloseTo(sum + (10 * sum) / SAMPLED_DELTAS, 9);
     expect(watch.skippedChars()).toBeCloseTo(sum + (10 * sum) / SAMPLED_DELTAS, 9);
-    expect([sampleDecoders, samples.seen.length]).toEqual([1, SAMPLED_DELTAS]);
+    expect([sampleDecoders(), samples.seen.length]).toEqual([1, SAMPLED_DELTAS]);
     expect(events.filter((e) => e.type === "usage")).toHaveLength(1);
   });
   it("keeps skipped frames as bytes, and averages over the plain ones among them", () => {
-    const samples = decoder();
-    let sampleDecoders = 0;
-    const watch = watchSse({
-      decoder: decoder().decoder,
-      onEvent: () => {},
-      onDecodeError: () => {},
-      plain: {
-        test: (m) => m.data.startsWith("t"),
-        decoder: () => {
-          sampleDecoders++;
-          return samples.decoder;
-        },
-      },
-    });
+    const { watch, samples, sampleDecoders } = plainWatch();
     // A run of 5 frames, one of them not a plain delta ("start"), then 3 more frames wanted.
     const run = utf8.encode("data: t\n\ndata: start\n\ndata: txx\n\n: c\n\ndata: tx\n\n");
     expect(watch.samplesWanted()).toBe(SAMPLED_DELTAS);
@@ -253,7 +246,7 @@ describe("watchSse with plain deltas", () => {
     watch.skipFrames(3);
     expect(watch.samplesWanted()).toBe(SAMPLED_DELTAS - 5);
     watch.skipFrames(9);
-    expect(sampleDecoders).toBe(0);
+    expect(sampleDecoders()).toBe(0);
     // Sample: plain deltas of 1, 3 and 2 characters (6 in all) out of 12 counted; the other 9
     // at their average of 2. "start" is decoded in order but is not a plain delta.
     expect(watch.skippedChars()).toBeCloseTo(6 + 9 * 2, 9);

@@ -121,6 +121,28 @@ function watcher(format: "chat" | "messages") {
   };
 }
 
+/**
+ * A chat stream, cut at `at`, through the stage that keeps the usage chunk from the client: its
+ * output pieces as text, and what the watch read.
+ */
+function reframeChat(streamText: string, at: number[]) {
+  const { watch, result } = watcher("chat");
+  const stage = chatWithoutUsageChunk(watch);
+  const pieces = cut(utf8.encode(streamText), at).map((chunk) => stage.push(chunk));
+  pieces.push(stage.end());
+  return {
+    pieces: pieces.map((piece) => (typeof piece === "string" ? piece : text.decode(piece))),
+    seen: result(),
+  };
+}
+
+/** The watch of `chatStream(ds)` read its usage and finish, and measured every delta. */
+function expectChatRead(seen: ReturnType<ReturnType<typeof watcher>["result"]>, ds: string[]) {
+  expect(seen.usage).toMatchObject({ inputTokens: 5, outputTokens: ds.length });
+  expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
+  expect(seen.chars).toBeCloseTo(charsOf(ds), 6);
+}
+
 // Equal deltas, so the sampled average is exact and so is the character count; the multi-byte
 // one puts chunk cuts inside characters.
 const deltas = fc
@@ -153,23 +175,12 @@ describe("skipping runs of plain deltas", () => {
     fc.assert(
       fc.property(deltas, cuts, (ds, at) => {
         const streamText = chatStream(ds);
-        const wire = utf8.encode(streamText);
-        const { watch, result } = watcher("chat");
-        const stage = chatWithoutUsageChunk(watch);
-        const pieces = cut(wire, at).map((chunk) => stage.push(chunk));
-        pieces.push(stage.end());
-        const outText = pieces.map((o) => (typeof o === "string" ? o : text.decode(o))).join("");
-        for (const piece of pieces) {
-          const piecesText = typeof piece === "string" ? piece : text.decode(piece);
-          expect(piecesText === "" || piecesText.endsWith("\n\n")).toBe(true);
-        }
+        const { pieces, seen } = reframeChat(streamText, at);
+        for (const piece of pieces) expect(piece === "" || piece.endsWith("\n\n")).toBe(true);
         const frames = streamText.split("\n\n").filter((f) => f !== "");
         const expected = frames.filter((f) => !f.includes('"choices":[]')).map((f) => `${f}\n\n`);
-        expect(outText).toBe(expected.join(""));
-        const seen = result();
-        expect(seen.usage).toMatchObject({ inputTokens: 5, outputTokens: ds.length });
-        expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
-        expect(seen.chars).toBeCloseTo(charsOf(ds), 6);
+        expect(pieces.join("")).toBe(expected.join(""));
+        expectChatRead(seen, ds);
       }),
     );
   });
@@ -245,17 +256,11 @@ describe("skipping runs of plain deltas", () => {
     fc.assert(
       fc.property(deltas, cuts, (ds, at) => {
         const streamText = chatStream(ds).replaceAll("\n", "\r\n");
-        const wire = utf8.encode(streamText);
-        const { watch, result } = watcher("chat");
-        const stage = chatWithoutUsageChunk(watch);
-        const pieces = cut(wire, at).map((chunk) => stage.push(chunk));
-        pieces.push(stage.end());
-        const outText = pieces.map((o) => (typeof o === "string" ? o : text.decode(o))).join("");
-        expect(outText).toBe(streamText.replace(/data: \{[^\r]*"choices":\[\][^\r]*\r\n\r\n/, ""));
-        const seen = result();
-        expect(seen.usage).toMatchObject({ inputTokens: 5, outputTokens: ds.length });
-        expect(seen.finish).toMatchObject({ finishReason: { unified: "stop" } });
-        expect(seen.chars).toBeCloseTo(charsOf(ds), 6);
+        const { pieces, seen } = reframeChat(streamText, at);
+        expect(pieces.join("")).toBe(
+          streamText.replace(/data: \{[^\r]*"choices":\[\][^\r]*\r\n\r\n/, ""),
+        );
+        expectChatRead(seen, ds);
         // Whole, a long stream is skipped, not parsed: the first frame, finish and usage only.
         if (at.length === 0 && ds.length > 20) expect(seen.parsed).toBe(3);
       }),
