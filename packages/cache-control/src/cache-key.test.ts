@@ -41,15 +41,18 @@ const withPrefixMessage = (c: Case, index: number, message: Message): Case => {
   return withRequest(c, { ...c.request, messages });
 };
 
-/** The same data with every object's keys written in reverse order. */
+/**
+ * The same data with every object's keys written in reverse order (`Object.fromEntries` keeps an
+ * own `__proto__` key a field, where assignment would make it the prototype).
+ */
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).reverse()) {
-    out[key] = reverseKeys((value as Record<string, unknown>)[key]);
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, member]) => [key, reverseKeys(member)]),
+  );
 }
 
 /** Equal as data after removing every cacheControl (markers are not content). */

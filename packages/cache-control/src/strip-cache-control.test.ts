@@ -5,15 +5,19 @@ import { describe, expect, it } from "vitest";
 import { cacheControlPaths } from "../test/requests.js";
 import { stripCacheControl } from "./strip-cache-control.js";
 
-/** The expected output, computed independently: a deep copy that leaves the field out. */
+/**
+ * The expected output, computed independently: a deep copy that leaves the field out. Built with
+ * `Object.fromEntries` because generated JSON may hold an own `__proto__` key, which plain
+ * assignment would turn into the copy's prototype instead of a field.
+ */
 function withoutMarkers(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutMarkers);
   if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    if (key !== "cacheControl") out[key] = withoutMarkers(member);
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== "cacheControl")
+      .map(([key, member]) => [key, withoutMarkers(member)]),
+  );
 }
 
 /** ... and leaves a top-level `cache_control` out of every extras bag. */
