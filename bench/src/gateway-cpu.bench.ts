@@ -7,6 +7,7 @@
 // with accounting off. Bounded: children die with the run, which stops after --time-limit-ms.
 //   cd bench && node src/gateway-cpu.bench.ts [--cases c2o-s,m2a-s] [--reps 5] [--duration-ms 2000]
 //     [--against ../../other-checkout]   (after `pnpm build`)
+//   GATEWAY_CPU_PROF=/tmp/prof ...   (writes each gateway's .cpuprofile there)
 // Cases: <route>-<s|n> (stream or not), route one of c2o (chat -> openai), m2a (messages ->
 // anthropic), m2o (messages -> openai), c2a (chat -> anthropic), proxy-o and proxy-a (the
 // pass-through proxy, OpenAI and Anthropic).
@@ -46,9 +47,15 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** `bench/serve.ts` of a checkout in its own process; its URL and pid. */
 async function serve(root: string, ...args: string[]): Promise<{ url: string; pid: number }> {
-  const child = spawn(process.execPath, [`${root}/apps/gateway/bench/serve.ts`, ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const profile = args[0] === "gateway" ? process.env.GATEWAY_CPU_PROF : undefined;
+  const execArgv = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...execArgv, `${root}/apps/gateway/bench/serve.ts`, ...args],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   children.push(child);
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
