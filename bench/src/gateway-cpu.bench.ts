@@ -8,7 +8,8 @@
 //   cd bench && node src/gateway-cpu.bench.ts [--cases c2o-s,m2a-s] [--reps 5] [--duration-ms 2000]
 //     [--against ../../other-checkout]   (after `pnpm build`)
 //   GATEWAY_CPU_PROF=/tmp/prof ...   (writes each gateway's .cpuprofile there)
-// Cases: <route>-<s|n> (stream or not), route one of c2o (chat -> openai), m2a (messages ->
+// Cases: <route>-<s|n> (stream or not), route one of c2o (chat -> openai), c2ou (the same with
+// stream_options.include_usage, so no frame is held back), m2a (messages ->
 // anthropic), m2o (messages -> openai), c2a (chat -> anthropic), proxy-o and proxy-a (the
 // pass-through proxy, OpenAI and Anthropic).
 import { type ChildProcess, spawn } from "node:child_process";
@@ -79,6 +80,13 @@ const chat = (model: string, stream: boolean) =>
     messages: [{ role: "user", content: PROMPT }],
     ...(stream ? { stream } : {}),
   });
+/** A chat client that asks for the usage chunk itself: the tap passes every upstream byte. */
+const chatWithUsage = (model: string, stream: boolean) =>
+  JSON.stringify({
+    model,
+    messages: [{ role: "user", content: PROMPT }],
+    ...(stream ? { stream, stream_options: { include_usage: true } } : {}),
+  });
 const messages = (model: string, stream: boolean) =>
   JSON.stringify({
     model,
@@ -102,6 +110,12 @@ const CHAT = "/v1/chat/completions";
 const MESSAGES = "/v1/messages";
 const ROUTES: Record<string, Route> = {
   c2o: { target: "gateway", path: CHAT, headers: GATEWAY, body: (s) => chat("txtA-5", s) },
+  c2ou: {
+    target: "gateway",
+    path: CHAT,
+    headers: GATEWAY,
+    body: (s) => chatWithUsage("txtA-5", s),
+  },
   m2a: {
     target: "gateway",
     path: MESSAGES,
