@@ -118,6 +118,41 @@ describe("request errors in each endpoint's envelope", () => {
     expect((await res.json()).error.type).toBe("request_too_large");
   });
 
+  it("a __proto__ key in a body is an unknown field like any other: it sets nothing", async () => {
+    // JSON.parse makes `__proto__` an own field; copied by assignment it would become the
+    // prototype of the copy, and `stream` or `model` would be read through it.
+    const proto = '"__proto__":{"stream":true,"model":"nope-1","max_tokens":1}';
+    const calls = [
+      [
+        "/v1/chat/completions",
+        `{"model":"txtA-5","messages":[{"role":"user","content":"hi"}],${proto}}`,
+      ],
+      ["/v1/responses", `{"model":"txtA-5","input":"hi",${proto}}`],
+      [
+        "/v1/messages",
+        `{"model":"txtB-sonnet-4-6","max_tokens":64,"messages":[{"role":"user","content":"hi"}],${proto}}`,
+      ],
+    ] as const;
+    for (const [path, body] of calls) {
+      const res = await postJson(url(path), body);
+      expect(res.status, `${path} ${res.text}`).toBe(200);
+      expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
+      expect(res.text, path).not.toContain("nope-1");
+      expect(res.text, path).toMatch(/"model":"(txtA-5|txtB-sonnet-4-6)"/);
+    }
+    // A native body goes to Gemini as written, and Gemini refuses a field it does not know: the
+    // refusal names it, so it travelled as a field.
+    const native = await postJson(
+      url("/v1beta/models/txtC-2.5-pro:generateContent"),
+      `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],${proto}}`,
+    );
+    expect(native.status).toBe(400);
+    expect(native.json.error).toMatchObject({
+      status: "INVALID_ARGUMENT",
+      message: expect.stringContaining("__proto__"),
+    });
+  });
+
   it("native: an unknown method is a 404 in the native envelope", async () => {
     const res = await postJson(url("/v1beta/models/txtC-2.5-pro:countTokens"), { contents: [] });
     expect(res.status).toBe(404);
