@@ -82,6 +82,48 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
     );
   });
 
+  it("holds for a __proto__ field, which JSON.parse makes an own field: nothing is read through it", () => {
+    const request = JSON.parse(
+      '{"model":"m","messages":[{"role":"user","content":"hi"}],"__proto__":{"stream":true}}',
+    );
+    const normal = normalizeChatRequest(request);
+    expect(Object.getPrototypeOf(normal)).toBe(Object.prototype);
+    expect(normal.stream).toBeUndefined();
+    expect(normal).toStrictEqual({ model: "m", messages: [{ role: "user", content: "hi" }] });
+    expect(renderChatRequest(parseChatRequest(request))).toStrictEqual(normal);
+
+    const response = JSON.parse(
+      '{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[],"__proto__":{"x":1}}',
+    );
+    const normalResponse = normalizeChatResponse(response);
+    expect(Object.getPrototypeOf(normalResponse)).toBe(Object.prototype);
+    expect(renderChatResponse(parseChatResponse(response))).toStrictEqual(normalResponse);
+  });
+
+  it("keeps unknown fields named like Object.prototype members (constructor, toString)", () => {
+    const request = {
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      constructor: "c",
+      toString: 1,
+    };
+    expect(renderChatRequest(parseChatRequest(request))).toMatchObject({
+      constructor: "c",
+      toString: 1,
+    });
+    const response = {
+      id: "c",
+      object: "chat.completion",
+      created: 1,
+      model: "m",
+      choices: [],
+      constructor: "c",
+    };
+    const rendered = renderChatResponse(parseChatResponse(response));
+    expect(Object.hasOwn(rendered, "constructor")).toBe(true);
+    expect(rendered).toStrictEqual(normalizeChatResponse(response));
+  });
+
   it("normalize is idempotent: a normalised value is its own normal form", () => {
     fc.assert(
       fc.property(chatRequestWire, chatResponseWire, (request, response) => {

@@ -30,7 +30,9 @@ import { chatRequestKeys, isChatFunctionTool } from "./chat-api.js";
 export function normalizeChatRequest(wire: ChatRequestWire): ChatRequestWire {
   const out: ChatRequestWire = { model: wire.model, messages: normalizeMessages(wire.messages) };
   for (const key in wire) {
-    if (key === "model" || key === "messages") continue;
+    // `__proto__` (an own field after JSON.parse) would become `out`'s prototype, and `stream`
+    // would be read through it; the schema `parse` validates with drops it too.
+    if (key === "model" || key === "messages" || key === "__proto__") continue;
     const value = wire[key];
     if (chatRequestKeys.has(key) && value === null) continue;
     out[key] = value;

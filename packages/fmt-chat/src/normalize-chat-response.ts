@@ -42,7 +42,10 @@ export function normalizeChatResponse(wire: ChatResponseWire): RenderedChatRespo
     }),
   };
   if (typeof wire.service_tier === "string") out.service_tier = wire.service_tier;
-  for (const key in wire) if (!chatResponseKeys.has(key)) out[key] = wire[key];
+  // `__proto__` would become `out`'s prototype; the schema `parse` validates with drops it too.
+  for (const key in wire) {
+    if (!chatResponseKeys.has(key) && key !== "__proto__") out[key] = wire[key];
+  }
   return out;
 }
 

@@ -52,7 +52,11 @@ export function renderChatResponse(
   }
   const extras = response.extras?.chat;
   if (extras !== undefined) {
-    for (const key in extras) if (!(key in out)) out[key] = extras[key];
+    // Not `key in out`, which holds for `constructor` or `toString` on any object; and never
+    // `__proto__`, whose assignment would replace `out`'s prototype.
+    for (const key in extras) {
+      if (!Object.hasOwn(out, key) && key !== "__proto__") out[key] = extras[key];
+    }
   }
   return out;
 }

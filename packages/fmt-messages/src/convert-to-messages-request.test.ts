@@ -707,6 +707,15 @@ describe("sampling and options", () => {
     expect(renderMessagesRequest(request)).toEqual(wire);
   });
 
+  it("sends back extras named like Object.prototype members, never a __proto__", () => {
+    const extras = JSON.parse('{"constructor":"c","toString":1,"__proto__":{"stream":true}}');
+    const out = renderMessagesRequest(base({ extras: { messages: extras } }));
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(out.stream).toBeUndefined();
+    expect(Object.hasOwn(out, "constructor")).toBe(true);
+    expect(out).toMatchObject({ constructor: "c", toString: 1 });
+  });
+
   it("cache_control on any block becomes the part's cacheControl and back", () => {
     const wire = {
       model: "m",

@@ -156,7 +156,9 @@ export function renderMessagesRequest(
 
   if (extras) {
     for (const key of Object.keys(extras)) {
-      if (!(key in out)) out[key] = extras[key];
+      // Own fields only (`in` also finds `constructor` on any object), and not `__proto__`,
+      // which assignment would make `out`'s prototype.
+      if (!Object.hasOwn(out, key) && key !== "__proto__") out[key] = extras[key];
     }
   }
   return out;
