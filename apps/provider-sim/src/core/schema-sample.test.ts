@@ -26,6 +26,17 @@ describe("sampleArguments", () => {
     });
   });
 
+  it("keeps properties named __proto__ or constructor as arguments", () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}},"required":["__proto__","constructor"]}',
+    );
+    const args = sampleArguments(schema) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(args))).toEqual(
+      JSON.parse('{"__proto__":{"a":1},"constructor":"sample constructor"}'),
+    );
+  });
+
   it("gives {} to tools without parameters", () => {
     expect(sampleArguments(undefined)).toEqual({});
     expect(sampleArguments({ type: "object", properties: {} })).toEqual({});

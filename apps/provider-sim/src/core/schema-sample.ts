@@ -10,12 +10,17 @@ type Sampler = (schema: JsonObject, name: string, depth: number) => unknown;
 const BY_TYPE: Record<string, Sampler> = {
   object: (schema, _name, depth) => {
     const properties = asObject(schema.properties) ?? {};
-    const result: JsonObject = {};
-    for (const key of asArray(schema.required)) {
-      if (typeof key !== "string") continue;
-      result[key] = sampleValue(properties[key], key, depth + 1);
-    }
-    return result;
+    // Built from entries, and looked up as own fields: a property named `__proto__` stays an
+    // argument (assignment would make it the prototype), one named `constructor` is not
+    // Object's.
+    return Object.fromEntries(
+      asArray(schema.required)
+        .filter((key): key is string => typeof key === "string")
+        .map((key) => [
+          key,
+          sampleValue(Object.hasOwn(properties, key) ? properties[key] : undefined, key, depth + 1),
+        ]),
+    );
   },
   array: (schema, name, depth) => {
     const minItems = typeof schema.minItems === "number" ? schema.minItems : 1;
