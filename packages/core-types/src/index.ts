@@ -1,4 +1,5 @@
 export * from "./accumulate-stream.js";
+export * from "./add-fields.js";
 export * from "./cache-control.js";
 export * from "./codec.js";
 export * from "./content-part.js";

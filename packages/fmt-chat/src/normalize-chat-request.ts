@@ -1,3 +1,4 @@
+import { addFields } from "@interlingua/core-types";
 import type {
   ChatAssistantMessage,
   ChatMessage,
@@ -29,14 +30,7 @@ import { chatRequestKeys, isChatFunctionTool } from "./chat-api.js";
  */
 export function normalizeChatRequest(wire: ChatRequestWire): ChatRequestWire {
   const out: ChatRequestWire = { model: wire.model, messages: normalizeMessages(wire.messages) };
-  for (const key in wire) {
-    // `__proto__` (an own field after JSON.parse) would become `out`'s prototype, and `stream`
-    // would be read through it; the schema `parse` validates with drops it too.
-    if (key === "model" || key === "messages" || key === "__proto__") continue;
-    const value = wire[key];
-    if (chatRequestKeys.has(key) && value === null) continue;
-    out[key] = value;
-  }
+  addFields(out, wire, (key) => chatRequestKeys.has(key) && wire[key] === null);
   if (out.stream === true) out.stream_options = { include_usage: true };
   else {
     delete out.stream;

@@ -1,3 +1,4 @@
+import { addFields } from "@interlingua/core-types";
 import type { ChatChoice, ChatResponseWire } from "./chat-api.js";
 import { chatResponseKeys } from "./chat-api.js";
 import {
@@ -42,10 +43,7 @@ export function normalizeChatResponse(wire: ChatResponseWire): RenderedChatRespo
     }),
   };
   if (typeof wire.service_tier === "string") out.service_tier = wire.service_tier;
-  // `__proto__` would become `out`'s prototype; the schema `parse` validates with drops it too.
-  for (const key in wire) {
-    if (!chatResponseKeys.has(key) && key !== "__proto__") out[key] = wire[key];
-  }
+  addFields(out, wire, (key) => chatResponseKeys.has(key));
   return out;
 }
 

@@ -1,4 +1,10 @@
-import type { Choice, RenderOptions, Response, Warning } from "@interlingua/core-types";
+import {
+  addFields,
+  type Choice,
+  type RenderOptions,
+  type Response,
+  type Warning,
+} from "@interlingua/core-types";
 import type { ChatToolCall } from "./chat-api.js";
 import { isFinishReasonMapped, renderChatFinishReason } from "./map-chat-finish-reason.js";
 import { type RenderedChatUsage, renderChatUsage, usageFieldsChatDrops } from "./map-chat-usage.js";
@@ -51,13 +57,7 @@ export function renderChatResponse(
     warn({ type: "dropped", feature: "promptFeedback", message: "chat has no prompt feedback" });
   }
   const extras = response.extras?.chat;
-  if (extras !== undefined) {
-    // Not `key in out`, which holds for `constructor` or `toString` on any object; and never
-    // `__proto__`, whose assignment would replace `out`'s prototype.
-    for (const key in extras) {
-      if (!Object.hasOwn(out, key) && key !== "__proto__") out[key] = extras[key];
-    }
-  }
+  if (extras !== undefined) addFields(out, extras);
   return out;
 }
 

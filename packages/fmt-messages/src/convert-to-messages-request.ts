@@ -1,16 +1,17 @@
-import type {
-  AssistantPart,
-  FilePart,
-  ImagePart,
-  RenderOptions,
-  Request,
-  TextPart,
-  ThinkingConfig,
-  Tool,
-  ToolCallPart,
-  ToolResultPart,
-  UserPart,
-  Warning,
+import {
+  type AssistantPart,
+  addFields,
+  type FilePart,
+  type ImagePart,
+  type RenderOptions,
+  type Request,
+  type TextPart,
+  type ThinkingConfig,
+  type Tool,
+  type ToolCallPart,
+  type ToolResultPart,
+  type UserPart,
+  type Warning,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import { base64ToText, parseDataUrl } from "./base64-text.js";
@@ -154,13 +155,7 @@ export function renderMessagesRequest(
   }
   if (request.stream) out.stream = true;
 
-  if (extras) {
-    for (const key of Object.keys(extras)) {
-      // Own fields only (`in` also finds `constructor` on any object), and not `__proto__`,
-      // which assignment would make `out`'s prototype.
-      if (!Object.hasOwn(out, key) && key !== "__proto__") out[key] = extras[key];
-    }
-  }
+  if (extras) addFields(out, extras);
   return out;
 }
 
