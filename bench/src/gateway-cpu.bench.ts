@@ -12,12 +12,12 @@
 // stream_options.include_usage, so no frame is held back), m2a (messages ->
 // anthropic), m2o (messages -> openai), c2a (chat -> anthropic), proxy-o and proxy-a (the
 // pass-through proxy, OpenAI and Anthropic).
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type LoadCase, runLoad } from "../../apps/gateway/bench/load.ts";
+import { startServe } from "./serve-child.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -44,27 +44,10 @@ setTimeout(() => {
   process.exit(1);
 }, Number(flags["time-limit-ms"])).unref();
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** `bench/serve.ts` of a checkout in its own process; its URL and pid. */
-async function serve(root: string, ...args: string[]): Promise<{ url: string; pid: number }> {
-  const profile = args[0] === "gateway" ? process.env.GATEWAY_CPU_PROF : undefined;
-  const execArgv = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(
-    process.execPath,
-    [...execArgv, `${root}/apps/gateway/bench/serve.ts`, ...args],
-    {
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
-  children.push(child);
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    lines.once("line", resolve);
-    child.once("exit", () => reject(new Error(`serve.ts ${args[0]} exited before listening`)));
-  });
-  return { url, pid: child.pid! };
-}
+/** A serve.ts role of a checkout in its own process; its URL and pid. */
+const serve = (root: string, ...args: string[]) => startServe(root, args, children);
 
 /** User plus system CPU time of a process so far, in clock ticks (100 per second). */
 function cpuTicks(pid: number | "self"): number {
@@ -74,18 +57,13 @@ function cpuTicks(pid: number | "self"): number {
 }
 
 const PROMPT = "Summarise the benefits of a gateway. [[len:60]]";
-const chat = (model: string, stream: boolean) =>
+/** With `askUsage`, a streaming client asks for the usage chunk itself: no frame is held back. */
+const chat = (model: string, stream: boolean, askUsage = false) =>
   JSON.stringify({
     model,
     messages: [{ role: "user", content: PROMPT }],
     ...(stream ? { stream } : {}),
-  });
-/** A chat client that asks for the usage chunk itself: the tap passes every upstream byte. */
-const chatWithUsage = (model: string, stream: boolean) =>
-  JSON.stringify({
-    model,
-    messages: [{ role: "user", content: PROMPT }],
-    ...(stream ? { stream, stream_options: { include_usage: true } } : {}),
+    ...(stream && askUsage ? { stream_options: { include_usage: true } } : {}),
   });
 const messages = (model: string, stream: boolean) =>
   JSON.stringify({
@@ -114,7 +92,7 @@ const ROUTES: Record<string, Route> = {
     target: "gateway",
     path: CHAT,
     headers: GATEWAY,
-    body: (s) => chatWithUsage("txtA-5", s),
+    body: (s) => chat("txtA-5", s, true),
   },
   m2a: {
     target: "gateway",

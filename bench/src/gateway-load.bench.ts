@@ -14,10 +14,8 @@
 //   node src/gateway-load.bench.ts --accounting on|off|compare   (default compare: the cost of
 //   billing as an on/off ratio per gateway row; see accounting-compare.ts)
 import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -29,8 +27,8 @@ import {
   printAccountingCost,
   withAccountingTwins,
 } from "./accounting-compare.ts";
+import { startServe } from "./serve-child.ts";
 
-const SERVE = fileURLToPath(new URL("../../apps/gateway/bench/serve.ts", import.meta.url));
 const PORTKEY = createRequire(import.meta.url)
   .resolve("@portkey-ai/gateway/package.json")
   .replace(/package\.json$/, "build/start-server.js");
@@ -69,23 +67,8 @@ setTimeout(() => {
   process.exit(1);
 }, Number(flags["time-limit-ms"])).unref();
 
-async function serve(...args: string[]): Promise<string> {
-  const profile = args[0] === "gateway" ? process.env.GATEWAY_CPU_PROF : undefined;
-  const execArgv = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
-  // stdin stays open as a lifeline: serve.ts exits when it closes.
-  const child = spawn(process.execPath, [...execArgv, SERVE, ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout! });
-  const [url] = (await Promise.race([
-    once(lines, "line"),
-    once(child, "exit").then(() => {
-      throw new Error(`serve.ts ${args[0]} exited before listening`);
-    }),
-  ])) as [string];
-  return url;
-}
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const serve = async (...args: string[]) => (await startServe(ROOT, args, children)).url;
 
 async function freePort(): Promise<number> {
   const server = createServer();
