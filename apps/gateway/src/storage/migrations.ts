@@ -2,6 +2,9 @@
 // few words the dialects spell differently are written as {{placeholders}} and filled from
 // DIALECT_WORDS, so there is never a second copy of a migration.
 
+import { TASKS_MIGRATION } from "./migrations/004-tasks.ts";
+import { FILES_MIGRATION } from "./migrations/005-files.ts";
+
 export interface Migration {
   readonly version: number;
   readonly name: string;
@@ -145,4 +148,6 @@ UPDATE users SET reserved = COALESCE((SELECT SUM(amount) FROM leases
   WHERE subject_kind = 'user' AND subject_id = users.id), 0);
 `,
   },
+  TASKS_MIGRATION,
+  FILES_MIGRATION,
 ];
