@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { type Language, normalizeLanguage } from "./language.js";
+
+/** `webhook` and `language`, accepted at the top level of asynchronous submissions. */
+export const asyncFieldsShape = {
+  webhook: z.string().exactOptional(),
+  language: z.string().exactOptional(),
+};
+
+export const nonBlank = (what = "must not be empty") =>
+  z.string().refine((s) => s.trim().length > 0, what);
+
+/**
+ * The optional fields as a request carries them: a blank webhook is no webhook, and an unsupported
+ * language is dropped (SPEC: it never fails the submission; the original message is kept).
+ */
+export function asyncFields(wire: { webhook?: string; language?: string }): {
+  webhook?: string;
+  language?: Language;
+} {
+  const out: { webhook?: string; language?: Language } = {};
+  const webhook = wire.webhook?.trim();
+  if (webhook) out.webhook = webhook;
+  const language = normalizeLanguage(wire.language);
+  if (language) out.language = language;
+  return out;
+}
