@@ -1,0 +1,17 @@
+import { badGateway, type GatewayError } from "@interlingua/errors";
+import type { z } from "zod";
+import { formatPath } from "../invalid-native-input.js";
+
+/** An upstream reply that fails its schema: 502 naming the field, never a raw ZodError. */
+export function upstreamInvalid(error: z.ZodError, what: string): GatewayError {
+  const issue = error.issues[0];
+  const path = issue === undefined ? "" : formatPath(issue.path);
+  const detail = issue === undefined ? "invalid" : issue.message;
+  return badGateway(
+    `Upstream sent an invalid ${what}${path === "" ? "" : ` at ${path}`}: ${detail}`,
+  );
+}
+
+/** Cuts a string the upstream controls to at most `max` characters. */
+export const capText = (text: string, max: number): string =>
+  text.length <= max ? text : text.slice(0, max);
