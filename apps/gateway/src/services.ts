@@ -4,7 +4,9 @@ import type { Accounting } from "./billing/accounting.ts";
 import type { PriceBook } from "./billing/price-book.ts";
 import type { CacheRegistry } from "./cache/cache-registry.ts";
 import type { GatewayConfig } from "./config/config-schema.ts";
+import type { FileStore } from "./files/file-store.ts";
 import type { Logger } from "./log/logger.ts";
+import type { WorkQueue } from "./queue/work-queue.ts";
 import type { RateLimiter } from "./ratelimit/rate-limiter.ts";
 import type { ModelRouter } from "./routing/model-router.ts";
 import type { Store } from "./storage/store.ts";
@@ -32,4 +34,16 @@ export interface GatewayServices {
   readonly keepAliveMs: number;
   /** Unix seconds; the `created` of `GET /v1/models`. */
   readonly startedAt: number;
+  /**
+   * Background work (task polls, webhook pushes): in process, or BullMQ when `redis_url` is set.
+   * Whoever owns a kind of work calls `queue.process(kind, …)`; closed with the gateway.
+   */
+  readonly queue: WorkQueue;
+  /** Bytes of the files served at `/files/<key>` (uploads, generated results); see store.files. */
+  readonly fileStore: FileStore;
+  /**
+   * Base of public file URLs: `public_url`, else the address the gateway listens on (known once
+   * it listens). Use `publicFileUrl(services, key)` from files/public-file-url.ts.
+   */
+  readonly publicUrl: () => string;
 }

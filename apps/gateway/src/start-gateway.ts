@@ -11,8 +11,12 @@ import type { GatewayConfig } from "./config/config-schema.ts";
 import { devToken, loadOrCreateDevApiKey } from "./config/dev-api-key.ts";
 import { seedStore } from "./config/seed-store.ts";
 import { simulatedChannels } from "./config/simulated-channels.ts";
+import { startFileSweeper } from "./files/file-sweeper.ts";
+import { openFileStore } from "./files/open-file-store.ts";
 import { createApp } from "./http/create-app.ts";
 import { createLogger, type Logger } from "./log/logger.ts";
+import { type OpenWorkQueueOptions, openWorkQueue } from "./queue/open-work-queue.ts";
+import type { WorkQueue } from "./queue/work-queue.ts";
 import { MemoryRateLimiter } from "./ratelimit/memory-rate-limiter.ts";
 import { toChannel } from "./routing/channel.ts";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./routing/circuit-breaker.ts";
@@ -21,11 +25,13 @@ import type { GatewayServices } from "./services.ts";
 import { openStore } from "./storage/open-store.ts";
 import { writeRelaysDirectly } from "./stream/direct-relay.ts";
 import type { DrainLimits } from "./stream/relay.ts";
+import { TaskRunner, type TaskRunnerOptions } from "./tasks/task-runner.ts";
 import {
   createUpstreamAgent,
   DEFAULT_UPSTREAM_TIMEOUTS,
   type UpstreamTimeouts,
 } from "./upstream/upstream-agent.ts";
+import { WebhookDispatcher, type WebhookDispatcherOptions } from "./webhooks/webhook-dispatcher.ts";
 
 /** Knobs that are not part of the config file: tests and benchmarks tune them. */
 export interface GatewayOptions {
@@ -42,10 +48,21 @@ export interface GatewayOptions {
   accounting?: boolean;
   /** Quota lease timing and clock (tests shorten or drive them). */
   leases?: AccountingOptions;
+  /**
+   * The background work queue: options for the one `redis_url` chooses (a ManualClock for the
+   * in-process one, a key prefix for BullMQ), or a queue to use as it is. Closed on close().
+   */
+  queue?: WorkQueue | OpenWorkQueueOptions;
   /** How long a token read from the database is trusted (ms). */
   tokenTtlMs?: number;
   /** Clock of rate limits and token expiry. */
   now?: () => number;
+  /** Between sweeps of expired files (ms). */
+  fileSweepIntervalMs?: number;
+  /** Webhook delivery: receiver timeout, host resolution, sweep interval (tests shorten them). */
+  webhooks?: WebhookDispatcherOptions;
+  /** Task polling: intervals, backoff, maximum age, result lifetime (tests shorten them). */
+  tasks?: Partial<TaskRunnerOptions>;
 }
 
 export interface RunningGateway {
@@ -122,6 +139,14 @@ export async function startGateway(
     );
   }
   const now = options.now ?? Date.now;
+  const fileStore = openFileStore(effective);
+  // Known once the server listens (port 0 picks one); only read when public_url is unset.
+  let listenUrl = "";
+  const queueOption = options.queue;
+  const queue =
+    queueOption !== undefined && "schedule" in queueOption
+      ? queueOption
+      : openWorkQueue(effective, { ...queueOption, log });
   const services: GatewayServices = {
     config: effective,
     store: view,
@@ -143,6 +168,9 @@ export async function startGateway(
     drain: options.drain ?? DEFAULT_DRAIN,
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     startedAt: Math.floor(Date.now() / 1000),
+    fileStore,
+    publicUrl: () => effective.public_url ?? listenUrl,
+    queue,
   };
   const app = createApp(services);
   // Streams are written straight to the Node response, past the adapter's web-stream reading.
@@ -157,6 +185,22 @@ export async function startGateway(
   });
   const bound = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
+  listenUrl = url;
+  // Pushes owed from before a restart are scheduled again here.
+  const webhooks = new WebhookDispatcher(services, options.webhooks);
+  await webhooks.start();
+  // Unfinished tasks from before a restart are scheduled again here.
+  const tasks = new TaskRunner(services, options.tasks);
+  await tasks.start();
+  const fileSweeper = startFileSweeper({
+    records: store.files,
+    store: fileStore,
+    now,
+    log,
+    ...(options.fileSweepIntervalMs === undefined
+      ? {}
+      : { intervalMs: options.fileSweepIntervalMs }),
+  });
   log.info(
     { url, channels: effective.channels.map((c) => c.name), database: store.driver },
     "gateway listening",
@@ -173,8 +217,15 @@ export async function startGateway(
         server.close(() => resolve());
         if ("closeAllConnections" in server) server.closeAllConnections();
       });
+      // Running jobs finish (polls, pushes, what they settle) before their agent, accounting
+      // and the store close.
+      await tasks.close();
+      await webhooks.close();
+      await queue.close();
       await agent.close();
       await services.accounting?.close();
+      await fileSweeper.stop();
+      await fileStore.close();
       await store.close();
       await embedded.simulator?.close();
     },

@@ -78,7 +78,15 @@ describe("interlingua CLI", () => {
       expect(ids).toContain("txtB-opus-4-8");
       expect(ids).toContain("txtC-3.6-flash");
       expect(ids).toContain("txtD-v4-pro");
-      expect(ids).not.toContain("vidV3.1-fast");
+      // Every SPEC.md family answers without configuration: video, images, speech, transcription.
+      for (const id of [
+        "vidV3.1-fast",
+        "txtA-image-2",
+        "txtC-3-pro-image-preview",
+        "txtA-4o-mini-tts",
+        "asrW-1",
+      ])
+        expect(ids).toContain(id);
     } finally {
       await gateway.close();
     }

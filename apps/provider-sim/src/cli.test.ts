@@ -27,4 +27,32 @@ describe("node src/cli.ts", () => {
     const [code] = await once(child, "exit");
     expect(code).toBe(0);
   });
+
+  it("--veo-polls 0 finishes Veo operations on the first poll", async () => {
+    const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
+    const child = spawn(process.execPath, [cli, "--port", "0", "--veo-polls", "0"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const [line] = (await once(child.stdout!, "data")) as [Buffer];
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line.toString())?.[1];
+      const headers = { "x-goog-api-key": "k", "content-type": "application/json" };
+      const started = await fetch(
+        `${url}/v1beta/models/veo-3.1-generate-preview:predictLongRunning`,
+        {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ instances: [{ prompt: "a boat" }] }),
+        },
+      );
+      const { name } = (await started.json()) as { name: string };
+      const op = (await (await fetch(`${url}/v1beta/${name}`, { headers })).json()) as {
+        done: boolean;
+      };
+      expect(op.done).toBe(true);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    await once(child, "exit");
+  });
 });

@@ -4,7 +4,8 @@ import { startProviderSim } from "./server.ts";
 
 const USAGE = `provider-sim: a simulator of the OpenAI, Anthropic and Gemini wire protocols
 
-  node src/cli.ts [--port 9100] [--host 127.0.0.1] [--keys k1,k2] [--fixtures DIR] [--fault SPEC]`;
+  node src/cli.ts [--port 9100] [--host 127.0.0.1] [--keys k1,k2] [--fixtures DIR] [--fault SPEC]
+                 [--veo-polls N] [--veo-ms MS]   (Veo operations: pending polls, pending time)`;
 
 const { values } = parseArgs({
   options: {
@@ -13,6 +14,8 @@ const { values } = parseArgs({
     keys: { type: "string" },
     fixtures: { type: "string" },
     fault: { type: "string" },
+    "veo-polls": { type: "string" },
+    "veo-ms": { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -29,6 +32,10 @@ const sim = await startProviderSim({
   ...(values.keys ? { keys: values.keys.split(",").filter(Boolean) } : {}),
   ...(values.fixtures ? { fixturesDir: values.fixtures } : {}),
   ...(values.fault ? { fault: values.fault } : {}),
+  veo: {
+    ...(values["veo-polls"] ? { pendingPolls: Number(values["veo-polls"]) } : {}),
+    ...(values["veo-ms"] ? { pendingMs: Number(values["veo-ms"]) } : {}),
+  },
 });
 console.log(`provider-sim listening on ${sim.url}`);
 

@@ -11,7 +11,11 @@ export type ProviderSimOptions = {
   keys?: string[] | Partial<Record<Protocol, string[]>>;
   /** Folder that `[[replay:PATH]]` reads from. Default: the repository's shared/fixtures. */
   fixturesDir?: string;
-  /** Veo operations answer `done: false` to `pendingPolls` polls (default 1) and until `pendingMs` elapsed (default 0). */
+  /**
+   * Veo operations answer `done: false` to `pendingPolls` polls (default 1) and until `pendingMs`
+   * have passed on the `now` clock (default 0). `{pendingPolls: 0, pendingMs: 0}` finishes on the
+   * first poll (fast mode for CI); a pinned `now` plus `pendingMs` lets a test step time by hand.
+   */
   veo?: { pendingPolls?: number; pendingMs?: number };
   /** Fault spec applied to every request that carries none (same grammar as `x-sim-fault`). */
   fault?: string;
@@ -19,7 +23,7 @@ export type ProviderSimOptions = {
   maxDelayMs?: number;
   /** `false` to keep no request log (benchmarks); a number to keep that many. Default 1000. */
   record?: boolean | number;
-  /** Clock for `created` timestamps and expiry times; tests pin it for whole-body assertions. */
+  /** Clock for `created` timestamps, expiry times and Veo timing; tests pin it for whole-body assertions. */
   now?: () => number;
   /** Where the request log goes; `startProviderSim` passes its own array. */
   requests?: RecordedRequest[];

@@ -36,6 +36,9 @@ export interface LocalLeases {
  */
 export class LeaseAwareStore implements Store {
   readonly driver: Store["driver"];
+  readonly files: Store["files"];
+  readonly tasks: Store["tasks"];
+  readonly webhooks: Store["webhooks"];
   readonly #store: Store;
   readonly #leases: LocalLeases;
 
@@ -43,6 +46,9 @@ export class LeaseAwareStore implements Store {
     this.#store = store;
     this.#leases = leases;
     this.driver = store.driver;
+    this.files = store.files;
+    this.tasks = store.tasks;
+    this.webhooks = store.webhooks;
   }
 
   /** The row with this instance's free lease on its subject left out of `reserved`. */

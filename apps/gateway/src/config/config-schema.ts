@@ -42,6 +42,34 @@ export const webhooksSchema = z.strictObject({
   allow_private_targets: z.boolean().default(false),
 });
 
+/**
+ * S3-compatible object storage for the files served from `public_url` (uploads, generated
+ * images and videos), so several instances serve the same files. Credentials: these two keys,
+ * or else the AWS SDK's usual sources (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles...).
+ */
+export const s3FilesSchema = z
+  .strictObject({
+    bucket: nonEmpty,
+    /** For S3-compatible services (MinIO, R2, ...); absent = AWS S3 itself. */
+    endpoint: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+    region: nonEmpty,
+    /** Prepended to every key (a `/` is added when missing), to share a bucket. */
+    prefix: nonEmpty.optional(),
+    /** `bucket` in the path instead of the host name (MinIO and most self-hosted servers). */
+    force_path_style: z.boolean().default(false),
+    access_key_id: nonEmpty.optional(),
+    secret_access_key: nonEmpty.optional(),
+  })
+  .refine((s3) => (s3.access_key_id === undefined) === (s3.secret_access_key === undefined), {
+    message: "give both access_key_id and secret_access_key, or neither",
+    path: ["secret_access_key"],
+  });
+
+/** Where served files' bytes live: `files_dir` unless `s3` is set. */
+export const filesSchema = z.strictObject({
+  s3: s3FilesSchema.optional(),
+});
+
 export const limitsSchema = z.strictObject({
   /** Request bodies above this many bytes are refused with 413 while they are being read. */
   max_body_bytes: z
@@ -137,6 +165,7 @@ export const configSchema = z
     ),
     redis_url: urlWithSchemes(["redis://", "rediss://"]).optional(),
     files_dir: nonEmpty.default("./data/files"),
+    files: filesSchema.optional(),
     envelope: z.enum(["spec", "bare"]).default("spec"),
     billing: billingSchema.prefault({}),
     webhooks: webhooksSchema.prefault({}),
@@ -194,3 +223,4 @@ export type UserConfig = z.output<typeof userSchema>;
 export type ModelPrice = z.output<typeof modelPriceSchema>;
 export type RateLimitConfig = z.output<typeof rateLimitSchema>;
 export type BillingConfig = z.output<typeof billingSchema>;
+export type S3FilesConfig = z.output<typeof s3FilesSchema>;

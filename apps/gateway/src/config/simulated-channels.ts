@@ -9,6 +9,14 @@ import type { ChannelConfig } from "./config-schema.ts";
 export const SIMULATOR_API_KEY = "sim-key";
 
 /**
+ * Kinds of catalogue models the simulated channels serve. Video (Veo on the Gemini protocol)
+ * and images (OpenAI `txtA-image-2`, Gemini `txtC-3-pro-image-preview`) are served by the
+ * simulator too, and so are the audio endpoints: `speech` and `transcription`
+ * (`txtA-4o-mini-tts`, `asrW-1`, OpenAI protocol).
+ */
+const SIMULATED_KINDS = new Set<string>(["text", "video", "image", "speech", "transcription"]);
+
+/**
  * One channel per upstream protocol, all pointing at the simulator, each serving the catalogue's
  * text models of that protocol, so every text endpoint answers for every text model without
  * configuration.
@@ -20,7 +28,7 @@ export function simulatedChannels(simulatorUrl: string): ChannelConfig[] {
     base_url: simulatorUrl,
     api_key: SIMULATOR_API_KEY,
     models: modelCatalogue
-      .filter((m) => m.kind === "text" && m.protocol === protocol)
+      .filter((m) => SIMULATED_KINDS.has(m.kind) && m.protocol === protocol)
       .map((m) => m.id),
     priority: 0,
     weight: 1,

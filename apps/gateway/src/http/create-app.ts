@@ -4,12 +4,17 @@ import { authenticate } from "../auth/authenticate.ts";
 import { listModels } from "../models/list-models.ts";
 import type { GatewayServices } from "../services.ts";
 import type { AppEnv } from "./app-env.ts";
+import { mountAudioRoutes } from "./audio-routes.ts";
 import { mountBalanceRoutes } from "./balance-routes.ts";
 import { GENERATION_ROUTES } from "./endpoints.ts";
 import { errorResponse } from "./error-response.ts";
+import { mountFileRoutes } from "./file-routes.ts";
 import { generationHandler } from "./generation-handler.ts";
 import { mountManagementRoutes } from "./management-routes.ts";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.ts";
+import { mountTaskRoutes } from "./task-routes.ts";
+import { mountUploadRoutes } from "./upload-routes.ts";
+import { mountWebhookSecretRoutes } from "./webhook-secret-routes.ts";
 
 /** The gateway's HTTP surface on web-standard Request/Response. */
 export function createApp(services: GatewayServices): Hono<AppEnv> {
@@ -32,7 +37,12 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
   });
 
   mountBalanceRoutes(app, services);
+  mountAudioRoutes(app, services);
   mountManagementRoutes(app, services);
+  mountUploadRoutes(app, services);
+  mountFileRoutes(app, services);
+  mountTaskRoutes(app, services);
+  mountWebhookSecretRoutes(app, services);
 
   app.notFound((c) =>
     errorResponse(

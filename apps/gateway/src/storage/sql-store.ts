@@ -7,6 +7,7 @@ import {
   type SqlRow,
   type SqlValue,
 } from "./sql-connection.ts";
+import { SqlFileRecords } from "./sql-files.ts";
 import {
   heartbeatLeases,
   listLeases,
@@ -14,7 +15,9 @@ import {
   returnLease,
   takeLease,
 } from "./sql-leases.ts";
+import { SqlTaskStore } from "./sql-tasks.ts";
 import { toLog } from "./sql-usage-logs.ts";
+import { SqlWebhookStore } from "./sql-webhooks.ts";
 import type {
   BatchOutcome,
   ChargeBatch,
@@ -88,6 +91,9 @@ const LIVE = "deleted_at IS NULL";
 /** The Store on any SqlConnection: the same statements for SQLite and Postgres. */
 export class SqlStore implements Store {
   readonly driver: Store["driver"];
+  readonly files: SqlFileRecords;
+  readonly tasks: SqlTaskStore;
+  readonly webhooks: SqlWebhookStore;
   readonly #db: SqlConnection;
   readonly #now: () => number;
 
@@ -95,6 +101,9 @@ export class SqlStore implements Store {
     this.#db = db;
     this.driver = db.dialect;
     this.#now = now;
+    this.files = new SqlFileRecords(db);
+    this.tasks = new SqlTaskStore(db);
+    this.webhooks = new SqlWebhookStore(db, now);
   }
 
   async migrate(): Promise<number[]> {

@@ -1,3 +1,7 @@
+import type { FileRecords } from "../files/file-store.ts";
+import type { TaskStore } from "../tasks/task-store.ts";
+import type { WebhookStore } from "../webhooks/webhook-store.ts";
+
 // The repository layer of DESIGN.md §5: one interface, two drivers (SQLite via node:sqlite,
 // PostgreSQL via pg), one schema and one list of versioned migrations. Amounts are integer
 // credits everywhere; money in the unit of `billing.unit` is derived only for display.
@@ -199,6 +203,12 @@ export interface BatchOutcome {
 
 export interface Store {
   readonly driver: "sqlite" | "postgres";
+  /** The `files` table: uploads and generated results served from `public_url`. */
+  readonly files: FileRecords;
+  /** Asynchronous generation tasks (issue 13): CAS transitions, holds as `task:<id>` leases. */
+  readonly tasks: TaskStore;
+  /** Webhook pushes still owed and each user's signing secret. */
+  readonly webhooks: WebhookStore;
   /** Applies pending migrations in order, each in its own transaction; returns the versions applied. */
   migrate(): Promise<number[]>;
   close(): Promise<void>;

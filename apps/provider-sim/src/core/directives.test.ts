@@ -6,7 +6,7 @@ import { generatedWords, interleave, splitArguments, splitForStream } from "./wo
 describe("parseDirectives", () => {
   it("reads every directive and strips it from the text", () => {
     const d = parseDirectives(
-      "weather please [[tool:get_weather]] [[tools:2]] [[len:5]] [[max]] [[think]] [[replay:a/b.json]] [[fault:status=429]] [[fail]] [[polls:3]]",
+      "weather please [[tool:get_weather]] [[tools:2]] [[len:5]] [[max]] [[think]] [[replay:a/b.json]] [[fault:status=429]] [[fail]] [[polls:3]] [[safety:prompt]]",
     );
     expect(d).toEqual({
       text: "weather please",
@@ -19,6 +19,7 @@ describe("parseDirectives", () => {
       fault: "status=429",
       fail: true,
       polls: 3,
+      safety: "prompt",
     });
   });
 
@@ -32,6 +33,11 @@ describe("parseDirectives", () => {
     expect(parseDirectives("[[fault:latency=5]] [[fault:status=500]]").fault).toBe(
       "latency=5,status=500",
     );
+  });
+
+  it("[[safety]] without an argument is an empty string", () => {
+    expect(parseDirectives("a fox [[safety]]")).toMatchObject({ text: "a fox", safety: "" });
+    expect(parseDirectives("a fox").safety).toBeUndefined();
   });
 
   it("[[tool]] without a name calls the first tool", () => {

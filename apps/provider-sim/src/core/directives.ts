@@ -18,10 +18,15 @@ export type Directives = {
   replay: string | undefined;
   /** `[[fault:SPEC]]`: same grammar as the `x-sim-fault` header. */
   fault: string | undefined;
-  /** `[[fail]]`: a Veo operation finishes with an error. */
+  /** `[[fail]]`: a Veo operation finishes with an error; an OpenAI image request is a 500. */
   fail: boolean;
   /** `[[polls:N]]`: a Veo operation answers `done: false` to N polls. */
   polls: number | undefined;
+  /**
+   * `[[safety]]` (= "") or `[[safety:ARG]]`: a media request is blocked by the simulated safety
+   * system; each endpoint reads ARG its own way (a count, a reason, `prompt`).
+   */
+  safety: string | undefined;
 };
 
 const MAX_WORDS = 100_000;
@@ -71,6 +76,10 @@ const APPLY: Record<string, (d: Directives, argument: string | undefined) => boo
     d.polls = count(argument, 10_000);
     return d.polls !== undefined;
   },
+  safety: (d, argument) => {
+    d.safety = argument?.trim() ?? "";
+    return true;
+  },
 };
 
 export function parseDirectives(userText: string): Directives {
@@ -85,6 +94,7 @@ export function parseDirectives(userText: string): Directives {
     fault: undefined,
     fail: false,
     polls: undefined,
+    safety: undefined,
   };
   // Fast path: most benchmark prompts carry no directive.
   if (!userText.includes("[[")) {

@@ -5,6 +5,9 @@ export type ErrorDetails = {
   retryAfterSeconds?: number;
   /** Extra fields some errors carry (Gemini ErrorInfo, OpenAI `code`). */
   reason?: string;
+  /** OpenAI: the error `type` when it is not the status's usual one, and the `param` at fault. */
+  type?: string;
+  param?: string;
 };
 
 /** How one protocol reports failures: as an HTTP answer, or as an event inside a started stream. */

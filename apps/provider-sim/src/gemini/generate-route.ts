@@ -10,7 +10,8 @@ import type { Sim } from "../core/sim.ts";
 import type { CacheStore } from "./cache-store.ts";
 import { generateContentResponse } from "./generate-response.ts";
 import { generateStreamFrames } from "./generate-stream.ts";
-import { contentTokens, readGenerateTurn, wantsImage } from "./generate-turn.ts";
+import { contentTokens, readGenerateTurn } from "./generate-turn.ts";
+import { blockedResponse, outputModalities, withoutText } from "./image-output.ts";
 import { unknownFieldError } from "./known-fields.ts";
 import { geminiPreamble } from "./preamble.ts";
 import type { VeoRoutes } from "./veo.ts";
@@ -39,6 +40,8 @@ function generate(sim: Sim, caches: CacheStore, c: Context<SimEnv>, model: strin
   }
   const turn = readGenerateTurn(model, json, cache?.tokens ?? 0);
   if (typeof turn === "string") return errors.response(400, { message: turn });
+  const modalities = outputModalities(model, json);
+  if (typeof modalities === "string") return errors.response(400, { message: modalities });
   const directives = parseDirectives(turn.userText);
 
   return respond(c, sim, {
@@ -47,16 +50,22 @@ function generate(sim: Sim, caches: CacheStore, c: Context<SimEnv>, model: strin
     faultKey: turn.userText,
     replay: directives.replay,
     produce: () => {
-      const plan = planReply(turn, directives, body.seed);
+      const planned = planReply(turn, directives, body.seed);
+      const plan = modalities.text ? planned : withoutText(planned);
       const meta = {
         model,
         responseId: alnumId(body.seed, 23),
-        image: wantsImage(model, json),
-        seed: body.seed,
+        image: modalities.image,
+        imageSeed: `${model}:${directives.text}`,
       };
+      const framing = url.searchParams.get("alt") === "sse" ? SSE_CRLF : JSON_ARRAY;
+      if (directives.safety !== undefined) {
+        const blocked = blockedResponse(meta, plan, directives.safety);
+        if (method === "generateContent") return { kind: "json", body: blocked };
+        return { kind: "stream", frames: [{ data: JSON.stringify(blocked) }], framing };
+      }
       if (method === "generateContent")
         return { kind: "json", body: generateContentResponse(meta, plan) };
-      const framing = url.searchParams.get("alt") === "sse" ? SSE_CRLF : JSON_ARRAY;
       return { kind: "stream", frames: generateStreamFrames(meta, plan), framing };
     },
   });

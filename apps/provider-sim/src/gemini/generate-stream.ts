@@ -11,6 +11,7 @@ import {
   thoughtSignature,
   usageMetadata,
 } from "./generate-wire.ts";
+import { IMAGE_OUTPUT_TOKENS } from "./image-output.ts";
 
 // A streamGenerateContent answer: one GenerateContentResponse per chunk, thought parts first, then
 // text pieces or the function calls, and, when the model thought and called no function, a final
@@ -23,6 +24,7 @@ type Step = {
   text?: string;
   thought?: string;
   toolTokens?: number;
+  imageTokens?: number;
   finishReason?: string;
 };
 
@@ -45,10 +47,12 @@ function candidateSteps(
       parts: functionCallParts(choice, signature),
       toolTokens: choice.outputTokens,
     });
-  } else {
+  } else if (choice.text !== "" || !meta.image) {
     for (const text of splitForStream(choice.text)) steps.push({ index, parts: [{ text }], text });
   }
-  if (meta.image) steps.push({ index, parts: [imagePart(meta, index)] });
+  if (meta.image) {
+    steps.push({ index, parts: [imagePart(meta, index)], imageTokens: IMAGE_OUTPUT_TOKENS });
+  }
   if (signature && choice.toolCalls.length === 0) {
     steps.push({ index, parts: [{ text: "", thoughtSignature: signature }] });
   }
@@ -64,6 +68,7 @@ export function generateStreamFrames(meta: GenerateMeta, plan: ReplyPlan): Frame
   const text = plan.choices.map(() => "");
   const thoughts = plan.choices.map(() => "");
   const toolTokens = plan.choices.map(() => 0);
+  let imageTokens = 0;
   // Hidden thinking happens before the first chunk: its tokens are counted from the start.
   const hiddenThoughts = plan.thinking && !plan.thinking.visible ? plan.usage.thinkingTokens : 0;
 
@@ -71,6 +76,7 @@ export function generateStreamFrames(meta: GenerateMeta, plan: ReplyPlan): Frame
     text[step.index] += step.text ?? "";
     thoughts[step.index] += step.thought ?? "";
     toolTokens[step.index]! += step.toolTokens ?? 0;
+    imageTokens += step.imageTokens ?? 0;
     const candidates = text.reduce((n, t, i) => n + countTokens(t) + toolTokens[i]!, 0);
     const thought = hiddenThoughts + thoughts.reduce((n, t) => n + countTokens(t), 0);
     return {
@@ -82,7 +88,7 @@ export function generateStreamFrames(meta: GenerateMeta, plan: ReplyPlan): Frame
             index: step.index,
           },
         ],
-        usageMetadata: usageMetadata(plan.usage, candidates, thought),
+        usageMetadata: usageMetadata(plan.usage, candidates, thought, imageTokens),
         modelVersion: meta.model,
         responseId: meta.responseId,
       }),

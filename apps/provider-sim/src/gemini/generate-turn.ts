@@ -137,10 +137,3 @@ export function readGenerateTurn(
     choices: choiceCount(asNumber(field(generation ?? {}, "candidateCount", "candidate_count"))),
   };
 }
-
-/** Image models (and requests asking for IMAGE output) also return an inline PNG part. */
-export function wantsImage(model: string, body: JsonObject): boolean {
-  const generation = asObject(field(body, "generationConfig", "generation_config")) ?? {};
-  const modalities = asArray(field(generation, "responseModalities", "response_modalities"));
-  return model.includes("image") || modalities.includes("IMAGE");
-}

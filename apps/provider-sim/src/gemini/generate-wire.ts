@@ -3,7 +3,13 @@ import type { JsonObject } from "../core/json.ts";
 import type { PlannedChoice, PlannedUsage, ReplyPlan, StopKind } from "../core/reply-plan.ts";
 import { pngForSeed } from "../media/png.ts";
 
-export type GenerateMeta = { model: string; responseId: string; image: boolean; seed: string };
+export type GenerateMeta = {
+  model: string;
+  responseId: string;
+  image: boolean;
+  /** What a generated image derives from: the prompt, so the same prompt draws the same image. */
+  imageSeed: string;
+};
 
 /** Gemini finishes function calls with STOP too. */
 export const FINISH_REASON: Record<StopKind, string> = {
@@ -19,12 +25,19 @@ export function thoughtSignature(plan: ReplyPlan): string | undefined {
 /**
  * promptTokenCount includes cached tokens; candidatesTokenCount excludes thoughts; totalTokenCount
  * is their sum with thoughtsTokenCount. Optional counts are left out when zero, like the API.
+ * Image output adds its tokens to candidatesTokenCount and itemizes it in candidatesTokensDetails.
  */
-export function usageMetadata(usage: PlannedUsage, candidates: number, thoughts: number) {
+export function usageMetadata(
+  usage: PlannedUsage,
+  candidates: number,
+  thoughts: number,
+  imageTokens = 0,
+) {
+  const output = candidates + imageTokens;
   return {
     promptTokenCount: usage.promptTokens,
-    candidatesTokenCount: candidates,
-    totalTokenCount: usage.promptTokens + candidates + thoughts,
+    candidatesTokenCount: output,
+    totalTokenCount: usage.promptTokens + output + thoughts,
     ...(usage.cacheReadTokens > 0
       ? {
           cachedContentTokenCount: usage.cacheReadTokens,
@@ -32,6 +45,14 @@ export function usageMetadata(usage: PlannedUsage, candidates: number, thoughts:
         }
       : {}),
     promptTokensDetails: [{ modality: "TEXT", tokenCount: usage.promptTokens }],
+    ...(imageTokens > 0
+      ? {
+          candidatesTokensDetails: [
+            ...(candidates > 0 ? [{ modality: "TEXT", tokenCount: candidates }] : []),
+            { modality: "IMAGE", tokenCount: imageTokens },
+          ],
+        }
+      : {}),
     ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
   };
 }
@@ -40,7 +61,7 @@ export function imagePart(meta: GenerateMeta, index: number): JsonObject {
   return {
     inlineData: {
       mimeType: "image/png",
-      data: pngForSeed(`${meta.seed}:${index}`).toString("base64"),
+      data: pngForSeed(`gemini-image:${meta.imageSeed}:${index}`).toString("base64"),
     },
   };
 }

@@ -1,4 +1,9 @@
-import { json, type ProtocolErrors, retryAfter } from "../core/protocol-errors.ts";
+import {
+  type ErrorDetails,
+  json,
+  type ProtocolErrors,
+  retryAfter,
+} from "../core/protocol-errors.ts";
 
 // OpenAI error body: {error: {message, type, param, code}}.
 
@@ -34,14 +39,14 @@ function kindOf(status: number): Kind {
   return KINDS[status] ?? (status >= 500 ? KINDS[500]! : KINDS[400]!);
 }
 
-function body(status: number, message?: string, code?: string) {
+function body(status: number, details: ErrorDetails = {}) {
   const kind = kindOf(status);
   return {
     error: {
-      message: message ?? kind.message,
-      type: kind.type,
-      param: null,
-      code: code ?? kind.code,
+      message: details.message ?? kind.message,
+      type: details.type ?? kind.type,
+      param: details.param ?? null,
+      code: details.reason ?? kind.code,
     },
   };
 }
@@ -56,7 +61,7 @@ export function openaiErrors(requestId: string): ProtocolErrors {
         headers["x-ratelimit-remaining-requests"] = "0";
         headers["x-ratelimit-reset-requests"] = `${seconds}s`;
       }
-      return json(body(status, details.message, details.reason), status, headers);
+      return json(body(status, details), status, headers);
     },
     streamFrame: (status) => ({ data: JSON.stringify(body(status)) }),
     streamStatus: 500,

@@ -1,58 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { FIXED_CREATED, post, useSim } from "../testing/http.ts";
+import { post, useSim } from "../testing/http.ts";
 
 const sim = useSim();
 const AUTH = { authorization: "Bearer sk-test" };
-
-const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
-
-describe("POST /v1/images/generations", () => {
-  it("returns base64 PNGs for gpt-image models, with usage", async () => {
-    const response = await post(
-      `${sim().url}/v1/images/generations`,
-      { model: "gpt-image-1", prompt: "a red fox", n: 2 },
-      AUTH,
-    );
-    const body = await response.json();
-    expect(body).toEqual({
-      created: FIXED_CREATED,
-      data: [
-        { b64_json: expect.any(String), revised_prompt: "a red fox" },
-        { b64_json: expect.any(String), revised_prompt: "a red fox" },
-      ],
-      usage: {
-        input_tokens: 3,
-        input_tokens_details: { text_tokens: 3, image_tokens: 0 },
-        output_tokens: 544,
-        total_tokens: 547,
-      },
-    });
-    const png = Buffer.from(body.data[0].b64_json, "base64");
-    expect([...png.subarray(0, 4)]).toEqual(PNG_MAGIC);
-    expect(body.data[0].b64_json).not.toBe(body.data[1].b64_json);
-  });
-
-  it("returns URLs that serve the image when asked", async () => {
-    const body = await (
-      await post(
-        `${sim().url}/v1/images/generations`,
-        { model: "dall-e-3", prompt: "a fox", response_format: "url" },
-        AUTH,
-      )
-    ).json();
-    const url: string = body.data[0].url;
-    expect(url.startsWith(`${sim().url}/files/img_`)).toBe(true);
-    const image = await fetch(url);
-    expect(image.headers.get("content-type")).toBe("image/png");
-    expect([...new Uint8Array(await image.arrayBuffer()).subarray(0, 4)]).toEqual(PNG_MAGIC);
-  });
-
-  it("needs a prompt", async () => {
-    expect(
-      (await post(`${sim().url}/v1/images/generations`, { model: "gpt-image-1" }, AUTH)).status,
-    ).toBe(400);
-  });
-});
 
 describe("POST /v1/audio/speech", () => {
   it("returns a valid WAV for wav", async () => {

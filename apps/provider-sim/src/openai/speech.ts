@@ -7,6 +7,8 @@ import type { Sim } from "../core/sim.ts";
 import { AUDIO_FORMATS, speechDurationMs } from "../media/audio-formats.ts";
 import { openaiPreamble } from "./preamble.ts";
 
+const MAX_INPUT_CHARS = 4096;
+
 /** POST /v1/audio/speech — binary audio in the requested `response_format` (default mp3). */
 export function speechRoute(sim: Sim): Handler<SimEnv> {
   return (c) => {
@@ -27,8 +29,19 @@ export function speechRoute(sim: Sim): Handler<SimEnv> {
         message: `Invalid value: '${formatName}'. Supported values are: ${Object.keys(AUDIO_FORMATS).join(", ")}.`,
       });
     }
+    // OpenAI refuses, rather than clamps, what is out of range.
+    if ([...input].length > MAX_INPUT_CHARS) {
+      return errors.response(400, {
+        message: `Invalid 'input': string too long. Expected a string with maximum length ${MAX_INPUT_CHARS}.`,
+      });
+    }
+    const speed = json.speed === undefined ? 1 : asNumber(json.speed);
+    if (speed === undefined || speed < 0.25 || speed > 4) {
+      return errors.response(400, {
+        message: "Invalid 'speed': expected a number between 0.25 and 4.0.",
+      });
+    }
     const directives = parseDirectives(input);
-    const speed = Math.min(4, Math.max(0.25, asNumber(json.speed) ?? 1));
 
     return respond(c, sim, {
       errors,

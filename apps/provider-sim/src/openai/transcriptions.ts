@@ -46,6 +46,59 @@ function timestamp(seconds: number, separator: string): string {
   return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(ms % 1000, 3)}`;
 }
 
+/** Whisper cuts a transcript into segments of up to about this many words. */
+const WORDS_PER_SEGMENT = 12;
+
+type Span = { start: number; end: number; text: string };
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * The transcript cut into segments, deterministically: at sentence ends, and every
+ * WORDS_PER_SEGMENT words inside a long sentence; each segment's time is its share of the
+ * characters, so the last one ends exactly at the duration.
+ */
+function spans(t: Transcript): Span[] {
+  const pieces: string[] = [];
+  for (const sentence of t.text.split(/(?<=[.!?])\s+/)) {
+    const words = sentence.split(/\s+/).filter(Boolean);
+    for (let i = 0; i < words.length; i += WORDS_PER_SEGMENT) {
+      pieces.push(words.slice(i, i + WORDS_PER_SEGMENT).join(" "));
+    }
+  }
+  if (pieces.length === 0) return [];
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  let done = 0;
+  return pieces.map((piece, i) => {
+    const start = round2((t.duration * done) / total);
+    done += piece.length;
+    const end = i === pieces.length - 1 ? t.duration : round2((t.duration * done) / total);
+    return { start, end, text: piece };
+  });
+}
+
+function segments(t: Transcript) {
+  let token = 1000;
+  return spans(t).map((span, id) => ({
+    id,
+    seek: Math.round(span.start * 100),
+    start: span.start,
+    end: span.end,
+    text: span.text,
+    tokens: span.text.split(" ").map(() => token++),
+    temperature: 0,
+    avg_logprob: -0.1,
+    compression_ratio: 1,
+    no_speech_prob: 0,
+  }));
+}
+
+const cues = (t: Transcript, separator: string) =>
+  spans(t).map(
+    (span) =>
+      `${timestamp(span.start, separator)} --> ${timestamp(span.end, separator)}\n${span.text}\n\n`,
+  );
+
 const FORMATS: Record<string, (t: Transcript) => Produced> = {
   json: (t) => ({ kind: "json", body: { text: t.text, usage: usage(t) } }),
   text: (t) => ({ kind: "text", text: `${t.text}\n`, contentType: "text/plain; charset=utf-8" }),
@@ -59,20 +112,7 @@ const FORMATS: Record<string, (t: Transcript) => Produced> = {
         language: t.language,
         duration: t.duration,
         text: t.text,
-        segments: [
-          {
-            id: 0,
-            seek: 0,
-            start: 0,
-            end: t.duration,
-            text: t.text,
-            tokens: words.map((_, i) => 1000 + i),
-            temperature: 0,
-            avg_logprob: -0.1,
-            compression_ratio: 1,
-            no_speech_prob: 0,
-          },
-        ],
+        segments: segments(t),
         ...(t.words
           ? { words: words.map((word, i) => ({ word, start: i * step, end: (i + 1) * step })) }
           : {}),
@@ -82,15 +122,36 @@ const FORMATS: Record<string, (t: Transcript) => Produced> = {
   },
   srt: (t) => ({
     kind: "text",
-    text: `1\n${timestamp(0, ",")} --> ${timestamp(t.duration, ",")}\n${t.text}\n\n`,
+    text: cues(t, ",")
+      .map((cue, i) => `${i + 1}\n${cue}`)
+      .join(""),
     contentType: "text/plain; charset=utf-8",
   }),
   vtt: (t) => ({
     kind: "text",
-    text: `WEBVTT\n\n${timestamp(0, ".")} --> ${timestamp(t.duration, ".")}\n${t.text}\n\n`,
+    text: `WEBVTT\n\n${cues(t, ".").join("")}`,
     contentType: "text/vtt; charset=utf-8",
   }),
 };
+
+/** verbose_json names the language (`english`), as Whisper does, for the codes it knows here. */
+const LANGUAGE_NAMES: Record<string, string> = {
+  en: "english",
+  de: "german",
+  fr: "french",
+  es: "spanish",
+  it: "italian",
+  pt: "portuguese",
+  ja: "japanese",
+  zh: "chinese",
+  ko: "korean",
+  ru: "russian",
+};
+
+function languageName(code: string | undefined): string {
+  if (code === undefined) return "english";
+  return LANGUAGE_NAMES[code.toLowerCase()] ?? code;
+}
 
 function text(form: FormData, name: string): string | undefined {
   const value = form.get(name);
@@ -134,7 +195,7 @@ export function transcriptionsRoute(sim: Sim): Handler<SimEnv> {
             0.1,
             Math.round((wav?.durationSeconds ?? bytes.length / ASSUMED_BYTE_RATE) * 100) / 100,
           ),
-          language: text(form, "language") ?? "english",
+          language: languageName(text(form, "language")),
           model,
           words: form.getAll("timestamp_granularities[]").includes("word"),
         }),

@@ -3,7 +3,6 @@ import { FIXED_NOW, post, useSim } from "../testing/http.ts";
 
 let clock = FIXED_NOW;
 const sim = useSim({ now: () => clock });
-const timed = useSim({ now: Date.now, veo: { pendingPolls: 0, pendingMs: 80 } });
 const KEY = { "x-goog-api-key": "AIza-test" };
 const get = (url: string, init: RequestInit = {}) => fetch(url, { headers: KEY, ...init });
 
@@ -91,81 +90,5 @@ describe("cachedContents", () => {
   it("requires a model", async () => {
     const { model: _, ...rest } = cache;
     expect((await post(`${sim().url}/v1beta/cachedContents`, rest, KEY)).status).toBe(400);
-  });
-});
-
-describe("Veo long-running operations", () => {
-  const start = async (
-    prompt: string,
-    base = sim().url,
-    parameters: Record<string, unknown> = {},
-  ) => {
-    const response = await post(
-      `${base}/v1beta/models/veo-3.1-fast-generate-preview:predictLongRunning`,
-      { instances: [{ prompt }], parameters },
-      KEY,
-    );
-    expect(response.status).toBe(200);
-    return (await response.json()) as { name: string };
-  };
-  const poll = async (name: string, base = sim().url) =>
-    (await get(`${base}/v1beta/${name}`)).json();
-
-  it("answers done: false, then done: true with video URIs that serve the bytes", async () => {
-    const { name } = await start("a cat surfing", sim().url, { sampleCount: 2 });
-    expect(name).toMatch(/^models\/veo-3\.1-fast-generate-preview\/operations\/[0-9a-f]{12}$/);
-    expect(await poll(name)).toEqual({ name, done: false });
-    const done = await poll(name);
-    expect(done).toEqual({
-      name,
-      done: true,
-      response: {
-        "@type":
-          "type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse",
-        generateVideoResponse: {
-          generatedSamples: [
-            {
-              video: {
-                uri: expect.stringMatching(/\/v1beta\/files\/[0-9a-f]{16}:download\?alt=media$/),
-              },
-            },
-            { video: { uri: expect.any(String) } },
-          ],
-        },
-      },
-    });
-    const uri: string = done.response.generateVideoResponse.generatedSamples[0].video.uri;
-    const video = await get(uri);
-    expect(video.headers.get("content-type")).toBe("video/mp4");
-    expect(Buffer.from(await video.arrayBuffer()).toString("latin1", 4, 8)).toBe("ftyp");
-    expect((await fetch(uri)).status).toBe(403); // the download needs the key too
-  });
-
-  it("follows [[polls:N]] and [[fail]]", async () => {
-    const quick = await start("now [[polls:0]]");
-    expect((await poll(quick.name)).done).toBe(true);
-    const failing = await start("boom [[fail]] [[polls:0]]");
-    expect(await poll(failing.name)).toEqual({
-      name: failing.name,
-      done: true,
-      error: { code: 13, message: "Video generation failed (simulated)." },
-    });
-  });
-
-  it("can wait for time instead of polls", async () => {
-    const { name } = await start("slow", timed().url);
-    expect((await poll(name, timed().url)).done).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await poll(name, timed().url)).done).toBe(true);
-  });
-
-  it("answers 404 for an unknown operation and 400 without a prompt", async () => {
-    expect((await get(`${sim().url}/v1beta/models/veo/operations/nope`)).status).toBe(404);
-    const response = await post(
-      `${sim().url}/v1beta/models/veo:predictLongRunning`,
-      { instances: [] },
-      KEY,
-    );
-    expect(response.status).toBe(400);
   });
 });

@@ -1,0 +1,76 @@
+import type { GatewayError } from "@interlingua/errors";
+import type { Context } from "hono";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import type { AppEnv } from "../http/app-env.ts";
+import { errorResponse } from "../http/error-response.ts";
+import { loggableUrl } from "../log/logger.ts";
+import { type RequestLog, requestLog } from "../log/request-log.ts";
+import type { GatewayServices } from "../services.ts";
+import type { AudioEndpoint } from "./audio-route.ts";
+import type { MediaCall } from "./media-account.ts";
+
+/** One audio request's context: its id, log and clock, and its refusals in the standard envelope. */
+export interface AudioCall {
+  readonly requestId: string;
+  readonly url: URL;
+  readonly log: RequestLog;
+  elapsed(): number;
+  /** Refused before any upstream call: logged, answered in the standard error body. */
+  refuse(error: GatewayError): Response;
+  /** Failed at or after the upstream: logged with the attempts, answered the same way. */
+  fail(error: GatewayError, fields: Record<string, unknown>): Response;
+  /** The billing side of this call. */
+  billing(token: AuthenticatedToken, model: string, gatewayModel: string): MediaCall;
+}
+
+export function audioCall(
+  services: GatewayServices,
+  c: Context<AppEnv>,
+  endpoint: AudioEndpoint,
+): AudioCall {
+  const requestId = c.get("requestId");
+  const url = new URL(c.req.url);
+  const started = performance.now();
+  const log = requestLog(services.log, { requestId, endpoint });
+  const elapsed = () => Math.round(performance.now() - started);
+  return {
+    requestId,
+    url,
+    log,
+    elapsed,
+    refuse(error) {
+      log.info(
+        {
+          path: loggableUrl(url),
+          status: error.status,
+          error: error.message,
+          ...(error.status >= 500 ? { err: error.cause } : {}),
+        },
+        "request refused",
+      );
+      return errorResponse("standard", error, requestId);
+    },
+    fail(error, fields) {
+      log.info(
+        {
+          ...fields,
+          status: error.status,
+          error: error.message,
+          // The upstream's body stays out of the log: it may quote the channel's key.
+          ...(error.upstream === undefined ? {} : { upstreamStatus: error.upstream.status }),
+          ms: elapsed(),
+        },
+        "request failed",
+      );
+      return errorResponse("standard", error, requestId);
+    },
+    billing: (token, model, gatewayModel) => ({
+      requestId,
+      token,
+      model,
+      gatewayModel,
+      endpoint,
+      started,
+    }),
+  };
+}

@@ -1,0 +1,58 @@
+import { findModel } from "@interlingua/core-types";
+import {
+  type GatewayError,
+  invalidRequest,
+  modelNotFound,
+  permissionDenied,
+} from "@interlingua/errors";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import type { RouteCandidate } from "../routing/model-router.ts";
+import type { GatewayServices } from "../services.ts";
+import { noChannelAvailable } from "../upstream/upstream-error.ts";
+
+export type AudioEndpoint = "speech" | "transcriptions";
+
+export type AudioRoute =
+  | { ok: true; gatewayModel: string; candidates: RouteCandidate[] }
+  | { ok: false; error: GatewayError };
+
+/**
+ * The channels that may serve an audio call, in attempt order. Audio has one wire, OpenAI's, so
+ * only `openai` channels count: a model no channel serves is 404, one the catalogue keeps for
+ * another endpoint (or served only over another protocol) is 400, one the key may not use 403.
+ */
+export function resolveAudioRoute(
+  services: GatewayServices,
+  token: AuthenticatedToken,
+  model: string,
+  endpoint: AudioEndpoint,
+): AudioRoute {
+  const route = services.router.resolve(model);
+  if (route === undefined) return { ok: false, error: modelNotFound(model) };
+  const allowed = token.models;
+  if (allowed !== undefined && !allowed.has(model) && !allowed.has(route.gatewayModel)) {
+    return { ok: false, error: permissionDenied(`this API key may not use model ${model}`) };
+  }
+  const entry = findModel(route.gatewayModel);
+  if (entry !== undefined && !entry.endpoints.includes(endpoint)) {
+    return {
+      ok: false,
+      error: invalidRequest(
+        `model ${model} is a ${entry.kind} model and is not served on this endpoint`,
+        "model",
+      ),
+    };
+  }
+  if (!route.candidates.some((c) => c.channel.protocol === "openai")) {
+    return {
+      ok: false,
+      error: invalidRequest(
+        `model ${model} has no channel that speaks the OpenAI audio API`,
+        "model",
+      ),
+    };
+  }
+  const candidates = services.router.plan(route).filter((c) => c.channel.protocol === "openai");
+  if (candidates.length === 0) return { ok: false, error: noChannelAvailable() };
+  return { ok: true, gatewayModel: route.gatewayModel, candidates };
+}

@@ -1,0 +1,155 @@
+import { badGateway, type GatewayError } from "@interlingua/errors";
+import type { Dispatcher, FormData } from "undici";
+import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
+import type { RouteCandidate } from "../routing/model-router.ts";
+import type { GatewayServices } from "../services.ts";
+import type { UpstreamBody } from "../upstream/send-upstream.ts";
+import { noChannelAvailable, upstreamFailureToError } from "../upstream/upstream-error.ts";
+import {
+  failureFromError,
+  failurePolicy,
+  type UpstreamFailure,
+} from "../upstream/upstream-failure.ts";
+
+/** The most of an upstream error body read: enough for any real error object. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** What to send to one channel: built per attempt (the model id and key differ per channel). */
+export interface AudioUpstreamRequest {
+  readonly headers: Record<string, string>;
+  /** JSON text, or a form (undici's, which streams its Blob parts, such as a file on disk). */
+  readonly body: string | FormData;
+}
+
+export interface AudioReply {
+  readonly candidate: RouteCandidate;
+  readonly status: number;
+  /** Open: the caller streams or reads it, and destroys it if it stops early. */
+  readonly body: UpstreamBody;
+}
+
+export type AudioUpstreamResult =
+  | { ok: true; reply: AudioReply }
+  | { ok: false; error: GatewayError; clientGone: boolean };
+
+/**
+ * Posts to `path` on each candidate channel in turn until one answers 2xx, as the generation
+ * pipeline does: the next channel only after a network error, a timeout or a status that is the
+ * channel's fault; a caller's mistake (other 4xx) is final. The channel's key goes in the
+ * Authorization header. Aborting `signal` (the client left) abandons the call at once.
+ */
+export async function callAudioUpstreams(
+  services: GatewayServices,
+  candidates: readonly RouteCandidate[],
+  path: string,
+  build: (candidate: RouteCandidate) => AudioUpstreamRequest | Promise<AudioUpstreamRequest>,
+  signal: AbortSignal,
+  attempts: AttemptRecord[],
+): Promise<AudioUpstreamResult> {
+  const breaker = services.router.breaker;
+  let lastError: GatewayError | undefined;
+  for (const candidate of candidates) {
+    if (signal.aborted) break;
+    const started = performance.now();
+    const record = (outcome: AttemptRecord["outcome"], status?: number) =>
+      attempts.push({
+        channel: candidate.channel.name,
+        outcome,
+        ...(status === undefined ? {} : { status }),
+        ms: Math.round(performance.now() - started),
+      });
+    const name = candidate.channel.name;
+    if (!breaker.tryAcquire(name)) {
+      record("skipped-open-circuit");
+      continue;
+    }
+    const request = await build(candidate);
+    const sent = await send(services, candidate, path, request, signal);
+    if (sent.ok) {
+      breaker.onSuccess(name);
+      record("ok");
+      return { ok: true, reply: { candidate, status: sent.status, body: sent.body } };
+    }
+    const failure = sent.failure;
+    record(failure.kind, failure.kind === "status" ? failure.status : undefined);
+    // A call the client abandoned says nothing about the channel.
+    if (signal.aborted) break;
+    const policy = failurePolicy(failure);
+    if (policy.channelFault) breaker.onFailure(name);
+    else breaker.onSuccess(name);
+    lastError = upstreamFailureToError("openai", failure);
+    if (!policy.retry) break;
+  }
+  if (signal.aborted) {
+    return { ok: false, error: badGateway("the client closed the connection"), clientGone: true };
+  }
+  return { ok: false, error: lastError ?? noChannelAvailable(), clientGone: false };
+}
+
+async function send(
+  services: GatewayServices,
+  candidate: RouteCandidate,
+  path: string,
+  request: AudioUpstreamRequest,
+  signal: AbortSignal,
+): Promise<
+  { ok: true; status: number; body: UpstreamBody } | { ok: false; failure: UpstreamFailure }
+> {
+  const { channel } = candidate;
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await services.agent.request({
+      origin: channel.origin,
+      path: channel.basePath + path,
+      method: "POST",
+      headers: { ...request.headers, authorization: `Bearer ${channel.apiKey}` },
+      body: request.body,
+      signal,
+    });
+  } catch (error) {
+    return { ok: false, failure: failureFromError(error) };
+  }
+  if (response.statusCode >= 200 && response.statusCode < 300) {
+    return { ok: true, status: response.statusCode, body: response.body };
+  }
+  const text = await readCapped(response.body, ERROR_BODY_LIMIT);
+  let body: unknown = text ?? "";
+  try {
+    body = JSON.parse(text ?? "");
+  } catch {
+    // Not JSON (a proxy's page): the errors package reads the text.
+  }
+  const retryAfter = response.headers["retry-after"];
+  return {
+    ok: false,
+    failure: {
+      kind: "status",
+      status: response.statusCode,
+      body,
+      ...(typeof retryAfter === "string" ? { retryAfter } : {}),
+    },
+  };
+}
+
+/**
+ * A body as text, up to `limit` bytes; undefined when it is longer (the rest is not read: the
+ * body is destroyed) or fails mid-way.
+ */
+export async function readCapped(body: UpstreamBody, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const bytes = chunk as Buffer;
+      size += bytes.byteLength;
+      if (size > limit) {
+        body.destroy();
+        return undefined;
+      }
+      chunks.push(bytes);
+    }
+  } catch {
+    return undefined;
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}

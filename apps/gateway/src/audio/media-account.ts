@@ -1,0 +1,112 @@
+import { type GatewayError, paymentRequired } from "@interlingua/errors";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import type { Hold } from "../billing/accounting.ts";
+import { type Consumption, creditsFor } from "../billing/charge.ts";
+import { toBillingUnit } from "../billing/money.ts";
+import type { GatewayServices } from "../services.ts";
+import type { UsageLogInput } from "../storage/store.ts";
+
+/** The call a media account is for: who pays, which model, and for the usage log. */
+export interface MediaCall {
+  readonly requestId: string;
+  readonly token: AuthenticatedToken;
+  /** The model as the client named it (the log row's model). */
+  readonly model: string;
+  /** The gateway id its price is under (an alias resolved). */
+  readonly gatewayModel: string;
+  /** The usage log's endpoint name. */
+  readonly endpoint: string;
+  readonly started: number;
+}
+
+export interface MediaCallEnd {
+  readonly status: number;
+  readonly channel?: string | undefined;
+  readonly error?: string | undefined;
+}
+
+/** Settle or refund exactly once: the first call wins, later ones do nothing. */
+export interface MediaAccount {
+  /** The credits a consumption costs at this model's prices (what `settle` will charge). */
+  price(consumed: Consumption): number;
+  /** Charges what was consumed (never more than the hold) and writes the call's log row. */
+  settle(consumed: Consumption, end: MediaCallEnd): number;
+  /** Releases the hold without charging (the upstream failed), writing the log row. */
+  refund(end: MediaCallEnd): void;
+}
+
+const SHORT_MESSAGES = {
+  token: "insufficient quota on this API key for this request",
+  user: "insufficient balance on this account for this request",
+} as const;
+
+/**
+ * The money side of a media call priced in units rather than tokens (characters of speech,
+ * minutes of audio): holds the most the call may cost on the token and user (402 when either
+ * cannot cover it), then settles or refunds it once, through the same quota leases and usage log
+ * as a generation (billing/accounting.ts); a refused call still leaves its log row.
+ */
+export async function openMediaAccount(
+  services: GatewayServices,
+  call: MediaCall,
+  most: Consumption,
+): Promise<{ ok: true; account: MediaAccount } | { ok: false; error: GatewayError }> {
+  const rates = services.prices.ratesOrFree(call.gatewayModel);
+  const price = (consumed: Consumption) => creditsFor(rates, consumed);
+  const accounting = services.accounting;
+  if (accounting === undefined) {
+    return { ok: true, account: { price, settle: price, refund: () => {} } };
+  }
+  const { token } = call;
+  const logRow = (end: MediaCallEnd, credits: number): UsageLogInput => ({
+    requestId: call.requestId,
+    time: Date.now(),
+    userId: token.userId,
+    tokenId: token.id,
+    tokenName: token.name,
+    model: call.model,
+    channel: end.channel,
+    endpoint: call.endpoint,
+    promptTokens: 0,
+    completionTokens: 0,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    thinkingTokens: 0,
+    credits,
+    cost: toBillingUnit(credits, services.config.billing),
+    latencyMs: Math.round(performance.now() - call.started),
+    stream: false,
+    status: end.status,
+    error: end.error,
+  });
+  const wanted = {
+    requestId: call.requestId,
+    tokenId: token.id,
+    userId: token.userId,
+    amount: price(most),
+    tokenUnlimited: token.unlimited,
+    userUnlimited: token.userUnlimited,
+  };
+  const reserved = accounting.tryReserve(wanted) ?? (await accounting.reserve(wanted));
+  if (!reserved.ok) {
+    const error = paymentRequired(SHORT_MESSAGES[reserved.short]);
+    accounting.logUnheld(logRow({ status: 402, error: error.message }, 0));
+    return { ok: false, error };
+  }
+  const held: Hold = reserved.hold;
+  return {
+    ok: true,
+    account: {
+      price,
+      settle(consumed, end) {
+        // The hold is by construction the most the call may cost.
+        const credits = Math.min(price(consumed), held.amount);
+        held.settle(credits, logRow(end, credits));
+        return credits;
+      },
+      refund(end) {
+        held.refund(logRow(end, 0));
+      },
+    },
+  };
+}

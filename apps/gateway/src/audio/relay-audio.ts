@@ -1,0 +1,56 @@
+import type { UpstreamBody } from "../upstream/send-upstream.ts";
+
+/** How a relayed body ended: read to its end, failed mid-way, or cancelled by the client. */
+export interface RelayEnd {
+  readonly outcome: "complete" | "upstream-error" | "client-gone";
+  readonly bytes: number;
+  readonly error?: string;
+}
+
+/**
+ * The upstream's audio as the client's body, chunk by chunk as it arrives: each chunk is read
+ * only when the client's side asks for one (backpressure), so nothing is buffered beyond a chunk.
+ * A client that goes away cancels the stream, which destroys the upstream body and so closes
+ * the upstream connection. `onEnd` is called once.
+ */
+export function relayAudio(
+  body: UpstreamBody,
+  onEnd: (end: RelayEnd) => void,
+): ReadableStream<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let bytes = 0;
+  let ended = false;
+  const end = (outcome: RelayEnd["outcome"], error?: string) => {
+    if (ended) return;
+    ended = true;
+    onEnd({ outcome, bytes, ...(error === undefined ? {} : { error }) });
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let next: IteratorResult<Buffer>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          end("upstream-error", error instanceof Error ? error.message : String(error));
+          controller.error(error);
+          return;
+        }
+        if (next.done) {
+          end("complete");
+          controller.close();
+          return;
+        }
+        bytes += next.value.byteLength;
+        controller.enqueue(
+          new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength),
+        );
+      },
+      cancel() {
+        end("client-gone");
+        body.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

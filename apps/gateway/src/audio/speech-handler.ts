@@ -1,0 +1,103 @@
+import { invalidRequest, payloadTooLarge, toGatewayError } from "@interlingua/errors";
+import {
+  parseSpeechRequest,
+  renderSpeechRequest,
+  SPEECH_CONTENT_TYPES,
+  type SpeechRequest,
+} from "@interlingua/fmt-chat/media";
+import type { Context } from "hono";
+import { authenticate } from "../auth/authenticate.ts";
+import type { AppEnv } from "../http/app-env.ts";
+import { readBodyCapped } from "../http/read-body.ts";
+import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
+import type { GatewayServices } from "../services.ts";
+import { audioCall } from "./audio-call.ts";
+import { resolveAudioRoute } from "./audio-route.ts";
+import { callAudioUpstreams } from "./audio-upstream.ts";
+import { openMediaAccount } from "./media-account.ts";
+import { relayAudio } from "./relay-audio.ts";
+
+export const SPEECH_PATH = "/v1/audio/speech";
+
+/**
+ * POST /v1/audio/speech: a JSON body checked against SPEC.md (400 naming the field, 413 for
+ * input over 4096 characters), routed to an OpenAI channel, held and then charged per character
+ * of input once the upstream answers (refunded if no channel does), and the audio streamed to
+ * the client as it arrives with its format's content type.
+ */
+export function speechHandler(services: GatewayServices) {
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    const call = audioCall(services, c, "speech");
+    const auth = await authenticate(services, "standard", c.req.raw.headers, call.url);
+    if (!auth.ok) return call.refuse(auth.error);
+    const token = auth.token;
+
+    const body = await readBodyCapped(c.req.raw, services.config.limits.max_body_bytes);
+    if (!body.ok) {
+      return call.refuse(
+        body.kind === "too-large"
+          ? payloadTooLarge(`request body exceeds ${body.limit} bytes`)
+          : invalidRequest("request body could not be read"),
+      );
+    }
+    let speech: SpeechRequest;
+    try {
+      speech = parseSpeechRequest(JSON.parse(body.text));
+    } catch (error) {
+      return call.refuse(
+        error instanceof SyntaxError
+          ? invalidRequest("request body is not valid JSON")
+          : toGatewayError(error),
+      );
+    }
+
+    const route = resolveAudioRoute(services, token, speech.model, "speech");
+    if (!route.ok) return call.refuse(route.error);
+    const consumed = { characters: speech.characters };
+    const opened = await openMediaAccount(
+      services,
+      call.billing(token, speech.model, route.gatewayModel),
+      consumed,
+    );
+    if (!opened.ok) return call.refuse(opened.error);
+    const account = opened.account;
+
+    const attempts: AttemptRecord[] = [];
+    const result = await callAudioUpstreams(
+      services,
+      route.candidates,
+      SPEECH_PATH,
+      (candidate) => ({
+        headers: { "content-type": "application/json", accept: "audio/*" },
+        body: JSON.stringify(renderSpeechRequest(speech, candidate.upstreamModel)),
+      }),
+      c.req.raw.signal,
+      attempts,
+    );
+    if (!result.ok) {
+      account.refund({ status: result.error.status, error: result.error.message });
+      return call.fail(result.error, { model: speech.model, attempts });
+    }
+
+    // The upstream has made (and charges for) the audio: the call is charged now, whether or
+    // not the client then reads all of it.
+    const channel = result.reply.candidate.channel.name;
+    const credits = account.settle(consumed, { status: 200, channel });
+    const summary = {
+      model: speech.model,
+      channel,
+      upstreamModel: result.reply.candidate.upstreamModel,
+      format: speech.responseFormat,
+      characters: speech.characters,
+      credits,
+      attempts,
+    };
+    const audio = relayAudio(result.reply.body, (end) =>
+      call.log.info({ ...summary, status: 200, ...end, ms: call.elapsed() }, "speech streamed"),
+    );
+    return new Response(audio, {
+      status: 200,
+      headers: { "content-type": SPEECH_CONTENT_TYPES[speech.responseFormat] },
+    });
+  };
+}

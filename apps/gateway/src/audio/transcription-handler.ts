@@ -1,0 +1,182 @@
+import { openAsBlob } from "node:fs";
+import { badGateway, invalidRequest, toGatewayError } from "@interlingua/errors";
+import {
+  parseTranscriptionFields,
+  parseVerboseTranscription,
+  renderTranscription,
+  renderTranscriptionFields,
+  type TranscriptionOptions,
+} from "@interlingua/fmt-chat/media";
+import type { Context } from "hono";
+import { FormData } from "undici";
+import { authenticate } from "../auth/authenticate.ts";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import type { AppEnv } from "../http/app-env.ts";
+import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
+import type { GatewayServices } from "../services.ts";
+import { type AudioCall, audioCall } from "./audio-call.ts";
+import { billedSeconds, maxAudioSeconds, measureAudioSeconds } from "./audio-duration.ts";
+import { resolveAudioRoute } from "./audio-route.ts";
+import { callAudioUpstreams, readCapped } from "./audio-upstream.ts";
+import { openMediaAccount } from "./media-account.ts";
+import { readAudioForm, type SpooledFile } from "./read-audio-form.ts";
+import { ALLOWED_AUDIO_TYPES, type SniffedAudio, sniffAudio } from "./sniff-audio.ts";
+
+export const TRANSCRIPTIONS_PATH = "/v1/audio/transcriptions";
+
+/** SPEC.md: at most 25 MB of audio. */
+export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
+/**
+ * How much of an oversized body is still read (and dropped) so its client gets a 413 answer
+ * rather than a cut upload; a body declared or found larger than this is answered and cut.
+ */
+const MAX_DRAINED_BODY_BYTES = 2 * MAX_AUDIO_BYTES;
+/** The most of an upstream's verbose_json read (hours of segments fit well within it). */
+const MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
+/** Upstream and file durations further apart than this are logged (billing uses the file's). */
+const DURATION_TOLERANCE_SECONDS = 2;
+
+/**
+ * POST /v1/audio/transcriptions: the multipart body streamed (busboy) with the file spooled to a
+ * private temp file, never held whole in memory, its 25 MB cap enforced while reading (413 in
+ * the standard body); the fields checked; the file's type sniffed from its bytes; its duration
+ * read from the audio; the most it can cost held; the file forwarded as multipart asking the
+ * upstream for verbose_json, from which the gateway renders the requested format; charged per
+ * minute of audio exactly once, or refunded when no upstream answers. The temp file is deleted
+ * when the call ends.
+ */
+export function transcriptionHandler(services: GatewayServices) {
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    const call = audioCall(services, c, "transcriptions");
+    const auth = await authenticate(services, "standard", c.req.raw.headers, call.url);
+    if (!auth.ok) return call.refuse(auth.error);
+
+    const form = await readAudioForm(c.req.raw, {
+      fileBytes: MAX_AUDIO_BYTES,
+      bodyBytes: MAX_DRAINED_BODY_BYTES,
+    });
+    if (!form.ok) {
+      const response = call.refuse(form.error);
+      // The rest of the upload was not read: the connection cannot be reused.
+      if (form.cut) response.headers.set("connection", "close");
+      return response;
+    }
+    const file = form.file;
+    try {
+      if (file === undefined) return call.refuse(invalidRequest("file: is required", "file"));
+      let options: TranscriptionOptions;
+      try {
+        options = parseTranscriptionFields(form.fields);
+      } catch (error) {
+        return call.refuse(toGatewayError(error));
+      }
+      if (file.size === 0) return call.refuse(invalidRequest("file: the file is empty", "file"));
+      const sniffed = await sniffAudio(file.path);
+      if (!sniffed.ok) {
+        return call.refuse(
+          invalidRequest(
+            `file: unsupported file type${sniffed.detected === undefined ? "" : ` (${sniffed.detected})`}; supported: ${ALLOWED_AUDIO_TYPES}`,
+            "file",
+          ),
+        );
+      }
+      return await transcribe(services, c, call, auth.token, options, file, sniffed.type);
+    } finally {
+      await file?.dispose();
+    }
+  };
+}
+
+async function transcribe(
+  services: GatewayServices,
+  c: Context<AppEnv>,
+  call: AudioCall,
+  token: AuthenticatedToken,
+  options: TranscriptionOptions,
+  file: SpooledFile,
+  type: SniffedAudio,
+): Promise<Response> {
+  const route = resolveAudioRoute(services, token, options.model, "transcriptions");
+  if (!route.ok) return call.refuse(route.error);
+
+  const measured = await measureAudioSeconds(file.path, file.size);
+  // The hold covers the file's duration, or the most its size can hold when it does not say.
+  const opened = await openMediaAccount(
+    services,
+    call.billing(token, options.model, route.gatewayModel),
+    { minutes: (measured ?? maxAudioSeconds(file.size)) / 60 },
+  );
+  if (!opened.ok) return call.refuse(opened.error);
+  const account = opened.account;
+
+  const attempts: AttemptRecord[] = [];
+  const summary = { model: options.model, format: options.responseFormat, attempts };
+  const signal = c.req.raw.signal;
+  const result = await callAudioUpstreams(
+    services,
+    route.candidates,
+    TRANSCRIPTIONS_PATH,
+    async (candidate) => {
+      const body = new FormData();
+      for (const [name, value] of renderTranscriptionFields(options, candidate.upstreamModel)) {
+        body.append(name, value);
+      }
+      // Read from disk as the request is sent; the name's extension is the sniffed type's.
+      const audio = await openAsBlob(file.path, { type: type.mime });
+      body.append("file", audio, `audio.${type.uploadExtension}`);
+      return { headers: { accept: "application/json" }, body };
+    },
+    signal,
+    attempts,
+  );
+  if (!result.ok) {
+    account.refund({ status: result.error.status, error: result.error.message });
+    return call.fail(result.error, summary);
+  }
+  const channel = result.reply.candidate.channel.name;
+  const text = await readCapped(result.reply.body, MAX_TRANSCRIPT_BYTES);
+  let json: unknown;
+  try {
+    json = JSON.parse(text ?? "");
+  } catch {
+    json = undefined;
+  }
+  const verbose = parseVerboseTranscription(json);
+  if (text === undefined || !verbose.ok) {
+    // Nothing usable reached the client: the call is not charged.
+    const error = badGateway("upstream sent a malformed transcription", {
+      cause:
+        text === undefined ? "unreadable or oversized body" : verbose.ok ? "" : verbose.message,
+    });
+    account.refund({ status: error.status, error: error.message, channel });
+    return call.fail(error, { ...summary, channel });
+  }
+
+  const reported = verbose.value.duration;
+  const seconds = billedSeconds(measured, reported, file.size);
+  const credits = account.settle({ minutes: seconds / 60 }, { status: 200, channel });
+  const disagree =
+    measured !== undefined && Math.abs(reported - measured) > DURATION_TOLERANCE_SECONDS;
+  call.log.info(
+    {
+      ...summary,
+      channel,
+      upstreamModel: result.reply.candidate.upstreamModel,
+      type: type.detected,
+      bytes: file.size,
+      measuredSeconds: measured ?? null,
+      reportedSeconds: reported,
+      billedSeconds: seconds,
+      ...(disagree ? { durationMismatch: true } : {}),
+      credits,
+      status: 200,
+      ms: call.elapsed(),
+    },
+    "transcription completed",
+  );
+  const rendered = renderTranscription(verbose.value, options.responseFormat);
+  return new Response(rendered.body, {
+    status: 200,
+    headers: { "content-type": rendered.contentType },
+  });
+}

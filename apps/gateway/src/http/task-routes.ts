@@ -1,0 +1,294 @@
+import {
+  type GatewayError,
+  invalidRequest,
+  notFound,
+  payloadTooLarge,
+  toGatewayError,
+} from "@interlingua/errors";
+import { openAIImageSize } from "@interlingua/fmt-chat/media";
+import { geminiImageShape } from "@interlingua/fmt-native/veo";
+import {
+  estimatedTimeSeconds,
+  generatedSeconds,
+  type ImageRequest,
+  normalizeLanguage,
+  parseImageRequest,
+  parseRemixRequest,
+  parseVideoRequest,
+  renderSubmission,
+  renderTask,
+} from "@interlingua/tasks";
+import type { Context, Hono } from "hono";
+import { authenticate } from "../auth/authenticate.ts";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import type { GatewayServices } from "../services.ts";
+import { sizeText } from "../tasks/jobs/image-input.ts";
+import { type Submission, submitTask } from "../tasks/submit-task.ts";
+import { isTaskId } from "../tasks/task-id.ts";
+import { upstreamHandle } from "../tasks/task-record.ts";
+import { routeTaskModel, type TaskRoute } from "../tasks/task-route.ts";
+import { taskSnapshot } from "../tasks/task-snapshot.ts";
+import type { TaskRow } from "../tasks/task-store.ts";
+import { serviceHosts } from "../webhooks/service-hosts.ts";
+import type { AppEnv } from "./app-env.ts";
+import { ENVELOPE_HEADER, shouldWrap } from "./envelope.ts";
+import { errorResponse } from "./error-response.ts";
+import { readBodyCapped } from "./read-body.ts";
+
+type Ctx = Context<AppEnv>;
+type Json = Record<string, unknown>;
+
+/** `Idempotency-Key`: a caller's retry of a submit returns the first task (DESIGN.md §4). */
+const IDEMPOTENCY_HEADER = "idempotency-key";
+const MAX_IDEMPOTENCY_KEY = 255;
+const REPLAYED_HEADER = "idempotent-replayed";
+
+/** Thrown inside a handler to answer with this error (standard envelope). */
+class Refusal extends Error {
+  readonly error: GatewayError;
+
+  constructor(error: GatewayError) {
+    super(error.message);
+    this.error = error;
+  }
+}
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Runs a tasks-package parser; its GatewayError (400 naming the field) becomes the reply. */
+function parsed<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new Refusal(toGatewayError(error));
+  }
+}
+
+/**
+ * The asynchronous generation endpoints (SPEC.md: video, remix, images, tasks): submits answer
+ * the acknowledgement `{code: 200, data: [{status: "submitted", task_id}]}`, reads the Task.
+ * Errors take the standard envelope; `envelope: bare` (or `x-interlingua-envelope: bare`)
+ * answers the `data` alone.
+ */
+export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
+  const handler =
+    (name: string, run: (c: Ctx, token: AuthenticatedToken) => Promise<Response>) =>
+    async (c: Ctx): Promise<Response> => {
+      const requestId = c.get("requestId");
+      try {
+        const url = new URL(c.req.url);
+        const auth = await authenticate(services, "standard", c.req.raw.headers, url);
+        if (!auth.ok) throw new Refusal(auth.error);
+        return await run(c, auth.token);
+      } catch (error) {
+        const refusal = error instanceof Refusal ? error.error : toGatewayError(error);
+        const level = refusal.status >= 500 ? "error" : "info";
+        services.log[level](
+          {
+            requestId,
+            endpoint: name,
+            status: refusal.status,
+            error: refusal.message,
+            ...(refusal.status >= 500 ? { err: error } : {}),
+          },
+          "task request refused",
+        );
+        return errorResponse("standard", refusal, requestId);
+      }
+    };
+
+  const reply = (c: Ctx, data: unknown): Response => {
+    const wrap = shouldWrap(true, services.config.envelope, c.req.header(ENVELOPE_HEADER) ?? null);
+    return c.json(wrap ? { code: 200, data } : data);
+  };
+
+  const acknowledge = (c: Ctx, task: TaskRow): Response => reply(c, renderSubmission(task.id).data);
+
+  const submit = async (
+    c: Ctx,
+    s: Omit<Submission, "requestId" | "log" | "serviceHosts" | "idempotencyKey">,
+  ) => {
+    const requestId = c.get("requestId");
+    const outcome = await submitTask(services, {
+      ...s,
+      requestId,
+      log: services.log.child({ requestId, endpoint: s.endpoint, token: s.token.name }),
+      idempotencyKey: idempotencyKey(c),
+      serviceHosts: serviceHosts(services.config),
+    });
+    if (!outcome.ok) throw new Refusal(outcome.error);
+    // A repeated Idempotency-Key: the first task's acknowledgement, marked as a replay.
+    if (!outcome.created) c.header(REPLAYED_HEADER, "true");
+    return acknowledge(c, outcome.task);
+  };
+
+  app.post(
+    "/v1/videos/generations",
+    handler("videos", async (c, token) => {
+      const body = await readJsonObject(c, services);
+      const request = parsed(() => parseVideoRequest(body));
+      const routed = routeTaskModel(services, token, request.model, "video", "videos");
+      if (!routed.ok) throw new Refusal(routed.error);
+      return submit(c, {
+        token,
+        kind: "video",
+        model: request.model,
+        endpoint: "videos",
+        route: routed.route,
+        input: { ...request },
+        units: {
+          seconds: generatedSeconds(request),
+          outputs: request.variant === "official" ? request.sampleCount : 1,
+        },
+        estimatedTime: estimatedTimeSeconds(request),
+        webhook: request.webhook,
+        language: body["language"],
+      });
+    }),
+  );
+
+  app.post(
+    "/v1/videos/:task_id/remix",
+    handler("remix", async (c, token) => {
+      const source = await ownTask(services, token, c.req.param("task_id") ?? "");
+      if (source === undefined || source.kind !== "video") {
+        throw new Refusal(
+          notFound(`no video task ${c.req.param("task_id")}`, { param: "task_id" }),
+        );
+      }
+      const body = await readJsonObject(c, services);
+      const request = parsed(() =>
+        parseRemixRequest(body, { model: source.model, status: source.status }),
+      );
+      const video = upstreamHandle(source).videos?.[0];
+      if (video === undefined) {
+        throw new Refusal(invalidRequest(`task ${source.id} has no video to continue`, "task_id"));
+      }
+      const routed = routeTaskModel(
+        services,
+        token,
+        request.model,
+        "video",
+        "remix",
+        source.channel,
+      );
+      if (!routed.ok) throw new Refusal(routed.error);
+      return submit(c, {
+        token,
+        kind: "video",
+        model: request.model,
+        endpoint: "remix",
+        route: routed.route,
+        input: { ...request, sourceVideo: video },
+        units: { seconds: generatedSeconds(request), outputs: 1 },
+        estimatedTime: estimatedTimeSeconds(request),
+        webhook: request.webhook,
+        language: body["language"],
+        sourceTaskId: source.id,
+      });
+    }),
+  );
+
+  app.post(
+    "/v1/images/generations",
+    handler("images", async (c, token) => {
+      const body = await readJsonObject(c, services);
+      const request = parsed(() => parseImageRequest(body));
+      const routed = routeTaskModel(services, token, request.model, "image", "images");
+      if (!routed.ok) throw new Refusal(routed.error);
+      checkImageRequest(routed.route, request);
+      return submit(c, {
+        token,
+        kind: "image",
+        model: request.model,
+        endpoint: "images",
+        route: routed.route,
+        input: { ...request },
+        units: { requests: 1, outputs: 1 },
+        estimatedTime: estimatedTimeSeconds(request),
+        webhook: request.webhook,
+        language: body["language"],
+      });
+    }),
+  );
+
+  const read = handler("tasks", async (c, token) => {
+    const id = c.req.param("task_id") ?? "";
+    const task = await ownTask(services, token, id);
+    if (task === undefined) throw new Refusal(notFound(`no task ${id}`, { param: "task_id" }));
+    const language = normalizeLanguage(c.req.query("language"));
+    return reply(c, renderTask(taskSnapshot(task), language === undefined ? {} : { language }));
+  });
+  app.get("/v1/tasks/:task_id", read);
+  app.get("/v1/images/generations/:task_id", read);
+}
+
+/**
+ * What the chosen upstream cannot do, refused now rather than failing the task later: OpenAI's
+ * generations endpoint takes no input images, and each upstream has its own size table.
+ */
+function checkImageRequest(route: TaskRoute, request: ImageRequest): void {
+  const size = sizeText(request.size);
+  if (route.job === "openai-images") {
+    if (request.imageUrls.length > 0) {
+      throw new Refusal(
+        invalidRequest(
+          `model ${request.model} does not take image_urls on this endpoint`,
+          "image_urls",
+        ),
+      );
+    }
+    if (size !== undefined && openAIImageSize(size) === undefined) {
+      throw new Refusal(
+        invalidRequest(`size ${size} is not available for ${request.model}`, "size"),
+      );
+    }
+  }
+  if (route.job === "gemini-images" && size !== undefined && geminiImageShape(size) === undefined) {
+    throw new Refusal(invalidRequest(`size ${size} is not available for ${request.model}`, "size"));
+  }
+}
+
+/** The caller's task: 400 for a malformed id, undefined when unknown or someone else's (404). */
+async function ownTask(
+  services: GatewayServices,
+  token: AuthenticatedToken,
+  id: string,
+): Promise<TaskRow | undefined> {
+  if (!isTaskId(id))
+    throw new Refusal(invalidRequest(`invalid task id: ${id.slice(0, 64)}`, "task_id"));
+  const task = await services.store.tasks.get(id);
+  // Another user's task answers exactly like a missing one: ids are not an oracle.
+  return task !== undefined && task.userId === token.userId ? task : undefined;
+}
+
+async function readJsonObject(c: Ctx, services: GatewayServices): Promise<Json> {
+  const body = await readBodyCapped(c.req.raw, services.config.limits.max_body_bytes);
+  if (!body.ok) {
+    throw new Refusal(
+      body.kind === "too-large"
+        ? payloadTooLarge(`request body exceeds ${body.limit} bytes`)
+        : invalidRequest("request body could not be read"),
+    );
+  }
+  let wire: unknown;
+  try {
+    wire = JSON.parse(body.text);
+  } catch {
+    throw new Refusal(invalidRequest("request body is not valid JSON"));
+  }
+  if (!isObject(wire)) throw new Refusal(invalidRequest("request body must be a JSON object"));
+  return wire;
+}
+
+function idempotencyKey(c: Ctx): string | undefined {
+  const key = c.req.header(IDEMPOTENCY_HEADER)?.trim();
+  if (key === undefined || key === "") return undefined;
+  if (key.length > MAX_IDEMPOTENCY_KEY) {
+    throw new Refusal(
+      invalidRequest(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters`),
+    );
+  }
+  return key;
+}

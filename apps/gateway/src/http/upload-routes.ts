@@ -1,0 +1,125 @@
+import { IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeWebStream } from "node:stream/web";
+import {
+  type GatewayError,
+  internalError,
+  renderError,
+  retryAfterHeader,
+} from "@interlingua/errors";
+import type { Hono } from "hono";
+import { authenticate } from "../auth/authenticate.ts";
+import { newFileKey } from "../files/file-key.ts";
+import { publicFileUrl } from "../files/public-file-url.ts";
+import {
+  drainBody,
+  type ImageSink,
+  type ReceivedImage,
+  receiveImageUpload,
+} from "../files/receive-image-upload.ts";
+import { UPLOAD_BODY_LIMIT, UPLOAD_MAX_BYTES, UPLOAD_TTL_MS } from "../files/upload-limits.ts";
+import type { GatewayServices } from "../services.ts";
+import type { AppEnv } from "./app-env.ts";
+
+/** SPEC.md's upload record, flat (no `{code, data}` wrapper). */
+export interface UploadRecord {
+  url: string;
+  filename: string;
+  content_type: string;
+  bytes: number;
+  created_at: number;
+}
+
+/** SPEC.md's upload error body; `close` when the request was not read to its end. */
+function uploadError(error: GatewayError, close = false): Response {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const retryAfter = retryAfterHeader(error);
+  if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
+  if (close) headers["connection"] = "close";
+  return new Response(JSON.stringify(renderError(error, "upload")), {
+    status: error.status,
+    headers,
+  });
+}
+
+/**
+ * The request body as a Node stream: on the Node server the request itself (read as it arrives,
+ * never through a web stream or a buffer), elsewhere (app.request in tests) the web body.
+ */
+function bodySource(request: Request, env: unknown): Readable {
+  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
+  if (incoming instanceof IncomingMessage) return incoming;
+  if (request.body === null) return Readable.from([]);
+  return Readable.fromWeb(request.body as unknown as NodeWebStream<Uint8Array>);
+}
+
+/** A name fit to show back: no control characters, at most 255 characters. */
+const cleanName = (name: string | undefined, image: ReceivedImage): string => {
+  const clean = (name ?? "").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 255);
+  return clean === "" ? `upload.${image.type.extension}` : clean;
+};
+
+/** `POST /v1/uploads/images` (SPEC.md): Bearer auth, one multipart field `file`, 20 MB. */
+export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
+  const sink: ImageSink = {
+    async put(type, body) {
+      const key = newFileKey(type.extension);
+      const bytes = await services.fileStore.put(key, body, {
+        contentType: type.contentType,
+        maxBytes: UPLOAD_MAX_BYTES,
+      });
+      return { key, bytes };
+    },
+    remove: (key) => services.fileStore.delete(key),
+  };
+
+  app.post("/v1/uploads/images", async (c) => {
+    const source = bodySource(c.req.raw, c.env);
+    const auth = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
+    if (!auth.ok) {
+      // Read (and drop) the body first, so the refusal arrives on a connection still in use.
+      const end = await drainBody(source, UPLOAD_BODY_LIMIT);
+      return uploadError(auth.error, end !== "read");
+    }
+    const storeFailed = (err: unknown) => {
+      services.log.error({ requestId: c.get("requestId"), err }, "upload could not be stored");
+      return uploadError(internalError("failed to store the image"));
+    };
+    let result: Awaited<ReturnType<typeof receiveImageUpload>>;
+    try {
+      result = await receiveImageUpload(source, c.req.header("content-type") ?? "", sink, {
+        maxFileBytes: UPLOAD_MAX_BYTES,
+        maxBodyBytes: UPLOAD_BODY_LIMIT,
+      });
+    } catch (err) {
+      return storeFailed(err);
+    }
+    if (!result.ok) return uploadError(result.error, result.close);
+    const { image } = result;
+    const createdAt = services.now();
+    const filename = cleanName(image.filename, image);
+    try {
+      await services.store.files.insert({
+        key: image.key,
+        userId: auth.token.userId,
+        purpose: "upload",
+        filename,
+        contentType: image.type.contentType,
+        bytes: image.bytes,
+        createdAt,
+        expiresAt: createdAt + UPLOAD_TTL_MS,
+      });
+    } catch (err) {
+      await services.fileStore.delete(image.key).catch(() => {});
+      return storeFailed(err);
+    }
+    const record: UploadRecord = {
+      url: publicFileUrl(services, image.key),
+      filename,
+      content_type: image.type.contentType,
+      bytes: image.bytes,
+      created_at: Math.floor(createdAt / 1000),
+    };
+    return c.json(record);
+  });
+}

@@ -1,0 +1,37 @@
+import type { Logger } from "../log/logger.ts";
+import { BullMqWorkQueue } from "./bullmq-work-queue.ts";
+import { MemoryWorkQueue } from "./memory-work-queue.ts";
+import type { WorkClock } from "./work-clock.ts";
+import type { WorkKind, WorkQueue } from "./work-queue.ts";
+
+export interface OpenWorkQueueOptions {
+  /** In-process driver only: time and timers (tests pass a ManualClock). */
+  readonly clock?: WorkClock;
+  /** BullMQ driver only: the Redis key prefix (tests use their own). */
+  readonly prefix?: string;
+  /** BullMQ driver only: jobs run at once per kind. */
+  readonly concurrency?: number;
+  readonly log?: Logger;
+}
+
+/** BullMQ on `redis_url` when it is set (shared by every instance), otherwise in process. */
+export function openWorkQueue(
+  config: { readonly redis_url?: string | undefined },
+  options: OpenWorkQueueOptions = {},
+): WorkQueue {
+  const log = options.log;
+  const onError = (error: unknown, kind: WorkKind, id: string | undefined) =>
+    log?.error({ err: error, kind, id }, "background work failed");
+  if (config.redis_url !== undefined) {
+    return new BullMqWorkQueue({
+      url: config.redis_url,
+      onError,
+      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    });
+  }
+  return new MemoryWorkQueue({
+    onError,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
+}

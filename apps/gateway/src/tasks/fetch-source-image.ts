@@ -1,0 +1,122 @@
+import type { LookupFunction } from "node:net";
+import type { InlineImage } from "@interlingua/fmt-native/veo";
+import { fileTypeFromBuffer } from "file-type";
+import { Agent, request } from "undici";
+import type { GatewayServices } from "../services.ts";
+import { resolveTarget, systemLookup } from "../webhooks/resolve-target.ts";
+import { serviceHosts } from "../webhooks/service-hosts.ts";
+import { ownFileKey } from "./own-file-url.ts";
+
+// The images a task sends upstream inline. The gateway's own upload URLs are read straight from
+// the file store (no loop through HTTP, and no way to aim the fetch at the gateway itself);
+// any other URL is fetched once, through the webhooks' SSRF guard (public addresses only, the
+// vetted address pinned), without redirects, size-capped while reading and type-checked by its
+// bytes, not by what the server claims.
+
+/** Image types a Veo or image request may carry (SPEC: .jpeg, .jpg, .png, .webp). */
+const ACCEPTED = new Set(["image/jpeg", "image/png", "image/webp"]);
+const FETCH_TIMEOUT_MS = 15_000;
+
+export type SourceImage = { ok: true; image: InlineImage } | { ok: false; message: string };
+
+async function typed(bytes: Buffer): Promise<SourceImage> {
+  const type = await fileTypeFromBuffer(bytes);
+  if (type === undefined || !ACCEPTED.has(type.mime)) {
+    return {
+      ok: false,
+      message: `not a JPEG, PNG or WebP image (${type?.mime ?? "unknown type"})`,
+    };
+  }
+  return { ok: true, image: { mimeType: type.mime, data: bytes.toString("base64") } };
+}
+
+async function readLimited(
+  body: AsyncIterable<Buffer | Uint8Array>,
+  maxBytes: number,
+): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return undefined;
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks, size);
+}
+
+async function fromFileStore(
+  services: GatewayServices,
+  key: string,
+  maxBytes: number,
+): Promise<SourceImage> {
+  const record = await services.store.files.get(key);
+  if (record === undefined || record.expiresAt <= services.now()) {
+    return { ok: false, message: "the uploaded file does not exist or has expired" };
+  }
+  if (record.bytes > maxBytes)
+    return { ok: false, message: `image is larger than ${maxBytes} bytes` };
+  const stream = await services.fileStore.get(key);
+  if (stream === undefined) return { ok: false, message: "the uploaded file is gone" };
+  const bytes = await readLimited(stream, maxBytes);
+  if (bytes === undefined) return { ok: false, message: `image is larger than ${maxBytes} bytes` };
+  return typed(bytes);
+}
+
+const pinnedLookup =
+  (address: string, family: 4 | 6): LookupFunction =>
+  (_hostname, options, callback) => {
+    if (options.all === true) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+
+/** One image by URL, at most `maxBytes`, as inline data for the upstream. */
+export async function fetchSourceImage(
+  services: GatewayServices,
+  url: string,
+  maxBytes: number,
+): Promise<SourceImage> {
+  const key = ownFileKey(services, url);
+  if (key !== undefined) return fromFileStore(services, key, maxBytes);
+  const target = await resolveTarget(url, {
+    serviceHosts: serviceHosts(services.config),
+    allowPrivate: services.config.webhooks.allow_private_targets,
+    lookup: systemLookup,
+  });
+  if (target.kind === "refused")
+    return { ok: false, message: `image URL refused: ${target.reason}` };
+  if (target.kind === "unresolved") return { ok: false, message: target.error };
+  const agent = new Agent({
+    connect: {
+      lookup: pinnedLookup(target.pinned.address, target.pinned.family),
+      timeout: FETCH_TIMEOUT_MS,
+    },
+    headersTimeout: FETCH_TIMEOUT_MS,
+    bodyTimeout: FETCH_TIMEOUT_MS,
+  });
+  try {
+    const reply = await request(target.url, {
+      method: "GET",
+      dispatcher: agent,
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+    if (reply.statusCode !== 200) {
+      reply.body.destroy();
+      return { ok: false, message: `image URL answered ${reply.statusCode}` };
+    }
+    const declared = Number(reply.headers["content-length"] ?? Number.NaN);
+    if (declared > maxBytes) {
+      reply.body.destroy();
+      return { ok: false, message: `image is larger than ${maxBytes} bytes` };
+    }
+    const bytes = await readLimited(reply.body, maxBytes);
+    if (bytes === undefined) {
+      reply.body.destroy();
+      return { ok: false, message: `image is larger than ${maxBytes} bytes` };
+    }
+    return typed(bytes);
+  } catch (error) {
+    return { ok: false, message: `image could not be fetched: ${(error as Error).message}` };
+  } finally {
+    await agent.destroy().catch(() => undefined);
+  }
+}

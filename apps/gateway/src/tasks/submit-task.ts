@@ -1,0 +1,128 @@
+import { type GatewayError, paymentRequired } from "@interlingua/errors";
+import { callbackUrl, checkCallbackUrl, normalizeLanguage } from "@interlingua/tasks";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import type { Logger } from "../log/logger.ts";
+import type { GatewayServices } from "../services.ts";
+import { holdCredits } from "./task-charge.ts";
+import { newTaskId } from "./task-id.ts";
+import type { HeldUnits, TaskRecord } from "./task-record.ts";
+import type { TaskRoute } from "./task-route.ts";
+import type { TaskKind, TaskRow } from "./task-store.ts";
+
+const SHORT_MESSAGES = {
+  token: "insufficient quota on this API key for this task",
+  user: "insufficient balance on this account for this task",
+} as const;
+
+export interface Submission {
+  readonly token: AuthenticatedToken;
+  readonly requestId: string;
+  readonly log: Logger;
+  readonly kind: TaskKind;
+  /** The model as the client named it. */
+  readonly model: string;
+  readonly endpoint: TaskRecord["endpoint"];
+  readonly route: TaskRoute;
+  readonly input: Record<string, unknown>;
+  readonly units: HeldUnits;
+  readonly estimatedTime: number;
+  readonly webhook: string | undefined;
+  readonly language: unknown;
+  readonly idempotencyKey: string | undefined;
+  readonly sourceTaskId?: string;
+  /** Hosts that name this service (public_url, Host header): never a callback target. */
+  readonly serviceHosts: readonly string[];
+}
+
+/**
+ * Holds the task's price and inserts it in one transaction (402 when it is not covered), then
+ * asks the queue for its first run. A repeated Idempotency-Key answers the first task.
+ */
+export async function submitTask(
+  services: GatewayServices,
+  s: Submission,
+): Promise<{ ok: true; task: TaskRow; created: boolean } | { ok: false; error: GatewayError }> {
+  const now = services.now();
+  const webhookUrl = webhookTarget(services, s);
+  const language = normalizeLanguage(s.language);
+  const hold = holdCredits(services, s.route.gatewayModel, s.units);
+  const record: TaskRecord = {
+    job: s.route.job,
+    endpoint: s.endpoint,
+    gatewayModel: s.route.gatewayModel,
+    upstreamModel: s.route.candidate.upstreamModel,
+    tokenName: s.token.name,
+    requestId: s.requestId,
+    units: s.units,
+    input: s.input,
+  };
+  const outcome = await services.store.tasks.submit({
+    id: newTaskId(),
+    userId: s.token.userId,
+    tokenId: s.token.id,
+    kind: s.kind,
+    model: s.model,
+    channel: s.route.candidate.channel.name,
+    request: record,
+    webhookUrl,
+    language,
+    estimatedTime: s.estimatedTime,
+    idempotencyKey: s.idempotencyKey,
+    sourceTaskId: s.sourceTaskId,
+    createdAt: now,
+    nextPollAt: now,
+    hold: { credits: hold, onToken: !s.token.unlimited, onUser: !s.token.userUnlimited },
+  });
+  if (!outcome.ok) {
+    const error = paymentRequired(SHORT_MESSAGES[outcome.short]);
+    // Like every refused call, a refused submit leaves its usage row (no credits).
+    services.accounting?.logUnheld({
+      requestId: s.requestId,
+      time: Date.now(),
+      userId: s.token.userId,
+      tokenId: s.token.id,
+      tokenName: s.token.name,
+      model: s.model,
+      channel: s.route.candidate.channel.name,
+      endpoint: s.endpoint,
+      promptTokens: 0,
+      completionTokens: 0,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      thinkingTokens: 0,
+      credits: 0,
+      cost: 0,
+      latencyMs: 0,
+      stream: false,
+      status: 402,
+      error: error.message,
+    });
+    return { ok: false, error };
+  }
+  if (outcome.created) {
+    s.log.info(
+      { task: outcome.task.id, model: s.model, hold, webhook: webhookUrl !== undefined },
+      "task submitted",
+    );
+    // The task is held and stored: a queue that cannot take the job now (Redis away) delays
+    // it, the runner's sweep finds the due row; the caller still gets its task id.
+    await services.queue.schedule("task", outcome.task.id, now).catch((error: unknown) => {
+      s.log.error({ task: outcome.task.id, err: error }, "task not queued; the sweep will run it");
+    });
+  }
+  return { ok: true, task: outcome.task, created: outcome.created };
+}
+
+/** The callback URL, or undefined when none was given or it breaks SPEC's rules (dropped silently). */
+function webhookTarget(services: GatewayServices, s: Submission): string | undefined {
+  if (s.webhook === undefined || s.webhook === "") return undefined;
+  const url = callbackUrl(s.webhook);
+  const check = checkCallbackUrl(url, {
+    serviceHosts: s.serviceHosts,
+    allowPrivate: services.config.webhooks.allow_private_targets,
+  });
+  if (check.ok) return url;
+  // SPEC.md Events rule 7: the submission stands, no push will be made; only the log says why.
+  s.log.info({ reason: check.reason }, "webhook URL refused: this task will not push");
+  return undefined;
+}

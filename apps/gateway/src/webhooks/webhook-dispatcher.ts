@@ -1,0 +1,116 @@
+import { WEBHOOK_TIMEOUT_MS } from "@interlingua/tasks";
+import type { GatewayConfig } from "../config/config-schema.ts";
+import type { Logger } from "../log/logger.ts";
+import type { WorkQueue } from "../queue/work-queue.ts";
+import { type DeliveryContext, deliverWebhook } from "./deliver-webhook.ts";
+import { type LookupAll, systemLookup } from "./resolve-target.ts";
+import { serviceHosts } from "./service-hosts.ts";
+import type { WebhookStore } from "./webhook-store.ts";
+
+// Runs the "webhook" jobs of this instance. At start it re-schedules every pending delivery
+// (a restart loses no push), and a slow sweep picks up rows whose job was lost or whose worker
+// died mid-attempt (its claim ran out). Scheduling is idempotent, so overlap costs nothing.
+
+/** What the dispatcher needs of GatewayServices. */
+export interface WebhookServices {
+  readonly store: { readonly webhooks: WebhookStore };
+  readonly queue: WorkQueue;
+  readonly config: Pick<GatewayConfig, "webhooks" | "public_url" | "listen">;
+  readonly log: Logger;
+  readonly now: () => number;
+  /** The gateway's own base URL (public_url, or where it listens): never a push target. */
+  readonly publicUrl?: () => string;
+}
+
+export interface WebhookDispatcherOptions {
+  /** Receiver timeout of one attempt; WEBHOOK_TIMEOUT_MS (10 s) by default. */
+  timeoutMs?: number;
+  /** Host name resolution (tests point names at loopback). */
+  lookup?: LookupAll;
+  /** How often due rows are swept; 0 turns the sweep off (tests call sweep()). */
+  sweepIntervalMs?: number;
+}
+
+export const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
+/** Rows re-scheduled per start or sweep; the next sweep takes the rest. */
+const SWEEP_BATCH = 500;
+
+/** Asks for an attempt of a delivery at `atMs` (the runtime calls it when a task finishes). */
+export function scheduleDelivery(
+  services: { readonly queue: WorkQueue },
+  deliveryId: string,
+  atMs: number,
+): Promise<void> {
+  return services.queue.schedule("webhook", deliveryId, atMs);
+}
+
+export class WebhookDispatcher {
+  readonly #services: WebhookServices;
+  readonly #context: DeliveryContext;
+  readonly #sweepIntervalMs: number;
+  readonly #inFlight = new Set<Promise<void>>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #closed = false;
+
+  constructor(services: WebhookServices, options: WebhookDispatcherOptions = {}) {
+    this.#services = services;
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+    this.#context = {
+      webhooks: services.store.webhooks,
+      queue: services.queue,
+      now: services.now,
+      log: services.log,
+      timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      early: new Map(),
+      policy: {
+        serviceHosts: serviceHosts(services.config, services.publicUrl?.()),
+        allowPrivate: services.config.webhooks.allow_private_targets,
+        lookup: options.lookup ?? systemLookup,
+      },
+    };
+  }
+
+  /** Registers the handler and re-schedules every pending delivery at its own time. */
+  async start(): Promise<void> {
+    this.#services.queue.process("webhook", (id) => this.#run(id));
+    // A far "now" lists every pending row, not only those due already; a row another instance
+    // is sending just fails its claim here.
+    await this.#schedule(Number.MAX_SAFE_INTEGER);
+    if (this.#sweepIntervalMs > 0) {
+      const sweep = () =>
+        void this.sweep().catch((error: unknown) =>
+          this.#services.log.error({ err: error }, "webhook sweep failed"),
+        );
+      this.#timer = setInterval(sweep, this.#sweepIntervalMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** Schedules the pending rows that are due now and unclaimed; returns how many. */
+  sweep(): Promise<number> {
+    return this.#schedule(this.#services.now());
+  }
+
+  /** Stops sweeping and waits for attempts in progress (each bounded by the timeout). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async #schedule(dueBy: number): Promise<number> {
+    const rows = await this.#services.store.webhooks.due(dueBy, SWEEP_BATCH);
+    for (const row of rows) await scheduleDelivery(this.#services, row.id, row.nextAttemptAt);
+    return rows.length;
+  }
+
+  #run(id: string): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    const run = deliverWebhook(this.#context, id).catch((error: unknown) => {
+      // The claim runs out and the sweep tries again; the error is the store's, not the push's.
+      this.#services.log.error({ delivery: id, err: error }, "webhook attempt crashed");
+    });
+    this.#inFlight.add(run);
+    return run.finally(() => this.#inFlight.delete(run));
+  }
+}

@@ -1,0 +1,388 @@
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseBuffer } from "music-metadata";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { creditsFor } from "../src/billing/charge.ts";
+import type { UsageLogRow } from "../src/storage/store.ts";
+import { auth, KEY, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
+
+// POST /v1/audio/speech through the gateway, against the simulator's OpenAI speech endpoint.
+
+const TTS = "txtA-4o-mini-tts";
+/** The audio models on an OpenAI channel at the simulator, under OpenAI's own model ids. */
+const audioChannel = (url: string) => [
+  {
+    name: "oa-audio",
+    protocol: "openai" as const,
+    base_url: url,
+    api_key: UPSTREAM_KEY,
+    models: { [TTS]: "gpt-4o-mini-tts", "asrW-1": "whisper-1" },
+  },
+];
+
+let stack: Stack;
+const url = (path: string) => `${stack.gateway.url}${path}`;
+const services = () => stack.gateway.services;
+
+beforeAll(async () => {
+  stack = await startStack({ extraChannels: audioChannel });
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+const speak = (body: Record<string, unknown>, headers: Record<string, string> = auth()) =>
+  fetch(url("/v1/audio/speech"), {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+
+const INPUT = "The gateway speaks five formats."; // 32 characters -> 1.92 s at the simulator's pace
+const EXPECTED_SECONDS = 1.92;
+
+async function logsFor(requestId: string): Promise<UsageLogRow[]> {
+  await services().accounting!.flush();
+  const page = await services().store.queryLogs({ userId: "alice" }, { offset: 0, limit: 1000 });
+  return page.items.filter((row) => row.requestId === requestId);
+}
+
+/** The user's spent credits, with every queued charge written first. */
+async function usedCredits(): Promise<number> {
+  await services().accounting!.flush();
+  return (await services().store.getUser("alice"))!.used;
+}
+
+const FORMATS = [
+  {
+    format: "wav",
+    type: "audio/wav",
+    magic: (b: Buffer) =>
+      b.toString("latin1", 0, 4) === "RIFF" && b.toString("latin1", 8, 12) === "WAVE",
+  },
+  {
+    format: "opus",
+    type: "audio/ogg; codecs=opus",
+    magic: (b: Buffer) =>
+      b.toString("latin1", 0, 4) === "OggS" && b.toString("latin1", 28, 36) === "OpusHead",
+  },
+  {
+    format: "aac",
+    type: "audio/aac",
+    magic: (b: Buffer) => b[0] === 0xff && (b[1]! & 0xf6) === 0xf0,
+  },
+  {
+    format: "flac",
+    type: "audio/flac",
+    magic: (b: Buffer) => b.toString("latin1", 0, 4) === "fLaC" && (b[4]! & 0x7f) === 0,
+  },
+  {
+    format: "pcm",
+    type: "audio/pcm",
+    magic: (b: Buffer) => b.length === EXPECTED_SECONDS * 24_000 * 2,
+  },
+] as const;
+
+describe("POST /v1/audio/speech formats", () => {
+  for (const { format, type, magic } of FORMATS) {
+    it(`streams ${format} with content type ${type}, a file a decoder reads`, async () => {
+      const response = await speak({
+        model: TTS,
+        input: INPUT,
+        voice: "nova",
+        response_format: format,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe(type);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(magic(bytes)).toBe(true);
+      if (format === "pcm") return; // raw samples: no container to parse
+      const metadata = await parseBuffer(
+        bytes,
+        { mimeType: type.split(";")[0]! },
+        { duration: true },
+      );
+      expect(metadata.format.duration).toBeCloseTo(EXPECTED_SECONDS, 1);
+      expect(metadata.format.sampleRate).toBe(24_000);
+    });
+  }
+
+  it("gets files from the simulator that music-metadata parses, in every format it makes", async () => {
+    const types: Record<string, string> = {
+      mp3: "audio/mpeg",
+      wav: "audio/wav",
+      opus: "audio/ogg",
+      aac: "audio/aac",
+      flac: "audio/flac",
+    };
+    for (const [format, mimeType] of Object.entries(types)) {
+      const response = await fetch(`${stack.sim.url}/v1/audio/speech`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${UPSTREAM_KEY}` },
+        body: JSON.stringify({
+          model: "tts-1",
+          input: INPUT,
+          voice: "alloy",
+          response_format: format,
+        }),
+      });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const metadata = await parseBuffer(bytes, { mimeType }, { duration: true });
+      expect(metadata.format.duration, format).toBeCloseTo(EXPECTED_SECONDS, 1);
+    }
+  });
+
+  it("answers wav, SPEC's listed default, when no format is named", async () => {
+    const response = await speak({ model: TTS, input: INPUT, voice: "alloy" });
+    expect(response.headers.get("content-type")).toBe("audio/wav");
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.toString("latin1", 0, 4)).toBe("RIFF");
+  });
+
+  it("takes every voice and both ends of the speed range", async () => {
+    for (const voice of ["alloy", "echo", "fable", "onyx", "nova", "shimmer"]) {
+      const response = await speak({ model: TTS, input: "hi", voice, response_format: "pcm" });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    for (const speed of [0.25, 4]) {
+      const response = await speak({
+        model: TTS,
+        input: INPUT,
+        voice: "echo",
+        speed,
+        response_format: "pcm",
+      });
+      expect(response.status).toBe(200);
+      // The simulator's audio is as long as the text at that speed: the speed was forwarded.
+      expect((await response.arrayBuffer()).byteLength).toBe(Math.round(1920 / speed) * 24 * 2);
+    }
+  });
+});
+
+describe("POST /v1/audio/speech bad input", () => {
+  const ok = { model: TTS, input: "hello", voice: "alloy" };
+  const cases: [string, unknown, number, string | undefined][] = [
+    ["an unknown voice", { ...ok, voice: "bob" }, 400, "voice"],
+    ["a voice of the wrong type", { ...ok, voice: 1 }, 400, "voice"],
+    ["an unknown format", { ...ok, response_format: "mp3" }, 400, "response_format"],
+    ["speed below 0.25", { ...ok, speed: 0.2 }, 400, "speed"],
+    ["speed above 4", { ...ok, speed: 4.5 }, 400, "speed"],
+    ["speed as a string", { ...ok, speed: "1" }, 400, "speed"],
+    ["input of 4097 characters", { ...ok, input: "a".repeat(4097) }, 413, "input"],
+    ["empty input", { ...ok, input: "" }, 400, "input"],
+    ["input of the wrong type", { ...ok, input: ["a"] }, 400, "input"],
+    ["no input", { model: TTS, voice: "alloy" }, 400, "input"],
+    ["no voice", { model: TTS, input: "x" }, 400, "voice"],
+    ["no model", { input: "x", voice: "alloy" }, 400, "model"],
+    ["an unknown model", { ...ok, model: "tts-nope" }, 404, "model"],
+    ["a text model", { ...ok, model: "txtA-5" }, 400, "model"],
+    ["a body that is an array", [ok], 400, undefined],
+  ];
+  for (const [what, body, status, param] of cases) {
+    it(`answers ${what} with ${status} in the standard body`, async () => {
+      const reply = await postJson(url("/v1/audio/speech"), body);
+      expect(reply.status).toBe(status);
+      expect(reply.headers.get("content-type")).toContain("application/json");
+      expect(reply.json).toEqual({
+        error: {
+          code: status,
+          message: expect.any(String),
+          type: status === 404 ? "not_found_error" : "invalid_request_error",
+          ...(param === undefined ? {} : { param }),
+        },
+      });
+      if (param !== undefined) expect(reply.json.error.message).toContain(param);
+    });
+  }
+
+  it("answers malformed JSON with 400, and a missing key with 401", async () => {
+    const bad = await postJson(url("/v1/audio/speech"), "{not json");
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.type).toBe("invalid_request_error");
+    const anonymous = await postJson(
+      url("/v1/audio/speech"),
+      { model: TTS, input: "x", voice: "alloy" },
+      {},
+    );
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json.error).toMatchObject({ code: 401, type: "authentication_error" });
+  });
+
+  it("takes input of exactly 4096 characters", async () => {
+    const response = await speak({
+      model: TTS,
+      input: "a".repeat(4096),
+      voice: "alloy",
+      response_format: "pcm",
+    });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+  });
+});
+
+describe("POST /v1/audio/speech billing", () => {
+  const perCharacter = (characters: number) =>
+    creditsFor(services().prices.ratesOrFree(TTS), { characters });
+
+  it("charges per character of input, once, in the usage log", async () => {
+    const input = "Zwölf Boxkämpfer jagen Viktor quer über den großen Sylter Deich 🥊"; // 65 code points (the emoji is one)
+    expect([...input].length).toBe(65);
+    expect(input.length).toBe(66);
+    const before = await usedCredits();
+    const response = await speak({ model: TTS, input, voice: "onyx", response_format: "opus" });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const requestId = response.headers.get("x-request-id")!;
+    const rows = await logsFor(requestId);
+    expect(rows).toHaveLength(1);
+    // $15 per 1M characters at 500,000 credits per USD: 7.5 credits per character.
+    expect(perCharacter(65)).toBe(488);
+    expect(rows[0]).toMatchObject({
+      model: TTS,
+      endpoint: "speech",
+      channel: "oa-audio",
+      status: 200,
+      credits: 488,
+    });
+    expect((await usedCredits()) - before).toBe(488);
+  });
+
+  it("refunds when the upstream fails, and maps its error to the standard body", async () => {
+    const before = await usedCredits();
+    for (const [fault, status] of [
+      ["[[fault:status=400]]", 400],
+      ["[[fault:status=500]]", 502],
+    ] as const) {
+      const reply = await postJson(url("/v1/audio/speech"), {
+        model: TTS,
+        input: `please fail ${fault}`,
+        voice: "alloy",
+      });
+      expect(reply.status).toBe(status);
+      expect(reply.json.error.code).toBe(status);
+      expect(typeof reply.json.error.message).toBe("string");
+      const rows = await logsFor(reply.headers.get("x-request-id")!);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ status, credits: 0 });
+    }
+    expect(await usedCredits()).toBe(before);
+  });
+
+  it("writes no charge and no upstream call for a refused body", async () => {
+    const reply = await postJson(url("/v1/audio/speech"), {
+      model: TTS,
+      input: "a".repeat(5000),
+      voice: "alloy",
+    });
+    expect(reply.status).toBe(413);
+    expect(await logsFor(reply.headers.get("x-request-id")!)).toEqual([]);
+  });
+});
+
+describe("POST /v1/audio/speech streaming", () => {
+  let upstream: Server;
+  let slow: Stack;
+  const CHUNKS = 200;
+  const events: {
+    auth?: string | undefined;
+    body?: unknown;
+    closedEarly?: boolean;
+    sent: number;
+  }[] = [];
+
+  beforeAll(async () => {
+    // An upstream that sends its audio in small pieces over seconds and notes when its client
+    // (the gateway) hangs up before the end.
+    upstream = createServer((req, res) => {
+      const seen: (typeof events)[number] = { sent: 0 };
+      events.push(seen);
+      seen.auth = req.headers.authorization;
+      let text = "";
+      req.on("data", (chunk) => {
+        text += chunk;
+      });
+      req.on("end", () => {
+        seen.body = JSON.parse(text);
+        res.writeHead(200, { "content-type": "audio/wav" });
+        const timer = setInterval(() => {
+          res.write(Buffer.alloc(1000, seen.sent === 0 ? 0x52 : 0));
+          seen.sent++;
+          if (seen.sent === CHUNKS) {
+            clearInterval(timer);
+            res.end();
+          }
+        }, 20);
+        res.on("close", () => {
+          clearInterval(timer);
+          seen.closedEarly = seen.sent < CHUNKS;
+        });
+      });
+    });
+    upstream.listen(0, "127.0.0.1");
+    await once(upstream, "listening");
+    const port = (upstream.address() as AddressInfo).port;
+    slow = await startStack({
+      channels: [
+        {
+          name: "slow",
+          protocol: "openai",
+          base_url: `http://127.0.0.1:${port}`,
+          api_key: "slow-key",
+          models: { [TTS]: "tts-upstream" },
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await slow.close();
+    upstream.close();
+  });
+
+  it("relays the audio as it arrives, and a client that leaves closes the upstream call", async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${slow.gateway.url}/v1/audio/speech`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth(KEY) },
+      body: JSON.stringify({
+        model: TTS,
+        input: "stream me",
+        voice: "fable",
+        response_format: "wav",
+      }),
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(first.value![0]).toBe(0x52);
+    const seen = events.at(-1)!;
+    // The first bytes came while the upstream had most of its audio still to send.
+    expect(seen.sent).toBeLessThan(CHUNKS / 2);
+    expect(seen.auth).toBe("Bearer slow-key");
+    expect(seen.body).toEqual({
+      model: "tts-upstream",
+      input: "stream me",
+      voice: "fable",
+      response_format: "wav",
+      speed: 1,
+    });
+    controller.abort();
+    const deadline = Date.now() + 3000;
+    while (seen.closedEarly === undefined && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(seen.closedEarly).toBe(true);
+    expect(seen.sent).toBeLessThan(CHUNKS);
+    // Charged once all the same: the upstream made the audio.
+    await slow.gateway.services.accounting!.flush();
+    const rows = (
+      await slow.gateway.services.store.queryLogs({ userId: "alice" }, { offset: 0, limit: 10 })
+    ).items;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.credits).toBe(
+      creditsFor(slow.gateway.services.prices.ratesOrFree(TTS), { characters: 9 }),
+    );
+  });
+});
