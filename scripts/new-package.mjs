@@ -1,11 +1,38 @@
-// Scaffolds packages/<name> with the shape every publishable package shares.
+// Scaffolds packages/<name> with the shape every publishable package shares: `.` and `./testing`
+// entries (ESM, CJS, types, node10 typesVersions), the repository metadata, LICENSE, a README with
+// the Usage, API and Loss table sections, a property test, and dependency ranges the repo uses.
 // Usage: node scripts/new-package.mjs <name> "<description>" [dep ...]
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+// Then: pnpm install, fill in the README, and add a changeset.
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 
+const REPO = "https://github.com/interlingua/interlingua";
 const [name, description, ...deps] = process.argv.slice(2);
 if (!name || !description) throw new Error("usage: new-package <name> <description> [deps]");
 const dir = `packages/${name}`;
 if (existsSync(dir)) throw new Error(`${dir} exists`);
+
+const manifests = readdirSync("packages").map((p) =>
+  JSON.parse(readFileSync(`packages/${p}/package.json`, "utf8")),
+);
+/** The range the other packages already pin for a dependency, so one version is installed. */
+function rangeOf(dep) {
+  if (manifests.some((m) => m.name === dep)) return "workspace:^";
+  for (const m of manifests) {
+    const range = m.dependencies?.[dep] ?? m.devDependencies?.[dep] ?? m.peerDependencies?.[dep];
+    if (range && !range.startsWith("workspace:")) return range;
+  }
+  throw new Error(
+    `${dep}: no package pins it yet; add it with pnpm --filter @interlingua/${name} add`,
+  );
+}
+
 mkdirSync(`${dir}/src`, { recursive: true });
 const write = (file, value) =>
   writeFileSync(
@@ -17,18 +44,28 @@ const entry = (sub) => ({
   import: { types: `./dist/${sub}.d.ts`, default: `./dist/${sub}.js` },
   require: { types: `./dist/${sub}.d.cts`, default: `./dist/${sub}.cjs` },
 });
+const fastCheck = rangeOf("fast-check");
 write("package.json", {
   name: `@interlingua/${name}`,
   version: "0.1.0",
   description,
   license: "Apache-2.0",
+  repository: { type: "git", url: `git+${REPO}.git`, directory: dir },
+  homepage: `${REPO}/tree/main/${dir}#readme`,
+  bugs: { url: `${REPO}/issues` },
   type: "module",
   sideEffects: false,
   main: "./dist/index.cjs",
   module: "./dist/index.js",
   types: "./dist/index.d.ts",
-  exports: { ".": entry("index"), "./package.json": "./package.json" },
-  files: ["dist", "README.md"],
+  exports: {
+    ".": entry("index"),
+    "./testing": entry("testing"),
+    "./package.json": "./package.json",
+  },
+  // node10 resolution (no `exports`) finds the subpath's types here.
+  typesVersions: { "*": { testing: ["./dist/testing.d.cts"] } },
+  files: ["dist", "README.md", "LICENSE"],
   engines: { node: ">=20" },
   publishConfig: { access: "public" },
   scripts: {
@@ -37,26 +74,40 @@ write("package.json", {
     lint: "biome check .",
     test: "vitest run",
   },
-  dependencies: Object.fromEntries(
-    deps.map((d) => [d, d.startsWith("@interlingua/") ? "workspace:^" : "*"]),
-  ),
+  dependencies: Object.fromEntries(deps.map((d) => [d, rangeOf(d)])),
+  devDependencies: { "fast-check": fastCheck },
+  // Only the `/testing` entry imports fast-check.
+  peerDependencies: { "fast-check": fastCheck },
+  peerDependenciesMeta: { "fast-check": { optional: true } },
 });
-write("tsconfig.json", {
-  extends: "../../tsconfig.base.json",
-  include: ["src"],
-  exclude: ["src/**/*.test.ts", "src/**/*.bench.ts"],
-});
-write("tsconfig.test.json", {
-  extends: "../../tsconfig.base.json",
-  compilerOptions: { types: ["node"] },
-  include: ["src", "test"],
-});
+copyFileSync("LICENSE", `${dir}/LICENSE`);
+// Written as Biome formats them (short arrays on one line), like the other packages' files.
+write(
+  "tsconfig.json",
+  `{
+  "extends": "../../tsconfig.base.json",
+  "include": ["src"],
+  "exclude": ["src/**/*.test.ts", "src/**/*.bench.ts"]
+}
+`,
+);
+write(
+  "tsconfig.test.json",
+  `{
+  "extends": "../../tsconfig.base.json",
+  "compilerOptions": {
+    "types": ["node"]
+  },
+  "include": ["src", "test"]
+}
+`,
+);
 write(
   "tsup.config.ts",
   `import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: ["src/index.ts", "src/testing.ts"],
   format: ["esm", "cjs"],
   dts: true,
   clean: true,
@@ -66,5 +117,66 @@ export default defineConfig({
 });
 `,
 );
-write("README.md", `# @interlingua/${name}\n\n${description}\n`);
-write("src/index.ts", "export {};\n");
+write(
+  "README.md",
+  `# @interlingua/${name}
+
+${description}
+
+Pure: no \`node:\` imports, no I/O; runs in Node, browsers and Workers.
+
+## Usage
+
+\`\`\`ts
+import { packageName } from "@interlingua/${name}";
+
+console.log(packageName);
+\`\`\`
+
+## API
+
+| Export | What it does |
+|---|---|
+| \`packageName\` | the package's name (replace with the real exports) |
+
+\`@interlingua/${name}/testing\` holds fast-check arbitraries (install \`fast-check\` to use it).
+
+## Loss table
+
+What a conversion drops or approximates, field by field (\`x-interlingua-warnings\` names them).
+
+| Field | Toward | What happens |
+|---|---|---|
+`,
+);
+write(
+  "src/index.ts",
+  `/** The package's name; replace with its first real module. */
+export const packageName = "@interlingua/${name}";
+`,
+);
+write(
+  "src/testing.ts",
+  `import * as fc from "fast-check";
+import { packageName } from "./index.js";
+
+/** Arbitraries for tests here and in the packages that use this one. */
+export const arbitraryPackageName = (): fc.Arbitrary<string> => fc.constant(packageName);
+`,
+);
+write(
+  "src/index.test.ts",
+  `import * as fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { packageName } from "./index.js";
+import { arbitraryPackageName } from "./testing.js";
+
+describe("@interlingua/${name}", () => {
+  it("names itself", () => {
+    fc.assert(fc.property(arbitraryPackageName(), (value) => value === packageName));
+    expect(packageName).toBe("@interlingua/${name}");
+  });
+});
+`,
+);
+console.log(`${dir} created: run pnpm install, fill in the README, and add a changeset.`);

@@ -20,7 +20,7 @@ import { responses } from "@interlingua/fmt-responses";
 import { createSseTranslator, decodeSse, encodeSse, translateSse } from "@interlingua/sse";
 import { type Measurement, measure, measureAsync, report } from "./measure.ts";
 
-const fixtures = new URL("../../../shared/fixtures/", import.meta.url);
+const fixtures = new URL("../../fixtures/", import.meta.url);
 const targetBytes = 1_500_000;
 const encoder = new TextEncoder();
 

@@ -14,7 +14,7 @@ import {
 } from "@interlingua/fmt-chat";
 import { type Measurement, measure, report } from "./measure.ts";
 
-const fixtures = new URL("../../../shared/fixtures/openai-chat/", import.meta.url);
+const fixtures = new URL("../../fixtures/openai-chat/", import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, fixtures), "utf8");
 const framesOf = (name: string): SseMessage[] => [
   ...read(`${name}.chunks.txt`)

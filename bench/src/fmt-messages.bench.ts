@@ -14,7 +14,7 @@ import {
 } from "@interlingua/fmt-messages";
 import { measure, report } from "./measure.ts";
 
-const fixtures = new URL("../../../shared/fixtures/anthropic/", import.meta.url);
+const fixtures = new URL("../../fixtures/anthropic/", import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, fixtures), "utf8");
 const framesOf = (name: string): SseMessage[] =>
   read(name)

@@ -15,7 +15,7 @@ import {
 } from "@interlingua/fmt-native";
 import { type Measurement, measure, measureAsync, report } from "./measure.ts";
 
-const fixtures = new URL("../../../shared/fixtures/gemini/", import.meta.url);
+const fixtures = new URL("../../fixtures/gemini/", import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, fixtures), "utf8");
 
 const tools = [

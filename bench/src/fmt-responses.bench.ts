@@ -15,7 +15,7 @@ import {
 } from "@interlingua/fmt-responses";
 import { measure, report } from "./measure.ts";
 
-const fixtures = new URL("../../../shared/fixtures/openai-responses/", import.meta.url);
+const fixtures = new URL("../../fixtures/openai-responses/", import.meta.url);
 const messagesOf = (name: string): SseMessage[] =>
   readFileSync(new URL(name, fixtures), "utf8")
     .split("\n")

@@ -1,5 +1,5 @@
 // SSE framing on one core: decode and encode throughput (events/s, MB/s) over every recorded
-// provider stream in shared/fixtures, framed as its upstream sends it, repeated to a few MB.
+// provider stream in fixtures/, framed as its upstream sends it, repeated to a few MB.
 // The streaming decoder is fed the way bodies arrive: one upstream frame per read (a live LLM
 // stream), then 1 KiB and 16 KiB reads (a fast or buffered connection).
 //   pnpm --filter @interlingua/sse build && cd bench && node src/sse.bench.ts
@@ -19,7 +19,7 @@ import {
 } from "@interlingua/sse/testing";
 import { type Measurement, measure, measureAsync, report } from "./measure.ts";
 
-const fixtures = new URL("../../../shared/fixtures/", import.meta.url);
+const fixtures = new URL("../../fixtures/", import.meta.url);
 const frames: string[] = Object.entries(fixtureFolderProtocols).flatMap(([folder, protocol]) =>
   readdirSync(new URL(`${folder}/`, fixtures))
     .filter((file) => file.endsWith(".chunks.txt"))

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { GatewayConfig } from "./config/config-schema.ts";
 import { loadConfigFile, validateConfig } from "./config/load-config.ts";
+import { doctorCommand } from "./doctor/doctor.ts";
 import { createLogger } from "./log/logger.ts";
 import { type RunningGateway, startGateway } from "./start-gateway.ts";
 import { createTokenCommand, migrateCommand } from "./store-commands.ts";
@@ -8,13 +9,14 @@ import { createTokenCommand, migrateCommand } from "./store-commands.ts";
 const USAGE = `usage: interlingua serve [--config <file>]
        interlingua check --config <file>
        interlingua migrate [--config <file>]
+       interlingua doctor [--config <file>]
        interlingua token create --user <id> (--quota <credits> | --unlimited) [--name <name>] [--config <file>]
 
   --config <file>   YAML or JSON config (also INTERLINGUA_CONFIG=<file>); without one the
                     gateway starts with embedded defaults and a built-in simulated upstream
   PORT=<n>          overrides listen.port`;
 
-const COMMANDS = new Set(["serve", "check", "migrate"]);
+const COMMANDS = new Set(["serve", "check", "migrate", "doctor"]);
 
 export interface CliIo {
   out: (line: string) => void;
@@ -92,6 +94,7 @@ export async function runCli(
     return 0;
   }
   if (command === "migrate") return migrateCommand(resolved.config, io);
+  if (command === "doctor") return doctorCommand(resolved.config, file, io);
   if (tokenCreate) return createTokenCommand(resolved.config, parsed.values, io);
   const gateway = await startGateway(resolved.config, {
     logger: createLogger({ level: env["LOG_LEVEL"] ?? "info" }),
@@ -115,9 +118,20 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = result;
     return;
   }
+  // SIGTERM/SIGINT: stop accepting, drain open streams up to shutdown.drain_ms, flush usage,
+  // exit 0. A second signal exits at once.
+  let stopping = false;
   const stop = () => {
-    void result.close().finally(() => process.exit(0));
+    if (stopping) process.exit(1);
+    stopping = true;
+    void result.close({ drainMs: result.config.shutdown.drain_ms }).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("shutdown failed:", error);
+        process.exit(1);
+      },
+    );
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }

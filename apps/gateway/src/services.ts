@@ -1,3 +1,4 @@
+import type { KeyRedactor } from "@interlingua/errors";
 import type { Agent } from "undici";
 import type { TokenStore } from "./auth/token-store.ts";
 import type { Accounting } from "./billing/accounting.ts";
@@ -5,7 +6,9 @@ import type { PriceBook } from "./billing/price-book.ts";
 import type { CacheRegistry } from "./cache/cache-registry.ts";
 import type { GatewayConfig } from "./config/config-schema.ts";
 import type { FileStore } from "./files/file-store.ts";
+import type { ReadinessReport } from "./health/readiness.ts";
 import type { Logger } from "./log/logger.ts";
+import type { GatewayMetrics } from "./observe/metrics.ts";
 import type { WorkQueue } from "./queue/work-queue.ts";
 import type { RateLimiter } from "./ratelimit/rate-limiter.ts";
 import type { ModelRouter } from "./routing/model-router.ts";
@@ -28,6 +31,11 @@ export interface GatewayServices {
   readonly router: ModelRouter;
   readonly agent: Agent;
   readonly log: Logger;
+  /**
+   * The channels' upstream keys, to redact (whole, and any 8-character slice) from everything
+   * that leaves the gateway or is stored: responses, streams, headers, logs, usage rows.
+   */
+  readonly redactor: KeyRedactor;
   /** How long and how much of an upstream stream is still read after its client went away. */
   readonly drain: DrainLimits;
   /** Idle time after which an SSE stream gets a keep-alive comment. */
@@ -46,4 +54,8 @@ export interface GatewayServices {
    * it listens). Use `publicFileUrl(services, key)` from files/public-file-url.ts.
    */
   readonly publicUrl: () => string;
+  /** `GET /readyz`: database, migrations, Redis and shutdown state; unset reads as ready. */
+  readonly readiness?: () => Promise<ReadinessReport>;
+  /** Prometheus metrics (`metrics.enabled`); unset when they are off: hooks are `metrics?.…`. */
+  readonly metrics?: GatewayMetrics | undefined;
 }

@@ -1,28 +1,37 @@
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
+import { keyRedactor } from "@interlingua/errors";
 import { startProviderSim } from "@interlingua/provider-sim";
 import { TokenStore } from "./auth/token-store.ts";
 import { Accounting, type AccountingOptions } from "./billing/accounting.ts";
 import { LeaseAwareStore } from "./billing/lease-aware-store.ts";
 import { PriceBook } from "./billing/price-book.ts";
-import { MemoryCacheRegistry } from "./cache/cache-registry.ts";
+import { spillPlace } from "./billing/spill-journal.ts";
 import type { GatewayConfig } from "./config/config-schema.ts";
 import { devToken, loadOrCreateDevApiKey } from "./config/dev-api-key.ts";
 import { seedStore } from "./config/seed-store.ts";
 import { simulatedChannels } from "./config/simulated-channels.ts";
 import { startFileSweeper } from "./files/file-sweeper.ts";
 import { openFileStore } from "./files/open-file-store.ts";
+import { trackOpenRequests } from "./health/open-requests.ts";
+import { checkReadiness } from "./health/readiness.ts";
+import { answerClientErrors } from "./http/client-error.ts";
 import { createApp } from "./http/create-app.ts";
-import { createLogger, type Logger } from "./log/logger.ts";
+import { createLogger, type Logger, redactingLogger } from "./log/logger.ts";
+import { GatewayMetrics } from "./observe/metrics.ts";
+import { observed } from "./observe/observing-store.ts";
+import { queueDepth } from "./observe/queue-depth.ts";
 import { type OpenWorkQueueOptions, openWorkQueue } from "./queue/open-work-queue.ts";
 import type { WorkQueue } from "./queue/work-queue.ts";
-import { MemoryRateLimiter } from "./ratelimit/memory-rate-limiter.ts";
+import { openSharedState } from "./redis/open-shared-state.ts";
 import { toChannel } from "./routing/channel.ts";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./routing/circuit-breaker.ts";
 import { ModelRouter } from "./routing/model-router.ts";
 import type { GatewayServices } from "./services.ts";
 import { openStore } from "./storage/open-store.ts";
+import { redactingStore } from "./storage/redacting-store.ts";
 import { writeRelaysDirectly } from "./stream/direct-relay.ts";
 import type { DrainLimits } from "./stream/relay.ts";
 import { TaskRunner, type TaskRunnerOptions } from "./tasks/task-runner.ts";
@@ -74,11 +83,20 @@ export interface RunningGateway {
   readonly simulatorUrl: string | undefined;
   readonly config: GatewayConfig;
   readonly services: GatewayServices;
-  close(): Promise<void>;
+  /**
+   * Stops the gateway. With `drainMs` (SIGTERM), stops accepting, lets open requests and
+   * streams finish for at most that long (readiness turns 503 meanwhile), then closes the rest;
+   * usage is flushed either way.
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 export const DEFAULT_BREAKER = { failureThreshold: 3, cooldownMs: 30_000 };
-export const DEFAULT_DRAIN: DrainLimits = { maxMs: 60_000, maxBytes: 16 * 1024 * 1024 };
+/**
+ * After its client left, a stream is read on only briefly (its usage may be a frame away), then
+ * cancelled: the upstream must stop within a second, freeing its connection (issue 15, item 4).
+ */
+export const DEFAULT_DRAIN: DrainLimits = { maxMs: 500, maxBytes: 1024 * 1024 };
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const DEFAULT_TOKEN_TTL_MS = 5_000;
 
@@ -105,8 +123,22 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const embedded = await withEmbeddedDefaults(config, options);
   const effective = embedded.config;
-  const log = options.logger ?? createLogger();
-  const store = await openStore(effective.database_url);
+  // Built once from the channels' keys: redacted from logs, stored rows, and every response.
+  const redactor = keyRedactor(effective.channels.map((channel) => channel.api_key));
+  const log = redactingLogger(options.logger ?? createLogger(), redactor.redact);
+  // Read when Prometheus scrapes (queue and accounting exist by then).
+  const metrics = effective.metrics.enabled
+    ? new GatewayMetrics({
+        queueDepth: () => queueDepth(queue),
+        openHolds: () => accounting?.openHolds,
+        openTasks: async () => store.tasks.countOpen?.(),
+      })
+    : undefined;
+  const store = observed(
+    redactingStore(await openStore(effective.database_url), redactor.redact),
+    effective,
+    metrics,
+  );
   const { rateLimits, deleted } = await seedStore(store, effective);
   // A config token deleted through the API stays deleted (re-creating it would re-grant what it
   // spent, and bring back a key someone chose to revoke): say so, since the file still lists it.
@@ -120,7 +152,12 @@ export async function startGateway(
   const accounting =
     options.accounting === false
       ? undefined
-      : new Accounting(store, effective.billing, log, options.leases);
+      : new Accounting(store, effective.billing, log, {
+          // Settlements shutdown could not write are journaled here for the next start.
+          spill: spillPlace(effective.database_url, options.dataDir ?? dirname(config.files_dir)),
+          ...leaseTiming(effective.billing.leases),
+          ...options.leases,
+        });
   await accounting?.start();
   // Balances leave out this instance's free lease: it is neither spent nor held by a call.
   const view = accounting === undefined ? store : new LeaseAwareStore(store, accounting);
@@ -139,6 +176,9 @@ export async function startGateway(
     );
   }
   const now = options.now ?? Date.now;
+  // Rate-limit windows and the cache registry: on Redis when redis_url is set, else in process.
+  const shared = openSharedState(effective, log, options.now);
+  let draining = false;
   const fileStore = openFileStore(effective);
   // Known once the server listens (port 0 picks one); only read when public_url is unset.
   let listenUrl = "";
@@ -146,35 +186,53 @@ export async function startGateway(
   const queue =
     queueOption !== undefined && "schedule" in queueOption
       ? queueOption
-      : openWorkQueue(effective, { ...queueOption, log });
+      : openWorkQueue(effective, { prefix: effective.redis_prefix, ...queueOption, log });
   const services: GatewayServices = {
     config: effective,
     store: view,
     // Authentication reads no balance: it goes to the store itself, not the view.
     tokens: new TokenStore(store, {
+      ...(shared.bus === undefined
+        ? {}
+        : { broadcast: (keyHash: string) => shared.bus?.publish({ kind: "token", keyHash }) }),
       ttlMs: options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS,
       rateLimits,
       defaultRateLimit: effective.limits.rate_limit,
       now,
     }),
-    limiter: new MemoryRateLimiter(now),
+    limiter: shared.limiter,
     prices,
-    caches: new MemoryCacheRegistry(now),
+    caches: shared.caches,
     now,
     accounting,
     router,
     agent,
     log,
+    redactor,
     drain: options.drain ?? DEFAULT_DRAIN,
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     startedAt: Math.floor(Date.now() / 1000),
     fileStore,
     publicUrl: () => effective.public_url ?? listenUrl,
     queue,
+    readiness: () => checkReadiness({ store, redis: shared.redis, draining: () => draining }),
+    metrics,
   };
   const app = createApp(services);
   // Streams are written straight to the Node response, past the adapter's web-stream reading.
-  const server = createAdaptorServer({ fetch: writeRelaysDirectly(app.fetch) });
+  const bodyTimeout = effective.limits.body_timeout_ms;
+  const server = createAdaptorServer({
+    fetch: writeRelaysDirectly(app.fetch),
+    serverOptions: {
+      // A request not received in full in time is answered 408 (in the envelope, see
+      // answerClientErrors); Node checks every `connectionsCheckingInterval` ms.
+      requestTimeout: bodyTimeout,
+      headersTimeout: Math.min(60_000, bodyTimeout),
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(bodyTimeout / 4))),
+    },
+  });
+  answerClientErrors(server as Server);
+  const openRequests = trackOpenRequests(server as Server);
   const { host, port } = effective.listen;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -186,6 +244,15 @@ export async function startGateway(
   const bound = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
   listenUrl = url;
+  // Tokens changed through /api/* on another instance are forgotten here at once.
+  await shared.bus
+    ?.subscribe((message) => services.tokens.forget(message.keyHash))
+    .catch((error: unknown) =>
+      log.warn(
+        { err: error },
+        "Redis pub/sub unavailable: token changes elsewhere show after the token ttl",
+      ),
+    );
   // Pushes owed from before a restart are scheduled again here.
   const webhooks = new WebhookDispatcher(services, options.webhooks);
   await webhooks.start();
@@ -212,11 +279,10 @@ export async function startGateway(
     simulatorUrl: embedded.simulator?.url,
     config: effective,
     services,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ("closeAllConnections" in server) server.closeAllConnections();
-      });
+    async close(closeOptions = {}) {
+      draining = true;
+      const drained = await openRequests.drain(closeOptions.drainMs ?? 0);
+      if (!drained) log.warn({ open: openRequests.count() }, "shutdown cut open requests short");
       // Running jobs finish (polls, pushes, what they settle) before their agent, accounting
       // and the store close.
       await tasks.close();
@@ -227,7 +293,17 @@ export async function startGateway(
       await fileSweeper.stop();
       await fileStore.close();
       await store.close();
+      await shared.close();
       await embedded.simulator?.close();
     },
+  };
+}
+
+/** `billing.leases` of the config as Accounting options (only the keys it sets). */
+function leaseTiming(leases: GatewayConfig["billing"]["leases"]): AccountingOptions {
+  return {
+    ...(leases?.heartbeat_ms === undefined ? {} : { heartbeatMs: leases.heartbeat_ms }),
+    ...(leases?.stale_ms === undefined ? {} : { staleMs: leases.stale_ms }),
+    ...(leases?.reclaim_every_ms === undefined ? {} : { reclaimEveryMs: leases.reclaim_every_ms }),
   };
 }

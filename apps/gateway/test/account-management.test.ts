@@ -13,6 +13,11 @@ const LIMITED = "sk-acct-limited"; // 1000 credits of its own
 const BOSS = "sk-acct-boss"; // unlimited, same user
 const RICH = "sk-acct-rich"; // an unlimited token of an unlimited user
 const GHOST = "sk-acct-ghost"; // its user record is removed below
+const ONE_MODEL = "sk-acct-one-model"; // txtA-5 only, 1,317 credits
+const RATED = "sk-acct-rated"; // 6 requests a minute (its own management calls count too)
+const EXPIRING = "sk-acct-expiring"; // expires in a year
+const EXPIRES_AT = new Date(Date.now() + 365 * 86_400_000);
+EXPIRES_AT.setUTCMilliseconds(0);
 
 let dir: string;
 let stack: Stack;
@@ -44,6 +49,15 @@ const config = (databaseUrl: string) => ({
     { key: BOSS, user: "alice", unlimited: true, name: "boss" },
     { key: RICH, user: "whale", unlimited: true, name: "rich" },
     { key: GHOST, user: "ghost", quota: 10, name: "ghost" },
+    { key: ONE_MODEL, user: "alice", quota: 1_317, name: "one-model", models: ["txtA-5"] },
+    { key: RATED, user: "alice", unlimited: true, name: "rated", rate_limit: { rpm: 6 } },
+    {
+      key: EXPIRING,
+      user: "alice",
+      unlimited: true,
+      name: "expiring",
+      expires_at: EXPIRES_AT.toISOString(),
+    },
   ],
 });
 
@@ -75,10 +89,12 @@ describe("what a limited key may grant (403 in the management envelope otherwise
     const big = await send("POST", "/api/token", { name: "big", remain_quota: 1_001 }, LIMITED);
     expect(big.status).toBe(403);
     refused(big.json, /more quota than it has left \(1000 credits\)/);
-    const fits = await send("POST", "/api/token", { name: "child", remain_quota: 1_000 }, LIMITED);
+    const fits = await send("POST", "/api/token", { name: "child", remain_quota: 400 }, LIMITED);
     expect(fits.status).toBe(200);
-    expect(fits.json.data).toMatchObject({ name: "child", remain_quota: 1_000 });
+    expect(fits.json.data).toMatchObject({ name: "child", remain_quota: 400 });
     expect(await tokenByName("big")).toBeUndefined();
+    // What it gave is drawn from its own remaining.
+    expect((await tokenByName("limited")).remain_quota).toBe(600);
   });
 
   it("cannot raise its own quota or make itself unlimited, by either PUT form", async () => {
@@ -93,28 +109,35 @@ describe("what a limited key may grant (403 in the management envelope otherwise
       refused(res.json, /limited API key/);
     }
     const balance = await (await fetch(url("/v1/balance"), { headers: auth(LIMITED) })).json();
-    expect(balance).toMatchObject({ remain_credits: 1_000, unlimited_quota: false });
+    expect(balance).toMatchObject({ remain_credits: 600, unlimited_quota: false });
   });
 
-  it("may set another token up to its own remaining, and lower any token, itself included", async () => {
+  it("pays for raising another token out of its own remaining, and lowers any token, itself included", async () => {
     const child = await tokenByName("child");
-    expect(
-      (await send("PUT", `/api/token/${child.id}`, { remain_quota: 1_001 }, LIMITED)).status,
-    ).toBe(403);
+    const tooMuch = await send("PUT", `/api/token/${child.id}`, { remain_quota: 1_001 }, LIMITED);
+    expect(tooMuch.status).toBe(403);
+    refused(tooMuch.json, /more quota than it has left \(600 credits\)/);
     expect(
       (await send("PUT", `/api/token/${child.id}`, { unlimited_quota: true }, LIMITED)).status,
     ).toBe(403);
     const lowered = await send("PUT", `/api/token/${child.id}`, { remain_quota: 10 }, LIMITED);
     expect(lowered.json).toMatchObject({ success: true, data: { remain_quota: 10 } });
-    const raised = await send("PUT", `/api/token/${child.id}`, { remain_quota: 1_000 }, LIMITED);
-    expect(raised.json).toMatchObject({ success: true, data: { remain_quota: 1_000 } });
+    // Lowering gives the caller nothing back (the token need not be its child).
+    expect((await tokenByName("limited")).remain_quota).toBe(600);
+    const raised = await send("PUT", `/api/token/${child.id}`, { remain_quota: 410 }, LIMITED);
+    expect(raised.json).toMatchObject({ success: true, data: { remain_quota: 410 } });
+    expect((await tokenByName("limited")).remain_quota).toBe(200);
     const own = await tokenByName("limited");
-    const self = await send("PUT", "/api/token", { id: own.id, remain_quota: 600 }, LIMITED);
-    expect(self.json).toMatchObject({ success: true, data: { remain_quota: 600 } });
-    // Its own remaining is now 600: the child (1000) may stay, but not be raised past 1000.
+    const self = await send("PUT", "/api/token", { id: own.id, remain_quota: 100 }, LIMITED);
+    expect(self.json).toMatchObject({ success: true, data: { remain_quota: 100 } });
+    // Its own remaining is now 100: raising the child by 101 is refused, by 100 allowed.
     expect(
-      (await send("PUT", `/api/token/${child.id}`, { remain_quota: 1_001 }, LIMITED)).status,
+      (await send("PUT", `/api/token/${child.id}`, { remain_quota: 511 }, LIMITED)).status,
     ).toBe(403);
+    expect(
+      (await send("PUT", `/api/token/${child.id}`, { remain_quota: 510 }, LIMITED)).status,
+    ).toBe(200);
+    expect((await tokenByName("limited")).remain_quota).toBe(0);
   });
 
   it("an unlimited key manages all of its user's tokens freely", async () => {
@@ -139,6 +162,134 @@ describe("what a limited key may grant (403 in the management envelope otherwise
       LIMITED,
     );
     expect(granted.status).toBe(200);
+  });
+});
+
+describe("a key never grants, to a child or to itself, more than it has (issue 15, item 5)", () => {
+  const refusedWith = (res: { status: number; json: Json }, pattern: RegExp) => {
+    expect(res.status).toBe(403);
+    expect(res.json).toEqual({
+      success: false,
+      message: expect.stringMatching(pattern),
+      data: null,
+    });
+  };
+  const chat = (key: string, model: string) =>
+    postJson(
+      url("/v1/chat/completions"),
+      { model, messages: [{ role: "user", content: "hi" }], max_tokens: 5 },
+      auth(key),
+    );
+
+  it("a key limited to one model makes children limited to it: no model list inherits its own", async () => {
+    const wider = await send(
+      "POST",
+      "/api/token",
+      { name: "wider", models: ["txtA-5", "txtB-sonnet-4-6"] },
+      ONE_MODEL,
+    );
+    refusedWith(wider, /models it may not use itself: txtB-sonnet-4-6/);
+    for (const [name, models] of [
+      ["no-list", undefined],
+      ["null-list", null],
+    ] as const) {
+      const made = await send("POST", "/api/token", { name, models }, ONE_MODEL);
+      expect(made.status).toBe(200);
+      expect(made.json.data.models).toEqual(["txtA-5"]);
+      const key = made.json.data.key as string;
+      expect((await chat(key, "txtB-sonnet-4-6")).status).toBe(403);
+    }
+  });
+
+  it("a key limited to one model cannot widen itself: PUT {models: null} or a longer list", async () => {
+    const own = await tokenByName("one-model");
+    refusedWith(
+      await send("PUT", `/api/token/${own.id}`, { models: null }, ONE_MODEL),
+      /cannot grant every model/,
+    );
+    refusedWith(
+      await send(
+        "PUT",
+        "/api/token",
+        { id: own.id, models: ["txtA-5", "txtC-2.5-pro"] },
+        ONE_MODEL,
+      ),
+      /txtC-2.5-pro/,
+    );
+    expect((await tokenByName("one-model")).models).toEqual(["txtA-5"]);
+    expect((await chat(ONE_MODEL, "txtC-2.5-pro")).status).toBe(403);
+  });
+
+  it("a rate-limited key's child is rate limited, at most as high as its maker", async () => {
+    refusedWith(
+      await send("POST", "/api/token", { name: "fast", rate_limit: { rpm: 100 } }, RATED),
+      /rpm above its own \(6\)/,
+    );
+    const inherits = await send("POST", "/api/token", { name: "rated-heir" }, RATED);
+    expect(inherits.status).toBe(200);
+    expect(inherits.json.data.rate_limit).toEqual({ rpm: 6 });
+    const made = await send(
+      "POST",
+      "/api/token",
+      { name: "rated-child", rate_limit: { rpm: 2 } },
+      RATED,
+    );
+    expect(made.json.data.rate_limit).toEqual({ rpm: 2 });
+    const key = made.json.data.key as string;
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await fetch(url("/v1/models"), { headers: auth(key) })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    // Nor can it lift its child's (or its own) limit afterwards.
+    refusedWith(
+      await send("PUT", `/api/token/${made.json.data.id}`, { rate_limit: { rpm: 50 } }, RATED),
+      /rpm above its own/,
+    );
+  });
+
+  it("a token with 1,317 credits left cannot make five children of 1,317: they draw on it", async () => {
+    const own = await tokenByName("one-model");
+    expect(own.remain_quota).toBe(1_317);
+    const made = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) =>
+        send("POST", "/api/token", { name: `heir-${i}`, remain_quota: 1_317 }, ONE_MODEL),
+      ),
+    );
+    expect(made.map((r) => r.status).sort()).toEqual([200, 403, 403, 403, 403]);
+    expect((await tokenByName("one-model")).remain_quota).toBe(0);
+    const heirs = (await Promise.all([1, 2, 3, 4, 5].map((i) => tokenByName(`heir-${i}`)))).filter(
+      (t) => t !== undefined,
+    );
+    expect(heirs.map((t: Json) => t.remain_quota)).toEqual([1_317]);
+    // The heir, limited too, cannot give its parent's credits a second life either.
+    const heirKey = made.find((r) => r.status === 200)!.json.data.key as string;
+    refusedWith(
+      await send("POST", "/api/token", { name: "grandchild", remain_quota: 1_318 }, heirKey),
+      /more quota than it has left \(1317 credits\)/,
+    );
+  });
+
+  it("an expiring key's children expire no later, and it cannot extend itself", async () => {
+    const expiry = Math.floor(EXPIRES_AT.getTime() / 1000);
+    const made = await send("POST", "/api/token", { name: "mortal" }, EXPIRING);
+    expect(made.json.data.expired_time).toBe(expiry);
+    refusedWith(
+      await send("POST", "/api/token", { name: "immortal", expired_time: expiry + 1 }, EXPIRING),
+      /past its own expiry/,
+    );
+    const own = await tokenByName("expiring");
+    refusedWith(
+      await send("PUT", `/api/token/${own.id}`, { expired_time: -1 }, EXPIRING),
+      /past its own expiry/,
+    );
+    const sooner = await send(
+      "PUT",
+      `/api/token/${own.id}`,
+      { expired_time: expiry - 60 },
+      EXPIRING,
+    );
+    expect(sooner.json).toMatchObject({ success: true, data: { expired_time: expiry - 60 } });
   });
 });
 

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { parseBuffer } from "music-metadata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditsFor } from "../src/billing/charge.ts";
-import type { UsageLogRow } from "../src/storage/store.ts";
 import { auth, KEY, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
+import { usageRowsOf, usedCreditsOf } from "./usage-rows.ts";
 
 // POST /v1/audio/speech through the gateway, against the simulator's OpenAI speech endpoint.
 
@@ -43,17 +43,8 @@ const speak = (body: Record<string, unknown>, headers: Record<string, string> = 
 const INPUT = "The gateway speaks five formats."; // 32 characters -> 1.92 s at the simulator's pace
 const EXPECTED_SECONDS = 1.92;
 
-async function logsFor(requestId: string): Promise<UsageLogRow[]> {
-  await services().accounting!.flush();
-  const page = await services().store.queryLogs({ userId: "alice" }, { offset: 0, limit: 1000 });
-  return page.items.filter((row) => row.requestId === requestId);
-}
-
-/** The user's spent credits, with every queued charge written first. */
-async function usedCredits(): Promise<number> {
-  await services().accounting!.flush();
-  return (await services().store.getUser("alice"))!.used;
-}
+const logsFor = (requestId: string) => usageRowsOf(stack, requestId);
+const usedCredits = () => usedCreditsOf(stack);
 
 const FORMATS = [
   {
@@ -209,6 +200,33 @@ describe("POST /v1/audio/speech bad input", () => {
     );
     expect(anonymous.status).toBe(401);
     expect(anonymous.json.error).toMatchObject({ code: 401, type: "authentication_error" });
+  });
+
+  it("names a field it does not forward (instructions=dropped); strict refuses it, charging nothing", async () => {
+    const body = { model: TTS, input: "x", voice: "alloy", instructions: "whisper", style: 1 };
+    const response = await speak(body);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-interlingua-warnings")).toBe(
+      "instructions=dropped,style=dropped",
+    );
+    await response.arrayBuffer();
+    const plain = await speak({ model: TTS, input: "x", voice: "alloy", speed: 2 });
+    expect(plain.headers.get("x-interlingua-warnings")).toBeNull();
+    await plain.arrayBuffer();
+
+    const before = await usedCredits();
+    const strict = await postJson(url("/v1/audio/speech"), body, {
+      ...auth(),
+      "x-interlingua-strict": "true",
+    });
+    expect(strict.status).toBe(400);
+    expect(strict.json.error).toMatchObject({
+      code: 400,
+      type: "invalid_request_error",
+      param: "instructions",
+    });
+    expect(await logsFor(strict.headers.get("x-request-id")!)).toEqual([]);
+    expect(await usedCredits()).toBe(before);
   });
 
   it("takes input of exactly 4096 characters", async () => {

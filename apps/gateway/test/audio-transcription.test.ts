@@ -8,8 +8,15 @@ import { renderTranscription, type VerboseTranscription } from "@interlingua/fmt
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billedSeconds, maxAudioSeconds } from "../src/audio/audio-duration.ts";
 import { MAX_AUDIO_BYTES } from "../src/audio/transcription-handler.ts";
-import type { UsageLogRow } from "../src/storage/store.ts";
-import { auth, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
+import {
+  auth,
+  eventually,
+  eventuallyAsync,
+  type Stack,
+  startStack,
+  UPSTREAM_KEY,
+} from "./stack.ts";
+import { usageRows, usageRowsOf, usedCreditsOf } from "./usage-rows.ts";
 import type { Json } from "./wire.ts";
 
 // POST /v1/audio/transcriptions through the gateway: against the simulator, and against an
@@ -65,7 +72,6 @@ function form(
 }
 
 let stack: Stack;
-const services = () => stack.gateway.services;
 
 async function transcribe(
   body: FormData | string,
@@ -94,19 +100,8 @@ async function transcribe(
   };
 }
 
-async function logsFor(requestId: string, of = stack): Promise<UsageLogRow[]> {
-  await of.gateway.services.accounting!.flush();
-  const page = await of.gateway.services.store.queryLogs(
-    { userId: "alice" },
-    { offset: 0, limit: 1000 },
-  );
-  return page.items.filter((row) => row.requestId === requestId);
-}
-
-async function usedCredits(): Promise<number> {
-  await services().accounting!.flush();
-  return (await services().store.getUser("alice"))!.used;
-}
+const logsFor = (requestId: string, of = stack) => usageRowsOf(of, requestId);
+const usedCredits = () => usedCreditsOf(stack);
 
 /** $0.006 per minute at 500,000 credits per USD: 3000 credits a minute, 50 a second. */
 const perSeconds = (seconds: number) => Math.ceil(seconds * 50);
@@ -305,6 +300,41 @@ describe("POST /v1/audio/transcriptions bad input", () => {
     });
   }
 
+  it("names a form field it does not forward; strict refuses it, charging nothing", async () => {
+    const fields = { model: ASR, "timestamp_granularities[]": "word" };
+    const response = await fetch(`${stack.gateway.url}/v1/audio/transcriptions`, {
+      method: "POST",
+      headers: auth(),
+      body: form(WAV, fields),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-interlingua-warnings")).toBe(
+      "timestamp_granularities[]=dropped",
+    );
+    expect(await response.json()).toEqual({ text: SPOKEN });
+    const plain = await fetch(`${stack.gateway.url}/v1/audio/transcriptions`, {
+      method: "POST",
+      headers: auth(),
+      body: form(WAV, { model: ASR, language: "en" }),
+    });
+    expect(plain.headers.get("x-interlingua-warnings")).toBeNull();
+    await plain.text();
+
+    const before = await usedCredits();
+    const strict = await transcribe(form(WAV, fields), {
+      ...auth(),
+      "x-interlingua-strict": "true",
+    });
+    expect(strict.status).toBe(400);
+    expect(strict.json.error).toMatchObject({
+      code: 400,
+      type: "invalid_request_error",
+      param: "timestamp_granularities[]",
+    });
+    expect(await logsFor(strict.requestId)).toEqual([]);
+    expect(await usedCredits()).toBe(before);
+  });
+
   it("answers a body that is not multipart with 400, and no key with 401", async () => {
     const json = await transcribe(JSON.stringify({ model: ASR }), {
       ...auth(),
@@ -346,7 +376,7 @@ describe("POST /v1/audio/transcriptions bad input", () => {
   });
 
   it("leaves no spooled file behind", async () => {
-    const dir = join(tmpdir(), "interlingua-audio");
+    const dir = join(tmpdir(), "interlingua-audio", String(process.pid));
     expect(await readdir(dir)).toEqual([]);
   });
 });
@@ -439,6 +469,9 @@ describe("POST /v1/audio/transcriptions against an upstream that answers verbose
     words: [{ word: "First", start: 0, end: 0.5 }],
     usage: { type: "duration", seconds: 3600 },
   };
+  /** A prompt this upstream never answers. */
+  const HANG = "hang up on me";
+  const hung: { closedAt?: number }[] = [];
 
   beforeAll(async () => {
     upstream = createServer(async (req, res) => {
@@ -454,6 +487,15 @@ describe("POST /v1/audio/transcriptions against an upstream that answers verbose
         else file = { name: value.name, size: value.size, type: value.type };
       }
       seen.push({ auth: req.headers.authorization, fields, ...(file ? { file } : {}) });
+      if (fields["prompt"] === HANG) {
+        // Never answers; notes when the gateway hangs up on it.
+        const call: (typeof hung)[number] = {};
+        hung.push(call);
+        res.on("close", () => {
+          call.closedAt = Date.now();
+        });
+        return;
+      }
       if (fields["response_format"] !== "verbose_json") {
         res.writeHead(400, { "content-type": "application/json" });
         res.end(
@@ -547,6 +589,37 @@ describe("POST /v1/audio/transcriptions against an upstream that answers verbose
       },
       file: { name: "audio.wav", size: FILE.length, type: "audio/wav" },
     });
+  });
+
+  it("a client that leaves mid-transcription cancels the upstream call within 1 s and is refunded", async () => {
+    const before = await usedCreditsOf(only);
+    const controller = new AbortController();
+    const sent = fetch(`${only.gateway.url}/v1/audio/transcriptions`, {
+      method: "POST",
+      headers: auth(),
+      body: form(FILE, { model: ASR, prompt: HANG }),
+      signal: controller.signal,
+    });
+    sent.catch(() => {});
+    await eventually(() => hung.length === 1, 5000);
+    const left = Date.now();
+    controller.abort();
+    await expect(sent).rejects.toThrow();
+    await eventually(() => hung[0]!.closedAt !== undefined, 2000);
+    expect(hung[0]!.closedAt! - left).toBeLessThan(1000);
+    // Nothing was delivered: the hold is refunded, and the call's one row charges nothing.
+    const rows = await eventuallyAsync(
+      async () => (await usageRows(only)).filter((row) => row.status !== 200),
+      (found) => found.length > 0,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      model: ASR,
+      endpoint: "transcriptions",
+      status: 499,
+      credits: 0,
+    });
+    expect(await usedCreditsOf(only)).toBe(before);
   });
 
   it("bills the file's 30 seconds, not the hour the upstream reports", async () => {

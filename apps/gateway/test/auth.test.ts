@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auth, KEY, postJson, type Stack, startStack } from "./stack.ts";
+import { auth, KEY, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
 import type { Json } from "./wire.ts";
 
 // Each endpoint with a minimal valid body, the credentials SPEC.md accepts on it, and the shape of
@@ -139,6 +139,6 @@ describe("authentication", () => {
     expect(text.length).toBeGreaterThan(0);
     expect(text).not.toContain(KEY);
     expect(text).not.toContain("sk-wrong-but-secret");
-    expect(text).not.toContain("upstream-key");
+    expect(text).not.toContain(UPSTREAM_KEY);
   });
 });

@@ -9,8 +9,12 @@ import type { Json } from "./wire.ts";
 
 export const KEY = "sk-test-alice";
 export const LIMITED_KEY = "sk-test-limited";
-/** The only key the simulator accepts: a request reaching it proves the channel key was sent. */
-export const UPSTREAM_KEY = "upstream-key";
+/**
+ * The only key the simulator accepts: a request reaching it proves the channel key was sent.
+ * Random-looking, as a real key is: the gateway redacts any 8-character slice of a channel key
+ * from what it sends and logs, so a key spelling a word ("upstream") would redact that word.
+ */
+export const UPSTREAM_KEY = "uk-7Hq2-Lm9x-Pz4w";
 
 export type Sim = Awaited<ReturnType<typeof startProviderSim>>;
 

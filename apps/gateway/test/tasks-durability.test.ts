@@ -12,15 +12,7 @@ import type { MemoryWorkQueue } from "../src/queue/memory-work-queue.ts";
 import { ManualClock } from "../src/queue/work-clock.ts";
 import type { WorkHandler, WorkKind, WorkQueue } from "../src/queue/work-queue.ts";
 import { type GatewayOptions, type RunningGateway, startGateway } from "../src/start-gateway.ts";
-import {
-  auth,
-  eventuallyAsync,
-  KEY,
-  postJson,
-  type Sim,
-  startStack,
-  UPSTREAM_KEY,
-} from "./stack.ts";
+import { auth, eventuallyAsync, KEY, postJson, type Sim, UPSTREAM_KEY } from "./stack.ts";
 import {
   dropSchema,
   freshSchema,
@@ -28,7 +20,15 @@ import {
   POSTGRES_URL,
   postgresReachable,
 } from "./storage/drivers.ts";
-import { ackId, FAST_TASKS, getJson, mediaChannels, startTaskStack } from "./tasks-support.ts";
+import {
+  ackId,
+  FAST_TASKS,
+  getJson,
+  mediaChannels,
+  settledAt,
+  startTaskStack,
+  submitAt,
+} from "./tasks-support.ts";
 import type { Json } from "./wire.ts";
 
 // Tasks survive what a service meets in production (issue 13, "Durable, exactly once"): a
@@ -201,12 +201,9 @@ describe.each(drivers)("durable tasks (%s)", (driver) => {
     expect(stored?.status).not.toBe("completed");
 
     const second = await gatewayOn(databaseUrl, sim);
-    const done = await eventuallyAsync(
-      () => getJson(`${second.url}/v1/tasks/${id}`),
-      (r) => r.json?.data?.status === "completed",
-      8000,
-    );
-    expect(done.json.data.credits_cost).toBe(600_000);
+    const done = await settledAt(second.url, id, { timeoutMs: 8000 });
+    expect(done.status).toBe("completed");
+    expect(done.credits_cost).toBe(600_000);
     await eventuallyAsync(
       async () => receiver.bodies.length,
       (n) => n === 1,
@@ -304,12 +301,10 @@ describe("upstream trouble and time limits", () => {
     const polls = () =>
       stack.sim.requests.filter((r) => r.method === "GET" && r.path.includes("/operations/"))
         .length;
-    const sub = await postJson(
-      `${stack.gateway.url}/v1/videos/generations`,
-      { model: "vidV3.1-fast", prompt: "timed [[polls:2]]" },
-      auth(),
-    );
-    const id = ackId(sub.json);
+    const id = await submitAt(stack.gateway.url, "/v1/videos/generations", {
+      model: "vidV3.1-fast",
+      prompt: "timed [[polls:2]]",
+    });
     clock.advance(0);
     await settle();
     const started = await getJson(`${stack.gateway.url}/v1/tasks/${id}`);
@@ -334,42 +329,33 @@ describe("upstream trouble and time limits", () => {
   });
 
   it("official_fallback: a standard start the upstream refuses moves to the official model", async () => {
-    const stack = await startStack(
-      {
-        extraChannels: (url) => [
-          // The standard model's channel has a key the upstream refuses (401).
-          {
-            name: "std",
-            protocol: "gemini",
-            base_url: url,
-            api_key: "wrong-key",
-            models: ["vidV3.1-fast"],
-          },
-          {
-            name: "off",
-            protocol: "gemini",
-            base_url: url,
-            api_key: UPSTREAM_KEY,
-            models: ["vidV3.1-fast-official"],
-          },
-        ],
-      },
-      { tasks: FAST_TASKS },
-    );
+    const stack = await startTaskStack({
+      extraChannels: (url) => [
+        // The standard model's channel has a key the upstream refuses (401).
+        {
+          name: "std",
+          protocol: "gemini",
+          base_url: url,
+          api_key: "wrong-key",
+          models: ["vidV3.1-fast"],
+        },
+        {
+          name: "off",
+          protocol: "gemini",
+          base_url: url,
+          api_key: UPSTREAM_KEY,
+          models: ["vidV3.1-fast-official"],
+        },
+      ],
+    });
     cleanups.push(() => stack.close());
     const run = async (body: Record<string, unknown>) => {
-      const sub = await postJson(
-        `${stack.gateway.url}/v1/videos/generations`,
-        { model: "vidV3.1-fast", prompt: "fallback", ...body },
-        auth(),
-      );
-      const id = ackId(sub.json);
-      return (
-        await eventuallyAsync(
-          () => getJson(`${stack.gateway.url}/v1/tasks/${id}`),
-          (r) => ["completed", "failed"].includes(r.json?.data?.status),
-        )
-      ).json.data;
+      const id = await submitAt(stack.gateway.url, "/v1/videos/generations", {
+        model: "vidV3.1-fast",
+        prompt: "fallback",
+        ...body,
+      });
+      return settledAt(stack.gateway.url, id);
     };
     const plain = await run({});
     expect(plain.status).toBe("failed");
@@ -384,53 +370,40 @@ describe("upstream trouble and time limits", () => {
   });
 
   it("OpenAI images answered as URLs (DALL-E style) are downloaded and stored", async () => {
-    const stack = await startStack(
-      {
-        extraChannels: (url) => [
-          {
-            name: "dalle",
-            protocol: "openai",
-            base_url: url,
-            api_key: UPSTREAM_KEY,
-            models: { "txtA-image-2": "dall-e-3" },
-          },
-        ],
-      },
-      { tasks: FAST_TASKS },
-    );
+    const stack = await startTaskStack({
+      extraChannels: (url) => [
+        {
+          name: "dalle",
+          protocol: "openai",
+          base_url: url,
+          api_key: UPSTREAM_KEY,
+          models: { "txtA-image-2": "dall-e-3" },
+        },
+      ],
+    });
     cleanups.push(() => stack.close());
-    const sub = await postJson(
-      `${stack.gateway.url}/v1/images/generations`,
-      { model: "txtA-image-2", prompt: "by link" },
-      auth(),
-    );
-    const id = ackId(sub.json);
-    const done = await eventuallyAsync(
-      () => getJson(`${stack.gateway.url}/v1/tasks/${id}`),
-      (r) => ["completed", "failed"].includes(r.json?.data?.status),
-    );
-    expect(done.json.data.status, JSON.stringify(done.json.data.error)).toBe("completed");
+    const id = await submitAt(stack.gateway.url, "/v1/images/generations", {
+      model: "txtA-image-2",
+      prompt: "by link",
+    });
+    const done = await settledAt(stack.gateway.url, id);
+    expect(done.status, JSON.stringify(done.error)).toBe("completed");
     const sent = stack.sim.requests.find((r) => r.path === "/v1/images/generations") as Json;
     expect(sent.body).toEqual({ model: "dall-e-3", prompt: "by link" });
     expect(stack.sim.requests.some((r) => r.path.startsWith("/files/img_"))).toBe(true);
-    const file = await fetch(done.json.data.result.images[0].url[0]);
+    const file = await fetch(done.result.images[0].url[0]);
     expect(file.headers.get("content-type")).toBe("image/png");
   });
 
   it("a failing start is retried with backoff and the task still completes", async () => {
     const stack = await startTaskStack();
     cleanups.push(() => stack.close());
-    const sub = await postJson(
-      `${stack.gateway.url}/v1/videos/generations`,
-      { model: "vidV3.1-fast", prompt: "flaky [[fault:status=503,times=2]]" },
-      auth(),
-    );
-    const id = ackId(sub.json);
-    const done = await eventuallyAsync(
-      () => getJson(`${stack.gateway.url}/v1/tasks/${id}`),
-      (r) => ["completed", "failed"].includes(r.json?.data?.status),
-    );
-    expect(done.json.data.status).toBe("completed");
+    const id = await submitAt(stack.gateway.url, "/v1/videos/generations", {
+      model: "vidV3.1-fast",
+      prompt: "flaky [[fault:status=503,times=2]]",
+    });
+    const done = await settledAt(stack.gateway.url, id);
+    expect(done.status).toBe("completed");
     expect(stack.sim.requests.filter((r) => r.path.endsWith(":predictLongRunning"))).toHaveLength(
       3,
     );
@@ -439,21 +412,16 @@ describe("upstream trouble and time limits", () => {
   it("an upstream that keeps failing fails the task as upstream_unavailable, refunded", async () => {
     const stack = await startTaskStack({}, { tasks: { ...FAST_TASKS, maxAttempts: 3 } });
     cleanups.push(() => stack.close());
-    const sub = await postJson(
-      `${stack.gateway.url}/v1/videos/generations`,
-      { model: "vidV3.1-fast", prompt: "down [[fault:status=503]]" },
-      auth(),
-    );
-    const id = ackId(sub.json);
-    const done = await eventuallyAsync(
-      () => getJson(`${stack.gateway.url}/v1/tasks/${id}`),
-      (r) => ["completed", "failed"].includes(r.json?.data?.status),
-    );
-    expect(done.json.data.error).toMatchObject({
+    const id = await submitAt(stack.gateway.url, "/v1/videos/generations", {
+      model: "vidV3.1-fast",
+      prompt: "down [[fault:status=503]]",
+    });
+    const done = await settledAt(stack.gateway.url, id);
+    expect(done.error).toMatchObject({
       code: "upstream_unavailable",
       type: "bad_gateway",
     });
-    expect(done.json.data.cost).toBe(0);
+    expect(done.cost).toBe(0);
   });
 
   it("a task past its maximum age fails with upstream_timeout and is refunded", async () => {
@@ -462,18 +430,14 @@ describe("upstream trouble and time limits", () => {
       { tasks: { ...FAST_TASKS, maxAgeMs: { video: 150, image: 150 } } },
     );
     cleanups.push(() => stack.close());
-    const sub = await postJson(
-      `${stack.gateway.url}/v1/videos/generations`,
-      { model: "vidV3.1-fast", prompt: "never [[polls:100000]]" },
-      auth(),
-    );
-    const id = ackId(sub.json);
-    const done = await eventuallyAsync(
-      () => getJson(`${stack.gateway.url}/v1/tasks/${id}`),
-      (r) => r.json?.data?.status === "failed",
-    );
-    expect(done.json.data.error.code).toBe("upstream_timeout");
-    expect(done.json.data.progress).toBeGreaterThan(0);
+    const id = await submitAt(stack.gateway.url, "/v1/videos/generations", {
+      model: "vidV3.1-fast",
+      prompt: "never [[polls:100000]]",
+    });
+    const done = await settledAt(stack.gateway.url, id);
+    expect(done.status).toBe("failed");
+    expect(done.error.code).toBe("upstream_timeout");
+    expect(done.progress).toBeGreaterThan(0);
   });
 });
 
@@ -485,17 +449,12 @@ describe("webhooks and source images", () => {
       startReceiver(),
     ]);
     const gateway = await gatewayOn(databaseUrl, sim);
-    const sub = await postJson(
-      `${gateway.url}/v1/videos/generations`,
-      {
-        model: "vidV3.1-fast",
-        prompt: "no [[safety]]",
-        webhook: `${receiver.base}/`,
-        language: " JA ",
-      },
-      auth(),
-    );
-    const id = ackId(sub.json);
+    const id = await submitAt(gateway.url, "/v1/videos/generations", {
+      model: "vidV3.1-fast",
+      prompt: "no [[safety]]",
+      webhook: `${receiver.base}/`,
+      language: " JA ",
+    });
     await eventuallyAsync(
       async () => receiver.bodies.length,
       (n) => n === 1,
@@ -539,18 +498,12 @@ describe("webhooks and source images", () => {
     const [databaseUrl, sim] = await Promise.all([sharedDatabase("sqlite"), sharedSim()]);
     const gateway = await gatewayOn(databaseUrl, sim);
     const submitWith = async (image_urls: string[], prompt: string) => {
-      const sub = await postJson(
-        `${gateway.url}/v1/videos/generations`,
-        { model: "vidV3.1-fast", prompt, image_urls },
-        auth(),
-      );
-      const id = ackId(sub.json);
-      return (
-        await eventuallyAsync(
-          () => getJson(`${gateway.url}/v1/tasks/${id}`),
-          (r) => ["completed", "failed"].includes(r.json?.data?.status),
-        )
-      ).json.data;
+      const id = await submitAt(gateway.url, "/v1/videos/generations", {
+        model: "vidV3.1-fast",
+        prompt,
+        image_urls,
+      });
+      return settledAt(gateway.url, id);
     };
     const framed = await submitWith([`${origin}/a.png`, `${origin}/a.png`], "frames");
     expect(framed.status).toBe("completed");
@@ -581,21 +534,13 @@ describe("webhooks and source images", () => {
   it("without allow_private_targets a loopback image URL is refused by the SSRF guard", async () => {
     const stack = await startTaskStack();
     cleanups.push(() => stack.close());
-    const sub = await postJson(
-      `${stack.gateway.url}/v1/videos/generations`,
-      {
-        model: "vidV3.1-fast",
-        prompt: "x",
-        image_urls: [`${stack.sim.url}/files/img_00000000000000000000000000000000.png`],
-      },
-      auth(),
-    );
-    const id = ackId(sub.json);
-    const done = await eventuallyAsync(
-      () => getJson(`${stack.gateway.url}/v1/tasks/${id}`),
-      (r) => ["completed", "failed"].includes(r.json?.data?.status),
-    );
-    expect(done.json.data.error.code).toBe("source_fetch_failed");
+    const id = await submitAt(stack.gateway.url, "/v1/videos/generations", {
+      model: "vidV3.1-fast",
+      prompt: "x",
+      image_urls: [`${stack.sim.url}/files/img_00000000000000000000000000000000.png`],
+    });
+    const done = await settledAt(stack.gateway.url, id);
+    expect(done.error.code).toBe("source_fetch_failed");
     expect(stack.sim.requests.some((r) => r.path.includes("/files/img_"))).toBe(false);
   });
 });
@@ -613,20 +558,18 @@ describe.skipIf(!redisUp)("BullMQ queues (redis_url)", () => {
     const b = await gatewayOn(databaseUrl, sim, { queue: { prefix } }, redis);
     const ids: string[] = [];
     for (const gateway of [a, b, a, b]) {
-      const sub = await postJson(
-        `${gateway.url}/v1/videos/generations`,
-        { model: "vidV3.1-fast", prompt: "shared [[polls:2]]", webhook: receiver.base },
-        auth(),
+      ids.push(
+        await submitAt(gateway.url, "/v1/videos/generations", {
+          model: "vidV3.1-fast",
+          prompt: "shared [[polls:2]]",
+          webhook: receiver.base,
+        }),
       );
-      ids.push(ackId(sub.json));
     }
     for (const id of ids) {
-      const done = await eventuallyAsync(
-        () => getJson(`${b.url}/v1/tasks/${id}`),
-        (r) => r.json?.data?.status === "completed",
-        10_000,
-      );
-      expect(done.json.data.credits_cost).toBe(600_000);
+      const done = await settledAt(b.url, id, { timeoutMs: 10_000 });
+      expect(done.status).toBe("completed");
+      expect(done.credits_cost).toBe(600_000);
     }
     await eventuallyAsync(
       async () => receiver.bodies.length,

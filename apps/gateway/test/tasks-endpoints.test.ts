@@ -23,6 +23,9 @@ const drivers = [
   ...(pgUp ? [{ name: "postgres", databaseUrl: POSTGRES_URL }] : []),
 ];
 
+const WARNINGS = "x-interlingua-warnings";
+const STRICT = { "x-interlingua-strict": "true" };
+
 const BOB_KEY = "sk-test-bob";
 /** A metered key: 2,000,000 credits (= 4 USD) */
 const METERED_KEY = "sk-test-metered";
@@ -191,6 +194,8 @@ describe.each(drivers)("task endpoints ($name)", ({ databaseUrl }) => {
   ])("images via %s: PNG served, same body on both status paths", async (model, size) => {
     const sub = await image({ model, size });
     expect(sub.status).toBe(200);
+    // A size the upstream has exactly: nothing approximated, nothing to warn.
+    expect(sub.headers.get(WARNINGS)).toBeNull();
     const id = ackId(sub.json);
     const task = await settled(stack, id);
     expect(task.status).toBe("completed");
@@ -414,6 +419,90 @@ describe.each(drivers)("task endpoints ($name)", ({ databaseUrl }) => {
     // Another user's identical key is another task.
     const bobs = ackId((await video({ prompt: "once" }, BOB_KEY, key)).json);
     expect(bobs).not.toBe(first);
+  });
+
+  it("enable_gif: no GIF is made, so the submit says enable_gif=dropped; strict refuses it", async () => {
+    const sub = await video({ enable_gif: true });
+    expect(sub.status).toBe(200);
+    expect(sub.headers.get(WARNINGS)).toBe("enable_gif=dropped");
+    const task = await settled(stack, ackId(sub.json));
+    expect(task.status).toBe("completed");
+    expect(task.result.videos[0].url).toHaveLength(1);
+    expect(isMp4((await download(task.result.videos[0].url[0])).bytes)).toBe(true);
+    // Without the field (or with false) there is nothing to say.
+    expect((await video({ enable_gif: false })).headers.get(WARNINGS)).toBeNull();
+
+    const before = await tokenRow(stack, METERED_KEY);
+    const strict = await video({ enable_gif: true }, METERED_KEY, STRICT);
+    expect(strict.status).toBe(400);
+    expect(strict.json.error).toMatchObject({
+      code: 400,
+      type: "invalid_request_error",
+      param: "enable_gif",
+      message: expect.stringContaining("enable_gif"),
+    });
+    // Refused before the hold: nothing reserved, nothing charged.
+    expect(await tokenRow(stack, METERED_KEY)).toMatchObject({
+      used: before.used,
+      reserved: before.reserved,
+    });
+    expect((await video({ enable_gif: false }, KEY, STRICT)).status).toBe(200);
+  });
+
+  it("remix raw: Veo returns the whole clip, so the submit says raw=dropped; strict refuses it", async () => {
+    const source = await settled(stack, ackId((await video({})).json));
+    const remix = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      submit(
+        `/v1/videos/${source.id}/remix`,
+        { model: "vidV3.1-fast", prompt: "on", ...body },
+        KEY,
+        headers,
+      );
+    const sub = await remix({ raw: true });
+    expect(sub.status).toBe(200);
+    expect(sub.headers.get(WARNINGS)).toBe("raw=dropped");
+    expect((await settled(stack, ackId(sub.json))).status).toBe("completed");
+    expect((await remix({})).headers.get(WARNINGS)).toBeNull();
+
+    const strict = await remix({ raw: true }, STRICT);
+    expect(strict.status).toBe(400);
+    expect(strict.json.error).toMatchObject({ code: 400, param: "raw" });
+  });
+
+  it("a language outside SPEC's ten is ignored as SPEC says, and named: language=dropped", async () => {
+    const sub = await video({ language: "zh-CN" });
+    expect(sub.status).toBe(200);
+    expect(sub.headers.get(WARNINGS)).toBe("language=dropped");
+    const row = await stack.gateway.services.store.tasks.get(ackId(sub.json));
+    expect(row?.language).toBeUndefined();
+    expect((await video({ language: " ZH " })).headers.get(WARNINGS)).toBeNull();
+    const strict = await video({ language: "zh-CN", enable_gif: true }, KEY, STRICT);
+    expect(strict.status).toBe(400);
+    expect(strict.json.error.param).toBe("enable_gif");
+    const both = await video({ language: "klingon", enable_gif: true });
+    expect(both.headers.get(WARNINGS)).toBe("enable_gif=dropped,language=dropped");
+    // A read in an unsupported language: the original message, and the header says why.
+    const id = ackId(sub.json);
+    const read = await getJson(`${base}/v1/tasks/${id}?language=zh-CN`);
+    expect(read.status).toBe(200);
+    expect(read.headers.get(WARNINGS)).toBe("language=dropped");
+    expect((await getJson(`${base}/v1/tasks/${id}?language=zh`)).headers.get(WARNINGS)).toBeNull();
+  });
+
+  it("an image size the upstream has only approximately: size=mapped, which strict lets through", async () => {
+    const sub = await image({ size: "16:9" });
+    expect(sub.status).toBe(200);
+    expect(sub.headers.get(WARNINGS)).toBe("size=mapped");
+    const strict = await submit(
+      "/v1/images/generations",
+      { model: "txtA-image-2", prompt: "a cat", size: "16:9" },
+      KEY,
+      STRICT,
+    );
+    expect(strict.status).toBe(200);
+    expect(strict.headers.get(WARNINGS)).toBe("size=mapped");
+    await settled(stack, ackId(sub.json));
+    await settled(stack, ackId(strict.json));
   });
 
   it("envelope: bare answers the data alone", async () => {

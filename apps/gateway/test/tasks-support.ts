@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { ConfigInput } from "../src/config/config-schema.ts";
 import type { GatewayOptions } from "../src/start-gateway.ts";
-import { auth, eventuallyAsync, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
+import { auth, eventuallyAsync, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
 import type { Json } from "./wire.ts";
 
 // Shared by the tasks*.test.ts suites: a stack whose simulator channels also serve the video and
@@ -65,14 +65,28 @@ export async function getJson(
 }
 
 /** Polls GET /v1/tasks/{id} (bounded) until the task is terminal; returns its `data`. */
-export async function settled(stack: Stack, taskId: string, query = ""): Promise<Json> {
+export function settled(stack: Stack, taskId: string, query = ""): Promise<Json> {
+  return settledAt(stack.gateway.url, taskId, { query });
+}
+
+/** `settled` against any gateway's base URL (a second instance, a restarted one). */
+export async function settledAt(
+  base: string,
+  taskId: string,
+  { query = "", timeoutMs = 8000 }: { query?: string; timeoutMs?: number } = {},
+): Promise<Json> {
   const read = await eventuallyAsync(
-    () => getJson(`${stack.gateway.url}/v1/tasks/${taskId}${query}`),
+    () => getJson(`${base}/v1/tasks/${taskId}${query}`),
     (r) => r.status !== 200 || ["completed", "failed", "cancelled"].includes(r.json?.data?.status),
-    8000,
+    timeoutMs,
   );
   expect(read.status).toBe(200);
   return read.json.data;
+}
+
+/** POSTs a task submit to a gateway; the acknowledged task id, checked to be SPEC's shape. */
+export async function submitAt(base: string, path: string, body: unknown): Promise<string> {
+  return ackId((await postJson(`${base}${path}`, body, auth())).json);
 }
 
 /** The task id of a submission acknowledgement, checked to be SPEC's shape. */

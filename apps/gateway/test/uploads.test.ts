@@ -282,6 +282,22 @@ for (const databaseUrl of databases) {
       });
     });
 
+    it("names the form parts it does not keep (purpose=dropped); strict refuses them, keeping nothing", async () => {
+      const parts = [
+        { name: "purpose", text: "vision" },
+        { name: "file", bytes: png(), filename: "a.png" },
+        { name: "thumbnail", bytes: png(), filename: "b.png" },
+      ];
+      const reply = await send(base, form(parts));
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get("x-interlingua-warnings")).toBe("purpose=dropped,thumbnail=dropped");
+      expect((await upload(base, png())).headers.get("x-interlingua-warnings")).toBeNull();
+      await expectNothingStored(async () => {
+        const strict = await send(base, form(parts), { ...auth(), "x-interlingua-strict": "true" });
+        expectUploadError(strict, 400, "invalid_request_error", /purpose/);
+      });
+    });
+
     it("refuses bodies without a usable file field with a 400", async () => {
       const cases: [BodyInit, Record<string, string>, RegExp][] = [
         [form([{ name: "purpose", text: "x" }]), auth(), /missing file field/],

@@ -9,7 +9,7 @@ export type ProviderSimOptions = {
    * an object sets them per protocol (a protocol left out accepts any key).
    */
   keys?: string[] | Partial<Record<Protocol, string[]>>;
-  /** Folder that `[[replay:PATH]]` reads from. Default: the repository's shared/fixtures. */
+  /** Folder that `[[replay:PATH]]` reads from. Default: the repository's fixtures/. */
   fixturesDir?: string;
   /**
    * Veo operations answer `done: false` to `pendingPolls` polls (default 1) and until `pendingMs`
@@ -40,9 +40,7 @@ export type ResolvedOptions = {
   requests: RecordedRequest[];
 };
 
-export const DEFAULT_FIXTURES_DIR = fileURLToPath(
-  new URL("../../../../shared/fixtures", import.meta.url),
-);
+export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL("../../../fixtures", import.meta.url));
 
 function keySets(keys: ProviderSimOptions["keys"]): ResolvedOptions["keys"] {
   const set = (list: string[] | undefined) => (list ? new Set(list) : undefined);

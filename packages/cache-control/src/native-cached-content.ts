@@ -4,7 +4,7 @@ import {
   nativeToolConfigSchema,
   nativeToolSchema,
 } from "@interlingua/fmt-native";
-import { z } from "zod";
+import * as z from "zod";
 
 /** Gemini cachedContents take a Duration string; the spec's two ttls map to these. */
 export const geminiCacheTtls = { "5m": "300s", "1h": "3600s" } as const;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * An inline cache boundary. The part carrying it, and everything before it, form the cached prefix.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Why generation stopped: one unified value every format maps to and from by table, and the raw

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * A JSON object whose contents the canonical model carries but does not interpret (schemas,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { assistantPartSchema, toolResultPartSchema, userPartSchema } from "./content-part.js";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { upstreamProtocolSchema, wireFormatSchema } from "./wire-format.js";
 
 export const modelFamilySchema = z.enum(["txtA", "txtB", "txtC", "txtD", "vidV", "asrW"]);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { textPartSchema } from "./content-part.js";
 import { jsonObjectSchema } from "./json-value.js";
 import { messageSchema } from "./message.js";

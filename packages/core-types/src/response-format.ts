@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { jsonObjectSchema } from "./json-value.js";
 
 /** Structured output: plain text, any JSON object, or JSON matching a schema. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The spec's four harm categories; other strings pass through as the upstream sends them. */
 export const harmCategories = [

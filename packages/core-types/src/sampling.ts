@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Sampling parameters in their widest canonical range. Each format narrows them to its own limits

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { finishReasonSchema } from "./finish-reason.js";
 import { promptFeedbackSchema, safetyRatingSchema } from "./safety.js";
 import { usageSchema } from "./usage.js";

@@ -31,6 +31,7 @@ import type { ThinkingConfig } from "./thinking-config.js";
 import type { Tool, ToolChoice } from "./tool.js";
 import type { Usage } from "./usage.js";
 
+export { zodObjectFieldPaths } from "./zod-field-paths.js";
 export { fc };
 
 /** Text with arbitrary unicode, biased towards short values. */

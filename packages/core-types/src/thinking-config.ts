@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Extended thinking / reasoning. `enabled` with a token budget is Anthropic's and Gemini's form;

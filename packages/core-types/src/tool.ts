@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { cacheControlSchema } from "./cache-control.js";
 import { jsonObjectSchema } from "./json-value.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The four client-facing wire formats. Upstream protocols reuse three of them (not responses). */
 export const wireFormatSchema = z.enum(["chat", "responses", "messages", "native"]);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { isErrorStatus } from "./gateway-status.js";
 import { standardErrorTypeFor } from "./standard-error-type.js";
 

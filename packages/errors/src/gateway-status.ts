@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The HTTP statuses of SPEC.md's "Status and type pairs" table, in the table's order. Every

@@ -74,6 +74,12 @@ export { parseAnthropicError } from "./parse-anthropic-error.js";
 export { googleStatusOfReason, parseGeminiError } from "./parse-gemini-error.js";
 export { openAIStatusOfKind, parseOpenAIError } from "./parse-openai-error.js";
 export { parseUpstreamError } from "./parse-upstream-error.js";
+export {
+  type KeyRedactor,
+  type KeyRedactorOptions,
+  type KeyRedactorStream,
+  keyRedactor,
+} from "./redact-keys.js";
 export { redactSecrets } from "./redact-secrets.js";
 export {
   type ErrorBodies,

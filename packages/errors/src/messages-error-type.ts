@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type GatewayStatus, isClientErrorStatus, lookupStatus } from "./gateway-status.js";
 
 /** The error types Anthropic documents for the messages protocol (docs.claude.com/en/api/errors). */
@@ -43,7 +43,8 @@ export const messagesErrorTypes = {
   402: "billing_error",
   403: "permission_error",
   404: "not_found_error",
-  413: "request_too_large",
+  // SPEC.md's 413 row is invalid_request_error; Anthropic's own request_too_large is only read.
+  413: "invalid_request_error",
   429: "rate_limit_error",
   500: "api_error",
   502: "api_error",

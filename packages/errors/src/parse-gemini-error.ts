@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { GatewayError } from "./gateway-error.js";
 import { looseErrorMessage } from "./loose-error-message.js";
 import {

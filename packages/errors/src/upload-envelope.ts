@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defaultMessageFor } from "./default-message.js";
 import { GatewayError } from "./gateway-error.js";
 import { isErrorStatus } from "./gateway-status.js";

@@ -1,15 +1,18 @@
 import { readFileSync } from "node:fs";
 
-/** /work/shared, which holds SPEC.md and the recorded provider fixtures. */
-const sharedDir = new URL("../../../../shared/", import.meta.url);
+/** The repository root: fixtures/ holds the recorded provider bodies, docs/ the API reference. */
+const repoRoot = new URL("../../../", import.meta.url);
 
-export const readShared = (path: string) => readFileSync(new URL(path, sharedDir), "utf8");
+export const readRepoFile = (path: string) => readFileSync(new URL(path, repoRoot), "utf8");
 
-export const fixtureJson = (path: string): unknown => JSON.parse(readShared(`fixtures/${path}`));
+/** docs/api-reference.md, the service's API reference (written from SPEC.md). */
+export const readApiReference = () => readRepoFile("docs/api-reference.md");
+
+export const fixtureJson = (path: string): unknown => JSON.parse(readRepoFile(`fixtures/${path}`));
 
 /** The `data:` payloads of a `*.chunks.txt` recording, one parsed event per line. */
 export const fixtureChunks = (path: string): unknown[] =>
-  readShared(`fixtures/${path}`)
+  readRepoFile(`fixtures/${path}`)
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line));

@@ -1,5 +1,7 @@
 import { jsonObjectSchema } from "@interlingua/core-types";
-import { z } from "zod";
+import * as z from "zod";
+import { chatReasoningDetailSchema, chatThinkingBlockSchema } from "./chat-reasoning-details.js";
+import { chatPassThroughShape } from "./chat-request-fields.js";
 
 /**
  * The chat-completions wire format (OpenAI `POST /v1/chat/completions` and the compatible
@@ -114,6 +116,10 @@ export const chatAssistantMessageSchema = z.object({
   tool_calls: z.array(chatToolCallSchema).optional(),
   /** DeepSeek-style reasoning text. */
   reasoning_content: z.string().nullable().optional(),
+  /** Signed and opaque reasoning (OpenRouter's convention; see chat-reasoning-details.ts). */
+  reasoning_details: z.array(chatReasoningDetailSchema).nullish(),
+  /** LiteLLM's convention for the same, read but never written. */
+  thinking_blocks: z.array(chatThinkingBlockSchema).nullish(),
 });
 export type ChatAssistantMessage = z.infer<typeof chatAssistantMessageSchema>;
 
@@ -230,8 +236,11 @@ export const chatRequestShape = {
   web_search_options: nullish(jsonObjectSchema),
 };
 
-/** Unknown top-level fields are kept (they go to `extras.chat`). */
-export const chatRequestSchema = z.looseObject(chatRequestShape);
+/**
+ * Unknown top-level fields are kept (they go to `extras.chat`); the known ones the canonical model
+ * does not interpret are validated (chat-request-fields.ts) and kept the same way.
+ */
+export const chatRequestSchema = z.looseObject({ ...chatRequestShape, ...chatPassThroughShape });
 export type ChatRequestWire = z.infer<typeof chatRequestSchema>;
 export const chatRequestKeys: ReadonlySet<string> = new Set(Object.keys(chatRequestShape));
 
@@ -263,6 +272,8 @@ export const chatResponseMessageSchema = z.object({
   /** The field name some compatible providers (Groq, OpenRouter) use for reasoning_content. */
   reasoning: z.string().nullable().optional(),
   tool_calls: z.array(chatToolCallSchema).nullable().optional(),
+  reasoning_details: z.array(chatReasoningDetailSchema).nullish(),
+  thinking_blocks: z.array(chatThinkingBlockSchema).nullish(),
 });
 export type ChatResponseMessage = z.infer<typeof chatResponseMessageSchema>;
 

@@ -16,7 +16,7 @@ import { parseChatResponse } from "./parse-chat-response.js";
 import { renderChatResponse } from "./render-chat-response.js";
 
 /**
- * Real recordings (shared/fixtures/openai-chat) decode without error to these whole values,
+ * Real recordings (fixtures/openai-chat at the repository root) decode without error to these whole values,
  * written out by hand from the recordings: text, reasoning, tool calls, finish and usage.
  * OpenAI prompt_tokens already include cached tokens, so inputTokens is prompt_tokens as sent.
  */

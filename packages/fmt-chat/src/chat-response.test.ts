@@ -223,7 +223,7 @@ describe("reasoning_content round trip (response)", () => {
     ]);
   });
 
-  it("signatures and redacted thinking are dropped with warnings (DeepSeek has none)", () => {
+  it("signatures and redacted thinking go out as reasoning_details, without warnings", () => {
     const warnings: Warning[] = [];
     const base = response();
     const choice = base.choices[0]!;
@@ -250,11 +250,12 @@ describe("reasoning_content round trip (response)", () => {
       role: "assistant",
       content: "a",
       reasoning_content: "t",
+      reasoning_details: [
+        { type: "reasoning.text", text: "t", signature: "s", index: 0 },
+        { type: "reasoning.encrypted", data: "d", format: "anthropic-claude-v1", index: 1 },
+      ],
     });
-    expect(warnings.map((w) => w.feature)).toEqual([
-      "choices[0].message.parts[0].signature",
-      "choices[0].message.parts[1]",
-    ]);
+    expect(warnings).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   type Usage,
 } from "@interlingua/core-types";
 import { badGateway, type GatewayError, parseUpstreamError } from "@interlingua/errors";
+import { SIGNED_PART_FORMAT } from "./chat-reasoning-details.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
 
 type Emit = (event: StreamEvent) => void;
@@ -18,6 +19,7 @@ interface ToolState {
   args: string;
   sentArgs: boolean;
   open: boolean;
+  id: string;
 }
 
 interface ChoiceState {
@@ -30,6 +32,12 @@ interface ChoiceState {
   tools: Map<number, ToolState>;
   lastTool: number;
   refused: boolean;
+  /** The open thinking part's text so far, to recognise a signed entry that repeats it. */
+  thinking: string;
+  /** The open part already has a signature: a second one starts a new part, as in Gemini. */
+  signed: boolean;
+  /** Tool-call signatures that arrived before their call. */
+  pendingSignatures: Map<string, string> | undefined;
 }
 
 const isObject = (value: unknown): value is Json =>
@@ -140,6 +148,9 @@ export class ChatStreamDecoder {
         tools: new Map(),
         lastTool: 0,
         refused: false,
+        thinking: "",
+        signed: false,
+        pendingSignatures: undefined,
       };
       this.choices.set(index, state);
     }
@@ -152,6 +163,11 @@ export class ChatStreamDecoder {
     if (isObject(delta)) {
       const reasoning = text(delta.reasoning_content) ?? text(delta.reasoning);
       if (reasoning !== undefined) textLike(state, "thinking", reasoning, emit);
+      if (Array.isArray(delta.reasoning_details)) {
+        for (const detail of delta.reasoning_details) {
+          if (isObject(detail)) reasoningDetail(state, detail, reasoning !== undefined, emit);
+        }
+      }
       const content = text(delta.content);
       if (content !== undefined) textLike(state, "text", content, emit);
       const refusal = text(delta.refusal);
@@ -181,19 +197,70 @@ function at(state: ChoiceState, index: number): { index: number; choice?: number
   return state.choice === undefined ? { index } : { index, choice: state.choice };
 }
 
-function textLike(state: ChoiceState, kind: "text" | "thinking", delta: string, emit: Emit): void {
+function openPart(state: ChoiceState, kind: "text" | "thinking", emit: Emit): number {
   let open = state.open;
   if (open?.kind !== kind) {
     closeOpen(state, emit);
     open = { kind, index: state.nextIndex++ };
     state.open = open;
+    state.thinking = "";
+    state.signed = false;
     emit({ type: "part-start", ...at(state, open.index), kind });
   }
+  return open.index;
+}
+
+function textLike(state: ChoiceState, kind: "text" | "thinking", delta: string, emit: Emit): void {
+  const open = { index: openPart(state, kind, emit) };
+  if (kind === "thinking") state.thinking += delta;
   emit({
     type: kind === "text" ? "text-delta" : "thinking-delta",
     ...at(state, open.index),
     delta,
   });
+}
+
+/**
+ * One `reasoning_details` entry (chat-reasoning-details.ts). Text already given by
+ * `reasoning`/`reasoning_content` in the same delta (OpenRouter sends both) is not repeated, nor
+ * is the text of a signed entry that repeats the open thinking part (this codec's encoder).
+ */
+function reasoningDetail(state: ChoiceState, detail: Json, hadText: boolean, emit: Emit): void {
+  if (detail.type === "reasoning.text") {
+    const fragment = text(detail.text);
+    const signature = text(detail.signature);
+    const repeats =
+      signature !== undefined && state.open?.kind === "thinking" && state.thinking === fragment;
+    if (fragment !== undefined && !hadText && !repeats) textLike(state, "thinking", fragment, emit);
+    if (signature === undefined) return;
+    const index = openPart(state, "thinking", emit);
+    emit({ type: "signature-delta", ...at(state, index), signature });
+    return;
+  }
+  const data = text(detail.data);
+  if (detail.type !== "reasoning.encrypted" || data === undefined) return;
+  const id = text(detail.id);
+  if (id !== undefined) {
+    const tool = [...state.tools.values()].find((t) => t.id === id);
+    if (tool === undefined) {
+      state.pendingSignatures ??= new Map();
+      state.pendingSignatures.set(id, data);
+    } else {
+      emit({ type: "signature-delta", ...at(state, tool.index), signature: data });
+    }
+    return;
+  }
+  if (detail.format === SIGNED_PART_FORMAT) {
+    if (state.open?.kind === "text" && state.signed) closeOpen(state, emit);
+    const index = openPart(state, "text", emit);
+    state.signed = true;
+    emit({ type: "signature-delta", ...at(state, index), signature: data });
+    return;
+  }
+  closeOpen(state, emit);
+  const index = state.nextIndex++;
+  emit({ type: "redacted-thinking", ...at(state, index), data });
+  emit({ type: "part-end", ...at(state, index) });
 }
 
 function toolCall(state: ChoiceState, call: Json, emit: Emit): void {
@@ -205,14 +272,20 @@ function toolCall(state: ChoiceState, call: Json, emit: Emit): void {
   let tool = state.tools.get(key);
   if (tool === undefined) {
     closeOpen(state, emit);
-    tool = { index: state.nextIndex++, args: "", sentArgs: false, open: true };
+    const callId = id ?? `call_${key}`;
+    tool = { index: state.nextIndex++, args: "", sentArgs: false, open: true, id: callId };
     state.tools.set(key, tool);
     emit({
       type: "tool-call-start",
       ...at(state, tool.index),
-      id: id ?? `call_${key}`,
+      id: callId,
       name: typeof fn?.name === "string" ? fn.name : "",
     });
+    const signature = state.pendingSignatures?.get(callId);
+    if (signature !== undefined) {
+      state.pendingSignatures?.delete(callId);
+      emit({ type: "signature-delta", ...at(state, tool.index), signature });
+    }
   }
   const args = text(fn?.arguments);
   if (args === undefined) return;

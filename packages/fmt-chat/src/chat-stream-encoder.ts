@@ -6,6 +6,7 @@ import type {
   Warning,
 } from "@interlingua/core-types";
 import type { ChatFinishReason } from "./chat-api.js";
+import { type ChatReasoningDetailOut, reasoningDetailOf } from "./chat-reasoning-details.js";
 import { isFinishReasonMapped, renderChatFinishReason } from "./map-chat-finish-reason.js";
 import { renderChatUsage } from "./map-chat-usage.js";
 import { warnDroppedUsage } from "./render-chat-response.js";
@@ -18,6 +19,7 @@ export interface ChatDeltaOut {
   content?: string;
   reasoning_content?: string;
   tool_calls?: ChatToolCallDeltaOut[];
+  reasoning_details?: ChatReasoningDetailOut[];
 }
 export interface ChatToolCallDeltaOut {
   index: number;
@@ -30,12 +32,18 @@ interface ChoiceState {
   roleSent: boolean;
   /** Canonical part index -> the tool call's position among the choice's calls (0, 1, 2...). */
   tools: Map<number, number>;
+  /** What each part is, for signatures: a tool call's id, a thinking part's text so far. */
+  parts: Map<number, { kind: "text" | "thinking" | "tool"; id?: string; text: string }>;
+  /** Reasoning details written so far (their `index`). */
+  details: number;
 }
 
 /**
  * Canonical stream events -> chat-completion chunks, each event written the moment it arrives.
- * Events chat has no frame for (part-start, part-end) write nothing; signatures, redacted
- * thinking and prompt feedback are dropped with a warning (once per stream). Usage is held until
+ * Events chat has no frame for (part-start, part-end) write nothing; signatures and redacted
+ * thinking go out as `reasoning_details` entries in their own chunk (a signed thinking part's
+ * entry repeats its whole text, so merging by `index` or not gives the same message); prompt
+ * feedback is dropped with a warning (once per stream). Usage is held until
  * the end and written as the `choices: []` chunk when the client asked for it
  * (`includeUsage`), then `data: [DONE]`.
  */
@@ -66,14 +74,20 @@ export class ChatStreamEncoder {
         return;
       case "thinking-delta":
         if (event.delta !== "") {
+          const part = this.state(event.choice ?? 0).parts.get(event.index);
+          if (part?.kind === "thinking") part.text += event.delta;
           send(this.textDelta(event.choice ?? 0, "reasoning_content", event.delta));
         }
+        return;
+      case "part-start":
+        this.state(event.choice ?? 0).parts.set(event.index, { kind: event.kind, text: "" });
         return;
       case "tool-call-start": {
         const choice = event.choice ?? 0;
         const state = this.state(choice);
         const index = state.tools.size;
         state.tools.set(event.index, index);
+        state.parts.set(event.index, { kind: "tool", id: event.id, text: "" });
         send(
           this.delta(choice, {
             tool_calls: [
@@ -134,16 +148,42 @@ export class ChatStreamEncoder {
           }),
         });
         return;
-      case "signature-delta":
-        this.warn("parts.signature", "chat cannot carry signatures");
+      case "signature-delta": {
+        const choice = event.choice ?? 0;
+        const state = this.state(choice);
+        const part = state.parts.get(event.index);
+        const detail = reasoningDetailOf(
+          part?.kind === "tool"
+            ? {
+                type: "tool-call",
+                id: part.id ?? "",
+                name: "",
+                arguments: "",
+                signature: event.signature,
+              }
+            : part?.kind === "text"
+              ? { type: "text", text: "", signature: event.signature }
+              : { type: "thinking", text: part?.text ?? "", signature: event.signature },
+          state.details,
+        );
+        if (detail === undefined) return;
+        state.details++;
+        send(this.delta(choice, { reasoning_details: [detail] }));
         return;
-      case "redacted-thinking":
-        this.warn("parts.redacted-thinking", "chat cannot carry redacted thinking");
+      }
+      case "redacted-thinking": {
+        const choice = event.choice ?? 0;
+        const state = this.state(choice);
+        const detail = reasoningDetailOf(
+          { type: "redacted-thinking", data: event.data },
+          state.details++,
+        );
+        if (detail !== undefined) send(this.delta(choice, { reasoning_details: [detail] }));
         return;
+      }
       case "prompt-feedback":
         this.warn("promptFeedback", "chat has no prompt feedback");
         return;
-      case "part-start":
       case "part-end":
         return;
     }
@@ -170,7 +210,7 @@ export class ChatStreamEncoder {
   private state(choice: number): ChoiceState {
     let state = this.choices.get(choice);
     if (state === undefined) {
-      state = { roleSent: false, tools: new Map() };
+      state = { roleSent: false, tools: new Map(), parts: new Map(), details: 0 };
       this.choices.set(choice, state);
     }
     return state;

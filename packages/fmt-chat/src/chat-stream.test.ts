@@ -258,22 +258,27 @@ describe("reasoning_content round trip (stream)", () => {
     expect(decodeChatMessages(encoded.map((data) => ({ data })))).toStrictEqual(events);
   });
 
-  it("signatures have no chat frame: dropped with one warning per stream", () => {
+  it("signatures and redacted thinking are reasoning_details chunks, decoded back", () => {
     const warnings: Warning[] = [];
-    encodeChatEvents(
-      [
-        start,
-        { type: "thinking-delta", index: 0, delta: "t" },
-        { type: "signature-delta", index: 0, signature: "a" },
-        { type: "signature-delta", index: 0, signature: "b" },
-        { type: "redacted-thinking", index: 1, data: "x" },
-      ],
-      { onWarning: (w) => warnings.push(w) },
+    const events: StreamEvent[] = [
+      start,
+      { type: "part-start", index: 0, kind: "thinking" },
+      { type: "thinking-delta", index: 0, delta: "t" },
+      { type: "signature-delta", index: 0, signature: "sig" },
+      { type: "part-end", index: 0 },
+      { type: "redacted-thinking", index: 1, data: "x" },
+      { type: "part-end", index: 1 },
+    ];
+    const encoded = encodeChatEvents(events, { onWarning: (w) => warnings.push(w) });
+    expect(warnings).toEqual([]);
+    expect(encoded.map((m) => m.data)).toContain(
+      JSON.stringify(
+        chunk({
+          reasoning_details: [{ type: "reasoning.text", text: "t", signature: "sig", index: 0 }],
+        }),
+      ),
     );
-    expect(warnings.map((w) => `${w.type} ${w.feature}`)).toEqual([
-      "dropped parts.signature",
-      "dropped parts.redacted-thinking",
-    ]);
+    expect(decodeChatMessages(encoded)).toStrictEqual(events);
   });
 });
 

@@ -1,7 +1,34 @@
+// The canonical types a user names when handling this codec's input and output.
+export type {
+  Codec,
+  Message,
+  Part,
+  RenderOptions,
+  Request,
+  Response,
+  StreamEvent,
+  Tool,
+  Usage,
+  Warning,
+} from "@interlingua/core-types";
 export * from "./chat-api.js";
 export { parseChatCacheControl, renderChatCacheControl } from "./chat-cache-control.js";
 export { chat } from "./chat-codec.js";
 export { type Base64Data, formatDataUri, isHttpUrl, parseDataUri } from "./chat-data-uri.js";
+export {
+  type ChatReasoningDetail,
+  type ChatReasoningDetailOut,
+  type ChatThinkingBlock,
+  chatReasoningDetailSchema,
+  chatThinkingBlockSchema,
+  parseReasoningDetails,
+  renderReasoningDetails,
+} from "./chat-reasoning-details.js";
+export {
+  chatPassThroughShape,
+  chatRequestFields,
+  untranslatedChatFields,
+} from "./chat-request-fields.js";
 export { ChatStreamDecoder, decodeChatMessages, decodeChatStream } from "./chat-stream-decoder.js";
 export {
   type ChatDeltaOut,

@@ -27,6 +27,7 @@ import {
 } from "./chat-api.js";
 import { parseChatCacheControl } from "./chat-cache-control.js";
 import { isHttpUrl, parseDataUri } from "./chat-data-uri.js";
+import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
 import { invalidChatField, invalidChatInput } from "./invalid-chat-input.js";
 import { parseChatReasoningEffort } from "./map-chat-reasoning-effort.js";
 import { parseChatToolChoice } from "./map-chat-tool-choice.js";
@@ -200,29 +201,30 @@ function parseFileBlock(block: ChatFileBlock, path: Path): FilePart {
 /**
  * Chat has one slot of each kind per assistant turn, so the canonical order is fixed: reasoning,
  * text (content, then any refusal), tool calls. Empty strings carry nothing and make no part.
+ * `reasoning_details` / `thinking_blocks`, when given, are the reasoning (with its signatures)
+ * and put each signature back on the part it came from.
  */
 function parseAssistantMessage(message: ChatAssistantMessage): AssistantMessage {
-  const parts: AssistantPart[] = [];
-  if (message.reasoning_content) parts.push({ type: "thinking", text: message.reasoning_content });
+  const texts: TextPart[] = [];
   const content = message.content;
   if (typeof content === "string") {
-    if (content !== "") parts.push({ type: "text", text: content });
+    if (content !== "") texts.push({ type: "text", text: content });
   } else if (content) {
     for (const block of content) {
-      parts.push(
+      texts.push(
         block.type === "text" ? parseTextBlock(block) : { type: "text", text: block.refusal },
       );
     }
   }
-  if (message.refusal) parts.push({ type: "text", text: message.refusal });
-  for (const call of message.tool_calls ?? []) {
-    parts.push({
-      type: "tool-call",
-      id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments === "" ? "{}" : call.function.arguments,
-    });
-  }
+  if (message.refusal) texts.push({ type: "text", text: message.refusal });
+  const calls: AssistantPart[] = (message.tool_calls ?? []).map((call) => ({
+    type: "tool-call",
+    id: call.id,
+    name: call.function.name,
+    arguments: call.function.arguments === "" ? "{}" : call.function.arguments,
+  }));
+  const reasoning = parseReasoningDetails(message.reasoning_details, message.thinking_blocks);
+  const parts = withReasoning(reasoning, message.reasoning_content, texts, calls);
   return message.name === undefined
     ? { role: "assistant", parts }
     : { role: "assistant", parts, name: message.name };

@@ -1,10 +1,17 @@
-import type { AssistantPart, Choice, FinishReason, Response } from "@interlingua/core-types";
+import type {
+  AssistantPart,
+  Choice,
+  FinishReason,
+  Response,
+  TextPart,
+} from "@interlingua/core-types";
 import {
   type ChatChoice,
   type ChatResponseWire,
   chatResponseKeys,
   chatResponseSchema,
 } from "./chat-api.js";
+import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
 import { invalidChatInput } from "./invalid-chat-input.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
 import { parseChatUsage } from "./map-chat-usage.js";
@@ -47,20 +54,22 @@ export function chatResponseToCanonical(wire: ChatResponseWire): Response {
  */
 function parseChoice(choice: ChatChoice): Choice {
   const message = choice.message;
-  const parts: AssistantPart[] = [];
-  const reasoning = message.reasoning_content || message.reasoning;
-  if (reasoning) parts.push({ type: "thinking", text: reasoning });
   // Content then refusal, as one text: a stream sends them down the same text channel.
   const text = (message.content ?? "") + (message.refusal ?? "");
-  if (text !== "") parts.push({ type: "text", text });
-  for (const call of message.tool_calls ?? []) {
-    parts.push({
-      type: "tool-call",
-      id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments === "" ? "{}" : call.function.arguments,
-    });
-  }
+  const texts: TextPart[] = text === "" ? [] : [{ type: "text", text }];
+  const calls: AssistantPart[] = (message.tool_calls ?? []).map((call) => ({
+    type: "tool-call",
+    id: call.id,
+    name: call.function.name,
+    arguments: call.function.arguments === "" ? "{}" : call.function.arguments,
+  }));
+  const reasoning = parseReasoningDetails(message.reasoning_details, message.thinking_blocks);
+  const parts = withReasoning(
+    reasoning,
+    message.reasoning_content || message.reasoning,
+    texts,
+    calls,
+  );
   let finishReason: FinishReason = parseChatFinishReason(choice.finish_reason);
   if (message.refusal) finishReason = { ...finishReason, unified: "content-filter" };
   return { index: choice.index, message: { role: "assistant", parts }, finishReason };

@@ -12,6 +12,7 @@ import type {
   UserPart,
   Warning,
 } from "@interlingua/core-types";
+import { isOpenApiDialect, type JsonObject, openApiToJsonSchema } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import type {
   ChatAssistantMessage,
@@ -342,7 +343,7 @@ function renderTools(request: Request, out: ChatRequestWire, warn: Warn): void {
       case "function": {
         const fn: Extract<ChatTool, { type: "function" }>["function"] = {
           name: tool.name,
-          parameters: tool.parameters,
+          parameters: jsonSchemaOf(tool.parameters, `${at}.parameters`, warn),
         };
         if (tool.description !== undefined) fn.description = tool.description;
         if (tool.strict !== undefined) fn.strict = tool.strict;
@@ -398,10 +399,21 @@ function renderResponseFormat(format: ResponseFormat, warn: Warn): ChatResponseF
       }
       const spec: Extract<ChatResponseFormat, { type: "json_schema" }>["json_schema"] = {
         name: format.name ?? "response",
-        schema: format.schema,
+        schema: jsonSchemaOf(format.schema, "responseFormat.schema", warn),
       };
       if (format.strict !== undefined) spec.strict = format.strict;
       return { type: "json_schema", json_schema: spec };
     }
   }
+}
+
+/** A schema in Gemini's dialect (from a native client) as the JSON Schema chat upstreams read. */
+function jsonSchemaOf(schema: JsonObject, feature: string, warn: Warn): JsonObject {
+  if (!isOpenApiDialect(schema)) return schema;
+  warn({
+    type: "mapped",
+    feature,
+    message: "Gemini's schema dialect was converted to JSON Schema",
+  });
+  return openApiToJsonSchema(schema);
 }

@@ -6,6 +6,7 @@ import {
   type Warning,
 } from "@interlingua/core-types";
 import type { ChatToolCall } from "./chat-api.js";
+import { type ChatReasoningDetailOut, renderReasoningDetails } from "./chat-reasoning-details.js";
 import { isFinishReasonMapped, renderChatFinishReason } from "./map-chat-finish-reason.js";
 import { type RenderedChatUsage, renderChatUsage, usageFieldsChatDrops } from "./map-chat-usage.js";
 
@@ -32,6 +33,8 @@ export interface RenderedChatMessage {
   content: string | null;
   reasoning_content?: string;
   tool_calls?: ChatToolCall[];
+  /** Signatures and redacted thinking, when there are any (chat-reasoning-details.ts). */
+  reasoning_details?: ChatReasoningDetailOut[];
 }
 
 type Warn = (warning: Warning) => void;
@@ -75,15 +78,9 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
   const texts: string[] = [];
   const reasoning: string[] = [];
   const calls: ChatToolCall[] = [];
+  const details = renderReasoningDetails(choice.message.parts);
   choice.message.parts.forEach((part, j) => {
     const partAt = `${at}.message.parts[${j}]`;
-    if ("signature" in part && part.signature !== undefined) {
-      warn({
-        type: "dropped",
-        feature: `${partAt}.signature`,
-        message: "chat cannot carry signatures",
-      });
-    }
     switch (part.type) {
       case "text":
         texts.push(part.text);
@@ -99,6 +96,7 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
         });
         return;
       case "redacted-thinking":
+        return;
       case "image":
       case "file":
         warn({
@@ -115,6 +113,7 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
   };
   if (reasoning.length > 0) message.reasoning_content = reasoning.join("");
   if (calls.length > 0) message.tool_calls = calls;
+  if (details !== undefined) message.reasoning_details = details;
   if (isFinishReasonMapped(choice.finishReason)) {
     warn({
       type: "mapped",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { SseMessage } from "@interlingua/core-types";
 
-const folder = new URL("../../../../shared/fixtures/openai-chat/", import.meta.url);
+const folder = new URL("../../../fixtures/openai-chat/", import.meta.url);
 
 export const fixtureNames = [
   "openai-text",

@@ -241,6 +241,7 @@ describe("thinking toward Anthropic", () => {
   it("maps the thinking config: budget, adaptive, effort and display", () => {
     const enabled = renderMessagesRequest(
       base({
+        sampling: { maxTokens: 8000 },
         thinking: { type: "enabled", budgetTokens: 4000, includeThoughts: false, effort: "high" },
       }),
     );
@@ -273,7 +274,8 @@ describe("thinking toward Anthropic", () => {
       base({ sampling: { maxTokens: 3000 }, thinking: { type: "enabled", effort: "high" } }),
       { onWarning },
     );
-    expect(derived.thinking).toEqual({ type: "enabled", budget_tokens: 2999 });
+    // Room is left for the answer (fit-thinking-constraints.ts): 3000 - max(1024, 3000 / 4).
+    expect(derived.thinking).toEqual({ type: "enabled", budget_tokens: 1976 });
     expect(list.map((w) => [w.type, w.feature])).toEqual([["mapped", "thinking.budgetTokens"]]);
 
     const adaptiveOnly = renderMessagesRequest(
@@ -564,15 +566,20 @@ describe("sampling and options", () => {
     expect(list.map((w) => [w.type, w.feature])).toEqual([["mapped", "sampling.maxTokens"]]);
   });
 
-  it("drops a json-schema response format with a warning", () => {
+  it("sends a json-schema response format as Anthropic's output_config.format", () => {
     const { list, onWarning } = warnings();
     const wire = renderMessagesRequest(
       base({ responseFormat: { type: "json-schema", name: "out", schema: { type: "object" } } }),
       { onWarning },
     );
+    expect(wire["output_config"]).toEqual({
+      format: { type: "json_schema", schema: { type: "object", additionalProperties: false } },
+    });
     expect(wire).not.toHaveProperty("response_format");
-    expect(wire).not.toHaveProperty("output_format");
-    expect(list.map((w) => [w.type, w.feature])).toEqual([["dropped", "responseFormat"]]);
+    expect(list.map((w) => [w.type, w.feature])).toEqual([
+      ["mapped", "responseFormat.schema"],
+      ["mapped", "responseFormat"],
+    ]);
   });
 
   it("maps tool choice and disable_parallel_tool_use both ways", () => {

@@ -3,6 +3,9 @@ import {
   addFields,
   type FilePart,
   type ImagePart,
+  isOpenApiDialect,
+  type JsonObject,
+  openApiToJsonSchema,
   type RenderOptions,
   type Request,
   type TextPart,
@@ -15,6 +18,7 @@ import {
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import { base64ToText, parseDataUrl } from "./base64-text.js";
+import { derivedThinkingBudget, fitThinkingConstraints } from "./fit-thinking-constraints.js";
 import type {
   MessagesContentBlock,
   MessagesDocumentBlock,
@@ -33,10 +37,12 @@ import {
   defaultMaxTokens,
   MESSAGES_DEFAULT_THINKING_BUDGET,
   MESSAGES_EFFORT_BUDGET,
-  MESSAGES_MIN_THINKING_BUDGET,
   requiresAdaptiveThinking,
 } from "./messages-model-defaults.js";
 import { toMessagesToolCallId } from "./messages-tool-call-id.js";
+import { restoreMovedThinkingSignature } from "./moved-thinking-signature.js";
+import { renderOutputFormat } from "./render-output-format.js";
+import { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";
 
 type Warn = (type: Warning["type"], feature: string, message: string) => void;
 
@@ -139,14 +145,21 @@ export function renderMessagesRequest(
       out["output_config"] = { ...base, effort: rendered.effort };
     }
   }
-
-  if (request.responseFormat && request.responseFormat.type !== "text") {
-    warn(
-      "dropped",
-      "responseFormat",
-      `the messages protocol has no ${request.responseFormat.type} response format`,
-    );
+  if (out.thinking !== undefined && out.thinking.type !== "disabled") {
+    if (continuesUnsignedToolTurn(out.messages)) {
+      out.thinking = { type: "disabled" };
+      warn(
+        "mapped",
+        "thinking",
+        "the tool turn being continued has no signed thinking block, which Anthropic requires while thinking is on; thinking is off for this request",
+      );
+    }
   }
+
+  if (request.responseFormat !== undefined) {
+    renderOutputFormat(request.responseFormat, out, extras, warn);
+  }
+  fitThinkingConstraints(out, request.thinking?.budgetTokens !== undefined, warn);
   if (request.cachedContent !== undefined) {
     warn("dropped", "cachedContent", "the messages protocol has no named cache resources");
   }
@@ -208,7 +221,9 @@ function renderMessages(messages: Request["messages"], warn: Warn): MessagesMess
     if (message.role !== "tool" && message.name !== undefined) {
       warn("dropped", `${at}.name`, "the messages protocol has no participant names");
     }
-    message.parts.forEach((part, j) => {
+    const parts: readonly (typeof message.parts)[number][] =
+      message.role === "assistant" ? restoreMovedThinkingSignature(message.parts) : message.parts;
+    parts.forEach((part, j) => {
       const feature = `${at}.parts[${j}]`;
       if (part.type === "tool-result") turn.results.push(renderToolResult(part, feature, warn));
       else {
@@ -437,7 +452,10 @@ function renderTools(tools: readonly Tool[], warn: Warn): MessagesTool[] {
     const feature = `tools[${i}]`;
     switch (tool.type) {
       case "function": {
-        const custom: MessagesTool = { name: tool.name, input_schema: tool.parameters };
+        const custom: MessagesTool = {
+          name: tool.name,
+          input_schema: jsonSchemaOf(tool.parameters, `${feature}.parameters`, warn),
+        };
         if (tool.description !== undefined) custom.description = tool.description;
         if (tool.strict !== undefined) custom.strict = tool.strict;
         if (tool.cacheControl) custom.cache_control = toMessagesCacheControl(tool.cacheControl);
@@ -555,12 +573,20 @@ function renderThinking(
       thinking.effort === undefined
         ? MESSAGES_DEFAULT_THINKING_BUDGET
         : MESSAGES_EFFORT_BUDGET[thinking.effort];
-    // Anthropic requires budget_tokens < max_tokens; a derived budget is fitted below it.
-    budget = Math.max(MESSAGES_MIN_THINKING_BUDGET, Math.min(budget, out.max_tokens - 1));
+    // Anthropic requires budget_tokens < max_tokens; a derived budget is fitted below it, leaving
+    // room for the answer (fit-thinking-constraints.ts).
+    budget = derivedThinkingBudget(budget, out.max_tokens);
     warn("mapped", "thinking.budgetTokens", `thinking budget_tokens set to ${budget}`);
   }
   result.thinking = display
     ? { type: "enabled", budget_tokens: budget, display }
     : { type: "enabled", budget_tokens: budget };
   return result;
+}
+
+/** A schema in Gemini's dialect (from a native client) as the JSON Schema Anthropic reads. */
+export function jsonSchemaOf(schema: JsonObject, feature: string, warn: Warn): JsonObject {
+  if (!isOpenApiDialect(schema)) return schema;
+  warn("mapped", feature, "Gemini's schema dialect was converted to JSON Schema");
+  return openApiToJsonSchema(schema);
 }

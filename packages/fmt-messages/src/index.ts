@@ -1,9 +1,28 @@
+// The canonical types a user names when handling this codec's input and output.
+export type {
+  Codec,
+  Message,
+  Part,
+  RenderOptions,
+  Request,
+  Response,
+  StreamEvent,
+  Tool,
+  Usage,
+  Warning,
+} from "@interlingua/core-types";
 export { base64ToText, parseDataUrl, textToBase64 } from "./base64-text.js";
 export {
   EFFORT_TO_MESSAGES,
   MESSAGES_WEB_SEARCH_TOOL,
   renderMessagesRequest,
 } from "./convert-to-messages-request.js";
+export {
+  derivedThinkingBudget,
+  fitThinkingConstraints,
+  MESSAGES_THINKING_MIN_TOP_P,
+  messagesAnswerRoom,
+} from "./fit-thinking-constraints.js";
 export { messagesErrorStatus, messagesErrorType } from "./map-messages-error-type.js";
 export {
   MESSAGES_STOP_REASONS,
@@ -26,6 +45,11 @@ export {
   MESSAGES_MIN_THINKING_BUDGET,
   requiresAdaptiveThinking,
 } from "./messages-model-defaults.js";
+export {
+  messagesPassThroughShape,
+  messagesRequestFields,
+  untranslatedMessagesFields,
+} from "./messages-request-fields.js";
 export { decodeMessagesStream, MessagesStreamDecoder } from "./messages-stream-decoder.js";
 export { encodeMessagesStream, MessagesStreamEncoder } from "./messages-stream-encoder.js";
 export { MESSAGES_TOOL_CALL_ID, toMessagesToolCallId } from "./messages-tool-call-id.js";
@@ -34,3 +58,9 @@ export { normalizeMessagesRequest, normalizeMessagesResponse } from "./normalize
 export { parseMessagesRequest, THINKING_DISPLAY_TO_INCLUDE } from "./parse-messages-request.js";
 export { parseMessagesBlock, parseMessagesResponse } from "./parse-messages-response.js";
 export { argumentsObject, renderMessagesResponse } from "./render-messages-response.js";
+export {
+  MESSAGES_JSON_OBJECT_INSTRUCTION,
+  messagesOutputSchema,
+  renderOutputFormat,
+} from "./render-output-format.js";
+export { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";

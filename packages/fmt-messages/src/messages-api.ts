@@ -1,5 +1,6 @@
 import { jsonObjectSchema } from "@interlingua/core-types";
-import { z } from "zod";
+import * as z from "zod";
+import { messagesPassThroughShape } from "./messages-request-fields.js";
 
 /**
  * Wire schemas of the messages format (Anthropic Messages API, `POST /v1/messages`). They are the
@@ -190,6 +191,7 @@ export const messagesRequestSchema = z.looseObject({
   tool_choice: messagesToolChoiceSchema.optional(),
   thinking: messagesThinkingConfigSchema.optional(),
   stream: z.boolean().optional(),
+  ...messagesPassThroughShape,
 });
 export type MessagesRequestWire = z.infer<typeof messagesRequestSchema>;
 

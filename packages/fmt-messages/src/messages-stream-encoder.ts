@@ -10,6 +10,7 @@ import {
 import { messagesErrorType } from "./map-messages-error-type.js";
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
 import { toMessagesUsage } from "./messages-usage.js";
+import { PartSerializer } from "./serialize-parts.js";
 
 type BlockKind = "text" | "thinking" | "tool" | "redacted";
 interface Block {
@@ -39,6 +40,10 @@ const blockDelta = (wire: number, kind: string, field: string, value: string): S
  * message_delta (stop reason and cumulative usage), message_stop. Every frame is produced as soon
  * as its event arrives, except the stop reason and usage: Anthropic reports both together in
  * message_delta after the last block, so they are held (as values) until the stream ends.
+ * - One block is open at a time: a part's events wait while another part is open (interleaved
+ *   parallel tool calls are written one after the other, each whole).
+ * - message_start goes out with the event after response-start, so usage that arrives at once
+ *   (Gemini's first chunk) carries the real input_tokens.
  * - Parts get dense block indices in order of first appearance (canonical indices may have gaps).
  * - A delta for a part that was never started opens its block; one for a closed text or thinking
  *   part opens a new block.
@@ -55,18 +60,36 @@ export class MessagesStreamEncoder {
   private finishReason: FinishReason | undefined;
   private stopSequence: string | undefined;
   private readonly warned = new Set<string>();
+  private readonly serializer = new PartSerializer();
+  /** message_start waits for the event after response-start, to carry usage that comes with it. */
+  private pendingStart: { id: string; model: string } | undefined;
 
   constructor(private readonly onWarning?: (warning: Warning) => void) {}
 
+  /** One block at a time (serialize-parts.ts), then the frames. */
   push(event: StreamEvent, emit: (message: SseMessage) => void): void {
+    this.serializer.push(event, (e) => this.encode(e, emit));
+  }
+
+  private encode(event: StreamEvent, emit: (message: SseMessage) => void): void {
     if (this.done) return;
+    if (this.pendingStart !== undefined && event.type !== "response-start") {
+      // The upstream's first usage (Gemini sends it with the first chunk) goes in message_start.
+      if (event.type === "usage") this.usage = event.usage;
+      const { id, model } = this.pendingStart;
+      this.pendingStart = undefined;
+      this.start(id, model, emit);
+      if (event.type === "usage") return;
+    }
     if ("choice" in event && event.choice !== undefined && event.choice !== 0) {
       this.warnOnce("choices", "a messages stream carries one reply; other choices are dropped");
       return;
     }
     switch (event.type) {
       case "response-start":
-        if (!this.started) this.start(event.id, event.model, emit);
+        if (!this.started && this.pendingStart === undefined) {
+          this.pendingStart = { id: event.id, model: event.model };
+        }
         return;
       case "part-start":
         this.block(event.index, event.kind, emit);
@@ -167,6 +190,11 @@ export class MessagesStreamEncoder {
 
   /** Closes open blocks, then reports the held stop reason and usage and ends the message. */
   flush(emit: (message: SseMessage) => void): void {
+    this.serializer.end((e) => this.encode(e, emit));
+    if (this.pendingStart !== undefined) {
+      this.start(this.pendingStart.id, this.pendingStart.model, emit);
+      this.pendingStart = undefined;
+    }
     if (this.done || !this.started) return;
     this.done = true;
     for (const block of this.blocks.values()) if (block.open) this.close(block, emit);
@@ -203,7 +231,10 @@ export class MessagesStreamEncoder {
   }
 
   private ensureStarted(emit: (message: SseMessage) => void): void {
-    if (!this.started) this.start("", "", emit);
+    if (this.started) return;
+    const pending = this.pendingStart;
+    this.pendingStart = undefined;
+    this.start(pending?.id ?? "", pending?.model ?? "", emit);
   }
 
   /** The open block of a text or thinking part, starting it (again) when needed. */

@@ -247,14 +247,59 @@ describe("encoding for messages clients", () => {
     ]);
   });
 
-  it("emits each frame as soon as its event arrives (no buffering)", () => {
+  it("emits each frame as soon as its event arrives (message_start with the next event)", () => {
     const encoder = new MessagesStreamEncoder();
     const out: unknown[] = [];
     const emit = (m: { data: string }) => out.push(JSON.parse(m.data).type);
     encoder.push({ type: "response-start", id: "a", model: "m", created: 0 }, emit);
-    expect(out).toEqual(["message_start"]);
+    expect(out).toEqual([]);
     encoder.push({ type: "text-delta", index: 0, delta: "x" }, emit);
     expect(out).toEqual(["message_start", "content_block_start", "content_block_delta"]);
+  });
+
+  it("message_start carries the input tokens of usage that comes right after the start", () => {
+    const usage = {
+      inputTokens: 42,
+      outputTokens: 1,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      thinkingTokens: 0,
+    };
+    const frames = encodeAll([
+      { type: "response-start", id: "a", model: "m", created: 0 },
+      { type: "usage", usage },
+      { type: "text-delta", index: 0, delta: "x" },
+    ]);
+    const start = JSON.parse(frames[0]?.data ?? "");
+    expect(start.type).toBe("message_start");
+    expect(start.message.usage.input_tokens).toBe(42);
+  });
+
+  it("interleaved parallel tool calls never leave two blocks open; each call arrives whole", () => {
+    const frames = encodeAll([
+      { type: "response-start", id: "a", model: "m", created: 0 },
+      { type: "tool-call-start", index: 0, id: "c0", name: "a" },
+      { type: "tool-call-start", index: 1, id: "c1", name: "b" },
+      { type: "tool-arguments-delta", index: 1, delta: '{"y":' },
+      { type: "tool-arguments-delta", index: 0, delta: '{"x":' },
+      { type: "tool-arguments-delta", index: 1, delta: "2}" },
+      { type: "part-end", index: 1 },
+      { type: "tool-arguments-delta", index: 0, delta: "1}" },
+      { type: "part-end", index: 0 },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+    ]);
+    let open = 0;
+    let most = 0;
+    for (const f of frames) {
+      if (f.event === "content_block_start") most = Math.max(most, ++open);
+      if (f.event === "content_block_stop") open--;
+    }
+    expect(most).toBe(1);
+    const parts = accumulateStream(decodeAll(frames)).choices[0]?.message.parts;
+    expect(parts).toStrictEqual([
+      { type: "tool-call", id: "c0", name: "a", arguments: '{"x":1}' },
+      { type: "tool-call", id: "c1", name: "b", arguments: '{"y":2}' },
+    ]);
   });
 
   it("an error event becomes an error frame and ends the stream", () => {

@@ -1,3 +1,5 @@
+import type { JsonObject } from "@interlingua/core-types";
+import { fitThinkingConstraints } from "./fit-thinking-constraints.js";
 import { MESSAGES_STOP_REASONS } from "./map-messages-finish-reason.js";
 import type {
   MessagesCacheControl,
@@ -21,6 +23,8 @@ import {
 } from "./messages-api.js";
 import { requiresAdaptiveThinking } from "./messages-model-defaults.js";
 import { toMessagesToolCallId } from "./messages-tool-call-id.js";
+import { messagesOutputSchema } from "./render-output-format.js";
+import { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";
 import { zodToInvalidRequest } from "./zod-error.js";
 
 /*
@@ -132,7 +136,12 @@ function block(b: MessagesContentBlock): MessagesContentBlock | undefined {
  * - tool ids are made acceptable with `toMessagesToolCallId`;
  * - custom tools lose `type: "custom"`; metadata keeps only a string user_id;
  * - `tool_choice: none` loses disable_parallel_tool_use; `thinking: enabled` becomes adaptive on
- *   models that only take adaptive thinking.
+ *   models that only take adaptive thinking;
+ * - thinking is disabled when the tool turn being continued has no thinking block first
+ *   (`continuesUnsignedToolTurn`);
+ * - Anthropic's thinking rules are applied (`fitThinkingConstraints`);
+ * - a structured-output schema (`output_config.format`, json_schema) has its objects closed
+ *   (`messagesOutputSchema`).
  */
 export function normalizeMessagesRequest(wire: unknown): MessagesRequestWire {
   const parsed = messagesRequestSchema.safeParse(wire);
@@ -208,6 +217,11 @@ export function normalizeMessagesRequest(wire: unknown): MessagesRequestWire {
           : { type: "adaptive" }
         : w.thinking;
   }
+  if (out.thinking !== undefined && out.thinking.type !== "disabled") {
+    if (continuesUnsignedToolTurn(out.messages)) out.thinking = { type: "disabled" };
+  }
+  fitThinkingConstraints(out, true, () => {});
+  normalizeOutputFormat(out);
   if (w.stream) out.stream = true;
   return out;
 }
@@ -272,4 +286,20 @@ function responseBlock(b: MessagesResponseBlock): MessagesResponseBlockOut {
     case "redacted_thinking":
       return { type: "redacted_thinking", data: b.data };
   }
+}
+
+/** `output_config.format` as the render writes it back (see parse-output-format.ts). */
+function normalizeOutputFormat(out: MessagesRequestWire): void {
+  const config = out["output_config"];
+  if (typeof config !== "object" || config === null) return;
+  const format = (config as Record<string, unknown>)["format"] as
+    | Record<string, unknown>
+    | undefined;
+  const schema = format?.["schema"];
+  if (format?.["type"] !== "json_schema" || typeof schema !== "object" || schema === null) return;
+  if (Array.isArray(schema) || Object.keys(format).length !== 2) return;
+  out["output_config"] = {
+    ...config,
+    format: { type: "json_schema", schema: messagesOutputSchema(schema as JsonObject) },
+  };
 }

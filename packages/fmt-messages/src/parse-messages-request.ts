@@ -31,6 +31,7 @@ import {
 } from "./messages-api.js";
 import { fromMessagesCacheControl } from "./messages-cache-control.js";
 import { MESSAGES_EXTRAS, MESSAGES_SHAPE_EXTRAS } from "./messages-extras.js";
+import { parseOutputFormat } from "./parse-output-format.js";
 import { zodToInvalidRequest } from "./zod-error.js";
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(messagesRequestKnownKeys);
@@ -82,6 +83,7 @@ export function parseMessagesRequest(wire: unknown): Request {
     if (!KNOWN_KEYS.has(key)) extras[key] = w[key];
   }
   if (w.thinking) request.thinking = parseThinking(w.thinking, extras);
+  parseOutputFormat(extras, request);
 
   if (w.metadata) {
     const { user_id, ...rest } = w.metadata;

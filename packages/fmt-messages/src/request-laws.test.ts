@@ -5,6 +5,7 @@ import { renderMessagesRequest } from "./convert-to-messages-request.js";
 import { normalizeMessagesRequest } from "./normalize-messages.js";
 import { parseMessagesRequest } from "./parse-messages-request.js";
 import { fc, wireRequest } from "./testing.js";
+import { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";
 
 describe("law 1: render(parse(w)) equals normalize(w)", () => {
   it("holds for generated requests", () => {
@@ -138,8 +139,29 @@ const expressible: fc.Arbitrary<Request> = canonical.request.map((r): Request =>
   return out;
 });
 
+/** Anthropic's thinking rules hold (fit-thinking-constraints.ts adapts requests that break them). */
+function fitsThinkingRules(r: Request): boolean {
+  const t = r.thinking;
+  if (t === undefined || t.type === "disabled") return true;
+  const s = r.sampling;
+  if (r.toolChoice?.type === "required" || r.toolChoice?.type === "tool") return false;
+  if (s.temperature !== undefined && s.temperature !== 1) return false;
+  if (s.topK !== undefined || (s.topP !== undefined && s.topP < 0.95)) return false;
+  const budget = t.budgetTokens;
+  return budget === undefined || (budget >= 1024 && budget < (s.maxTokens ?? 0));
+}
+
 /** A final assistant turn may not end in whitespace, so it ends in a solid tool call or text. */
-const expressibleRequest = expressible.filter((r) => r.messages.length > 0);
+const expressibleRequest = expressible.filter(fitsThinkingRules).filter(
+  (r) =>
+    r.messages.length > 0 &&
+    // Thinking is turned off for a tool turn without its signed block (unsigned-tool-turn.ts).
+    !(
+      r.thinking !== undefined &&
+      r.thinking.type !== "disabled" &&
+      continuesUnsignedToolTurn(renderMessagesRequest(r).messages)
+    ),
+);
 
 describe("law 2: parse(render(c)) equals c", () => {
   it("holds for canonical requests the messages format expresses", () => {

@@ -281,7 +281,23 @@ export const wireRequest: fc.Arbitrary<MessagesRequestWire> = fc.record(
     // Fields the canonical model does not interpret, kept in extras.messages.
     service_tier: fc.constantFrom("auto", "standard_only"),
     output_config: fc.record(
-      { effort: fc.constantFrom("low", "medium", "high", "max") },
+      {
+        effort: fc.constantFrom("low", "medium", "high", "max"),
+        // Structured output: closed and open objects (the render closes them), other formats.
+        format: fc.constantFrom(
+          { type: "json_schema", schema: { type: "string" } },
+          {
+            type: "json_schema",
+            schema: { type: "object", properties: { a: { type: "integer" } } },
+          },
+          {
+            type: "json_schema",
+            schema: { type: "object", properties: {}, additionalProperties: false },
+          },
+          { type: "json_schema" },
+          { type: "other", x: 1 },
+        ),
+      },
       { requiredKeys: [] },
     ),
     container: identifier,

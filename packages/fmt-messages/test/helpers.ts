@@ -3,7 +3,7 @@ import type { SseMessage, StreamEvent, Warning } from "@interlingua/core-types";
 import { MessagesStreamDecoder } from "../src/messages-stream-decoder.js";
 import { MessagesStreamEncoder } from "../src/messages-stream-encoder.js";
 
-const FIXTURES = new URL("../../../../shared/fixtures/anthropic/", import.meta.url);
+const FIXTURES = new URL("../../../fixtures/anthropic/", import.meta.url);
 
 export function readFixture(name: string): string {
   return readFileSync(new URL(name, FIXTURES), "utf8");

@@ -37,6 +37,7 @@ import {
   parseUserPart,
 } from "./native-parts.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
+import { sanitizeNativeJsonSchema } from "./sanitize-native-json-schema.js";
 
 export interface ParseNativeRequestOptions {
   /** The model of the URL path (`/v1beta/models/{model}:{method}`); wins over a body `model`. */
@@ -184,6 +185,15 @@ function parseContents(contents: NativeContent[], ctx: PartParseContext): Messag
   return messages;
 }
 
+/** A client's own responseJsonSchema that the render's sanitiser would change: kept as sent. */
+function outsideJsonSubset(schema: JsonObject): boolean {
+  let changed = false;
+  sanitizeNativeJsonSchema(schema, () => {
+    changed = true;
+  });
+  return changed;
+}
+
 function parseResponseFormat(
   config: NativeGenerationConfig,
   book: NativeBookkeeping,
@@ -199,6 +209,7 @@ function parseResponseFormat(
   if (mime === "application/json") {
     if (schema === undefined) return { type: "json-object" };
     if (responseSchema !== undefined) book.responseSchemaField = "responseSchema";
+    else if (outsideJsonSubset(schema)) book.responseSchemaField = "responseJsonSchema";
     return { type: "json-schema", schema };
   }
   if (mime === "text/plain" && schema === undefined) return { type: "text" };

@@ -5,6 +5,7 @@ import type {
   Response,
   SafetyRating,
 } from "@interlingua/core-types";
+import { blockedChoice } from "./blocked-prompt.js";
 import { invalidFromZod } from "./invalid-native-input.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
@@ -58,6 +59,7 @@ export const createTimeOf = (created: number): string | undefined =>
  * model ("" when absent); created comes from createTime when the upstream sends one. Function
  * calls without an id get `gemini_call_<responseId>_<candidate>_<n>`. Unknown top-level fields are
  * kept in extras.native; unknown candidate fields (finishMessage, citations, grounding) are not.
+ * A blocked prompt (blockReason, no candidates) is one empty choice finished content-filter.
  */
 export function parseNativeResponse(wire: unknown): Response {
   const parsed = nativeResponseSchema.safeParse(wire);
@@ -98,6 +100,8 @@ export function parseNativeResponse(wire: unknown): Response {
   };
   if (body.promptFeedback !== undefined) {
     response.promptFeedback = parsePromptFeedback(body.promptFeedback);
+    const blocked = response.promptFeedback.blockReason;
+    if (blocked !== undefined && choices.length === 0) choices.push(blockedChoice(blocked));
   }
   const extras = buildExtras(unknown, book);
   if (extras !== undefined) response.extras = extras;

@@ -28,6 +28,8 @@ import { type NativeBookkeeping, readBookkeeping, readUnknownFields } from "./na
 import { renderFunctionResponse } from "./native-function-response.js";
 import { type PartRenderContext, renderAssistantPart, renderUserPart } from "./native-parts.js";
 import { isGeneratedCallId } from "./native-tool-call-ids.js";
+import { orderToolResults } from "./order-tool-results.js";
+import { sanitizeNativeJsonSchema } from "./sanitize-native-json-schema.js";
 import { sanitizeNativeSchema } from "./sanitize-native-schema.js";
 
 /** canonical sampling field -> generationConfig field. */
@@ -237,8 +239,20 @@ function renderGenerationConfig(
   if (format !== undefined) {
     config.responseMimeType = responseMimeTypes[format.type];
     if (format.type === "json-schema") {
+      // A schema that came as responseSchema goes back as it came; any other is JSON Schema,
+      // cut to the subset responseJsonSchema accepts (never forwarded blindly).
       if (book.responseSchemaField === "responseSchema") config.responseSchema = format.schema;
-      else config.responseJsonSchema = format.schema;
+      else if (book.responseSchemaField === "responseJsonSchema")
+        config.responseJsonSchema = format.schema;
+      else {
+        config.responseJsonSchema = sanitizeNativeJsonSchema(format.schema, (step) =>
+          options?.onWarning?.({
+            type: "mapped",
+            feature: "responseFormat.schema",
+            message: `${step.path || "/"}: ${step.message}`,
+          }),
+        );
+      }
       if (format.name !== undefined || format.strict !== undefined) {
         options?.onWarning?.({
           type: "dropped",
@@ -293,7 +307,7 @@ export function renderNativeRequest(request: Request, options?: RenderOptions): 
   reportDropped(request, options);
   const body: NativeRequestWire = {
     ...readUnknownFields(request.extras),
-    contents: renderContents(request.messages, ctx),
+    contents: renderContents(orderToolResults(request.messages, options?.onWarning), ctx),
   };
   if (request.system.length > 0) {
     body.systemInstruction = {

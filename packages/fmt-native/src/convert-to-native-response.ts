@@ -4,6 +4,7 @@ import type {
   Response,
   SafetyRating,
 } from "@interlingua/core-types";
+import { isBlockedPrompt } from "./blocked-prompt.js";
 import { createdFromCreateTime, createTimeOf } from "./convert-from-native-response.js";
 import { renderNativeFinishReason } from "./map-native-finish-reason.js";
 import { renderNativeUsage } from "./map-native-usage.js";
@@ -49,7 +50,7 @@ export function renderNativeResponse(
   const book = readBookkeeping(response.extras);
   const ctx: PartRenderContext = { book, options };
   const body: NativeResponseWire = { ...readUnknownFields(response.extras) };
-  if (response.choices.length > 0) {
+  if (response.choices.length > 0 && !isBlockedPrompt(response.choices, response.promptFeedback)) {
     body.candidates = response.choices.map((choice, c): NativeCandidate => {
       const feature = `choices[${c}]`;
       const parts: NativePart[] = [];

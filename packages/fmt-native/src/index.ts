@@ -1,3 +1,16 @@
+// The canonical types a user names when handling this codec's input and output.
+export type {
+  Codec,
+  Message,
+  Part,
+  RenderOptions,
+  Request,
+  Response,
+  StreamEvent,
+  Tool,
+  Usage,
+  Warning,
+} from "@interlingua/core-types";
 export {
   type ParseNativeRequestOptions,
   parseNativeRequest,
@@ -33,12 +46,23 @@ export * from "./native-api.js";
 export { native } from "./native-codec.js";
 export { bookkeepingKey, type NativeBookkeeping } from "./native-extras.js";
 export { parseFunctionResponse, renderFunctionResponse } from "./native-function-response.js";
+export {
+  nativeGenerationPassThroughShape,
+  nativeRequestFields,
+  untranslatedNativeFields,
+} from "./native-request-fields.js";
 export { decodeNativeStream, NativeStreamDecoder } from "./native-stream-decoder.js";
 export { encodeNativeStream, NativeStreamEncoder } from "./native-stream-encoder.js";
 export { generatedCallId, isGeneratedCallId } from "./native-tool-call-ids.js";
 export { normalizeNativeRequest, normalizeNativeResponse } from "./normalize-native.js";
+export { orderToolResults } from "./order-tool-results.js";
 export { PartialArgsJsonWriter, parseJsonPath } from "./partial-args-json-writer.js";
 export {
+  nativeJsonSchemaKeywords,
+  sanitizeNativeJsonSchema,
+} from "./sanitize-native-json-schema.js";
+export {
+  MAX_INLINED_REFS,
   nativeSchemaKeywords,
   type SchemaSanitizeStep,
   sanitizeNativeSchema,

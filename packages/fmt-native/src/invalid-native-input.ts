@@ -1,5 +1,5 @@
 import { type GatewayError, invalidRequest } from "@interlingua/errors";
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** `contents[0].parts[1].text`: the path style of the 400 messages. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {

@@ -22,6 +22,7 @@ import { nativeRequestSchema, nativeResponseSchema } from "./native-api.js";
 import { parseJsonObject } from "./native-function-response.js";
 import { guessImageType } from "./native-media.js";
 import { normalizeNativeRequest, normalizeNativeResponse } from "./normalize-native.js";
+import { sanitizeNativeJsonSchema } from "./sanitize-native-json-schema.js";
 import { nativeRequestWire, nativeResponseWire } from "./testing.js";
 
 describe("wire arbitraries", () => {
@@ -73,7 +74,8 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
 //   either absent or non-empty;
 // - thinking: a budget only with "enabled", and not together with an effort; no effort with
 //   "disabled" or "adaptive" (the upstream takes a budget or a level, never both);
-// - no parallelToolCalls, user, metadata or includeUsage; a json-schema format has no name/strict.
+// - no parallelToolCalls, user, metadata or includeUsage; a json-schema format has no name/strict
+//   and its schema is inside the responseJsonSchema subset.
 
 const omit = <T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> => {
   const out = { ...value };
@@ -153,7 +155,9 @@ const expressibleRequest: fc.Arbitrary<Request> = arb.request.map((request) => {
   out.messages = request.messages.map(expressibleMessage);
   out.tools = expressibleTools(request.tools);
   if (out.responseFormat?.type === "json-schema") {
-    out.responseFormat = omit(out.responseFormat, "name", "strict");
+    // A response schema is sent cut to the JSON Schema subset the upstream accepts.
+    const format = omit(out.responseFormat, "name", "strict");
+    out.responseFormat = { ...format, schema: sanitizeNativeJsonSchema(format.schema) };
   }
   if (request.thinking !== undefined) {
     const t = request.thinking;

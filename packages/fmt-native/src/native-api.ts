@@ -1,4 +1,5 @@
-import { z } from "zod";
+import * as z from "zod";
+import { nativeGenerationPassThroughShape } from "./native-request-fields.js";
 
 /**
  * Zod schemas of the generate-content wire format (Gemini `generateContent`), camelCase as Gemini
@@ -106,6 +107,7 @@ export const nativeGenerationConfigSchema = z.looseObject({
   responseSchema: json.optional(),
   responseJsonSchema: json.optional(),
   thinkingConfig: nativeThinkingConfigSchema.optional(),
+  ...nativeGenerationPassThroughShape,
 });
 
 /** The thresholds SPEC.md lists, plus the two real values the upstream also accepts. */

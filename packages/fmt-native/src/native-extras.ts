@@ -19,8 +19,11 @@ export interface NativeBookkeeping {
   functionCallingConfig?: Record<string, unknown>;
   /** mode and names as sent, when the canonical toolChoice cannot say them (ANY with 2 names). */
   functionCalling?: NativeFunctionCalling;
-  /** The response schema came as the OpenAPI-style `responseSchema`, not `responseJsonSchema`. */
-  responseSchemaField?: "responseSchema";
+  /**
+   * The response schema came as the OpenAPI-style `responseSchema`, or as a `responseJsonSchema`
+   * outside the subset the render sanitises to: either is rendered back as it came.
+   */
+  responseSchemaField?: "responseSchema" | "responseJsonSchema";
   /** Function declaration fields besides name, description and parameters, by function name. */
   declarations?: Record<string, Record<string, unknown>>;
   /** Functions declared with `parametersJsonSchema` (rendered back unsanitised). */
@@ -58,7 +61,11 @@ export function readBookkeeping(extras: Extras | undefined): NativeBookkeeping {
     }
     book.functionCalling = calling;
   }
-  if (raw.responseSchemaField === "responseSchema") book.responseSchemaField = "responseSchema";
+  if (
+    raw.responseSchemaField === "responseSchema" ||
+    raw.responseSchemaField === "responseJsonSchema"
+  )
+    book.responseSchemaField = raw.responseSchemaField;
   if (isRecord(raw.declarations)) {
     const declarations: Record<string, Record<string, unknown>> = {};
     for (const [name, fields] of Object.entries(raw.declarations)) {

@@ -377,16 +377,48 @@ describe("other frames", () => {
     });
     const events: StreamEvent[] = [];
     for await (const event of input.pipeThrough(decodeNativeStream())) events.push(event);
+    // A chunk's usage comes before its content (the first prompt count reaches start frames).
     expect(events.map((e) => e.type)).toEqual([
       "response-start",
+      "usage",
       "part-start",
       "text-delta",
       "usage",
       "text-delta",
-      "usage",
       "signature-delta",
       "part-end",
       "finish",
     ]);
+  });
+});
+
+describe("a blocked prompt (promptFeedback.blockReason, no candidates)", () => {
+  it("is never an empty success: stream and whole response both finish content-filter", async () => {
+    const { parseNativeResponse } = await import("./convert-from-native-response.js");
+    const { renderNativeResponse } = await import("./convert-to-native-response.js");
+    const wire = {
+      promptFeedback: { blockReason: "PROHIBITED_CONTENT" },
+      usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 },
+      modelVersion: "gemini-2.5-pro",
+      responseId: "abc",
+    };
+    const whole = parseNativeResponse(wire);
+    expect(whole.choices).toStrictEqual([
+      {
+        index: 0,
+        message: { role: "assistant", parts: [] },
+        finishReason: { unified: "content-filter", raw: "PROHIBITED_CONTENT" },
+      },
+    ]);
+    // Same-format rendering writes it back as it came: no candidate.
+    const back = renderNativeResponse(whole);
+    expect(back.candidates).toBeUndefined();
+    expect(back.promptFeedback).toStrictEqual(wire.promptFeedback);
+    const events = decodeFrames([wire]);
+    expect(events.at(-1)).toStrictEqual({
+      type: "finish",
+      finishReason: { unified: "content-filter", raw: "PROHIBITED_CONTENT" },
+    });
+    expect(accumulateStream(events).choices).toStrictEqual(whole.choices);
   });
 });

@@ -1,5 +1,12 @@
-import type { SafetyRating, SseMessage, StreamEvent, Usage } from "@interlingua/core-types";
+import {
+  movedThinkingSignature,
+  type SafetyRating,
+  type SseMessage,
+  type StreamEvent,
+  type Usage,
+} from "@interlingua/core-types";
 import { parseUpstreamError } from "@interlingua/errors";
+import { blockedFinishReason } from "./blocked-prompt.js";
 import {
   createdFromCreateTime,
   parsePromptFeedback,
@@ -37,6 +44,8 @@ interface CandidateState {
   calls: number;
   hasToolCalls: boolean;
   safetyRatings: SafetyRating[] | undefined;
+  /** The latest thinking part, where a moved thinking signature goes back. */
+  lastThinking: number | undefined;
 }
 
 const tokenFields = [
@@ -107,6 +116,10 @@ export class NativeStreamDecoder {
   private responseId = "";
   private usage: Usage | undefined;
   private feedback = "";
+  /** A blocked prompt's reason, to finish a stream that brings no candidate (blocked-prompt.ts). */
+  private blockReason: string | undefined;
+  private sawCandidate = false;
+  private failed = false;
   private readonly candidates = new Map<number, CandidateState>();
 
   push(message: SseMessage, emit: Emit): void {
@@ -127,6 +140,7 @@ export class NativeStreamDecoder {
       return;
     }
     if (chunk.error !== undefined) {
+      this.failed = true;
       emit(this.errorEvent(200, chunk));
       return;
     }
@@ -141,11 +155,8 @@ export class NativeStreamDecoder {
       });
     }
     if (chunk.promptFeedback !== undefined) this.promptFeedback(chunk.promptFeedback, emit);
-    if (Array.isArray(chunk.candidates)) {
-      chunk.candidates.forEach((candidate, position) => {
-        if (isRecord(candidate)) this.candidate(candidate, position, emit);
-      });
-    }
+    // Usage before the chunk's content: the first chunk's prompt count reaches the client's
+    // start frame (a messages client's message_start) instead of waiting for the end.
     if (isRecord(chunk.usageMetadata)) {
       const usage = parseNativeUsage(readUsageMetadata(chunk.usageMetadata));
       if (!sameUsage(this.usage, usage)) {
@@ -153,11 +164,20 @@ export class NativeStreamDecoder {
         emit({ type: "usage", usage });
       }
     }
+    if (Array.isArray(chunk.candidates)) {
+      if (chunk.candidates.length > 0) this.sawCandidate = true;
+      chunk.candidates.forEach((candidate, position) => {
+        if (isRecord(candidate)) this.candidate(candidate, position, emit);
+      });
+    }
   }
 
   /** Closes the parts still open when the stream ends. */
   end(emit: Emit): void {
     for (const [choice, state] of this.candidates) this.closePart(state, choice, emit);
+    if (this.blockReason !== undefined && !this.sawCandidate && !this.failed) {
+      emit({ type: "finish", finishReason: blockedFinishReason(this.blockReason) });
+    }
   }
 
   private errorEvent(status: number, body: unknown): StreamEvent {
@@ -176,6 +196,7 @@ export class NativeStreamDecoder {
     const key = JSON.stringify(parsed.data);
     if (key === this.feedback) return;
     this.feedback = key;
+    if (parsed.data.blockReason !== undefined) this.blockReason = parsed.data.blockReason;
     emit({ type: "prompt-feedback", promptFeedback: parsePromptFeedback(parsed.data) });
   }
 
@@ -188,6 +209,7 @@ export class NativeStreamDecoder {
         calls: 0,
         hasToolCalls: false,
         safetyRatings: undefined,
+        lastThinking: undefined,
       };
       this.candidates.set(choice, state);
     }
@@ -229,7 +251,14 @@ export class NativeStreamDecoder {
   }
 
   private part(part: Json, state: CandidateState, choice: number, emit: Emit): void {
-    const signature = typeof part.thoughtSignature === "string" ? part.thoughtSignature : undefined;
+    let signature = typeof part.thoughtSignature === "string" ? part.thoughtSignature : undefined;
+    // A thinking signature this codec's encoder moved onto a call or text goes back on the
+    // thinking part it belongs to (core-types moved-signature.ts).
+    const moved = movedThinkingSignature(signature);
+    if (moved !== undefined && state.lastThinking !== undefined) {
+      emit(at({ type: "signature-delta", index: state.lastThinking, signature: moved }, choice));
+      signature = undefined;
+    }
     if (isRecord(part.functionCall)) {
       this.functionCall(part.functionCall, signature, state, choice, emit);
       return;
@@ -254,6 +283,7 @@ export class NativeStreamDecoder {
       this.closePart(state, choice, emit);
       open = { index: state.nextIndex++, kind, signed: false };
       state.open = open;
+      if (kind === "thinking") state.lastThinking = open.index;
       emit(at({ type: "part-start", index: open.index, kind }, choice));
     }
     if (text !== "") {

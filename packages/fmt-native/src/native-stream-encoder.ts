@@ -1,10 +1,12 @@
-import type {
-  SseMessage,
-  StreamEncodeOptions,
-  StreamEvent,
-  StreamEventOf,
+import {
+  moveThinkingSignature,
+  type SseMessage,
+  type StreamEncodeOptions,
+  type StreamEvent,
+  type StreamEventOf,
 } from "@interlingua/core-types";
 import { nativeStatusFor } from "@interlingua/errors";
+import { isBlockedFinish } from "./blocked-prompt.js";
 import { createTimeOf } from "./convert-from-native-response.js";
 import { renderPromptFeedback, renderSafetyRating } from "./convert-to-native-response.js";
 import { renderNativeFinishReason } from "./map-native-finish-reason.js";
@@ -17,6 +19,8 @@ interface PendingCall {
   name: string;
   args: string[];
   signature: string | undefined;
+  /** Its part-end came; it waits only for calls before it (calls go out in index order). */
+  ended: boolean;
 }
 
 type Located = { index: number; choice?: number };
@@ -40,10 +44,23 @@ export class NativeStreamEncoder {
   private readonly kinds = new Map<string, "text" | "thinking">();
   private readonly calls = new Map<string, PendingCall>();
   private readonly dropped = new Set<string>();
+  /** A blocked prompt's reason; its content-filter finish writes no candidate (blocked-prompt.ts). */
+  private blockReason: string | undefined;
+  private sawContent = false;
+  /**
+   * A thinking part's signature (an Anthropic upstream's), by choice, waiting for the next
+   * functionCall or visible text: Gemini clients drop thought parts without text, and real Gemini
+   * signs those parts, so that is where the signature goes; at the finish, an empty visible text
+   * part carries it.
+   */
+  private readonly heldSignatures = new Map<number, string>();
 
   constructor(private readonly options: StreamEncodeOptions = {}) {}
 
   push(event: StreamEvent, emit: (message: SseMessage) => void): void {
+    if (event.type !== "prompt-feedback" && event.type !== "response-start" && "index" in event) {
+      this.sawContent = true;
+    }
     switch (event.type) {
       case "response-start":
         this.id = event.id;
@@ -52,13 +69,18 @@ export class NativeStreamEncoder {
         this.tail = undefined;
         return;
       case "prompt-feedback":
+        if (event.promptFeedback.blockReason !== undefined) {
+          this.blockReason = event.promptFeedback.blockReason;
+        }
         emit(this.frame({ promptFeedback: renderPromptFeedback(event.promptFeedback) }));
         return;
       case "part-start":
         this.kinds.set(keyOf(event), event.kind);
         return;
       case "text-delta":
-        if (event.delta !== "") emit(this.textFrame(event.choice ?? 0, event.delta, ""));
+        if (event.delta !== "") {
+          emit(this.textFrame(event.choice ?? 0, event.delta, this.heldSignature(event, true)));
+        }
         return;
       case "thinking-delta":
         if (event.delta !== "") {
@@ -71,11 +93,16 @@ export class NativeStreamEncoder {
           call.signature = (call.signature ?? "") + event.signature;
           return;
         }
-        const part: NativePart =
-          this.kinds.get(keyOf(event)) === "thinking"
-            ? { text: "", thought: true, thoughtSignature: event.signature }
-            : { text: "", thoughtSignature: event.signature };
-        emit(this.parts(event, [part]));
+        if (this.kinds.get(keyOf(event)) === "thinking") {
+          const choice = event.choice ?? 0;
+          const held = this.heldSignatures.get(choice);
+          this.heldSignatures.set(
+            choice,
+            held === undefined ? moveThinkingSignature(event.signature) : held + event.signature,
+          );
+          return;
+        }
+        emit(this.parts(event, [{ text: "", thoughtSignature: event.signature }]));
         return;
       }
       case "redacted-thinking":
@@ -90,6 +117,7 @@ export class NativeStreamEncoder {
           name: event.name,
           args: [],
           signature: undefined,
+          ended: false,
         });
         return;
       case "tool-arguments-delta":
@@ -100,8 +128,8 @@ export class NativeStreamEncoder {
         this.kinds.delete(key);
         const call = this.calls.get(key);
         if (call) {
-          this.calls.delete(key);
-          emit(this.parts(event, [this.functionCall(call)]));
+          call.ended = true;
+          this.writeEndedCalls(event.choice ?? 0, emit);
         }
         return;
       }
@@ -127,21 +155,74 @@ export class NativeStreamEncoder {
 
   /** Calls whose part-end never came are written at the end rather than lost. */
   end(emit: (message: SseMessage) => void): void {
-    for (const [key, call] of this.calls) {
-      const [choice, index] = key.split(":").map(Number) as [number, number];
+    const pending = [...this.calls.keys()].map(
+      (key) => key.split(":").map(Number) as [number, number],
+    );
+    pending.sort(([c1, i1], [c2, i2]) => c1 - c2 || i1 - i2);
+    for (const [choice, index] of pending) {
+      const call = this.calls.get(keyOf({ index, choice }));
+      if (call === undefined) continue;
+      this.signWithHeld(call, choice);
       emit(this.parts({ index, choice }, [this.functionCall(call)]));
     }
     this.calls.clear();
+    for (const choice of [...this.heldSignatures.keys()]) this.flushHeld(choice, emit);
+  }
+
+  /** A choice's pending calls by index. */
+  private callsOf(choice: number): { index: number; call: PendingCall }[] {
+    const out: { index: number; call: PendingCall }[] = [];
+    for (const [key, call] of this.calls) {
+      const [c, index] = key.split(":").map(Number) as [number, number];
+      if (c === choice) out.push({ index, call });
+    }
+    return out.sort((a, b) => a.index - b.index);
+  }
+
+  /**
+   * Ended calls are written in index order: one whose part-end came first (interleaved parallel
+   * calls) waits for the open calls before it, so a Gemini client reads them in order.
+   */
+  private writeEndedCalls(choice: number, emit: (message: SseMessage) => void): void {
+    for (const { index, call } of this.callsOf(choice)) {
+      if (!call.ended) return;
+      this.calls.delete(keyOf({ index, choice }));
+      this.signWithHeld(call, choice);
+      emit(this.parts({ index, choice }, [this.functionCall(call)]));
+    }
+  }
+
+  /** A call without a signature of its own takes the held thinking signature. */
+  private signWithHeld(call: PendingCall, choice: number): void {
+    const held = this.heldSignatures.get(choice);
+    if (call.signature !== undefined || held === undefined) return;
+    call.signature = held;
+    this.heldSignatures.delete(choice);
+  }
+
+  /** A held signature nothing took: on an empty visible text part, as Gemini ends a turn. */
+  private flushHeld(choice: number, emit: (message: SseMessage) => void): void {
+    const held = this.heldSignatures.get(choice);
+    if (held === undefined) return;
+    this.heldSignatures.delete(choice);
+    emit(this.parts({ index: 0, choice }, [{ text: "", thoughtSignature: held }]));
   }
 
   private finish(event: StreamEventOf<"finish">, emit: (message: SseMessage) => void): void {
     const choice = event.choice ?? 0;
-    for (const [key, call] of this.calls) {
-      const [c, index] = key.split(":").map(Number) as [number, number];
-      if (c !== choice) continue;
-      this.calls.delete(key);
+    const blocked =
+      choice === 0 &&
+      !this.sawContent &&
+      event.safetyRatings === undefined &&
+      event.stopSequence === undefined &&
+      isBlockedFinish(event, this.blockReason);
+    if (blocked) return;
+    for (const { index, call } of this.callsOf(choice)) {
+      this.calls.delete(keyOf({ index, choice }));
+      this.signWithHeld(call, choice);
       emit(this.parts({ index, choice }, [this.functionCall(call)]));
     }
+    this.flushHeld(choice, emit);
     if (event.stopSequence !== undefined) {
       this.warnOnce(`${choice}:stop`, {
         feature: "stopSequence",
@@ -158,6 +239,15 @@ export class NativeStreamEncoder {
       candidate.safetyRatings = event.safetyRatings.map(renderSafetyRating);
     }
     emit(this.frame({ candidates: [candidate] }));
+  }
+
+  /** The held thinking signature as a text fragment's extra field, taken once. */
+  private heldSignature(at: { choice?: number }, visible: boolean): string {
+    const choice = at.choice ?? 0;
+    const held = this.heldSignatures.get(choice);
+    if (!visible || held === undefined) return "";
+    this.heldSignatures.delete(choice);
+    return `,"thoughtSignature":${JSON.stringify(held)}`;
   }
 
   private functionCall(call: PendingCall): NativePart {

@@ -1,4 +1,5 @@
 import type { JsonObject } from "@interlingua/core-types";
+import { invalidRequest } from "@interlingua/errors";
 
 /**
  * Function `parameters` toward the upstream are its Schema object, "a select subset of an OpenAPI
@@ -50,6 +51,9 @@ type Node = Record<string, unknown>;
 const isObject = (v: unknown): v is Node =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+const isNullSchema = (v: unknown): boolean =>
+  isObject(v) && Object.keys(v).length === 1 && (v.type === "null" || v.type === "NULL");
+
 const escapePointer = (key: string) => key.replaceAll("~", "~0").replaceAll("/", "~1");
 
 /** Where in the input schema, as a chain built cheaply and written out only when reported. */
@@ -76,7 +80,16 @@ function resolvePointer(root: unknown, ref: string): unknown {
   return node;
 }
 
+/**
+ * The most `$ref`s one schema may inline. Inlining copies the target, so refs to refs multiply:
+ * twenty definitions each pointing twice at the next inline a million schemas from a 2 kB body
+ * (issue 15, item 6). Real schemas inline a few dozen.
+ */
+export const MAX_INLINED_REFS = 1_000;
+
 class Sanitizer {
+  #inlined = 0;
+
   constructor(
     private readonly root: unknown,
     private readonly onStep: ((step: SchemaSanitizeStep) => void) | undefined,
@@ -151,7 +164,15 @@ class Sanitizer {
           break;
         case "anyOf":
           if (Array.isArray(value)) {
-            out.anyOf = value.map((s, i) => this.schema(s, { parent: at, key: i }, refs));
+            // JSON Schema's optional value (`anyOf: [X, {type: "null"}]`) is X made nullable.
+            const nulls = value.filter(isNullSchema);
+            if (nulls.length > 0 && nulls.length < value.length) {
+              nullable = true;
+              this.step("anyOf", at, 'a {"type": "null"} member became nullable');
+            }
+            const members =
+              nulls.length < value.length ? value.filter((s) => !isNullSchema(s)) : value;
+            out.anyOf = members.map((s, i) => this.schema(s, { parent: at, key: i }, refs));
           } else {
             this.step("anyOf", at, "a non-array anyOf was removed");
           }
@@ -195,6 +216,9 @@ class Sanitizer {
       return this.schema({ ...rest, type: "object" }, path, refs);
     }
     const target = resolvePointer(this.root, ref);
+    if (++this.#inlined > MAX_INLINED_REFS) {
+      throw invalidRequest(`tool parameters inline more than ${MAX_INLINED_REFS} $refs`);
+    }
     if (!isObject(target)) {
       this.step("$ref", path, `$ref ${ref} does not resolve locally; removed`);
       return this.schema(rest, path, refs);

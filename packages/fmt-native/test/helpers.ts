@@ -3,7 +3,7 @@ import type { SseMessage, StreamEvent } from "@interlingua/core-types";
 import { NativeStreamDecoder } from "../src/native-stream-decoder.js";
 import { NativeStreamEncoder } from "../src/native-stream-encoder.js";
 
-const fixtures = new URL("../../../../shared/fixtures/gemini/", import.meta.url);
+const fixtures = new URL("../../../fixtures/gemini/", import.meta.url);
 
 export const readFixture = (name: string) => readFileSync(new URL(name, fixtures), "utf8");
 

@@ -1,3 +1,16 @@
+// The canonical types a user names when handling this codec's input and output.
+export type {
+  Codec,
+  Message,
+  Part,
+  RenderOptions,
+  Request,
+  Response,
+  StreamEvent,
+  Tool,
+  Usage,
+  Warning,
+} from "@interlingua/core-types";
 export {
   imageMediaTypes,
   imageSourceFromUrl,
@@ -47,6 +60,11 @@ export { renderResponsesRequest } from "./render-responses-request.js";
 export { renderResponsesResponse } from "./render-responses-response.js";
 export * from "./responses-api.js";
 export { responses } from "./responses-codec.js";
+export {
+  responsesPassThroughShape,
+  responsesRequestFields,
+  untranslatedResponsesFields,
+} from "./responses-request-fields.js";
 export * from "./responses-stream-api.js";
 export {
   decodeResponsesEvents,

@@ -1,5 +1,5 @@
 import { type GatewayError, invalidRequest } from "@interlingua/errors";
-import type { z } from "zod";
+import type * as z from "zod";
 
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];

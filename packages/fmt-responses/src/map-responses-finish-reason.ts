@@ -79,19 +79,26 @@ export interface ResponsesTerminal {
   incompleteReason?: string;
 }
 
+/**
+ * The stream's terminal status per unified reason. It says what the result's `finish_reason`
+ * says (unifiedToResultFinishReason), so a client reads the same stop streamed or not: `error`
+ * and `other` (Gemini MALFORMED_FUNCTION_CALL, Anthropic pause_turn, ...) end `completed`, as the
+ * result reads `stop`, with the same mapped warning. An upstream failure mid-stream is an error
+ * event, which ends the stream `response.failed`.
+ */
 export const unifiedToTerminal = {
   stop: { status: "completed" },
   "tool-calls": { status: "completed" },
   length: { status: "incomplete", incompleteReason: "max_output_tokens" },
   "content-filter": { status: "incomplete", incompleteReason: "content_filter" },
-  other: { status: "incomplete" },
-  error: { status: "failed" },
+  other: { status: "completed" },
+  error: { status: "completed" },
 } as const satisfies Record<UnifiedFinishReason, ResponsesTerminal>;
 
 /** A raw status or incomplete reason is used as is when the Responses API knows it. */
 export function finishReasonToTerminal(reason: FinishReason): ResponsesTerminal {
   const raw = reason.raw;
-  if (raw === "completed") return { status: "completed" };
+  if (raw === "completed" || raw === "incomplete" || raw === "failed") return { status: raw };
   if (raw !== undefined && Object.hasOwn(incompleteReasonToUnified, raw)) {
     return { status: "incomplete", incompleteReason: raw };
   }

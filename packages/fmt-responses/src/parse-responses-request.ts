@@ -17,6 +17,7 @@ import {
   toolChoiceFromResponses,
 } from "./map-responses-options.js";
 import { toolFromResponses } from "./map-responses-tools.js";
+import { liftOpaqueReasoning } from "./opaque-reasoning.js";
 import {
   type ResponsesInputImageBlock,
   type ResponsesInputItem,
@@ -203,7 +204,7 @@ function messagesFromItems(items: readonly ResponsesInputItem[], system: TextPar
         }
     }
   }
-  return messages;
+  return messages.map((m) => (m.role === "assistant" ? liftOpaqueReasoning(m) : m));
 }
 
 type Block =

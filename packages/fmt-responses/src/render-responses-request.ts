@@ -15,6 +15,7 @@ import {
   toolChoiceToResponses,
 } from "./map-responses-options.js";
 import { toolToResponses } from "./map-responses-tools.js";
+import { opaqueContentOf } from "./opaque-reasoning.js";
 import type {
   ResponsesAssistantItem,
   ResponsesInputImageBlock,
@@ -232,6 +233,16 @@ function renderAssistant(
   message.parts.forEach((part, j) => {
     const partAt = `${at}.parts[${j}]`;
     if (part.type !== "text") textRun = undefined;
+    // Redacted thinking and signed text/calls ride in a marked reasoning item (opaque-reasoning.ts).
+    const opaque = opaqueContentOf(part);
+    if (opaque !== undefined) {
+      if (part.type === "redacted-thinking") {
+        items.push({ type: "reasoning", summary: [], encrypted_content: opaque });
+        return;
+      }
+      if (part.type === "text") textRun = undefined;
+      items.push({ type: "reasoning", summary: [], encrypted_content: opaque });
+    }
     switch (part.type) {
       case "text":
         dropPartExtras(part, partAt, warn);
@@ -319,23 +330,12 @@ function renderToolResults(
   });
 }
 
-function dropPartExtras(
-  part: { cacheControl?: unknown; signature?: unknown },
-  at: string,
-  warn: Warn,
-): void {
+function dropPartExtras(part: { cacheControl?: unknown }, at: string, warn: Warn): void {
   if (part.cacheControl !== undefined) {
     warn({
       type: "dropped",
       feature: "parts.cacheControl",
       message: `${at}.cacheControl: the responses format has no cache boundaries`,
-    });
-  }
-  if (part.signature !== undefined) {
-    warn({
-      type: "dropped",
-      feature: "parts.signature",
-      message: `${at}.signature: only reasoning items carry opaque content here`,
     });
   }
 }

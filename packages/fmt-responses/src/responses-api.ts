@@ -1,5 +1,6 @@
-import { z } from "zod";
+import * as z from "zod";
 import { imageUrlRule, isValidImageUrl } from "./image-url.js";
+import { responsesPassThroughShape } from "./responses-request-fields.js";
 
 /**
  * Wire schemas of SPEC.md's `POST /v1/responses`: the request body and the `data` of the result.
@@ -193,6 +194,7 @@ export const responsesRequestSchema = z.looseObject({
   text: textConfigSchema.nullish(),
   user: z.string().nullish(),
   metadata: jsonObject.nullish(),
+  ...responsesPassThroughShape,
 });
 
 export type ResponsesInputTextBlock = z.infer<typeof inputTextBlockSchema>;

@@ -13,10 +13,7 @@ import { renderResponsesResponse } from "./render-responses-response.js";
 
 const fixture = (name: string): unknown =>
   JSON.parse(
-    readFileSync(
-      new URL(`../../../../shared/fixtures/openai-responses/${name}`, import.meta.url),
-      "utf8",
-    ),
+    readFileSync(new URL(`../../../fixtures/openai-responses/${name}`, import.meta.url), "utf8"),
   );
 
 const base: Omit<Response, "choices"> = {
@@ -151,8 +148,19 @@ describe("responses result", () => {
       status: "incomplete",
       incompleteReason: "content_filter",
     });
-    expect(finishReasonToTerminal({ unified: "other" })).toEqual({ status: "incomplete" });
-    expect(finishReasonToTerminal({ unified: "error" })).toEqual({ status: "failed" });
+    // error/other read "stop" in the result, so the stream ends completed too (agreement)
+    expect(finishReasonToTerminal({ unified: "other" })).toEqual({ status: "completed" });
+    expect(finishReasonToTerminal({ unified: "error" })).toEqual({ status: "completed" });
+    expect(finishReasonToTerminal({ unified: "error", raw: "MALFORMED_FUNCTION_CALL" })).toEqual({
+      status: "completed",
+    });
+    // a Responses status of its own is kept
+    expect(finishReasonToTerminal({ unified: "other", raw: "incomplete" })).toEqual({
+      status: "incomplete",
+    });
+    expect(finishReasonToTerminal({ unified: "error", raw: "failed" })).toEqual({
+      status: "failed",
+    });
   });
 
   it("thinking has no place in the result: dropped with a warning, as are usage details", () => {

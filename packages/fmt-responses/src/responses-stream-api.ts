@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * OpenAI's Responses API objects and streaming events. SPEC.md does not show the responses

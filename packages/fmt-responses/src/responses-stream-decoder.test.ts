@@ -12,10 +12,7 @@ import { decodeResponsesEvents, decodeResponsesStream } from "./responses-stream
 type Json = Record<string, unknown> & { type: string };
 
 const lines = (name: string): string[] =>
-  readFileSync(
-    new URL(`../../../../shared/fixtures/openai-responses/${name}`, import.meta.url),
-    "utf8",
-  )
+  readFileSync(new URL(`../../../fixtures/openai-responses/${name}`, import.meta.url), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "");
 

@@ -4,6 +4,7 @@ import { expandParallelWrapper, parallelWrapperNames } from "./expand-parallel-w
 import { errorFromResponsesWire } from "./map-responses-error.js";
 import { finishReasonFromStatus } from "./map-responses-finish-reason.js";
 import { usageFromResponses } from "./map-responses-usage.js";
+import { parseSignatureContent, REDACTED_PREFIX } from "./opaque-reasoning.js";
 import { normalizeArguments } from "./parse-responses-request.js";
 import { responsesUsageSchema } from "./responses-stream-api.js";
 
@@ -72,6 +73,9 @@ export class ResponsesStreamDecoder {
   private readonly open = new Map<number, PartState>();
   private readonly wrappers = new Set<WrapperItem>();
   private nextIndex = 0;
+  /** Part indices of calls by call id, and of the last text part: for marked signatures. */
+  private readonly callParts = new Map<string, number>();
+  private lastText: number | undefined;
   private started = false;
   private madeFunctionCalls = false;
   private failed = false;
@@ -267,6 +271,7 @@ export class ResponsesStreamDecoder {
         const part = this.newPart();
         state = { ...part, kind: "function_call", pending: str(item["arguments"]) };
         this.open.set(part.index, state);
+        this.callParts.set(str(item["call_id"]) || str(id), part.index);
         emit({
           type: "tool-call-start",
           index: part.index,
@@ -276,6 +281,10 @@ export class ResponsesStreamDecoder {
         break;
       }
       case "reasoning": {
+        if (this.opaque(item["encrypted_content"], emit)) {
+          state = { kind: "other" };
+          break;
+        }
         const part = this.newPart();
         state = {
           ...part,
@@ -318,6 +327,7 @@ export class ResponsesStreamDecoder {
     if (!part) {
       part = this.newPart();
       item.parts.set(contentIndex, part);
+      this.lastText = part.index;
       emit({ type: "part-start", index: part.index, kind: "text" });
     }
     return part;
@@ -436,6 +446,25 @@ export class ResponsesStreamDecoder {
       case "other":
         return;
     }
+  }
+
+  /**
+   * A reasoning item marked by this format's encoder (opaque-reasoning.ts) stands for redacted
+   * thinking, or for the signature of a call or text: it becomes that, not a thinking part.
+   */
+  private opaque(content: unknown, emit: Emit): boolean {
+    if (typeof content !== "string") return false;
+    if (content.startsWith(REDACTED_PREFIX)) {
+      const index = this.nextIndex++;
+      emit({ type: "redacted-thinking", index, data: content.slice(REDACTED_PREFIX.length) });
+      emit({ type: "part-end", index });
+      return true;
+    }
+    const signed = parseSignatureContent(content);
+    if (signed === undefined) return false;
+    const index = signed.callId === "" ? this.lastText : this.callParts.get(signed.callId);
+    if (index !== undefined) emit({ type: "signature-delta", index, signature: signed.signature });
+    return true;
   }
 
   private close(part: PartState, emit: Emit): void {

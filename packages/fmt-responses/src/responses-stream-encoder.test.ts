@@ -300,7 +300,7 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
     ]);
   });
 
-  it("what the stream cannot carry is dropped with one warning per feature", () => {
+  it("what the stream cannot carry is dropped with one warning per feature (signatures and redacted thinking it carries)", () => {
     const warnings: Warning[] = [];
     frames(
       [
@@ -327,8 +327,6 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
     );
     expect(warnings.map((w) => w.feature)).toEqual([
       "promptFeedback",
-      "parts.signature",
-      "parts.redacted-thinking",
       "choices",
       "choices.stopSequence",
       "usage.cacheWriteTokens",

@@ -9,6 +9,7 @@ import type {
 import { errorToResponsesWire } from "./map-responses-error.js";
 import { finishReasonToTerminal } from "./map-responses-finish-reason.js";
 import { usageToResponses } from "./map-responses-usage.js";
+import { REDACTED_PREFIX, signatureContent } from "./opaque-reasoning.js";
 
 type Send = (message: SseMessage) => void;
 type Json = Record<string, unknown>;
@@ -49,6 +50,8 @@ export class ResponsesStreamEncoder {
   private readonly items = new Map<number, OutputItem>();
   private readonly output: Json[] = [];
   private nextOutputIndex = 0;
+  /** Items that stand for no canonical part (signatures of calls and text), keyed -1, -2, ... */
+  private sideItems = 0;
   private finishReason: FinishReason | undefined;
   private usage: Usage | undefined;
   private failed = false;
@@ -105,17 +108,25 @@ export class ResponsesStreamEncoder {
       }
       case "signature-delta": {
         const item = this.items.get(event.index) ?? this.openItem(event.index, "reasoning", send);
-        if (item.kind === "reasoning") item.signature += event.signature;
-        else
-          this.warnOnce(
-            "parts.signature",
-            "only reasoning items carry opaque content in the responses stream",
-          );
+        if (item.kind === "reasoning") {
+          item.signature += event.signature;
+          return;
+        }
+        // A signed call or text: its signature rides in a marked reasoning item of its own.
+        const side = this.openItem(
+          -++this.sideItems,
+          "reasoning",
+          send,
+          signatureContent(item.kind === "function_call" ? item.callId : "", event.signature),
+        );
+        this.closeItem(side, send);
         return;
       }
-      case "redacted-thinking":
-        this.warnOnce("parts.redacted-thinking", "redacted thinking has no responses stream event");
+      case "redacted-thinking": {
+        if (this.items.has(event.index)) return;
+        this.openItem(event.index, "reasoning", send, REDACTED_PREFIX + event.data);
         return;
+      }
       case "tool-call-start":
         if (!this.items.has(event.index)) this.openCall(event.index, event.id, event.name, send);
         return;
@@ -247,7 +258,8 @@ export class ResponsesStreamEncoder {
     }
   }
 
-  private openItem(index: number, kind: OutputItem["kind"], send: Send): OutputItem {
+  /** `opaque`: marked encrypted_content known from the start (opaque-reasoning.ts), also on added. */
+  private openItem(index: number, kind: OutputItem["kind"], send: Send, opaque = ""): OutputItem {
     if (!this.started) this.start({ id: "", model: "", created: 0 }, send);
     const outputIndex = this.nextOutputIndex++;
     const id =
@@ -259,7 +271,7 @@ export class ResponsesStreamEncoder {
       outputIndex,
       id,
       fragments: [],
-      signature: "",
+      signature: opaque,
       summaryOpen: false,
       callId: "",
       name: "",
@@ -274,7 +286,9 @@ export class ResponsesStreamEncoder {
       item:
         kind === "message"
           ? { id, type: "message", status: "in_progress", role: "assistant", content: [] }
-          : { id, type: "reasoning", summary: [] },
+          : opaque === ""
+            ? { id, type: "reasoning", summary: [] }
+            : { id, type: "reasoning", summary: [], encrypted_content: opaque },
     });
     if (kind === "message") {
       this.frame(send, {

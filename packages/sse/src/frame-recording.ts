@@ -1,7 +1,7 @@
 import { DONE } from "./done.js";
 import type { SseEvent } from "./sse-event.js";
 
-/** How each upstream frames the payloads of a recording (shared/fixtures/README.md). */
+/** How each upstream frames the payloads of a recording (fixtures/README.md at the repository root). */
 export type RecordingProtocol = "anthropic" | "openai" | "gemini";
 
 /** The fixture folders and the framing of their upstream. */

@@ -5,8 +5,8 @@ import {
   recordingLines,
 } from "../src/frame-recording.js";
 
-/** The shared recordings, beside the repository (shared/fixtures/README.md). */
-export const fixturesRoot = new URL("../../../../shared/fixtures/", import.meta.url);
+/** The recorded upstream streams, in the repository (fixtures/README.md). */
+export const fixturesRoot = new URL("../../../fixtures/", import.meta.url);
 
 export type Recording = { name: string; protocol: RecordingProtocol; lines: string[] };
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type Language, normalizeLanguage } from "./language.js";
 
 /** `webhook` and `language`, accepted at the top level of asynchronous submissions. */

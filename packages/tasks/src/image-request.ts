@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { asyncFields, asyncFieldsShape, nonBlank } from "./common-fields.js";
 import type { Language } from "./language.js";
 import { httpUrlProblem } from "./media-url.js";

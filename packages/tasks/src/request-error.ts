@@ -1,5 +1,5 @@
 import { type GatewayError, invalidRequest } from "@interlingua/errors";
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** `image_urls[2].url` — the param style of OpenAI error bodies. */
 export function formatPath(path: readonly PropertyKey[]): string {

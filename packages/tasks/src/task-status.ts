@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** SPEC "States and transitions": the five task states. */
 export const taskStatuses = ["pending", "processing", "completed", "failed", "cancelled"] as const;

@@ -10,15 +10,17 @@ export type Format = "chat" | "messages" | "native" | "responses";
 export type PartKind = "text" | "thinking" | "tool-call" | "redacted-thinking";
 
 /**
- * Parts whose signature survives the format's stream. chat has no signatures at all; messages and
- * responses carry a thinking part's signature (`signature_delta`, `encrypted_content`) but drop
- * Gemini's text and tool-call signatures (`parts.signature`); native carries all three
- * (`thoughtSignature`).
+ * Parts whose signature survives the format's stream. chat carries all three in
+ * `reasoning_details` entries; responses the thinking signature as `encrypted_content` and text
+ * and tool-call signatures in marked reasoning items; messages only a thinking part's
+ * (`signature_delta`: Gemini's text and tool-call signatures are dropped, `parts.signature`);
+ * native all three (`thoughtSignature`; a thinking signature rides on the next call or text and
+ * decodes back onto its thinking part).
  */
 export const signedKinds: Record<Format, ReadonlySet<PartKind>> = {
-  chat: new Set(),
+  chat: new Set(["text", "thinking", "tool-call"]),
   messages: new Set(["thinking"]),
-  responses: new Set(["thinking"]),
+  responses: new Set(["text", "thinking", "tool-call"]),
   native: new Set(["text", "thinking", "tool-call"]),
 };
 

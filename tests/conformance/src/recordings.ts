@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 
-/** The recorded upstream streams of /work/shared/fixtures, by folder, and the codec each speaks. */
-export const fixturesDir = new URL("../../../../shared/fixtures/", import.meta.url);
+/** The recorded upstream streams of the repository's fixtures/, by folder, and the codec each speaks. */
+export const fixturesDir = new URL("../../../fixtures/", import.meta.url);
 
 export const recordingFolders = {
   anthropic: "messages",

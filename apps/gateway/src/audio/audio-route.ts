@@ -1,12 +1,7 @@
-import { findModel } from "@interlingua/core-types";
-import {
-  type GatewayError,
-  invalidRequest,
-  modelNotFound,
-  permissionDenied,
-} from "@interlingua/errors";
+import { type GatewayError, invalidRequest } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
+import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
 import type { GatewayServices } from "../services.ts";
 import { noChannelAvailable } from "../upstream/upstream-error.ts";
 
@@ -27,22 +22,9 @@ export function resolveAudioRoute(
   model: string,
   endpoint: AudioEndpoint,
 ): AudioRoute {
-  const route = services.router.resolve(model);
-  if (route === undefined) return { ok: false, error: modelNotFound(model) };
-  const allowed = token.models;
-  if (allowed !== undefined && !allowed.has(model) && !allowed.has(route.gatewayModel)) {
-    return { ok: false, error: permissionDenied(`this API key may not use model ${model}`) };
-  }
-  const entry = findModel(route.gatewayModel);
-  if (entry !== undefined && !entry.endpoints.includes(endpoint)) {
-    return {
-      ok: false,
-      error: invalidRequest(
-        `model ${model} is a ${entry.kind} model and is not served on this endpoint`,
-        "model",
-      ),
-    };
-  }
+  const routed = routeForEndpoint(services.router, token.models, model, endpoint);
+  if (!routed.ok) return routed;
+  const { route } = routed;
   if (!route.candidates.some((c) => c.channel.protocol === "openai")) {
     return {
       ok: false,

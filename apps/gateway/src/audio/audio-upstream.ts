@@ -1,4 +1,4 @@
-import { badGateway, type GatewayError } from "@interlingua/errors";
+import { GatewayError } from "@interlingua/errors";
 import type { Dispatcher, FormData } from "undici";
 import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
@@ -81,7 +81,9 @@ export async function callAudioUpstreams(
     if (!policy.retry) break;
   }
   if (signal.aborted) {
-    return { ok: false, error: badGateway("the client closed the connection"), clientGone: true };
+    // Logged and recorded like a generation whose client left (nobody reads this answer).
+    const gone = new GatewayError({ status: 499, message: "the client closed the connection" });
+    return { ok: false, error: gone, clientGone: true };
   }
   return { ok: false, error: lastError ?? noChannelAvailable(), clientGone: false };
 }

@@ -3,6 +3,7 @@ import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { Hold } from "../billing/accounting.ts";
 import { type Consumption, creditsFor } from "../billing/charge.ts";
 import { toBillingUnit } from "../billing/money.ts";
+import { unitUsageRow } from "../billing/unit-usage-row.ts";
 import type { GatewayServices } from "../services.ts";
 import type { UsageLogInput } from "../storage/store.ts";
 
@@ -58,27 +59,22 @@ export async function openMediaAccount(
     return { ok: true, account: { price, settle: price, refund: () => {} } };
   }
   const { token } = call;
-  const logRow = (end: MediaCallEnd, credits: number): UsageLogInput => ({
-    requestId: call.requestId,
-    time: Date.now(),
-    userId: token.userId,
-    tokenId: token.id,
-    tokenName: token.name,
-    model: call.model,
-    channel: end.channel,
-    endpoint: call.endpoint,
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedTokens: 0,
-    cacheWriteTokens: 0,
-    thinkingTokens: 0,
-    credits,
-    cost: toBillingUnit(credits, services.config.billing),
-    latencyMs: Math.round(performance.now() - call.started),
-    stream: false,
-    status: end.status,
-    error: end.error,
-  });
+  const logRow = (end: MediaCallEnd, credits: number): UsageLogInput =>
+    unitUsageRow({
+      requestId: call.requestId,
+      time: Date.now(),
+      userId: token.userId,
+      tokenId: token.id,
+      tokenName: token.name,
+      model: call.model,
+      channel: end.channel,
+      endpoint: call.endpoint,
+      credits,
+      cost: toBillingUnit(credits, services.config.billing),
+      latencyMs: Math.round(performance.now() - call.started),
+      status: end.status,
+      error: end.error,
+    });
   const wanted = {
     requestId: call.requestId,
     tokenId: token.id,

@@ -37,7 +37,7 @@ export interface AudioFormLimits {
    * (up to this) so the client can be answered 413 instead of having its upload cut off.
    */
   readonly bodyBytes: number;
-  /** Where files are spooled (default: `interlingua-audio` in the OS temp directory). */
+  /** Where files are spooled (default: `interlingua-audio/<pid>` in the OS temp directory). */
   readonly dir?: string;
 }
 
@@ -63,7 +63,8 @@ export async function readAudioForm(request: Request, limits: AudioFormLimits): 
       : refused(invalidRequest("the form has no file field", "file"));
   }
 
-  const dir = limits.dir ?? join(tmpdir(), "interlingua-audio");
+  // One folder per process: what another gateway process spools is never this one's to see.
+  const dir = limits.dir ?? join(tmpdir(), "interlingua-audio", String(process.pid));
   await mkdir(dir, { recursive: true, mode: 0o700 });
   let parser: ReturnType<typeof Busboy>;
   try {
@@ -91,6 +92,8 @@ export async function readAudioForm(request: Request, limits: AudioFormLimits): 
   parser.on("file", (name, stream, filename) => {
     if (name !== "file" || spool !== undefined) {
       fail(invalidRequest(`unexpected file field ${name}: send one audio file as "file"`, name));
+      // The part is only drained: a body that ends inside it must not throw an unhandled error.
+      stream.on("error", () => {});
       stream.resume();
       return;
     }

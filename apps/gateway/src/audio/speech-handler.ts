@@ -1,14 +1,16 @@
-import { invalidRequest, payloadTooLarge, toGatewayError } from "@interlingua/errors";
+import { toGatewayError } from "@interlingua/errors";
 import {
   parseSpeechRequest,
   renderSpeechRequest,
   SPEECH_CONTENT_TYPES,
   type SpeechRequest,
+  speechRequestSchema,
 } from "@interlingua/fmt-chat/media";
 import type { Context } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import type { AppEnv } from "../http/app-env.ts";
-import { readBodyCapped } from "../http/read-body.ts";
+import { readJsonObject } from "../http/read-json-object.ts";
+import { checkUnknownFields } from "../http/unknown-fields.ts";
 import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
 import type { GatewayServices } from "../services.ts";
 import { audioCall } from "./audio-call.ts";
@@ -32,24 +34,20 @@ export function speechHandler(services: GatewayServices) {
     if (!auth.ok) return call.refuse(auth.error);
     const token = auth.token;
 
-    const body = await readBodyCapped(c.req.raw, services.config.limits.max_body_bytes);
-    if (!body.ok) {
-      return call.refuse(
-        body.kind === "too-large"
-          ? payloadTooLarge(`request body exceeds ${body.limit} bytes`)
-          : invalidRequest("request body could not be read"),
-      );
-    }
+    const body = await readJsonObject(c.req.raw, services.config.limits.max_body_bytes);
+    if (!body.ok) return call.refuse(body.error);
     let speech: SpeechRequest;
     try {
-      speech = parseSpeechRequest(JSON.parse(body.text));
+      speech = parseSpeechRequest(body.body);
     } catch (error) {
-      return call.refuse(
-        error instanceof SyntaxError
-          ? invalidRequest("request body is not valid JSON")
-          : toGatewayError(error),
-      );
+      return call.refuse(toGatewayError(error));
     }
+    const fields = checkUnknownFields(
+      c.req.raw.headers,
+      Object.keys(body.body),
+      speechRequestSchema.shape,
+    );
+    if (!fields.ok) return call.refuse(fields.error);
 
     const route = resolveAudioRoute(services, token, speech.model, "speech");
     if (!route.ok) return call.refuse(route.error);
@@ -97,7 +95,7 @@ export function speechHandler(services: GatewayServices) {
     );
     return new Response(audio, {
       status: 200,
-      headers: { "content-type": SPEECH_CONTENT_TYPES[speech.responseFormat] },
+      headers: { "content-type": SPEECH_CONTENT_TYPES[speech.responseFormat], ...fields.headers },
     });
   };
 }

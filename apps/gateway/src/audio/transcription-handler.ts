@@ -6,12 +6,14 @@ import {
   renderTranscription,
   renderTranscriptionFields,
   type TranscriptionOptions,
+  transcriptionFieldsSchema,
 } from "@interlingua/fmt-chat/media";
 import type { Context } from "hono";
 import { FormData } from "undici";
 import { authenticate } from "../auth/authenticate.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { AppEnv } from "../http/app-env.ts";
+import { checkUnknownFields } from "../http/unknown-fields.ts";
 import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
 import type { GatewayServices } from "../services.ts";
 import { type AudioCall, audioCall } from "./audio-call.ts";
@@ -70,6 +72,12 @@ export function transcriptionHandler(services: GatewayServices) {
       } catch (error) {
         return call.refuse(toGatewayError(error));
       }
+      const unknown = checkUnknownFields(
+        c.req.raw.headers,
+        Object.keys(form.fields),
+        transcriptionFieldsSchema.shape,
+      );
+      if (!unknown.ok) return call.refuse(unknown.error);
       if (file.size === 0) return call.refuse(invalidRequest("file: the file is empty", "file"));
       const sniffed = await sniffAudio(file.path);
       if (!sniffed.ok) {
@@ -80,7 +88,12 @@ export function transcriptionHandler(services: GatewayServices) {
           ),
         );
       }
-      return await transcribe(services, c, call, auth.token, options, file, sniffed.type);
+      const response = await transcribe(services, c, call, auth.token, options, file, sniffed.type);
+      if (response.ok) {
+        for (const [name, value] of Object.entries(unknown.headers))
+          response.headers.set(name, value);
+      }
+      return response;
     } finally {
       await file?.dispose();
     }

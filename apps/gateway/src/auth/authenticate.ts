@@ -1,4 +1,5 @@
 import { type GatewayError, rateLimited, unauthenticated } from "@interlingua/errors";
+import { inSpan } from "../observe/tracing.ts";
 import type { GatewayServices } from "../services.ts";
 import { type CredentialGroup, readCredential } from "./credential-sources.ts";
 import type { AuthenticatedToken } from "./token-store.ts";
@@ -18,7 +19,17 @@ const REFUSALS = {
  * accepts it, then the token's rate limits. Refusals come back as errors for the caller to
  * render in its own envelope.
  */
-export async function authenticate(
+export const authenticate = (
+  services: GatewayServices,
+  group: CredentialGroup,
+  headers: Headers,
+  url: URL,
+): Promise<Authentication> =>
+  inSpan("auth", { "interlingua.credentials": group }, () =>
+    checkCredentials(services, group, headers, url),
+  );
+
+async function checkCredentials(
   services: GatewayServices,
   group: CredentialGroup,
   headers: Headers,

@@ -34,9 +34,19 @@ export interface TokenStoreOptions {
   readonly rateLimits: ReadonlyMap<string, RateLimitConfig>;
   readonly defaultRateLimit: RateLimitConfig;
   readonly now?: () => number;
+  /** Told of every `invalidate`, so other instances forget the token too (Redis pub/sub). */
+  readonly broadcast?: (keyHashHex: string) => void;
 }
 
 const INVALID: TokenLookup = { ok: false, reason: "invalid" };
+
+const ownRateLimit = (row: TokenRow): RateLimitConfig | undefined =>
+  row.rateLimit === undefined
+    ? undefined
+    : {
+        ...(row.rateLimit.rpm === undefined ? {} : { rpm: row.rateLimit.rpm }),
+        ...(row.rateLimit.tpm === undefined ? {} : { tpm: row.rateLimit.tpm }),
+      };
 
 /**
  * API keys, looked up by hash. Hot path: a memory hit; a miss (or an entry older than the ttl,
@@ -50,6 +60,8 @@ export class TokenStore {
   readonly #now: () => number;
   readonly #cache = new Map<string, Cached>();
   readonly #pending = new Map<string, Promise<Cached | undefined>>();
+  /** Bumped by every forget: a read begun before it must not cache what it read. */
+  #generation = 0;
 
   constructor(store: Store, options: TokenStoreOptions) {
     this.#store = store;
@@ -76,19 +88,31 @@ export class TokenStore {
 
   /** Forget a token (after it was changed through this instance) so the next lookup reads it. */
   invalidate(keyHashHex: string): void {
+    this.forget(keyHashHex);
+    this.#options.broadcast?.(keyHashHex);
+  }
+
+  /** Forget a token in this instance only (another instance changed it). */
+  forget(keyHashHex: string): void {
+    this.#generation += 1;
+    this.#pending.delete(keyHashHex);
     this.#cache.delete(keyHashHex);
   }
 
   #load(digest: string): Promise<Cached | undefined> {
     let pending = this.#pending.get(digest);
     if (pending === undefined) {
-      pending = this.#read(digest).finally(() => this.#pending.delete(digest));
+      const read = this.#read(digest).finally(() => {
+        if (this.#pending.get(digest) === read) this.#pending.delete(digest);
+      });
+      pending = read;
       this.#pending.set(digest, pending);
     }
     return pending;
   }
 
   async #read(digest: string): Promise<Cached | undefined> {
+    const generation = this.#generation;
     const row = await this.#store.findTokenByHash(digest);
     if (row === undefined) {
       this.#cache.delete(digest);
@@ -102,7 +126,9 @@ export class TokenStore {
       unlimited: row.unlimited,
       userUnlimited: user?.unlimited ?? false,
       models: row.models === undefined ? undefined : new Set(row.models),
-      rateLimit: this.#options.rateLimits.get(digest) ?? this.#options.defaultRateLimit,
+      // The config's limit for this key, else the token's own (API tokens), else the default.
+      rateLimit:
+        this.#options.rateLimits.get(digest) ?? ownRateLimit(row) ?? this.#options.defaultRateLimit,
     };
     const entry: Cached = {
       row,
@@ -110,7 +136,8 @@ export class TokenStore {
       token,
       fetchedAt: this.#now(),
     };
-    this.#cache.set(digest, entry);
+    // Forgotten meanwhile (changed elsewhere): answer this caller, but read again next time.
+    if (generation === this.#generation) this.#cache.set(digest, entry);
     return entry;
   }
 }

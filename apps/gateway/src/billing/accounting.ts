@@ -1,9 +1,18 @@
+import { randomBytes } from "node:crypto";
 import type { BillingConfig } from "../config/config-schema.ts";
 import type { Logger } from "../log/logger.ts";
+import { checkUsageRow, isCount } from "../storage/check-usage-row.ts";
 import type { LeaseKind, Store, UsageLogInput } from "../storage/store.ts";
-import { ChargeBatcher } from "./charge-batcher.ts";
+import {
+  ChargeBatcher,
+  type PendingCall,
+  type SpilledBatch,
+  storedCharge,
+} from "./charge-batcher.ts";
 import { LeaseBook } from "./lease-book.ts";
+import { toBillingUnit } from "./money.ts";
 import type { QuotaLease } from "./quota-lease.ts";
+import { appendSpill, readSpills, replaceSpills, type SpillPlace } from "./spill-journal.ts";
 
 const FLUSH_ROUNDS = 8;
 
@@ -11,7 +20,11 @@ const FLUSH_ROUNDS = 8;
 export interface Hold {
   readonly id: string;
   readonly amount: number;
-  /** Charge `credits` (the real cost) and write the call's log row. */
+  /**
+   * Charge `credits` (the real cost) and write the call's log row. Never more than the hold:
+   * a cost above it (usage an upstream reported beyond what the request could use) is charged
+   * the hold, and the row says what was claimed (`uncappedCredits`).
+   */
   settle(credits: number, log: UsageLogInput): void;
   /** Release the hold without charging, writing the call's log row. */
   refund(log: UsageLogInput): void;
@@ -46,6 +59,18 @@ export interface AccountingOptions {
   readonly reclaimEveryMs?: number;
   /** This instance's id in the lease rows (default: random). */
   readonly owner?: string;
+  /**
+   * Where settlements shutdown could not write are journaled, and where `start` looks for a
+   * previous run's (see spill-journal.ts); undefined: none (an in-memory database).
+   */
+  readonly spill?: SpillPlace | undefined;
+  /**
+   * At shutdown, how long calls in flight may take to settle before the rest is written
+   * (default 5 s; 0 without timers, where the caller drives everything).
+   */
+  readonly closeWaitMs?: number;
+  /** At shutdown, how long writing what is queued may take before it is journaled instead. */
+  readonly closeWriteMs?: number;
 }
 
 interface LeaseTiming {
@@ -91,6 +116,15 @@ export class Accounting {
   #maintaining = false;
   #lastHeartbeat: number;
   #lastReclaim = Number.NEGATIVE_INFINITY;
+  readonly #billing: BillingConfig;
+  readonly #spill: SpillPlace | undefined;
+  readonly #closeWaitMs: number;
+  readonly #closeWriteMs: number;
+  /** Holds neither settled nor refunded yet: shutdown waits (a while) for them. */
+  #open = 0;
+  #closed = false;
+  /** Names this process's journal file (its first owner id: the owner changes after a drop). */
+  readonly #journalId: string;
 
   constructor(store: Store, billing: BillingConfig, log: Logger, options: AccountingOptions = {}) {
     this.#store = store;
@@ -104,6 +138,10 @@ export class Accounting {
       reclaimEveryMs: options.reclaimEveryMs ?? LEASE_DEFAULTS.reclaimEveryMs,
     };
     this.#lastHeartbeat = this.#now();
+    this.#billing = billing;
+    this.#spill = options.spill;
+    this.#closeWaitMs = options.closeWaitMs ?? (this.#useTimers ? 5_000 : 0);
+    this.#closeWriteMs = options.closeWriteMs ?? 5_000;
     const serial = <T>(task: () => Promise<T>) => this.#serial(task);
     this.#book = new LeaseBook({
       store,
@@ -117,6 +155,7 @@ export class Accounting {
         );
       },
     });
+    this.#journalId = this.#book.owner;
     this.#batcher = new ChargeBatcher({
       store,
       log,
@@ -136,8 +175,12 @@ export class Accounting {
     return this.#book.owner;
   }
 
-  /** Reclaims dead instances' leases, then starts the background maintenance. */
+  /**
+   * Applies what a previous run journaled at shutdown, reclaims dead instances' leases, then
+   * starts the background maintenance.
+   */
   async start(): Promise<void> {
+    await this.#replaySpills();
     await this.#serial(() => this.#step("reclaiming stale leases", () => this.#reclaimStale()));
     if (this.#useTimers && this.#ticker === undefined) {
       const every = Math.min(1_000, Math.max(50, this.#timing.idleMs / 2));
@@ -160,7 +203,7 @@ export class Accounting {
       if (token !== undefined) this.#book.unhold(token, amount);
       return undefined;
     }
-    return { ok: true, hold: new LeaseHold(this.#book, this.#batcher, input, token, user) };
+    return { ok: true, hold: this.#hold(input, token, user) };
   }
 
   reserve(input: ReserveInput): Promise<ReserveOutcome> {
@@ -181,12 +224,142 @@ export class Accounting {
       if (token !== undefined) this.#book.unhold(token, input.amount);
       return SHORT_USER;
     }
-    return { ok: true, hold: new LeaseHold(this.#book, this.#batcher, input, token, user) };
+    return { ok: true, hold: this.#hold(input, token, user) };
+  }
+
+  #hold(input: ReserveInput, token: QuotaLease | undefined, user: QuotaLease | undefined): Hold {
+    this.#open++;
+    return new LeaseHold(this.#book, input, token, user, {
+      enqueue: (call) => this.#enqueue(call),
+      ended: () => this.#open--,
+      capped: (claimed, log) => this.#capped(input, claimed, log),
+    });
   }
 
   /** A log row for a call that held nothing (refused before or when taking its hold). */
   logUnheld(row: UsageLogInput): void {
-    this.#batcher.add({ log: row });
+    this.#enqueue({ log: row });
+  }
+
+  /** Holds neither settled nor refunded yet. */
+  get openHolds(): number {
+    return this.#open;
+  }
+
+  // Every call goes through here: its row is checked (and repaired, loudly) before it is queued,
+  // so no row can fail its batch; after shutdown it goes to the journal instead.
+  #enqueue(call: PendingCall): void {
+    const checked = checkUsageRow(call.log);
+    if (checked.problems.length > 0) {
+      this.#log.error(
+        { requestId: checked.row.requestId, fields: checked.problems },
+        "a usage row had fields the database cannot take: repaired before writing",
+      );
+    }
+    const queued = checked.problems.length === 0 ? call : { ...call, log: checked.row };
+    if (!this.#closed) {
+      this.#batcher.add(queued);
+      return;
+    }
+    this.#journalLate(queued);
+  }
+
+  // The row of a call charged its hold rather than the larger cost its reported usage implied.
+  #capped(input: ReserveInput, claimed: number, log: UsageLogInput): UsageLogInput {
+    this.#log.warn(
+      {
+        requestId: input.requestId,
+        tokenId: input.tokenId,
+        userId: input.userId,
+        model: log.model,
+        channel: log.channel,
+        promptTokens: log.promptTokens,
+        completionTokens: log.completionTokens,
+        claimed,
+        hold: input.amount,
+      },
+      "usage reported above what the request could cost: charged its hold",
+    );
+    return {
+      ...log,
+      credits: input.amount,
+      cost: toBillingUnit(input.amount, this.#billing),
+      uncappedCredits: claimed,
+    };
+  }
+
+  // A call settled after shutdown: journaled for the next start (or, without a journal, logged).
+  #journalLate(call: PendingCall): void {
+    const spilled: SpilledBatch = {
+      id: randomBytes(12).toString("base64url"),
+      stage: "whole",
+      calls: [
+        call.charge === undefined
+          ? { log: call.log }
+          : { log: call.log, charge: storedCharge(call.charge) },
+      ],
+    };
+    this.#writeJournal([spilled], "a call settled after shutdown", false);
+  }
+
+  // This process's journal holds `batches` (replace) or gets them added (a late settlement).
+  #writeJournal(batches: SpilledBatch[], why: string, replace: boolean): void {
+    const rows = batches.reduce((n, b) => n + b.calls.length, 0);
+    if (this.#spill === undefined) {
+      if (rows > 0) {
+        this.#log.error(
+          { rows, batches },
+          `${why}: settlements lost (no journal for this database)`,
+        );
+      }
+      return;
+    }
+    try {
+      if (replace) replaceSpills(this.#spill, this.#journalId, [], batches);
+      else appendSpill(this.#spill, this.#journalId, batches);
+      if (rows > 0) {
+        this.#log.warn(
+          { rows, dir: this.#spill.dir },
+          `${why}: settlements journaled for the next start`,
+        );
+      }
+    } catch (error) {
+      this.#log.error({ err: error, rows, batches }, `${why}: journaling settlements failed`);
+    }
+  }
+
+  // A previous run's journal: its batches are written first (same ids: applied once however
+  // often they are replayed); what still cannot be written moves to this process's journal and
+  // is retried while it runs (shutdown rewrites that journal with what is left then).
+  async #replaySpills(): Promise<void> {
+    const place = this.#spill;
+    if (place === undefined) return;
+    const { files, batches } = readSpills(place);
+    if (files.length === 0) return;
+    this.#batcher.restore(batches);
+    await this.writePending();
+    const left = this.#batcher.takeAll();
+    replaceSpills(place, this.#journalId, files, left);
+    this.#batcher.restore(left);
+    // The instance that journaled them is gone: what its lease rows still hold (its shutdown
+    // could not give them back) goes back now rather than once they look stale.
+    const owners = new Set<string>();
+    for (const batch of batches) {
+      for (const call of batch.calls) {
+        if (call.charge?.tokenOwner !== undefined) owners.add(call.charge.tokenOwner);
+        if (call.charge?.userOwner !== undefined) owners.add(call.charge.userOwner);
+      }
+    }
+    owners.delete(this.#book.owner);
+    for (const owner of owners) {
+      await this.#step("giving back a journaled instance's leases", async () => {
+        await this.#store.reclaimLeases({ owner });
+      });
+    }
+    this.#log.warn(
+      { files: files.length, batches: batches.length, left: left.length },
+      "applied settlements journaled by a previous run",
+    );
   }
 
   /**
@@ -212,14 +385,23 @@ export class Accounting {
   }
 
   /**
-   * Shutdown: stops the maintenance, writes what is queued and gives back every lease of this
-   * instance, held parts included (their calls could no longer be written anyway).
+   * Shutdown: waits (at most `closeWaitMs`) for calls in flight to settle, writes what is queued
+   * (for at most `closeWriteMs`; what cannot be written is journaled for the next start), stops
+   * the maintenance and gives back every lease of this instance. A call settling later still is
+   * journaled too.
    */
   async close(): Promise<void> {
+    const waitUntil = Date.now() + (this.#closed ? 0 : this.#closeWaitMs);
+    while (this.#open > 0 && Date.now() < waitUntil) await sleep(20);
+    if (this.#open > 0 && !this.#closed) {
+      this.#log.warn({ calls: this.#open }, "shutting down with calls in flight");
+    }
     if (this.#ticker !== undefined) clearInterval(this.#ticker);
     this.#ticker = undefined;
-    await this.flush();
+    await this.#writeBounded();
+    this.#closed = true;
     this.#batcher.stop();
+    this.#writeJournal(this.#batcher.takeAll(), "shutdown could not write every settlement", true);
     await this.#serial(() => this.#store.reclaimLeases({ owner: this.#book.owner })).catch(
       (error: unknown) => this.#log.error({ err: error }, "giving back leases at shutdown failed"),
     );
@@ -267,6 +449,14 @@ export class Accounting {
     return this.#book.leases();
   }
 
+  // Writes what is queued, retrying until `closeWriteMs` has passed.
+  async #writeBounded(): Promise<void> {
+    const until = Date.now() + this.#closeWriteMs;
+    while (this.#batcher.pending > 0 && Date.now() < until) {
+      await this.#batcher.writeAll().catch(() => sleep(50));
+    }
+  }
+
   async #reclaimStale(): Promise<void> {
     const now = this.#now();
     this.#lastReclaim = now;
@@ -297,40 +487,62 @@ export class Accounting {
   }
 }
 
+/** What a hold needs of its accounting. */
+interface HoldSink {
+  /** Queues the call's row (and charge). */
+  enqueue(call: PendingCall): void;
+  /** The hold was settled or refunded. */
+  ended(): void;
+  /** The call's row when its cost (`claimed`) was above the hold and it was charged the hold. */
+  capped(claimed: number, log: UsageLogInput): UsageLogInput;
+}
+
 /** A call's hold on its token's and user's leases (none on an unlimited side). */
 class LeaseHold implements Hold {
   readonly id: string;
   readonly amount: number;
   readonly #book: LeaseBook;
-  readonly #batcher: ChargeBatcher;
   readonly #input: ReserveInput;
   readonly #token: QuotaLease | undefined;
   readonly #user: QuotaLease | undefined;
+  readonly #sink: HoldSink;
   #done = false;
 
   constructor(
     book: LeaseBook,
-    batcher: ChargeBatcher,
     input: ReserveInput,
     token: QuotaLease | undefined,
     user: QuotaLease | undefined,
+    sink: HoldSink,
   ) {
     this.id = input.requestId;
     this.amount = input.amount;
     this.#book = book;
-    this.#batcher = batcher;
     this.#input = input;
     this.#token = token;
     this.#user = user;
+    this.#sink = sink;
   }
 
-  settle(credits: number, log: UsageLogInput): void {
+  settle(cost: number, log: UsageLogInput): void {
     if (this.#done) return;
     this.#done = true;
+    this.#sink.ended();
+    // The hold is what the request could cost at most (issue 15, item 3): an upstream claiming
+    // more is charged the hold, and the row keeps the claim. A cost that is not a whole number
+    // of credits at all (NaN) is charged the hold too.
+    const claimed = Number.isNaN(cost) ? Number.POSITIVE_INFINITY : Math.max(0, Math.ceil(cost));
+    const credits = Math.min(claimed, this.amount);
+    const row =
+      claimed > this.amount
+        ? this.#sink.capped(isCount(claimed) ? claimed : Number.MAX_SAFE_INTEGER, log)
+        : credits === log.credits
+          ? log
+          : { ...log, credits };
     const token = this.#token;
     const user = this.#user;
-    this.#batcher.add({
-      log,
+    this.#sink.enqueue({
+      log: row,
       charge: {
         tokenId: this.#input.tokenId,
         userId: this.#input.userId,
@@ -348,9 +560,10 @@ class LeaseHold implements Hold {
   refund(log: UsageLogInput): void {
     if (this.#done) return;
     this.#done = true;
+    this.#sink.ended();
     if (this.#token !== undefined) this.#book.unhold(this.#token, this.amount);
     if (this.#user !== undefined) this.#book.unhold(this.#user, this.amount);
-    this.#batcher.add({ log });
+    this.#sink.enqueue({ log });
   }
 }
 

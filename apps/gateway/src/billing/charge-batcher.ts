@@ -4,6 +4,7 @@ import type {
   BatchOutcome,
   Charge,
   ChargeBatch,
+  DeadLetter,
   LeaseKey,
   Store,
   UsageLogInput,
@@ -36,24 +37,71 @@ export interface ChargeBatcherOptions {
   readonly onLostLease: (lease: QuotaLease) => void;
 }
 
+/**
+ * How a batch is written. `whole`: as queued. A single call that fails whole while the database
+ * takes other writes is isolated: `letter` charges it and keeps its usage row as a dead letter;
+ * `unapplied` (when even that fails) keeps call and charge as a dead letter, charging nothing.
+ */
+export type Stage = "whole" | "letter" | "unapplied";
+
+/** A batch not written, as the journal keeps it: its id (and those it was split from), its calls. */
+export interface SpilledBatch {
+  readonly id: string;
+  readonly stage: Stage;
+  readonly supersedes?: readonly string[];
+  readonly reason?: string;
+  readonly calls: readonly { readonly log: UsageLogInput; readonly charge?: Charge }[];
+}
+
 interface Batch {
   readonly batch: ChargeBatch;
   readonly calls: readonly PendingCall[];
+  readonly stage: Stage;
+  /** Failed writes of this batch so far. */
+  tries: number;
 }
 
+/** Failed tries of a batch before its data is suspected (the first retry covers a lost answer). */
+const TRIES_BEFORE_ISOLATING = 2;
+/** How often a call set aside (it could not be written in any form) is tried again. */
+const STUCK_RETRY_MS = 30_000;
+
 const keyOf = (key: LeaseKey) => `${key.owner}\n${key.kind}\n${key.subject}`;
+const newId = () => randomBytes(12).toString("base64url");
+
+/** The part of a pending charge the store takes (no lease objects: it is also serialised). */
+export const storedCharge = (c: PendingCharge): Charge => ({
+  tokenId: c.tokenId,
+  userId: c.userId,
+  credits: c.credits,
+  tokenOwner: c.tokenOwner,
+  tokenConsumed: c.tokenConsumed,
+  userOwner: c.userOwner,
+  userConsumed: c.userConsumed,
+});
 
 /**
  * Settled calls and usage rows, written in batches off the request's path: one transaction per
  * batch (`Store.writeCharges`). A batch that fails is retried as it was, with the same id, before
  * anything newer: if its commit did happen (only its answer was lost) the store recognises the
  * id and changes nothing, so no call is ever charged twice; if it did not, it is applied now.
- * Until a batch is written, its consumed parts stay in their leases (`QuotaLease.consuming`).
+ * When it fails again while the database takes an empty batch (so the data is at fault, not the
+ * database), it is split in halves that name it (`supersedes`: applied only if it never was),
+ * down to the one call at fault, which becomes a dead letter, loudly; the other calls are
+ * written. Until a batch is written, its consumed parts stay in their leases
+ * (`QuotaLease.consuming`).
  */
 export class ChargeBatcher {
   readonly #o: ChargeBatcherOptions;
   #queue: PendingCall[] = [];
-  #failed: Batch | undefined;
+  /** Batches that failed (or the halves of one), retried first, in order. */
+  #failed: Batch[] = [];
+  /**
+   * Lone calls that fail even as uncharged dead letters while the database takes other writes:
+   * set aside so they hold up nothing, retried every `STUCK_RETRY_MS`, journaled at shutdown.
+   */
+  #stuck: Batch[] = [];
+  #stuckTimer: NodeJS.Timeout | undefined;
   #timer: NodeJS.Timeout | undefined;
   #writeScheduled = false;
   #stopped = false;
@@ -62,9 +110,16 @@ export class ChargeBatcher {
     this.#o = options;
   }
 
-  /** Calls queued or in a failed batch. */
+  /** Calls queued, in a failed batch, or set aside. */
   get pending(): number {
-    return this.#queue.length + (this.#failed?.calls.length ?? 0);
+    return this.#active + this.#stuck.length;
+  }
+
+  /** Calls queued or in a failed batch: what `writeAll` writes before anything else. */
+  get #active(): number {
+    let failed = 0;
+    for (const b of this.#failed) failed += b.calls.length;
+    return this.#queue.length + failed;
   }
 
   add(call: PendingCall): void {
@@ -73,15 +128,92 @@ export class ChargeBatcher {
     else this.#arm(this.#o.intervalMs);
   }
 
-  /** Writes everything queued so far; rejects when a batch fails (it stays for a retry). */
+  /**
+   * Batches restored from a journal (a previous run's, see spill-journal.ts): written first,
+   * under their own ids, so one that was applied after all changes nothing.
+   */
+  restore(batches: readonly SpilledBatch[]): void {
+    for (const spilled of batches) {
+      const calls = spilled.calls.map(
+        (call): PendingCall =>
+          call.charge === undefined
+            ? { log: call.log }
+            : {
+                log: call.log,
+                charge: { ...call.charge, tokenLease: undefined, userLease: undefined },
+              },
+      );
+      this.#failed.push(
+        batchOf(calls, spilled.stage, spilled.supersedes, spilled.reason, spilled.id),
+      );
+    }
+  }
+
+  /**
+   * Everything not written, as batches (failed ones keep their ids), and forgets it: for the
+   * journal at shutdown.
+   */
+  takeAll(): SpilledBatch[] {
+    const batches = [...this.#failed, ...this.#stuck];
+    this.#failed = [];
+    this.#stuck = [];
+    for (let next = this.#take(); next !== undefined; next = this.#take()) batches.push(next);
+    return batches.map((b) => ({
+      id: b.batch.id,
+      stage: b.stage,
+      ...(b.batch.supersedes === undefined ? {} : { supersedes: b.batch.supersedes }),
+      ...(b.stage === "whole" ? {} : { reason: b.batch.deadLetters?.[0]?.reason ?? "" }),
+      calls: b.calls.map((call) =>
+        call.charge === undefined
+          ? { log: call.log }
+          : { log: call.log, charge: storedCharge(call.charge) },
+      ),
+    }));
+  }
+
+  /**
+   * Writes everything queued so far, then tries the calls set aside once; rejects when a batch
+   * fails (it stays for a retry).
+   */
   async writeAll(): Promise<void> {
-    while (this.pending > 0) await this.#o.serial(() => this.#writeOne());
+    while (this.#active > 0) await this.#o.serial(() => this.#writeOne());
+    if (this.#stuck.length > 0) await this.#o.serial(() => this.#retryStuck());
   }
 
   /** No more timed writes (shutdown: `writeAll` writes what is left). */
   stop(): void {
     this.#stopped = true;
     this.#disarm();
+    if (this.#stuckTimer !== undefined) clearTimeout(this.#stuckTimer);
+    this.#stuckTimer = undefined;
+  }
+
+  // Each call set aside is tried once more; those that fail again stay aside.
+  async #retryStuck(): Promise<void> {
+    const stuck = this.#stuck.splice(0);
+    let failure: unknown;
+    for (const batch of stuck) {
+      try {
+        const outcome = await this.#o.store.writeCharges(batch.batch, this.#o.now());
+        this.#committed(batch, outcome);
+      } catch (error) {
+        this.#stuck.push(batch);
+        failure = error;
+      }
+    }
+    if (this.#stuck.length > 0) {
+      this.#armStuck();
+      throw failure;
+    }
+  }
+
+  #armStuck(): void {
+    if (this.#stopped || this.#stuckTimer !== undefined) return;
+    this.#stuckTimer = setTimeout(() => {
+      this.#stuckTimer = undefined;
+      this.#o.serial(() => this.#retryStuck()).catch(() => undefined);
+    }, STUCK_RETRY_MS);
+    this.#stuckTimer.unref();
   }
 
   #arm(delayMs: number): void {
@@ -102,8 +234,8 @@ export class ChargeBatcher {
       .serial(async () => {
         this.#writeScheduled = false;
         await this.#writeOne();
-        // More than a batch arrived while writing: write on; less waits for the interval.
-        if (this.#queue.length >= this.#o.maxRows) this.#scheduleWrite();
+        // Halves of a failed batch go at once; more than a batch queued too; less waits.
+        if (this.#failed.length > 0 || this.#queue.length >= this.#o.maxRows) this.#scheduleWrite();
         else if (this.#queue.length > 0) this.#arm(this.#o.intervalMs);
       })
       .catch(() => {
@@ -112,35 +244,95 @@ export class ChargeBatcher {
   }
 
   async #writeOne(): Promise<void> {
-    const next = this.#failed ?? this.#take();
+    const next = this.#failed[0] ?? this.#take();
     if (next === undefined) return;
     let outcome: BatchOutcome;
     try {
       outcome = await this.#o.store.writeCharges(next.batch, this.#o.now());
     } catch (error) {
-      this.#failed = next;
+      if (this.#failed[0] !== next) this.#failed.unshift(next);
+      next.tries++;
+      if (next.tries >= TRIES_BEFORE_ISOLATING && (await this.#databaseWrites())) {
+        this.#isolate(next, error);
+        return;
+      }
       this.#arm(this.#o.intervalMs * 20);
       this.#o.log.error(
-        { err: error, rows: next.calls.length, batch: next.batch.id },
+        { err: error, rows: next.calls.length, batch: next.batch.id, tries: next.tries },
         "writing charges failed; the batch will be retried",
       );
       throw error;
     }
-    // Committed: from here on the batch is never retried, so its bookkeeping happens once.
-    this.#failed = undefined;
-    this.#written(next.calls, new Set(outcome.lost.map(keyOf)));
+    if (this.#failed[0] === next) this.#failed.shift();
+    this.#committed(next, outcome);
+  }
+
+  // Committed: from here on the batch is never retried, so its bookkeeping happens once.
+  #committed(next: Batch, outcome: BatchOutcome): void {
+    // Already applied: a batch it was split from committed after all, charges included.
+    if (next.stage === "unapplied" && !outcome.alreadyApplied) this.#released(next.calls);
+    else this.#written(next.calls, new Set(outcome.lost.map(keyOf)));
+    if (next.stage !== "whole" && !outcome.alreadyApplied) {
+      this.#o.log.error(
+        {
+          requestId: next.calls[0]?.log.requestId,
+          batch: next.batch.id,
+          charged: next.stage === "letter",
+          credits: next.calls[0]?.charge?.credits ?? 0,
+          reason: next.batch.deadLetters?.[0]?.reason,
+        },
+        next.stage === "letter"
+          ? "billing dead letter: a usage row could not be written; the call was charged and its row kept in billing_dead_letters"
+          : "billing dead letter: a call could not be charged; it is kept in billing_dead_letters for an operator",
+      );
+    }
+  }
+
+  /** Whether the database takes an (empty) batch: if so, a batch that keeps failing is at fault. */
+  async #databaseWrites(): Promise<boolean> {
+    try {
+      await this.#o.store.writeCharges({ id: newId(), charges: [], logs: [] }, this.#o.now());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // Replaces the failing batch (first in #failed) by its halves, or a lone call by its next
+  // stage; a lone call that fails even uncharged is set aside.
+  #isolate(failing: Batch, error: unknown): void {
+    if (failing.stage === "unapplied" && failing.calls.length === 1) {
+      this.#failed.shift();
+      this.#stuck.push(failing);
+      this.#armStuck();
+      this.#o.log.error(
+        { err: error, requestId: failing.calls[0]?.log.requestId, batch: failing.batch.id },
+        "billing dead letter: a call can be written neither charged nor uncharged; set aside, retried every 30 s",
+      );
+      return;
+    }
+    const supersedes = [...(failing.batch.supersedes ?? []), failing.batch.id];
+    const reason = String((error as Error)?.message ?? error).slice(0, 2_000);
+    let replacement: Batch[];
+    if (failing.calls.length > 1) {
+      const half = Math.ceil(failing.calls.length / 2);
+      replacement = [failing.calls.slice(0, half), failing.calls.slice(half)].map((calls) =>
+        batchOf(calls, "whole", supersedes),
+      );
+    } else {
+      const stage = failing.stage === "whole" ? "letter" : "unapplied";
+      replacement = [batchOf(failing.calls, stage, supersedes, reason)];
+    }
+    this.#o.log.warn(
+      { err: error, batch: failing.batch.id, rows: failing.calls.length, stage: failing.stage },
+      "a charge batch keeps failing while the database is up: isolating the row at fault",
+    );
+    this.#failed.splice(0, 1, ...replacement);
   }
 
   #take(): Batch | undefined {
     if (this.#queue.length === 0) return undefined;
-    const calls = this.#queue.splice(0, this.#o.maxRows);
-    const charges: Charge[] = [];
-    const logs: UsageLogInput[] = [];
-    for (const call of calls) {
-      logs.push(call.log);
-      if (call.charge !== undefined) charges.push(call.charge);
-    }
-    return { batch: { id: randomBytes(12).toString("base64url"), charges, logs }, calls };
+    return batchOf(this.#queue.splice(0, this.#o.maxRows), "whole", undefined);
   }
 
   // The leases give up what the batch consumed from them; a lease whose row was gone could not
@@ -168,4 +360,50 @@ export class ChargeBatcher {
     }
     for (const lease of lostLeases) this.#o.onLostLease(lease);
   }
+
+  // Charged nothing: the consumed parts are free in their leases again (the rows still hold them).
+  #released(calls: readonly PendingCall[]): void {
+    for (const call of calls) {
+      call.charge?.tokenLease?.written(call.charge.tokenConsumed, false);
+      call.charge?.userLease?.written(call.charge.userConsumed, false);
+    }
+  }
+}
+
+function batchOf(
+  calls: readonly PendingCall[],
+  stage: Stage,
+  supersedes: readonly string[] | undefined,
+  reason = "",
+  id = newId(),
+): Batch {
+  const charges: Charge[] = [];
+  const logs: UsageLogInput[] = [];
+  const deadLetters: DeadLetter[] = [];
+  for (const call of calls) {
+    const charge = call.charge === undefined ? undefined : storedCharge(call.charge);
+    if (stage === "whole") logs.push(call.log);
+    else {
+      deadLetters.push({
+        requestId: call.log.requestId,
+        reason,
+        applied: stage === "letter" && charge !== undefined,
+        charge,
+        log: call.log,
+      });
+    }
+    if (charge !== undefined && stage !== "unapplied") charges.push(charge);
+  }
+  return {
+    batch: {
+      id,
+      charges,
+      logs,
+      ...(supersedes === undefined ? {} : { supersedes }),
+      ...(deadLetters.length === 0 ? {} : { deadLetters }),
+    },
+    calls,
+    stage,
+    tries: 0,
+  };
 }

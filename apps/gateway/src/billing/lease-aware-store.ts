@@ -109,6 +109,13 @@ export class LeaseAwareStore implements Store {
     return this.#maybeToken(await this.#store.updateToken(id, userId, patch));
   }
 
+  async drawTokenQuota(id: number, userId: string, credits: number): Promise<TokenRow | undefined> {
+    // Drawn against the database's `reserved`, like `remaining` above: this instance's free
+    // lease goes back first, so what the view shows as remaining can all be drawn.
+    await this.#leases.giveBack("token", String(id));
+    return this.#maybeToken(await this.#store.drawTokenQuota(id, userId, credits));
+  }
+
   deleteToken(id: number, userId: string): Promise<boolean> {
     return this.#store.deleteToken(id, userId);
   }
@@ -146,6 +153,10 @@ export class LeaseAwareStore implements Store {
 
   forgetBatches(before: number): Promise<number> {
     return this.#store.forgetBatches(before);
+  }
+
+  listDeadLetters(): ReturnType<Store["listDeadLetters"]> {
+    return this.#store.listDeadLetters();
   }
 
   queryLogs(

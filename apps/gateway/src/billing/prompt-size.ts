@@ -1,4 +1,5 @@
-import type { Part, Request, Tool } from "@interlingua/core-types";
+import { findTooDeep, type Part, type Request, type Tool } from "@interlingua/core-types";
+import { invalidRequest } from "@interlingua/errors";
 
 /** What a prompt carries, counted once, for the two prompt-token estimates below. */
 export interface PromptSize {
@@ -107,6 +108,17 @@ const PART_SIZE: { [K in Part["type"]]: (tally: Tally, part: Extract<Part, { typ
 
 const isServerTool = (tool: Tool) => tool.type !== "function";
 
+/**
+ * A tool as JSON, for its size. `JSON.stringify` recurses: a tool nested past MAX_JSON_DEPTH (the
+ * gateway refuses such bodies at parse; this guards any other caller) is a 400, not a stack
+ * overflow (issue 15, item 6).
+ */
+function toolJson(tool: Tool): string {
+  const deep = findTooDeep(tool);
+  if (deep !== undefined) throw invalidRequest(`tools: nested too deeply at ${deep}`, "tools");
+  return JSON.stringify(tool);
+}
+
 /** Counts what the prompt carries: one pass over system, messages and tools. */
 export function measurePrompt(request: Request): PromptSize {
   const tally: Tally = { chars: 0, bytes: 0, images: 0, files: 0, cacheMarked: false };
@@ -122,7 +134,7 @@ export function measurePrompt(request: Request): PromptSize {
   }
   let serverTools = 0;
   for (const tool of request.tools) {
-    addText(tally, JSON.stringify(tool));
+    addText(tally, toolJson(tool));
     if (isServerTool(tool)) serverTools++;
     if ("cacheControl" in tool && tool.cacheControl !== undefined) tally.cacheMarked = true;
   }

@@ -54,6 +54,8 @@ describe("config", () => {
         listen: { host: "127.0.0.1", port: 8080 },
         database_url: "sqlite:./data/interlingua.db",
         files_dir: "./data/files",
+        redis_prefix: "interlingua",
+        shutdown: { drain_ms: 10_000 },
         envelope: "spec",
         billing: {
           unit: "USD",
@@ -63,11 +65,18 @@ describe("config", () => {
           flush_interval_ms: 50,
         },
         webhooks: { allow_private_targets: false },
-        limits: { max_body_bytes: 33554432, rate_limit: {} },
+        limits: {
+          max_body_bytes: 33554432,
+          rate_limit: {},
+          body_timeout_ms: 30_000,
+          max_inflight_body_bytes: 268435456,
+        },
         users: [],
         tokens: [],
         channels: [],
         pricing: {},
+        metrics: { enabled: false, path: "/metrics" },
+        tracing: { enabled: false },
       },
     });
   });

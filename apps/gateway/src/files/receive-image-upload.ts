@@ -27,7 +27,8 @@ export interface ReceivedImage {
 }
 
 export type UploadResult =
-  | { readonly ok: true; readonly image: ReceivedImage }
+  /** `ignored`: the names of the other parts, read and dropped (the caller says so). */
+  | { readonly ok: true; readonly image: ReceivedImage; readonly ignored: readonly string[] }
   /** `close`: the body was not read to its end, so the connection cannot be reused. */
   | { readonly ok: false; readonly error: GatewayError; readonly close: boolean };
 
@@ -112,10 +113,12 @@ export async function receiveImageUpload(
   const stop = new AbortController();
   let fileFields = 0;
   let textFileField = false;
+  const ignored = new Set<string>();
   let received: Promise<FileOutcome> | undefined;
   parser.on("file", (name, file, filename) => {
     // A part that breaks off errors its stream; the parser reports the same error ("malformed").
     file.on("error", () => {});
+    if (name !== "file") ignored.add(name);
     if (name !== "file" || ++fileFields > 1) {
       discardRest(file);
       return;
@@ -124,6 +127,7 @@ export async function receiveImageUpload(
   });
   parser.on("field", (name) => {
     if (name === "file") textFileField = true;
+    else ignored.add(name);
   });
 
   const end = await new Promise<BodyEnd>((resolve) => {
@@ -177,7 +181,7 @@ export async function receiveImageUpload(
     if (outcome.error instanceof StoreFailure) throw outcome.error;
     return refused(outcome.error);
   }
-  return outcome;
+  return { ...outcome, ignored: [...ignored] };
 }
 
 function refuse(error: GatewayError, end: BodyEnd): UploadResult {

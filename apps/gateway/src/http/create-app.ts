@@ -2,6 +2,7 @@ import { notFound, toGatewayError } from "@interlingua/errors";
 import { Hono } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import { listModels } from "../models/list-models.ts";
+import { observeRequests } from "../observe/observe-requests.ts";
 import type { GatewayServices } from "../services.ts";
 import type { AppEnv } from "./app-env.ts";
 import { mountAudioRoutes } from "./audio-routes.ts";
@@ -10,8 +11,13 @@ import { GENERATION_ROUTES } from "./endpoints.ts";
 import { errorResponse } from "./error-response.ts";
 import { mountFileRoutes } from "./file-routes.ts";
 import { generationHandler } from "./generation-handler.ts";
+import { mountHealthRoutes } from "./health-routes.ts";
 import { mountManagementRoutes } from "./management-routes.ts";
+import { mountObservabilityRoutes } from "./observability-routes.ts";
+import { redactOutbound } from "./redact-outbound.ts";
+import { requestGuards } from "./request-guards.ts";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.ts";
+import { pathErrorResponse } from "./route-envelope.ts";
 import { mountTaskRoutes } from "./task-routes.ts";
 import { mountUploadRoutes } from "./upload-routes.ts";
 import { mountWebhookSecretRoutes } from "./webhook-secret-routes.ts";
@@ -20,12 +26,21 @@ import { mountWebhookSecretRoutes } from "./webhook-secret-routes.ts";
 export function createApp(services: GatewayServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
+  // Outermost: the request's span and metrics see every answer (refusals, 404s, errors).
+  if (services.metrics !== undefined || services.config.tracing.enabled) {
+    app.use("*", observeRequests(services.metrics, services.config.tracing.enabled));
+  }
+
   app.use("*", async (c, next) => {
     const requestId = newRequestId();
     c.set("requestId", requestId);
     await next();
     c.res.headers.set(REQUEST_ID_HEADER, requestId);
   });
+
+  // Inside the request id's middleware: every response, errors and streams included.
+  app.use("*", redactOutbound(services.redactor));
+  app.use("*", requestGuards(services));
 
   for (const { path, endpoint } of GENERATION_ROUTES)
     app.post(path, generationHandler(services, endpoint));
@@ -43,11 +58,14 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
   mountFileRoutes(app, services);
   mountTaskRoutes(app, services);
   mountWebhookSecretRoutes(app, services);
+  mountHealthRoutes(app, services);
+  mountObservabilityRoutes(app, services);
 
+  // In the envelope of the path: /api/* the management API's, /v1beta/* the native one.
   app.notFound((c) =>
-    errorResponse(
-      "standard",
-      notFound(`no route for ${c.req.method} ${new URL(c.req.url).pathname}`),
+    pathErrorResponse(
+      c.req.path,
+      notFound(`no route for ${c.req.method} ${c.req.path}`),
       c.get("requestId"),
     ),
   );

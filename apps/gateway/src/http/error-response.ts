@@ -3,6 +3,7 @@ import {
   type RenderErrorOptions,
   renderError,
   retryAfterHeader,
+  toGatewayError,
 } from "@interlingua/errors";
 import type { ErrorStyle } from "./endpoints.ts";
 
@@ -24,7 +25,13 @@ const renderOptions: Record<
 };
 
 /** An error as the endpoint's own envelope, with Retry-After when the error says when. */
-export function errorResponse(style: ErrorStyle, error: GatewayError, requestId: string): Response {
+export function errorResponse(
+  style: ErrorStyle,
+  thrown: GatewayError,
+  requestId: string,
+): Response {
+  // Typed as a GatewayError, but a foreign error cast to one must not answer without a status.
+  const error = toGatewayError(thrown);
   const headers: Record<string, string> = { "content-type": "application/json" };
   const retryAfter = retryAfterHeader(error);
   if (retryAfter !== undefined) headers["retry-after"] = retryAfter;

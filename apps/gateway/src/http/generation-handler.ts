@@ -1,5 +1,9 @@
 import { analyzeCache, type CacheAnalysis } from "@interlingua/cache-control";
-import type { Request as CanonicalRequest } from "@interlingua/core-types";
+import {
+  type Request as CanonicalRequest,
+  findTooDeep,
+  MAX_JSON_DEPTH,
+} from "@interlingua/core-types";
 import {
   type GatewayError,
   invalidRequest,
@@ -15,6 +19,7 @@ import { loggableUrl } from "../log/logger.ts";
 import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
+import { isStrict } from "../pipeline/warnings-header.ts";
 import type { GatewayServices } from "../services.ts";
 import { writesDirectly } from "../stream/direct-relay.ts";
 import type { AppEnv } from "./app-env.ts";
@@ -94,6 +99,14 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       return refuse(invalidRequest("request body is not valid JSON"));
     }
     if (!isObject(wire)) return refuse(invalidRequest("request body must be a JSON object"));
+    // Bounded before anything walks the body (codecs, prompt sizing, converters recurse).
+    const tooDeep = findTooDeep(wire);
+    if (tooDeep !== undefined) {
+      const field = tooDeep.length > 120 ? `${tooDeep.slice(0, 120)}...` : tooDeep;
+      return refuse(
+        invalidRequest(`${field}: nested more than ${MAX_JSON_DEPTH} levels deep`, field),
+      );
+    }
 
     let canonical: CanonicalRequest;
     try {
@@ -146,6 +159,8 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
         ...(anthropicBeta === null || endpoint.format !== "messages" ? {} : { anthropicBeta }),
       },
       writesDirectly: writesDirectly(c.env),
+      signal: c.req.raw.signal,
+      strict: isStrict(headers),
     };
     return runGeneration(services, request);
   };

@@ -1,11 +1,12 @@
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import { authenticate } from "../auth/authenticate.ts";
+import { drawForChange, drawForNewToken, giveBack } from "../auth/grant-quota.ts";
+import { newTokenScope, type Scope, type ScopeAsk, scopeChange } from "../auth/grant-scope.ts";
 import { keyHash, keyHint, newApiKey } from "../auth/key-hash.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { remainingCredits, userBalance } from "../billing/balances.ts";
 import { toBillingUnit } from "../billing/money.ts";
-import { refuseNewToken, refuseTokenChange } from "../billing/token-grants.ts";
 import type { GatewayServices } from "../services.ts";
 import type { LogFilter, TokenPatch, TokenRow, UsageLogRow } from "../storage/store.ts";
 import type { AppEnv } from "./app-env.ts";
@@ -18,10 +19,11 @@ import {
   type UpdateTokenBody,
   updateTokenSchema,
 } from "./management-schemas.ts";
+import { readBodyCapped } from "./read-body.ts";
 
 type Ctx = Context<AppEnv>;
 type Reply = {
-  status: 200 | 400 | 401 | 403 | 404 | 429;
+  status: 200 | 400 | 401 | 403 | 404 | 413 | 429;
   success: boolean;
   message: string;
   data: unknown;
@@ -54,6 +56,7 @@ function tokenView(row: TokenRow) {
     models: row.models ?? null,
     source: row.source,
     created_time: unixSeconds(row.createdAt),
+    rate_limit: row.rateLimit ?? null,
   };
 }
 
@@ -90,6 +93,29 @@ const logFilter = (userId: string, query: LogQuery): LogFilter => ({
   ...(query.end_timestamp === undefined ? {} : { to: query.end_timestamp * 1000 + 1000 }),
 });
 
+/** What a caller passes on: its own models and expiry, and the rate limits it runs under. */
+const scopeOf = (row: TokenRow, token: AuthenticatedToken): Scope => ({
+  models: row.models,
+  expiresAt: row.expiresAt,
+  rateLimit: token.rateLimit,
+});
+
+/** The scope fields of a create or update body; -1 (never expires) is null. */
+const scopeAsk = (body: {
+  expired_time?: number | undefined;
+  models?: readonly string[] | null | undefined;
+  rate_limit?: { rpm?: number | undefined; tpm?: number | undefined } | null | undefined;
+}): ScopeAsk => ({
+  models: body.models,
+  expiresAt:
+    body.expired_time === undefined
+      ? undefined
+      : body.expired_time === -1
+        ? null
+        : body.expired_time * 1000,
+  rateLimit: body.rate_limit,
+});
+
 const patchOf = (body: UpdateTokenBody): TokenPatch => ({
   ...(body.name === undefined ? {} : { name: body.name }),
   ...(body.remain_quota === undefined ? {} : { remaining: body.remain_quota }),
@@ -101,19 +127,30 @@ const patchOf = (body: UpdateTokenBody): TokenPatch => ({
   ...(body.status === undefined ? {} : { status: body.status }),
 });
 
-async function readJson(c: Ctx): Promise<unknown> {
+/** The body as JSON, read up to the body cap (413 past it); undefined when not JSON. */
+async function readJson(c: Ctx, limit: number): Promise<{ json: unknown } | { refusal: Reply }> {
+  const body = await readBodyCapped(c.req.raw, limit);
+  if (!body.ok) {
+    return {
+      refusal:
+        body.kind === "too-large"
+          ? refuse(413, `request body exceeds ${body.limit} bytes`)
+          : refuse(400, "request body could not be read"),
+    };
+  }
   try {
-    return await c.req.json();
+    return { json: JSON.parse(body.text) };
   } catch {
-    return undefined;
+    return { json: undefined };
   }
 }
 
 /**
  * The management API under `/api/*` with its `{success, message, data}` envelope, acting on the
  * caller's own account: who am I, my usage logs and their totals, my tokens. The caller is the
- * user that owns the API key presented as `Authorization: Bearer`; what a limited key may grant
- * other tokens (or itself) is bounded by billing/token-grants.ts (403 otherwise).
+ * user that owns the API key presented as `Authorization: Bearer`. A key grants no more than it
+ * has, to other tokens or itself (403 otherwise): models, expiry and rate limits within its own
+ * (auth/grant-scope.ts), quota drawn from its own remaining (auth/grant-quota.ts).
  */
 export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
   const billing = services.config.billing;
@@ -219,27 +256,40 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
   );
 
   const createToken = route(async (c, token) => {
-    const body = createTokenSchema.safeParse(await readJson(c));
+    const read = await readJson(c, services.config.limits.max_body_bytes);
+    if ("refusal" in read) return read.refusal;
+    const body = createTokenSchema.safeParse(read.json);
     if (!body.success) return refuse(400, issueText(body.error));
     const caller = await callerRow(token);
     if ("success" in caller) return caller;
-    const refused = refuseNewToken(caller, {
+    const granted = newTokenScope(scopeOf(caller, token), scopeAsk(body.data));
+    if (!granted.ok) return refuse(403, granted.reason);
+    const draw = await drawForNewToken(services.store, caller, {
       remaining: body.data.remain_quota,
       unlimited: body.data.unlimited_quota,
     });
-    if (refused !== undefined) return refuse(403, refused);
+    if (!draw.ok) return refuse(403, draw.reason);
     const key = newApiKey();
-    const row = await services.store.createToken({
-      keyHash: keyHash(key),
-      keyHint: keyHint(key),
-      name: body.data.name,
-      userId: token.userId,
-      quota: body.data.remain_quota,
-      unlimited: body.data.unlimited_quota,
-      expiresAt: body.data.expired_time === -1 ? undefined : body.data.expired_time * 1000,
-      models: body.data.models ?? undefined,
-      source: "api",
-    });
+    const { scope } = granted;
+    let row: TokenRow;
+    try {
+      row = await services.store.createToken({
+        keyHash: keyHash(key),
+        keyHint: keyHint(key),
+        name: body.data.name,
+        userId: token.userId,
+        quota: body.data.remain_quota,
+        unlimited: body.data.unlimited_quota,
+        expiresAt: scope.expiresAt,
+        models: scope.models,
+        ...(Object.keys(scope.rateLimit).length === 0 ? {} : { rateLimit: scope.rateLimit }),
+        source: "api",
+      });
+    } catch (error) {
+      await giveBack(services.store, caller, draw);
+      throw error;
+    }
+    services.tokens.invalidate(caller.keyHash);
     // The only time the key is shown: it is stored as a hash.
     return ok({ ...tokenView(row), key });
   });
@@ -248,20 +298,32 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
 
   const updateToken = (idFrom: (c: Ctx, body: UpdateTokenBody) => unknown) =>
     route(async (c, token) => {
-      const body = updateTokenSchema.safeParse(await readJson(c));
+      const read = await readJson(c, services.config.limits.max_body_bytes);
+      if ("refusal" in read) return read.refusal;
+      const body = updateTokenSchema.safeParse(read.json);
       if (!body.success) return refuse(400, issueText(body.error));
       const target = await ownToken(idFrom(c, body.data), token);
       if ("success" in target) return target;
       const caller = await callerRow(token);
       if ("success" in caller) return caller;
-      const refused = refuseTokenChange(caller, target, {
+      const change = scopeChange(scopeOf(caller, token), scopeAsk(body.data));
+      if (!change.ok) return refuse(403, change.reason);
+      const draw = await drawForChange(services.store, caller, target, {
         remaining: body.data.remain_quota,
         unlimited: body.data.unlimited_quota,
       });
-      if (refused !== undefined) return refuse(403, refused);
-      const row = await services.store.updateToken(target.id, token.userId, patchOf(body.data));
-      if (row === undefined) return refuse(404, "token not found");
+      if (!draw.ok) return refuse(403, draw.reason);
+      const patch: TokenPatch = {
+        ...patchOf(body.data),
+        ...(change.rateLimit === undefined ? {} : { rateLimit: change.rateLimit }),
+      };
+      const row = await services.store.updateToken(target.id, token.userId, patch);
+      if (row === undefined) {
+        await giveBack(services.store, caller, draw);
+        return refuse(404, "token not found");
+      }
       services.tokens.invalidate(row.keyHash);
+      services.tokens.invalidate(caller.keyHash);
       return ok(tokenView(row));
     });
   const updateByBodyId = updateToken((_c, body) => body.id);

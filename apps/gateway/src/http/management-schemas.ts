@@ -23,6 +23,13 @@ export type LogQuery = z.output<typeof logQuerySchema>;
 
 const expiredTime = z.number().int().min(-1);
 const models = z.array(z.string().min(1)).max(1000).nullable();
+/** The token's own requests and tokens per minute (at most the caller's); null: none of its own. */
+const rateLimit = z
+  .strictObject({
+    rpm: z.number().int().positive().optional(),
+    tpm: z.number().int().positive().optional(),
+  })
+  .nullable();
 
 export const createTokenSchema = z.strictObject({
   name: z.string().min(1).max(100),
@@ -30,6 +37,7 @@ export const createTokenSchema = z.strictObject({
   unlimited_quota: z.boolean().default(false),
   expired_time: expiredTime.default(-1),
   models: models.optional(),
+  rate_limit: rateLimit.optional(),
 });
 
 export const updateTokenSchema = z.strictObject({
@@ -40,6 +48,7 @@ export const updateTokenSchema = z.strictObject({
   expired_time: expiredTime.optional(),
   models: models.optional(),
   status: z.enum(["active", "disabled"]).optional(),
+  rate_limit: rateLimit.optional(),
 });
 export type UpdateTokenBody = z.output<typeof updateTokenSchema>;
 

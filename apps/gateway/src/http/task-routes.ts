@@ -1,10 +1,5 @@
-import {
-  type GatewayError,
-  invalidRequest,
-  notFound,
-  payloadTooLarge,
-  toGatewayError,
-} from "@interlingua/errors";
+import type { Warning } from "@interlingua/core-types";
+import { type GatewayError, invalidRequest, notFound, toGatewayError } from "@interlingua/errors";
 import { openAIImageSize } from "@interlingua/fmt-chat/media";
 import { geminiImageShape } from "@interlingua/fmt-native/veo";
 import {
@@ -21,6 +16,7 @@ import {
 import type { Context, Hono } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
+import { isStrict, strictRefusal, warningsHeaders } from "../pipeline/warnings-header.ts";
 import type { GatewayServices } from "../services.ts";
 import { sizeText } from "../tasks/jobs/image-input.ts";
 import { type Submission, submitTask } from "../tasks/submit-task.ts";
@@ -29,14 +25,20 @@ import { upstreamHandle } from "../tasks/task-record.ts";
 import { routeTaskModel, type TaskRoute } from "../tasks/task-route.ts";
 import { taskSnapshot } from "../tasks/task-snapshot.ts";
 import type { TaskRow } from "../tasks/task-store.ts";
+import {
+  imageWarnings,
+  languageWarnings,
+  remixWarnings,
+  videoWarnings,
+} from "../tasks/task-warnings.ts";
 import { serviceHosts } from "../webhooks/service-hosts.ts";
 import type { AppEnv } from "./app-env.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "./envelope.ts";
 import { errorResponse } from "./error-response.ts";
-import { readBodyCapped } from "./read-body.ts";
+import { type JsonObject, readJsonObject } from "./read-json-object.ts";
 
 type Ctx = Context<AppEnv>;
-type Json = Record<string, unknown>;
+type Json = JsonObject;
 
 /** `Idempotency-Key`: a caller's retry of a submit returns the first task (DESIGN.md §4). */
 const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -53,9 +55,6 @@ class Refusal extends Error {
   }
 }
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** Runs a tasks-package parser; its GatewayError (400 naming the field) becomes the reply. */
 function parsed<T>(parse: () => T): T {
   try {
@@ -69,7 +68,8 @@ function parsed<T>(parse: () => T): T {
  * The asynchronous generation endpoints (SPEC.md: video, remix, images, tasks): submits answer
  * the acknowledgement `{code: 200, data: [{status: "submitted", task_id}]}`, reads the Task.
  * Errors take the standard envelope; `envelope: bare` (or `x-interlingua-envelope: bare`)
- * answers the `data` alone.
+ * answers the `data` alone. What a request asks that will not be done is named in
+ * `x-interlingua-warnings` (tasks/task-warnings.ts), a 400 under `x-interlingua-strict: true`.
  */
 export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
   const handler =
@@ -105,10 +105,20 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
 
   const acknowledge = (c: Ctx, task: TaskRow): Response => reply(c, renderSubmission(task.id).data);
 
+  /** What is accepted but not carried out: named in the answer's header, or refused if strict. */
+  const warn = (c: Ctx, warnings: readonly Warning[]): void => {
+    const strict = isStrict(c.req.raw.headers) ? strictRefusal(warnings) : undefined;
+    if (strict !== undefined) throw new Refusal(strict);
+    for (const [name, value] of Object.entries(warningsHeaders(warnings))) c.header(name, value);
+  };
+
   const submit = async (
     c: Ctx,
     s: Omit<Submission, "requestId" | "log" | "serviceHosts" | "idempotencyKey">,
+    warnings: readonly Warning[],
   ) => {
+    // Before anything is held: strict refuses a field that would be dropped.
+    warn(c, [...warnings, ...languageWarnings(s.language)]);
     const requestId = c.get("requestId");
     const outcome = await submitTask(services, {
       ...s,
@@ -126,25 +136,29 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
   app.post(
     "/v1/videos/generations",
     handler("videos", async (c, token) => {
-      const body = await readJsonObject(c, services);
+      const body = await jsonBody(c, services);
       const request = parsed(() => parseVideoRequest(body));
       const routed = routeTaskModel(services, token, request.model, "video", "videos");
       if (!routed.ok) throw new Refusal(routed.error);
-      return submit(c, {
-        token,
-        kind: "video",
-        model: request.model,
-        endpoint: "videos",
-        route: routed.route,
-        input: { ...request },
-        units: {
-          seconds: generatedSeconds(request),
-          outputs: request.variant === "official" ? request.sampleCount : 1,
+      return submit(
+        c,
+        {
+          token,
+          kind: "video",
+          model: request.model,
+          endpoint: "videos",
+          route: routed.route,
+          input: { ...request },
+          units: {
+            seconds: generatedSeconds(request),
+            outputs: request.variant === "official" ? request.sampleCount : 1,
+          },
+          estimatedTime: estimatedTimeSeconds(request),
+          webhook: request.webhook,
+          language: body["language"],
         },
-        estimatedTime: estimatedTimeSeconds(request),
-        webhook: request.webhook,
-        language: body["language"],
-      });
+        videoWarnings(request),
+      );
     }),
   );
 
@@ -157,7 +171,7 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
           notFound(`no video task ${c.req.param("task_id")}`, { param: "task_id" }),
         );
       }
-      const body = await readJsonObject(c, services);
+      const body = await jsonBody(c, services);
       const request = parsed(() =>
         parseRemixRequest(body, { model: source.model, status: source.status }),
       );
@@ -174,42 +188,50 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
         source.channel,
       );
       if (!routed.ok) throw new Refusal(routed.error);
-      return submit(c, {
-        token,
-        kind: "video",
-        model: request.model,
-        endpoint: "remix",
-        route: routed.route,
-        input: { ...request, sourceVideo: video },
-        units: { seconds: generatedSeconds(request), outputs: 1 },
-        estimatedTime: estimatedTimeSeconds(request),
-        webhook: request.webhook,
-        language: body["language"],
-        sourceTaskId: source.id,
-      });
+      return submit(
+        c,
+        {
+          token,
+          kind: "video",
+          model: request.model,
+          endpoint: "remix",
+          route: routed.route,
+          input: { ...request, sourceVideo: video },
+          units: { seconds: generatedSeconds(request), outputs: 1 },
+          estimatedTime: estimatedTimeSeconds(request),
+          webhook: request.webhook,
+          language: body["language"],
+          sourceTaskId: source.id,
+        },
+        remixWarnings(request),
+      );
     }),
   );
 
   app.post(
     "/v1/images/generations",
     handler("images", async (c, token) => {
-      const body = await readJsonObject(c, services);
+      const body = await jsonBody(c, services);
       const request = parsed(() => parseImageRequest(body));
       const routed = routeTaskModel(services, token, request.model, "image", "images");
       if (!routed.ok) throw new Refusal(routed.error);
       checkImageRequest(routed.route, request);
-      return submit(c, {
-        token,
-        kind: "image",
-        model: request.model,
-        endpoint: "images",
-        route: routed.route,
-        input: { ...request },
-        units: { requests: 1, outputs: 1 },
-        estimatedTime: estimatedTimeSeconds(request),
-        webhook: request.webhook,
-        language: body["language"],
-      });
+      return submit(
+        c,
+        {
+          token,
+          kind: "image",
+          model: request.model,
+          endpoint: "images",
+          route: routed.route,
+          input: { ...request },
+          units: { requests: 1, outputs: 1 },
+          estimatedTime: estimatedTimeSeconds(request),
+          webhook: request.webhook,
+          language: body["language"],
+        },
+        imageWarnings(routed.route, request),
+      );
     }),
   );
 
@@ -217,6 +239,8 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
     const id = c.req.param("task_id") ?? "";
     const task = await ownTask(services, token, id);
     if (task === undefined) throw new Refusal(notFound(`no task ${id}`, { param: "task_id" }));
+    // SPEC: an unsupported language returns the original message; the header says so.
+    warn(c, languageWarnings(c.req.query("language")));
     const language = normalizeLanguage(c.req.query("language"));
     return reply(c, renderTask(taskSnapshot(task), language === undefined ? {} : { language }));
   });
@@ -263,23 +287,10 @@ async function ownTask(
   return task !== undefined && task.userId === token.userId ? task : undefined;
 }
 
-async function readJsonObject(c: Ctx, services: GatewayServices): Promise<Json> {
-  const body = await readBodyCapped(c.req.raw, services.config.limits.max_body_bytes);
-  if (!body.ok) {
-    throw new Refusal(
-      body.kind === "too-large"
-        ? payloadTooLarge(`request body exceeds ${body.limit} bytes`)
-        : invalidRequest("request body could not be read"),
-    );
-  }
-  let wire: unknown;
-  try {
-    wire = JSON.parse(body.text);
-  } catch {
-    throw new Refusal(invalidRequest("request body is not valid JSON"));
-  }
-  if (!isObject(wire)) throw new Refusal(invalidRequest("request body must be a JSON object"));
-  return wire;
+async function jsonBody(c: Ctx, services: GatewayServices): Promise<Json> {
+  const read = await readJsonObject(c.req.raw, services.config.limits.max_body_bytes);
+  if (!read.ok) throw new Refusal(read.error);
+  return read.body;
 }
 
 function idempotencyKey(c: Ctx): string | undefined {

@@ -20,6 +20,7 @@ import {
 import { UPLOAD_BODY_LIMIT, UPLOAD_MAX_BYTES, UPLOAD_TTL_MS } from "../files/upload-limits.ts";
 import type { GatewayServices } from "../services.ts";
 import type { AppEnv } from "./app-env.ts";
+import { checkUnknownFields } from "./unknown-fields.ts";
 
 /** SPEC.md's upload record, flat (no `{code, data}` wrapper). */
 export interface UploadRecord {
@@ -96,6 +97,12 @@ export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices):
     }
     if (!result.ok) return uploadError(result.error, result.close);
     const { image } = result;
+    // Parts other than `file` are not kept: named in the warnings header, or refused when strict.
+    const fields = checkUnknownFields(c.req.raw.headers, result.ignored, {});
+    if (!fields.ok) {
+      await services.fileStore.delete(image.key).catch(() => {});
+      return uploadError(fields.error);
+    }
     const createdAt = services.now();
     const filename = cleanName(image.filename, image);
     try {
@@ -120,6 +127,6 @@ export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices):
       bytes: image.bytes,
       created_at: Math.floor(createdAt / 1000),
     };
-    return c.json(record);
+    return c.json(record, 200, fields.headers);
   });
 }

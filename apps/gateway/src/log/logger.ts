@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from "pino";
+import { traceFields } from "../observe/tracing.ts";
 
 export type { Logger };
 
@@ -26,9 +27,32 @@ export function createLogger(options: LoggerOptions = {}, destination?: Destinat
     level: process.env["LOG_LEVEL"] ?? "info",
     base: { service: "interlingua-gateway" },
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    // trace_id and span_id of the active span (an OpenTelemetry SDK registered, tracing on).
+    mixin: traceFields,
     ...options,
   };
   return destination === undefined ? pino(settings) : pino(settings, destination);
+}
+
+const HOOKS = Symbol.for("pino.hooks");
+type Hooks = { streamWrite?: (line: string) => string };
+
+/**
+ * A logger (a child of `logger`, same destination and level) whose every line has `redact`
+ * applied to its final JSON text: the one place that sees messages, fields and serialised
+ * errors (stack traces included) alike. pino's `streamWrite` hook is read from the logger, so a
+ * child's own hook covers it and every child made from it.
+ */
+export function redactingLogger(logger: Logger, redact: (text: string) => string): Logger {
+  const child = logger.child({});
+  const holder = child as unknown as Record<symbol, Hooks | undefined>;
+  const hooks = holder[HOOKS] ?? {};
+  const previous = hooks.streamWrite;
+  holder[HOOKS] = {
+    ...hooks,
+    streamWrite: (line) => redact(previous === undefined ? line : previous(line)),
+  };
+  return child;
 }
 
 /** The URL as it may be logged: the `key` query parameter (native auth) is masked. */

@@ -1,10 +1,13 @@
 import type { Response as CanonicalResponse, Warning } from "@interlingua/core-types";
-import type { GatewayError } from "@interlingua/errors";
+import { GatewayError } from "@interlingua/errors";
 import type { Agent } from "undici";
 import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
 import type { CachePlanner } from "../cache/cache-planner.ts";
 import { CODECS } from "../codecs.ts";
+import { upstreamSpan } from "../observe/tracing.ts";
 import type { ModelRouter, RouteCandidate } from "../routing/model-router.ts";
+import { startsLikeSse } from "../stream/well-formed-sse.ts";
+import { linkedAbort } from "../upstream/linked-abort.ts";
 import {
   type PreparedUpstreamRequest,
   prepareUpstreamRequest,
@@ -19,6 +22,8 @@ import {
 } from "../upstream/upstream-failure.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { GenerationRequest } from "./generation-request.ts";
+import { thrownRefusal } from "./thrown-refusal.ts";
+import { strictRefusal } from "./warnings-header.ts";
 
 /** One try against one channel, for the request log. */
 export interface AttemptRecord {
@@ -28,6 +33,7 @@ export interface AttemptRecord {
     | "skipped-open-circuit"
     | "refused-by-render"
     | "stale-cache"
+    | "client-gone"
     | UpstreamFailure["kind"];
   status?: number;
   ms: number;
@@ -77,7 +83,13 @@ export async function attemptUpstreams(
   planner?: CachePlanner,
 ): Promise<
   | { ok: true; committed: Committed }
-  | { ok: false; error: GatewayError; cacheStorageTokenHours: number }
+  | {
+      ok: false;
+      error: GatewayError;
+      cacheStorageTokenHours: number;
+      /** The client left while an upstream call was under way: it was cancelled (not refunded). */
+      clientGone?: true;
+    }
 > {
   let lastError: GatewayError | undefined;
   let cacheStorageTokenHours = 0;
@@ -87,18 +99,26 @@ export async function attemptUpstreams(
     warnings: Warning[],
   ): Promise<ChannelTry> => {
     const onWarning = (w: Warning) => warnings.push(w);
+    // Strict: a drop the cache analysis already knows of refuses before any cache is planned.
+    const early = request.strict === true ? strictRefusal(warnings) : undefined;
+    if (early !== undefined) return { kind: "refused", error: early };
     const plan = await planner?.plan(candidate, onWarning);
     cacheStorageTokenHours += plan?.storageTokenHours ?? 0;
     let prepared: PreparedUpstreamRequest;
     try {
       prepared = prepareUpstreamRequest(request, candidate, onWarning, plan?.canonical);
     } catch (error) {
-      return { kind: "refused", error: error as GatewayError };
+      return { kind: "refused", error: thrownRefusal(error) };
     }
+    // Strict: whatever this render would drop refuses this channel (another may carry it).
+    const refusal = request.strict === true ? strictRefusal(warnings) : undefined;
+    if (refusal !== undefined) return { kind: "refused", error: refusal };
     return {
       kind: "sent",
       plan,
-      result: await attemptOne(agent, request, candidate, prepared, warnings),
+      result: await upstreamSpan(candidate.channel.name, candidate.channel.protocol, () =>
+        attemptOne(agent, request, candidate, prepared, warnings),
+      ),
     };
   };
   for (const candidate of candidates) {
@@ -141,6 +161,11 @@ export async function attemptUpstreams(
       return { ok: true, committed: { ...result.value, cachePlan, cacheStorageTokenHours } };
     }
     const failure = result.failure;
+    if (request.signal?.aborted === true) {
+      // The client left: its call was cancelled, which is no fault of the channel's.
+      record("client-gone");
+      return { ok: false, error: clientGone(), cacheStorageTokenHours, clientGone: true };
+    }
     record(failure.kind, failure.kind === "status" ? failure.status : undefined);
     const policy = failurePolicy(failure);
     if (policy.channelFault) router.breaker.onFailure(candidate.channel.name);
@@ -158,28 +183,66 @@ async function attemptOne(
   prepared: PreparedUpstreamRequest,
   warnings: Warning[],
 ): Promise<AttemptResult> {
-  const reply = await sendUpstream(agent, prepared);
-  if (!reply.ok) return reply;
-  const base = { candidate, prepared, warnings };
-  if (request.stream) {
-    const first = await readFirstChunk(reply.body);
-    if (!first.ok) return { ok: false, failure: failureFromError(first.error) };
-    return { ok: true, value: { ...base, kind: "stream", body: first.body } };
+  const timeout = candidate.channel.timeout;
+  const sent = performance.now();
+  // Until the commit the client's leaving cancels the call; a committed stream's relay does after.
+  const cancel = linkedAbort(request.signal);
+  try {
+    const reply = await sendUpstream(agent, prepared, {
+      signal: cancel.signal,
+      headersTimeoutMs: timeout?.firstByteMs,
+      bodyTimeoutMs: timeout?.idleMs,
+    });
+    if (!reply.ok) return reply;
+    const base = { candidate, prepared, warnings };
+    if (request.stream) {
+      const first = await readFirstChunk(
+        reply.body,
+        timeout?.firstByteMs === undefined
+          ? undefined
+          : timeout.firstByteMs - (performance.now() - sent),
+      );
+      if (!first.ok) return { ok: false, failure: failureFromError(first.error) };
+      // A JSON or HTML body answering a stream request is no stream: nothing of it is relayed.
+      if (!startsLikeSse(first.body.first)) {
+        first.body.rest.destroy();
+        return {
+          ok: false,
+          failure: { kind: "malformed", message: "upstream answered a stream request without SSE" },
+        };
+      }
+      return { ok: true, value: { ...base, kind: "stream", body: first.body } };
+    }
+    const read = await readAllText(reply.body);
+    if (!read.ok) return read;
+    return parseJsonReply(candidate, prepared, base, read.text);
+  } finally {
+    cancel.unlink();
   }
-  const read = await readAllText(reply.body);
-  if (!read.ok) return read;
+}
+
+/** The error a request whose client left is logged with (nobody reads its body). */
+const clientGone = () =>
+  new GatewayError({ status: 499, message: "the client closed the connection" });
+
+/** A whole non-stream reply: JSON, and across formats one the upstream codec reads. */
+function parseJsonReply(
+  candidate: RouteCandidate,
+  prepared: PreparedUpstreamRequest,
+  base: CommittedBase,
+  text: string,
+): AttemptResult {
   let json: unknown;
   try {
-    json = JSON.parse(read.text);
+    json = JSON.parse(text);
   } catch {
     return { ok: false, failure: { kind: "malformed", message: "upstream body is not JSON" } };
   }
-  if (prepared.sameFormat)
-    return { ok: true, value: { ...base, kind: "json", text: read.text, json } };
+  if (prepared.sameFormat) return { ok: true, value: { ...base, kind: "json", text: text, json } };
   try {
     const codec = CODECS[UPSTREAM_PROTOCOLS[candidate.channel.protocol].format];
     const response = codec.response.parse(json);
-    return { ok: true, value: { ...base, kind: "json", text: read.text, json, response } };
+    return { ok: true, value: { ...base, kind: "json", text: text, json, response } };
   } catch (error) {
     return {
       ok: false,

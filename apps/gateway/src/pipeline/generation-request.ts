@@ -27,4 +27,8 @@ export interface GenerationRequest {
   readonly upstream: UpstreamCallOptions;
   /** The Node server writes a streamed reply itself (`writeRelaysDirectly`): no web-stream body. */
   readonly writesDirectly: boolean;
+  /** Aborts when the client disconnects: an upstream call under way is then cancelled. */
+  readonly signal?: AbortSignal;
+  /** `x-interlingua-strict: true`: a request that would lose a field is refused (400) instead. */
+  readonly strict?: boolean;
 }

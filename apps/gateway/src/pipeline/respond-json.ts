@@ -9,6 +9,7 @@ import { CODECS } from "../codecs.ts";
 import { wrapJsonText } from "../http/envelope.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
+import { type FillContext, fillResponse } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 
 type JsonCommitted = Extract<Committed, { kind: "json" }>;
@@ -36,11 +37,14 @@ export function renderJsonReply(
   request: GenerationRequest,
   committed: JsonCommitted,
   warnings: Warning[],
+  fill?: FillContext,
 ): JsonReply {
   const wrap = (json: string) => (request.wrap ? wrapJsonText(json) : json);
   const delivered = () => jsonDelivery(committed);
   if (committed.response === undefined) return { body: wrap(committed.text), delivered };
-  const rendered = CODECS[request.endpoint.format].response.render(committed.response, {
+  const translated =
+    fill === undefined ? committed.response : fillResponse(committed.response, fill);
+  const rendered = CODECS[request.endpoint.format].response.render(translated, {
     onWarning: (w) => warnings.push(w),
   });
   return { body: wrap(JSON.stringify(rendered)), delivered };

@@ -1,10 +1,11 @@
-import type { SseMessage, StreamEvent } from "@interlingua/core-types";
+import { guardToolArguments, type SseMessage, type StreamEvent } from "@interlingua/core-types";
 import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
 import { CODECS } from "../codecs.ts";
 import type { GatewayServices } from "../services.ts";
 import { type ClientFraming, jsonArrayFraming, SSE_FRAMING } from "../stream/client-framing.ts";
 import { relayResponse } from "../stream/direct-relay.ts";
 import { watchSse } from "../stream/observe-sse.ts";
+import { onceFinished } from "../stream/once-finished.ts";
 import { passThroughStage } from "../stream/pass-through-stage.ts";
 import { PLAIN_CHUNK } from "../stream/plain-chunk.ts";
 import { PLAIN_DELTA } from "../stream/plain-delta.ts";
@@ -15,8 +16,10 @@ import { translateStage } from "../stream/translate-stage.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
 import { framesOf, upstreamStreamFailed } from "./error-frames.ts";
+import { type FillContext, fillContext, fillingDecoder } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 import { recordEvent, type StreamOutcome } from "./stream-outcome.ts";
+import { warningsHeaders } from "./warnings-header.ts";
 
 const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
@@ -37,7 +40,7 @@ const keepAllButUsageOnly = (message: SseMessage) => !isChatUsageOnlyChunk(messa
  * client did not, whole frames go through without that one; a JSON-array client gets the frames
  * re-framed). Across formats: upstream codec -> canonical events -> client codec, chunk by chunk.
  * A failure after the first byte ends the stream with an error event in the client's format; a
- * client that disconnects leaves the upstream to be drained to its final usage. `onSettled` runs
+ * client that disconnects has the upstream read on briefly, then cancelled. `onSettled` runs
  * once, after the stream ended, with everything the stream said about itself.
  */
 export function streamReply(
@@ -48,7 +51,7 @@ export function streamReply(
 ): Response {
   const outcome: StreamOutcome = {};
   const framing = request.jsonArrayStream ? jsonArrayFraming() : SSE_FRAMING;
-  const stage = stageFor(request, committed, outcome, framing);
+  const stage = stageFor(request, committed, outcome, framing, fillContext(services, request));
   const options = {
     keepAliveMs: request.jsonArrayStream ? undefined : services.keepAliveMs,
     drain: services.drain,
@@ -56,7 +59,14 @@ export function streamReply(
   };
   return relayResponse(
     (sink) => startRelay(committed.body, stage, options, sink),
-    { status: 200, headers: request.jsonArrayStream ? JSON_ARRAY_HEADERS : SSE_HEADERS },
+    {
+      status: 200,
+      // Only what is known before the first byte: the request's warnings, not the stream's own.
+      headers: {
+        ...(request.jsonArrayStream ? JSON_ARRAY_HEADERS : SSE_HEADERS),
+        ...warningsHeaders(committed.warnings),
+      },
+    },
     request.writesDirectly,
   );
 }
@@ -66,6 +76,7 @@ function stageFor(
   committed: StreamCommitted,
   outcome: StreamOutcome,
   framing: ClientFraming,
+  fill: FillContext,
 ): RelayStage {
   const format = request.endpoint.format;
   const upstreamFormat = UPSTREAM_PROTOCOLS[committed.candidate.channel.protocol].format;
@@ -73,7 +84,12 @@ function stageFor(
   const onEvent = (event: StreamEvent) => recordEvent(outcome, event);
   if (!committed.prepared.sameFormat) {
     return translateStage({
-      decoder: upstreamCodec.stream.decoder(),
+      // Across formats a client never gets half-JSON tool arguments (core-types
+      // guardToolArguments); the same-format tap below stays unguarded: it sees only some frames.
+      decoder: fillingDecoder(
+        onceFinished(guardToolArguments(upstreamCodec.stream.decoder())),
+        fill,
+      ),
       encoder: CODECS[format].stream.encoder({
         includeUsage: request.canonical.includeUsage === true,
       }),
@@ -87,6 +103,8 @@ function stageFor(
   const watch = watchSse({
     decoder: upstreamCodec.stream.decoder(),
     onEvent,
+    // The frames reach the client as they are: one that is not JSON ends the stream instead.
+    strict: true,
     onDecodeError: (error) => {
       outcome.decodeError = error instanceof Error ? error.message : String(error);
     },

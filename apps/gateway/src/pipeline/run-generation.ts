@@ -10,12 +10,15 @@ import { openCallAccount } from "../billing/call-account.ts";
 import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../http/error-response.ts";
+import { inSpan } from "../observe/tracing.ts";
 import type { GatewayServices } from "../services.ts";
 import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
+import { fillContext } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 import { jsonDelivery, renderJsonReply } from "./respond-json.ts";
 import { streamReply } from "./respond-stream.ts";
 import { StreamDelivery } from "./stream-delivery.ts";
+import { warningsHeaders } from "./warnings-header.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
@@ -61,7 +64,9 @@ export async function runGeneration(
     );
   }
 
-  const opened = await openCallAccount(services, request, route.gatewayModel, started);
+  const opened = await inSpan("billing.reserve", {}, () =>
+    openCallAccount(services, request, route.gatewayModel, started),
+  );
   if (!opened.ok) return fail(opened.error);
   const account = opened.account;
 
@@ -74,11 +79,20 @@ export async function runGeneration(
     attempts,
     cachePlanner(services, request, route.gatewayModel),
   );
+  services.metrics?.attempts(endpoint.name, request.model, attempts, result.ok);
   if (!result.ok) {
     account.end({
       status: result.error.status,
       error: result.error.message,
       ...storageOnlyCharge(result.cacheStorageTokenHours),
+      // A call cancelled because its client left had reached the upstream: the prompt is charged
+      // (an estimate: nothing reported usage), and nothing was delivered.
+      ...(result.clientGone === true
+        ? {
+            delivered: { outputChars: 0, complete: false },
+            cacheStorageTokenHours: result.cacheStorageTokenHours,
+          }
+        : {}),
     });
     return fail(result.error, attempts);
   }
@@ -100,7 +114,7 @@ export async function runGeneration(
   if (committed.kind === "json") {
     let reply: ReturnType<typeof renderJsonReply>;
     try {
-      reply = renderJsonReply(request, committed, warnings);
+      reply = renderJsonReply(request, committed, warnings, fillContext(services, request));
     } catch (error) {
       const gatewayError = toGatewayError(error);
       // The upstream did the work (and billed it) even though its reply could not be rendered.
@@ -127,10 +141,15 @@ export async function runGeneration(
       });
       log.info({ ...summary, status: 200, usage, warnings, ms: elapsed() }, "request completed");
     });
-    return new Response(reply.body, { status: 200, headers: JSON_HEADERS });
+    return new Response(reply.body, {
+      status: 200,
+      headers: { ...JSON_HEADERS, ...warningsHeaders(warnings) },
+    });
   }
 
+  const streamClosed = services.metrics?.streamOpened(endpoint.name, started);
   return streamReply(services, request, committed, (outcome) => {
+    streamClosed?.();
     const { skippedChars, ...said } = outcome;
     account.end({
       status: outcome.error?.status ?? 200,

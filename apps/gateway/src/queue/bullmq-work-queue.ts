@@ -93,6 +93,16 @@ export class BullMqWorkQueue implements WorkQueue {
     this.#workers.set(kind, worker);
   }
 
+  /** Jobs waiting, delayed or running over the queues this instance opened (metrics). */
+  async depth(): Promise<number> {
+    let jobs = 0;
+    for (const queue of this.#queues.values()) {
+      const counts = await queue.getJobCounts("waiting", "delayed", "active", "prioritized");
+      for (const count of Object.values(counts)) jobs += count;
+    }
+    return jobs;
+  }
+
   /** Stops taking jobs, lets the running ones finish, then disconnects. */
   async close(): Promise<void> {
     this.#closed = true;

@@ -16,6 +16,8 @@ export interface Channel {
   readonly models: ReadonlyMap<string, string>;
   /** Whether cache boundaries are carried out on this channel (else: ordinary requests). */
   readonly caching: boolean;
+  /** `timeout` of the config (ms); unset fields fall back to the upstream agent's. */
+  readonly timeout?: { readonly firstByteMs?: number; readonly idleMs?: number };
 }
 
 export function toChannel(config: ChannelConfig): Channel {
@@ -35,5 +37,15 @@ export function toChannel(config: ChannelConfig): Channel {
     weight: config.weight,
     models,
     caching: config.caching,
+    ...(config.timeout === undefined
+      ? {}
+      : {
+          timeout: {
+            ...(config.timeout.first_byte_ms === undefined
+              ? {}
+              : { firstByteMs: config.timeout.first_byte_ms }),
+            ...(config.timeout.idle_ms === undefined ? {} : { idleMs: config.timeout.idle_ms }),
+          },
+        }),
   };
 }

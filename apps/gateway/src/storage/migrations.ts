@@ -4,6 +4,8 @@
 
 import { TASKS_MIGRATION } from "./migrations/004-tasks.ts";
 import { FILES_MIGRATION } from "./migrations/005-files.ts";
+import { BILLING_SAFETY_MIGRATION } from "./migrations/006-billing-safety.ts";
+import { TOKEN_SCOPE_MIGRATION } from "./migrations/007-token-scope.ts";
 
 export interface Migration {
   readonly version: number;
@@ -150,4 +152,6 @@ UPDATE users SET reserved = COALESCE((SELECT SUM(amount) FROM leases
   },
   TASKS_MIGRATION,
   FILES_MIGRATION,
+  BILLING_SAFETY_MIGRATION,
+  TOKEN_SCOPE_MIGRATION,
 ];

@@ -1,7 +1,14 @@
-import type { SqlConnection } from "./sql-connection.ts";
+import { type SqlConnection, type SqlRow, sqlBool, sqlNum } from "./sql-connection.ts";
 import { compareSubjects, KEY_MATCH, keyParams, subjectId, TABLE } from "./sql-leases.ts";
 import { insertLogs } from "./sql-usage-logs.ts";
-import type { BatchOutcome, ChargeBatch, LeaseKey, LeaseKind } from "./store.ts";
+import type {
+  BatchOutcome,
+  ChargeBatch,
+  DeadLetter,
+  DeadLetterRow,
+  LeaseKey,
+  LeaseKind,
+} from "./store.ts";
 
 /** One subject's share of a batch: what it is charged, and what each lease gives up for it. */
 interface SubjectTotal {
@@ -48,8 +55,8 @@ function totals(batch: ChargeBatch): SubjectTotal[] {
 }
 
 /**
- * One transaction per batch: its id is recorded first (a batch applied before is recognised
- * and changes nothing), then per subject, in lock order, each lease gives up the consumed parts
+ * One transaction per batch: its id is recorded first (a batch applied before, or one it was
+ * split from, is recognised and changes nothing), then per subject, in lock order, each lease gives up the consumed parts
  * of its holds and the subject is charged: `used += sum of costs`, `reserved -= what the leases
  * gave up`. A lease row that is gone (reclaimed: its amount already went back to `reserved`)
  * gives up nothing and its calls are charged in full without a hold. Then the usage rows.
@@ -64,7 +71,9 @@ export function writeCharges(
       "INSERT INTO applied_batches (id, applied_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
       [batch.id, now],
     );
-    if (fresh === 0) return { alreadyApplied: true, lost: [] };
+    if (fresh === 0 || (await anyApplied(tx, batch.supersedes ?? []))) {
+      return { alreadyApplied: true, lost: [] };
+    }
     const lost: LeaseKey[] = [];
     for (const total of totals(batch)) {
       let released = 0;
@@ -85,6 +94,48 @@ export function writeCharges(
       );
     }
     await insertLogs(tx, batch.logs);
+    for (const letter of batch.deadLetters ?? []) await insertDeadLetter(tx, batch.id, letter, now);
     return { alreadyApplied: false, lost };
   });
+}
+
+async function anyApplied(tx: SqlConnection, ids: readonly string[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  const rows = await tx.all(
+    `SELECT id FROM applied_batches WHERE id IN (${ids.map(() => "?").join(", ")})`,
+    ids,
+  );
+  return rows.length > 0;
+}
+
+function insertDeadLetter(tx: SqlConnection, batchId: string, letter: DeadLetter, now: number) {
+  return tx.run(
+    `INSERT INTO billing_dead_letters (batch_id, request_id, created_at, reason, applied, charge, log)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [
+      batchId,
+      letter.requestId,
+      now,
+      letter.reason,
+      sqlBool(letter.applied),
+      letter.charge === undefined ? null : JSON.stringify(letter.charge),
+      JSON.stringify(letter.log),
+    ],
+  );
+}
+
+const toDeadLetter = (row: SqlRow): DeadLetterRow => ({
+  id: sqlNum(row["id"]),
+  batchId: String(row["batch_id"]),
+  requestId: String(row["request_id"]),
+  createdAt: sqlNum(row["created_at"]),
+  reason: String(row["reason"]),
+  applied: Boolean(row["applied"]),
+  charge: row["charge"] == null ? undefined : JSON.parse(String(row["charge"])),
+  log: JSON.parse(String(row["log"])),
+});
+
+/** Every dead letter, oldest first. */
+export async function listDeadLetters(db: SqlConnection): Promise<DeadLetterRow[]> {
+  return (await db.all("SELECT * FROM billing_dead_letters ORDER BY id")).map(toDeadLetter);
 }

@@ -1,13 +1,11 @@
 import type { FileRecord, FileRecords } from "../files/file-store.ts";
 import { sqlNum as num, type SqlConnection, type SqlRow } from "./sql-connection.ts";
+import { optText as text } from "./sql-optional.ts";
 
 // The `files` table (migration 5) on either driver: what every instance reads to serve, expire
 // and sweep the bytes in the file store.
 
 const PURPOSES: readonly FileRecord["purpose"][] = ["upload", "task-result"];
-
-const text = (value: unknown): string | undefined =>
-  value === null || value === undefined ? undefined : String(value);
 
 const toRecord = (row: SqlRow): FileRecord => ({
   key: String(row["key"]),

@@ -1,5 +1,5 @@
 import { MIGRATIONS, sqlFor } from "./migrations.ts";
-import { writeCharges } from "./sql-charges.ts";
+import { listDeadLetters, writeCharges } from "./sql-charges.ts";
 import {
   sqlBool as bool,
   sqlNum as num,
@@ -63,6 +63,9 @@ const toToken = (row: SqlRow): TokenRow => ({
   status: row["status"] === "disabled" ? "disabled" : "active",
   source: row["source"] === "config" ? "config" : "api",
   createdAt: num(row["created_at"]),
+  ...(row["rate_rpm"] == null && row["rate_tpm"] == null
+    ? {}
+    : { rateLimit: { rpm: opt(row["rate_rpm"]), tpm: opt(row["rate_tpm"]) } }),
 });
 
 /** Each optional filter and its condition. */
@@ -88,6 +91,9 @@ function where(filter: LogFilter): { sql: string; params: SqlValue[] } {
 // Every read of tokens skips tombstones (deleted tokens keep their row; see deleteToken).
 const LIVE = "deleted_at IS NULL";
 
+const SCHEMA_MIGRATIONS_TABLE =
+  "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)";
+
 /** The Store on any SqlConnection: the same statements for SQLite and Postgres. */
 export class SqlStore implements Store {
   readonly driver: Store["driver"];
@@ -108,9 +114,7 @@ export class SqlStore implements Store {
 
   async migrate(): Promise<number[]> {
     const db = this.#db;
-    await db.exec(
-      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
-    );
+    await db.exec(SCHEMA_MIGRATIONS_TABLE);
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
       const ran = await db.transaction(async (tx) => {
@@ -131,6 +135,14 @@ export class SqlStore implements Store {
       if (ran) applied.push(migration.version);
     }
     return applied;
+  }
+
+  async pendingMigrations(): Promise<number[]> {
+    // A database never migrated has no such table yet: every migration is pending.
+    await this.#db.exec(SCHEMA_MIGRATIONS_TABLE);
+    const rows = await this.#db.all("SELECT version FROM schema_migrations");
+    const applied = new Set(rows.map((row) => Number(row["version"])));
+    return MIGRATIONS.map((m) => m.version).filter((version) => !applied.has(version));
   }
 
   close(): Promise<void> {
@@ -184,9 +196,9 @@ export class SqlStore implements Store {
 
   async createToken(token: NewToken): Promise<TokenRow> {
     const rows = await this.#db.all(
-      `INSERT INTO tokens (key_hash, key_hint, name, user_id, quota, unlimited, expires_at, models, status, source, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      this.#tokenParams(token),
+      `INSERT INTO tokens (key_hash, key_hint, name, user_id, quota, unlimited, expires_at, models, status, source, created_at, rate_rpm, rate_tpm)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      [...this.#tokenParams(token), token.rateLimit?.rpm ?? null, token.rateLimit?.tpm ?? null],
     );
     return toToken(rows[0] as SqlRow);
   }
@@ -233,6 +245,10 @@ export class SqlStore implements Store {
       set("models = ?", patch.models === null ? null : JSON.stringify(patch.models));
     }
     if (patch.status !== undefined) set("status = ?", patch.status);
+    if (patch.rateLimit !== undefined) {
+      set("rate_rpm = ?", patch.rateLimit?.rpm ?? null);
+      set("rate_tpm = ?", patch.rateLimit?.tpm ?? null);
+    }
     if (sets.length === 0) {
       const row = await this.getToken(id);
       return row?.userId === userId ? row : undefined;
@@ -240,6 +256,16 @@ export class SqlStore implements Store {
     const rows = await this.#db.all(
       `UPDATE tokens SET ${sets.join(", ")} WHERE id = ? AND user_id = ? AND ${LIVE} RETURNING *`,
       [...params, id, userId],
+    );
+    return rows[0] === undefined ? undefined : toToken(rows[0]);
+  }
+
+  async drawTokenQuota(id: number, userId: string, credits: number): Promise<TokenRow | undefined> {
+    const rows = await this.#db.all(
+      `UPDATE tokens SET quota = quota - ?
+       WHERE id = ? AND user_id = ? AND ${LIVE} AND NOT unlimited
+         AND (CAST(? AS BIGINT) <= 0 OR quota - used - reserved >= ?) RETURNING *`,
+      [credits, id, userId, credits, credits],
     );
     return rows[0] === undefined ? undefined : toToken(rows[0]);
   }
@@ -285,6 +311,10 @@ export class SqlStore implements Store {
 
   forgetBatches(before: number): Promise<number> {
     return this.#db.run("DELETE FROM applied_batches WHERE applied_at < ?", [before]);
+  }
+
+  listDeadLetters(): ReturnType<Store["listDeadLetters"]> {
+    return listDeadLetters(this.#db);
   }
 
   async queryLogs(

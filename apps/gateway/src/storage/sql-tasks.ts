@@ -18,6 +18,7 @@ import {
   type SqlValue,
 } from "./sql-connection.ts";
 import { KEY_MATCH, subjectId, TABLE } from "./sql-leases.ts";
+import { optNum, optJson as parsed, optText as text } from "./sql-optional.ts";
 import { insertLogs } from "./sql-usage-logs.ts";
 import type { LeaseKey, LeaseKind } from "./store.ts";
 
@@ -36,12 +37,6 @@ const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cance
 
 const json = (value: unknown): string | null =>
   value === undefined ? null : JSON.stringify(value);
-const parsed = (value: unknown): unknown =>
-  value === null || value === undefined ? undefined : JSON.parse(String(value));
-const text = (value: unknown): string | undefined =>
-  value === null || value === undefined ? undefined : String(value);
-const optNum = (value: unknown): number | undefined =>
-  value === null || value === undefined ? undefined : Number(value);
 
 export const toTask = (row: SqlRow): TaskRow => ({
   id: String(row["id"]),
@@ -220,6 +215,20 @@ export class SqlTaskStore implements TaskStore {
   async get(id: string): Promise<TaskRow | undefined> {
     const rows = await this.#db.all("SELECT * FROM tasks WHERE id = ?", [id]);
     return rows[0] === undefined ? undefined : toTask(rows[0]);
+  }
+
+  async countOpen(): Promise<{ pending: number; processing: number }> {
+    // Served by the (status, next_poll_at) index.
+    const rows = await this.#db.all(
+      "SELECT status, COUNT(*) AS n FROM tasks WHERE status IN ('pending', 'processing') GROUP BY status",
+    );
+    const open = { pending: 0, processing: 0 };
+    for (const row of rows) {
+      if (row["status"] === "pending" || row["status"] === "processing") {
+        open[row["status"]] = Number(row["n"]);
+      }
+    }
+    return open;
   }
 
   async claimDue(now: number, claimUntil: number, limit: number): Promise<TaskRow[]> {

@@ -1,3 +1,4 @@
+import { checkUsageRow } from "./check-usage-row.ts";
 import {
   sqlBool as bool,
   sqlNum as num,
@@ -32,10 +33,11 @@ const COLUMNS = [
   "status",
   "error",
   "estimated",
+  "uncapped_credits",
 ] as const;
 
 /**
- * Rows per INSERT: 64 x 20 parameters stays far below both drivers' limits (SQLite 32,766,
+ * Rows per INSERT: 64 x 21 parameters stays far below both drivers' limits (SQLite 32,766,
  * Postgres 65,535), and SQLite keeps at most 64 statement shapes prepared.
  */
 const CHUNK = 64;
@@ -75,15 +77,20 @@ function putParams(params: SqlValue[], at: number, log: UsageLogInput): void {
   params[at + 17] = log.status;
   params[at + 18] = log.error ?? null;
   params[at + 19] = bool(log.estimated === true);
+  params[at + 20] = log.uncappedCredits ?? null;
 }
 
-/** Writes usage rows on `db` (a transaction's connection, usually), a chunk per statement. */
+/**
+ * Writes usage rows on `db` (a transaction's connection, usually), a chunk per statement. Each
+ * row is checked first (the accounting already did, loudly; a task's end did not): a row the
+ * database would refuse would fail its whole transaction.
+ */
 export async function insertLogs(db: SqlConnection, rows: readonly UsageLogInput[]): Promise<void> {
   for (let start = 0; start < rows.length; start += CHUNK) {
     const end = Math.min(rows.length, start + CHUNK);
     const params = new Array<SqlValue>((end - start) * COLUMNS.length);
     for (let i = start; i < end; i++) {
-      putParams(params, (i - start) * COLUMNS.length, rows[i] as UsageLogInput);
+      putParams(params, (i - start) * COLUMNS.length, checkUsageRow(rows[i] as UsageLogInput).row);
     }
     await db.run(insertOf(end - start), params);
   }
@@ -111,4 +118,5 @@ export const toLog = (row: SqlRow): UsageLogRow => ({
   status: num(row["status"]),
   error: row["error"] == null ? undefined : String(row["error"]),
   ...(row["estimated"] ? { estimated: true } : {}),
+  ...(row["uncapped_credits"] == null ? {} : { uncappedCredits: num(row["uncapped_credits"]) }),
 });

@@ -6,15 +6,13 @@ import type {
   WebhookStore,
 } from "../webhooks/webhook-store.ts";
 import { sqlNum as num, type SqlConnection, type SqlRow } from "./sql-connection.ts";
+import { optNum, optText } from "./sql-optional.ts";
 
 // WebhookStore on any SqlConnection: the pushes TaskStore.finish left owed, claimed and recorded
 // by compare-and-swap so two workers never send the same attempt, and each user's signing secret.
 
 /** A Standard Webhooks secret: `whsec_` and base64 of 32 random bytes. */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`;
-
-const optNum = (value: unknown): number | undefined =>
-  value === null || value === undefined ? undefined : Number(value);
 
 export const toDelivery = (row: SqlRow): DeliveryRow => ({
   id: String(row["id"]),
@@ -26,7 +24,7 @@ export const toDelivery = (row: SqlRow): DeliveryRow => ({
   attempts: num(row["attempts"]),
   nextAttemptAt: num(row["next_attempt_at"]),
   lastStatus: optNum(row["last_status"]),
-  lastError: row["last_error"] == null ? undefined : String(row["last_error"]),
+  lastError: optText(row["last_error"]),
   createdAt: num(row["created_at"]),
   updatedAt: num(row["updated_at"]),
 });

@@ -44,6 +44,14 @@ export interface TokenRow {
   /** Where the token came from: the config file (upserted at start) or the API/CLI. */
   readonly source: "config" | "api";
   readonly createdAt: number;
+  /** Its own rate limits (API tokens: at most its maker's); absent: the config's or the default. */
+  readonly rateLimit?: TokenRateLimit | undefined;
+}
+
+/** Requests and tokens per minute; an absent field is no limit of the token's own. */
+export interface TokenRateLimit {
+  readonly rpm?: number | undefined;
+  readonly tpm?: number | undefined;
 }
 
 export interface NewToken {
@@ -57,6 +65,8 @@ export interface NewToken {
   readonly models?: readonly string[] | undefined;
   readonly status?: TokenStatus;
   readonly source: "config" | "api";
+  /** Stored by `createToken` only (config tokens take theirs from the config). */
+  readonly rateLimit?: TokenRateLimit | undefined;
 }
 
 /** Fields a token's owner may change. `remaining` sets quota so that quota - used - reserved = remaining. */
@@ -67,6 +77,8 @@ export interface TokenPatch {
   readonly expiresAt?: number | null;
   readonly models?: readonly string[] | null;
   readonly status?: TokenStatus;
+  /** null clears the token's own limits. */
+  readonly rateLimit?: TokenRateLimit | null;
 }
 
 /** One row per call (DESIGN.md: time, user, token name, model, channel, endpoint, tokens, cost...). */
@@ -100,6 +112,12 @@ export interface UsageLogInput {
    * charge are the gateway's estimate (see the README, "Accounts and billing").
    */
   readonly estimated?: boolean;
+  /**
+   * Set when the usage the upstream reported would have cost more than the call's hold (what
+   * the request could cost at most): the call was charged the hold, and this is what the
+   * reported usage claimed (see the README, "Accounts and billing").
+   */
+  readonly uncappedCredits?: number;
 }
 
 export interface UsageLogRow extends UsageLogInput {
@@ -189,6 +207,29 @@ export interface ChargeBatch {
   readonly charges: readonly Charge[];
   /** Every call's usage row: settled, refunded and refused calls alike. */
   readonly logs: readonly UsageLogInput[];
+  /**
+   * The batches this one was split from (a failed batch is split to isolate a bad row): when
+   * one of them was applied after all (its commit's answer was lost), this one changes nothing.
+   */
+  readonly supersedes?: readonly string[];
+  /** Calls isolated as unwritable, recorded in `billing_dead_letters` in the same transaction. */
+  readonly deadLetters?: readonly DeadLetter[];
+}
+
+/** A call a charge batch could not write, kept with the reason instead of blocking the rest. */
+export interface DeadLetter {
+  readonly requestId: string;
+  readonly reason: string;
+  /** Whether its charge was applied (only its usage row was refused) or is still owed. */
+  readonly applied: boolean;
+  readonly charge: Charge | undefined;
+  readonly log: UsageLogInput;
+}
+
+export interface DeadLetterRow extends DeadLetter {
+  readonly id: number;
+  readonly batchId: string;
+  readonly createdAt: number;
 }
 
 export interface BatchOutcome {
@@ -211,6 +252,11 @@ export interface Store {
   readonly webhooks: WebhookStore;
   /** Applies pending migrations in order, each in its own transaction; returns the versions applied. */
   migrate(): Promise<number[]>;
+  /**
+   * Versions known to this build but not applied to the database (a query, so it also proves
+   * the database answers); readiness uses it. Optional: wrappers may leave it out.
+   */
+  pendingMigrations?(): Promise<number[]>;
   close(): Promise<void>;
 
   /** Creates the user, or sets `quota` (total granted) and `unlimited` of an existing one, keeping `used`. */
@@ -235,6 +281,13 @@ export interface Store {
    * (keeping its key hash and what it spent), so `upsertToken` never brings it back.
    */
   deleteToken(id: number, userId: string): Promise<boolean>;
+  /**
+   * Takes `credits` off a limited token's remaining (its quota shrinks by that much), in one
+   * statement and only when it has that much left: how a limited key pays for the quota it
+   * grants. A negative amount gives credits back. Undefined when refused (not enough left,
+   * unlimited, or not the owner's).
+   */
+  drawTokenQuota(id: number, userId: string, credits: number): Promise<TokenRow | undefined>;
 
   /**
    * Grows (or, when `exists` is false, opens) a lease: the first of `sizes` that the subject can
@@ -272,6 +325,8 @@ export interface Store {
   writeCharges(batch: ChargeBatch, now: number): Promise<BatchOutcome>;
   /** Forgets the ids of batches applied before `before`: a retry comes seconds later, not days. */
   forgetBatches(before: number): Promise<number>;
+  /** Calls isolated from failing charge batches, oldest first (diagnostics and tests). */
+  listDeadLetters(): Promise<DeadLetterRow[]>;
 
   /** Newest first. */
   queryLogs(filter: LogFilter, page: { offset: number; limit: number }): Promise<Page<UsageLogRow>>;

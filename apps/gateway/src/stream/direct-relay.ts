@@ -41,11 +41,35 @@ export function relayResponse(
   // Written directly, the response object only carries the relay to `writeRelaysDirectly`: its
   // headers go from `init` straight to the Node response, never through a validated web Headers
   // list (headers set on it later, such as the request id, are still added).
+  const relay: DirectRelay = { start, headers: init.headers };
   const response = direct
     ? new Response(null, { status: init.status })
-    : new Response(relayReadable(start), init);
-  DIRECT.set(response, { start, headers: init.headers });
+    : new Response(
+        relayReadable((sink) => relay.start(sink)),
+        init,
+      );
+  DIRECT.set(response, relay);
   return response;
+}
+
+/**
+ * Puts a filter between a relayed response and whatever it is written to (web stream or Node
+ * response), and rewrites the headers it was made with; false when `response` is no relay.
+ * Called before the response leaves the app (before its body is first read).
+ */
+export function filterRelay(
+  response: Response,
+  wrap: (sink: RelaySink) => RelaySink,
+  header: (value: string) => string,
+): boolean {
+  const relay = DIRECT.get(response);
+  if (relay === undefined) return false;
+  const start = relay.start;
+  relay.start = (sink) => start(wrap(sink));
+  relay.headers = Object.fromEntries(
+    Object.entries(relay.headers).map(([name, value]) => [name, header(value)]),
+  );
+  return true;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
 import type { PlainDeltaTest } from "./plain-delta.ts";
 import { createSseSplitter } from "./sse-splitter.ts";
+import { MalformedStreamError, wellFormedData } from "./well-formed-sse.ts";
 
 /**
  * How a same-format stream is watched: the upstream codec's push decoder turns its frames into
@@ -27,9 +28,16 @@ export interface SseObserver {
         decoder: () => PushTransformer<SseMessage, StreamEvent>;
       }
     | undefined;
+  /**
+   * The stream's frames reach the client as they are (same format): a frame that is not JSON
+   * throws `MalformedStreamError` instead of being relayed, so the stream ends with an error.
+   */
+  strict?: boolean;
 }
 
 export interface SseWatch {
+  /** Whether malformed frames throw (`SseObserver.strict`); the tap checks skipped runs then. */
+  readonly strict?: boolean;
   see(message: SseMessage): void;
   end(): void;
   /** How many more frames the watch keeps as its sample (0 once it has them). */
@@ -124,6 +132,7 @@ function measure(
 /** The observer behind a guard: after its decoder failed once it sees nothing more. */
 export function watchSse(observer: SseObserver): SseWatch {
   const { decoder, onEvent, onDecodeError, plain } = observer;
+  const strict = observer.strict === true;
   let failed = false;
   const sample: Kept[] = [];
   // Frames kept in the sample, whether parsed or skipped.
@@ -135,7 +144,11 @@ export function watchSse(observer: SseObserver): SseWatch {
     onDecodeError(error);
   };
   return {
+    strict,
     see(message) {
+      if (strict && !wellFormedData(message.data)) {
+        throw new MalformedStreamError("upstream sent a stream frame that is not JSON");
+      }
       if (failed) return;
       if (plain?.test(message) === true) {
         plainFrames++;

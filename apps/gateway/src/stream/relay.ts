@@ -3,8 +3,8 @@ import { everyPeriod } from "./keep-alive-ticker.ts";
 import type { RelayStage } from "./relay-stage.ts";
 
 /**
- * How far an upstream stream whose client went away is read on: not cancelled but drained
- * (bounded) to its end, so its final usage is still seen.
+ * How far an upstream stream whose client went away is read on before it is cancelled: its final
+ * usage is often a frame or two away.
  */
 export interface DrainLimits {
   /** Stop draining after this long. */
@@ -59,8 +59,9 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  *   output since the last one, while the client is waiting, sends the stage's keep-alive.
  * - Failure: an upstream error, or a throw of the stage, ends the stream with `stage.fail`'s
  *   error frames instead of a cut connection.
- * - Disconnect: the upstream is not cancelled but drained (bounded by time and bytes) through the
- *   stage, output discarded, so its usage is still read to the end.
+ * - Disconnect: the upstream is read on briefly through the stage, output discarded (its usage
+ *   may be a frame away), then cancelled: bounded by time and bytes (`DEFAULT_DRAIN`: 0.5 s, so
+ *   an upstream stops within a second of its client leaving; issue 15, item 4).
  */
 export function startRelay(
   upstream: StartedUpstreamBody,

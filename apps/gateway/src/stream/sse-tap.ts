@@ -2,6 +2,7 @@ import type { SseMessage } from "@interlingua/core-types";
 import type { SseWatch } from "./observe-sse.ts";
 import type { PlainChunkTest } from "./plain-chunk.ts";
 import { createSseSplitter, type SsePosition } from "./sse-splitter.ts";
+import { MalformedStreamError, wellEndedFrames } from "./well-formed-sse.ts";
 
 const STREAMING = { stream: true } as const;
 /**
@@ -99,6 +100,9 @@ export function sseTap(
             end = next;
           }
           watch.keepSample(bytes.subarray(at, end), frames);
+        }
+        if (watch.strict === true && !wellEndedFrames(text, at, start, sep)) {
+          throw new MalformedStreamError("upstream sent a stream frame cut short");
         }
         watch.skipFrames(test.deltas(text, at, start, sep));
         onSkipped?.(bytes.subarray(at, start));

@@ -1,6 +1,7 @@
 import { type GatewayError, paymentRequired } from "@interlingua/errors";
 import { callbackUrl, checkCallbackUrl, normalizeLanguage } from "@interlingua/tasks";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
+import { unitUsageRow } from "../billing/unit-usage-row.ts";
 import type { Logger } from "../log/logger.ts";
 import type { GatewayServices } from "../services.ts";
 import { holdCredits } from "./task-charge.ts";
@@ -76,27 +77,23 @@ export async function submitTask(
   if (!outcome.ok) {
     const error = paymentRequired(SHORT_MESSAGES[outcome.short]);
     // Like every refused call, a refused submit leaves its usage row (no credits).
-    services.accounting?.logUnheld({
-      requestId: s.requestId,
-      time: Date.now(),
-      userId: s.token.userId,
-      tokenId: s.token.id,
-      tokenName: s.token.name,
-      model: s.model,
-      channel: s.route.candidate.channel.name,
-      endpoint: s.endpoint,
-      promptTokens: 0,
-      completionTokens: 0,
-      cachedTokens: 0,
-      cacheWriteTokens: 0,
-      thinkingTokens: 0,
-      credits: 0,
-      cost: 0,
-      latencyMs: 0,
-      stream: false,
-      status: 402,
-      error: error.message,
-    });
+    services.accounting?.logUnheld(
+      unitUsageRow({
+        requestId: s.requestId,
+        time: Date.now(),
+        userId: s.token.userId,
+        tokenId: s.token.id,
+        tokenName: s.token.name,
+        model: s.model,
+        channel: s.route.candidate.channel.name,
+        endpoint: s.endpoint,
+        credits: 0,
+        cost: 0,
+        latencyMs: 0,
+        status: 402,
+        error: error.message,
+      }),
+    );
     return { ok: false, error };
   }
   if (outcome.created) {

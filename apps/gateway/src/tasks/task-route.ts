@@ -1,13 +1,8 @@
 import type { UpstreamProtocol } from "@interlingua/core-types";
-import { findModel } from "@interlingua/core-types";
-import {
-  type GatewayError,
-  invalidRequest,
-  modelNotFound,
-  permissionDenied,
-} from "@interlingua/errors";
+import { type GatewayError, modelNotFound } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
+import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
 import type { GatewayServices } from "../services.ts";
 import type { JobKind } from "./task-record.ts";
 
@@ -26,7 +21,8 @@ export interface TaskRoute {
 /**
  * The channel a task model runs on: routed like every model (priority, weight, open circuits
  * left out), restricted to channels whose protocol can carry the task (Veo on Gemini; images on
- * OpenAI or Gemini). 404 when none serves it, 403 when the key may not use it.
+ * OpenAI or Gemini). 404 when none serves it, 403 when the key may not use it, 400 when the
+ * catalogue keeps it for another endpoint.
  */
 export function routeTaskModel(
   services: GatewayServices,
@@ -36,19 +32,9 @@ export function routeTaskModel(
   endpoint: "videos" | "remix" | "images",
   preferChannel?: string,
 ): { ok: true; route: TaskRoute } | { ok: false; error: GatewayError } {
-  const route = services.router.resolve(model);
-  if (route === undefined) return { ok: false, error: modelNotFound(model) };
-  const allowed = token.models;
-  if (allowed !== undefined && !allowed.has(model) && !allowed.has(route.gatewayModel)) {
-    return { ok: false, error: permissionDenied(`this API key may not use model ${model}`) };
-  }
-  const entry = findModel(route.gatewayModel);
-  if (entry !== undefined && !entry.endpoints.includes(endpoint)) {
-    return {
-      ok: false,
-      error: invalidRequest(`model ${model} is not served on this endpoint`, "model"),
-    };
-  }
+  const routed = routeForEndpoint(services.router, token.models, model, endpoint);
+  if (!routed.ok) return routed;
+  const { route } = routed;
   const usable = (c: RouteCandidate) => JOBS[kind][c.channel.protocol] !== undefined;
   const planned = services.router.plan(route).filter(usable);
   const preferred = planned.find((c) => c.channel.name === preferChannel);

@@ -140,4 +140,6 @@ export interface TaskStore {
    * moved on: nothing changed, nothing charged, nothing pushed.
    */
   finish(id: string, expected: TaskStatus, end: TaskEnd, delivery?: NewDelivery): Promise<boolean>;
+  /** Tasks not finished yet, by status (the task queue's depth, for metrics). */
+  countOpen?(): Promise<{ pending: number; processing: number }>;
 }

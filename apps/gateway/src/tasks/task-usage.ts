@@ -1,4 +1,5 @@
 import type { FailureCode } from "@interlingua/tasks";
+import { unitUsageRow } from "../billing/unit-usage-row.ts";
 import type { UsageLogInput } from "../storage/store.ts";
 import type { TaskRecord } from "./task-record.ts";
 import type { TaskRow } from "./task-store.ts";
@@ -22,7 +23,7 @@ export function taskUsageRow(
   end: { credits: number; cost: number } | { failure: FailureCode; error: string },
 ): UsageLogInput {
   const failed = "failure" in end;
-  return {
+  return unitUsageRow({
     requestId: record.requestId,
     time: now,
     userId: row.userId,
@@ -31,16 +32,10 @@ export function taskUsageRow(
     model: row.model,
     channel: row.channel,
     endpoint: record.endpoint,
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedTokens: 0,
-    cacheWriteTokens: 0,
-    thinkingTokens: 0,
     credits: failed ? 0 : end.credits,
     cost: failed ? 0 : end.cost,
     latencyMs: Math.max(0, now - row.createdAt),
-    stream: false,
     status: failed ? FAILURE_STATUS[end.failure] : 200,
     ...(failed ? { error: end.error } : {}),
-  };
+  });
 }

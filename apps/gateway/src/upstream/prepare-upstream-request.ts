@@ -6,8 +6,11 @@ import {
   stripWireCacheControl,
 } from "../cache/strip-forwarded-cache-control.ts";
 import { CODECS } from "../codecs.ts";
+import { reportUntranslatedFields } from "../pipeline/client-fields.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
+import { withClientDefaults } from "./client-format-defaults.ts";
+import { withSignedToolTurn } from "./signed-tool-turn.ts";
 import { UPSTREAM_PROTOCOLS } from "./upstream-protocols.ts";
 
 export interface PreparedUpstreamRequest {
@@ -88,12 +91,26 @@ export function prepareUpstreamRequest(
       request.stream,
     );
     if (removed.length > 0) onWarning(cacheControlDropped(removed, channel.protocol));
-    return { ...target, headers, body: JSON.stringify(wire), sameFormat: true, injectedUsage };
+    const forwarded = protocol.format === "messages" ? withSignedToolTurn(wire, onWarning) : wire;
+    return { ...target, headers, body: JSON.stringify(forwarded), sameFormat: true, injectedUsage };
+  }
+  // The client's own fields the canonical model does not hold stay behind: reported (or refused).
+  if (!sameFormat) {
+    reportUntranslatedFields(
+      request.endpoint.format,
+      request.canonical,
+      channel.protocol,
+      onWarning,
+    );
   }
   // An OpenAI upstream only reports streamed usage when asked; billing always needs it.
   const askUsage = request.stream && protocol.format === "chat";
   const canonical: Request = {
-    ...(planned ?? unplanned(request.canonical, channel.protocol, onWarning)),
+    ...withClientDefaults(
+      planned ?? unplanned(request.canonical, channel.protocol, onWarning),
+      request.endpoint.format,
+      protocol.format,
+    ),
     model: upstreamModel,
     stream: request.stream,
     ...(askUsage ? { includeUsage: true } : {}),

@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { readFirstChunk } from "./read-first-chunk.ts";
+import { failureFromError } from "./upstream-failure.ts";
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("utf8");
 
@@ -40,5 +41,22 @@ describe("readFirstChunk", () => {
     const result = await brokenFirst;
     expect(result.ok).toBe(false);
     if (!result.ok) expect((result.error as Error).message).toBe("socket reset");
+  });
+
+  it("gives up on a body silent past the channel's first-byte bound: a timeout, body destroyed", async () => {
+    const silent = new PassThrough();
+    const started = performance.now();
+    const result = await readFirstChunk(silent, 50);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(failureFromError(result.error).kind).toBe("timeout");
+    expect(silent.destroyed).toBe(true);
+    // In time, the bound changes nothing.
+    const prompt = new PassThrough();
+    const pending = readFirstChunk(prompt, 1000);
+    setImmediate(() => prompt.write("soon"));
+    const first = await pending;
+    if (!first.ok) throw first.error;
+    expect(text(first.body.first)).toBe("soon");
   });
 });

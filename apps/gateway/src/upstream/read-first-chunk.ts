@@ -8,6 +8,12 @@ export interface StartedUpstreamBody {
 
 export type FirstChunk = { ok: true; body: StartedUpstreamBody } | { ok: false; error: unknown };
 
+/** A timeout `failureFromError` classes as one (upstream-failure.ts). */
+export const firstByteTimeout = (ms: number): Error =>
+  Object.assign(new Error(`no first byte from the upstream within ${ms} ms`), {
+    code: "FIRST_BYTE_TIMEOUT",
+  });
+
 // Keeps an error that comes before the relay listens from being an uncaught 'error' event; the
 // relay reads it off `readable.errored`.
 const parked = () => {};
@@ -18,7 +24,7 @@ const parked = () => {};
  * the next channel. The body is paused after it, so the socket applies backpressure until the
  * relay takes over.
  */
-export function readFirstChunk(body: Readable): Promise<FirstChunk> {
+export function readFirstChunk(body: Readable, withinMs?: number): Promise<FirstChunk> {
   const started = (first: Uint8Array): FirstChunk => {
     body.pause();
     body.on("error", parked);
@@ -31,7 +37,19 @@ export function readFirstChunk(body: Readable): Promise<FirstChunk> {
     if (ready !== null) return Promise.resolve(started(ready));
   }
   return new Promise((resolve) => {
+    // The channel's time-to-first-byte bound: an upstream that sent its headers and then nothing.
+    const timer =
+      withinMs === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              settle({ ok: false, error: firstByteTimeout(withinMs) });
+              body.destroy();
+            },
+            Math.max(0, withinMs),
+          );
     const settle = (result: FirstChunk) => {
+      clearTimeout(timer);
       body.off("data", onData).off("end", onEnd).off("error", onError);
       resolve(result);
     };

@@ -11,7 +11,7 @@ export interface UpstreamTimeouts {
 export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = {
   connectMs: 10_000,
   headersMs: 300_000,
-  bodyMs: 300_000,
+  bodyMs: 120_000,
 };
 
 /** One pooled keep-alive agent for every upstream origin. */

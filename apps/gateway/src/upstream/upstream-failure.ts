@@ -10,6 +10,7 @@ const TIMEOUT_CODES = new Set([
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
   "ETIMEDOUT",
+  "FIRST_BYTE_TIMEOUT",
 ]);
 
 /** Maps a thrown network error to a failure; undici names its timeouts by code. */

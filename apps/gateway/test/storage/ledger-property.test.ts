@@ -17,7 +17,8 @@ const pgUp = await postgresReachable();
 
 // Two gateway instances (two Accounting objects, each with its own lease owner id) on one
 // database, driven by a random sequence of operations: reserves on a limited and an unlimited
-// token of one limited user, settlements (at, below and above the hold), refunds, idle give-backs,
+// token of one limited user, settlements (at, below and above the hold: a cost above it is charged
+// the hold, issue 15 item 3), refunds, idle give-backs,
 // flushes, and an instance going silent long enough for the other to reclaim its leases (after
 // which it carries on, finds out, and charges its calls in flight without a hold).
 
@@ -132,8 +133,8 @@ function ledgerProperty(driver: Driver, runs: number) {
             [limited.id, 0],
             [unlimited.id, 0],
           ]);
-          // The README's bound: each call may overdraw by its cost above its hold, or by its whole
-          // cost when it settled without a hold (its lease reclaimed).
+          // The README's bound: a call is charged at most its hold, so it may overdraw only by its
+          // whole charge when it settled without a hold (its lease reclaimed).
           const overdraftOn = new Map<number, number>([
             [limited.id, 0],
             [unlimited.id, 0],
@@ -161,8 +162,9 @@ function ledgerProperty(driver: Driver, runs: number) {
             } else if (step.kind === "settle" && open.length > 0) {
               const call = take(step.pick);
               call.hold.settle(step.cost, row(call.hold.id, step.cost, call.tokenId));
-              settledOn.set(call.tokenId, (settledOn.get(call.tokenId) ?? 0) + step.cost);
-              const over = call.unheld ? step.cost : Math.max(0, step.cost - call.hold.amount);
+              const charged = Math.min(step.cost, call.hold.amount);
+              settledOn.set(call.tokenId, (settledOn.get(call.tokenId) ?? 0) + charged);
+              const over = call.unheld ? charged : 0;
               if (call.tokenId === limited.id) {
                 overdraftOn.set(limited.id, (overdraftOn.get(limited.id) ?? 0) + over);
               }

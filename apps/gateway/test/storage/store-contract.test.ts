@@ -117,7 +117,7 @@ function contract(driver: Driver) {
 
     it("migrations are recorded and a second run applies nothing", async () => {
       expect(await store.migrate()).toEqual([]);
-      expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
+      expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(store.driver).toBe(driver.name);
     });
 
@@ -227,6 +227,39 @@ function contract(driver: Driver) {
       expect((await store.listTokens("zed", { offset: 0, limit: 10 })).total).toBe(0);
       expect(await store.updateToken(token.id, "zed", { name: "back" })).toBeUndefined();
       expect(await store.getUser("zed")).toMatchObject({ used: 30, reserved: 0 });
+    });
+
+    it("drawTokenQuota takes credits off what is left, only when that much is left, atomically", async () => {
+      await store.upsertUser({ id: "drew", quota: 0, unlimited: false });
+      const token = await store.createToken(newToken("h-drew", "drew", 1_317));
+      expect(await lease(store, token.id, "drew", 17, { token: true, user: false })).toEqual([17]);
+      // 1,300 are left beside the lease: concurrent draws of 1,300 succeed once.
+      const draws = await Promise.all(
+        [1, 2, 3].map(() => store.drawTokenQuota(token.id, "drew", 1_300)),
+      );
+      expect(draws.filter((row) => row !== undefined)).toHaveLength(1);
+      expect(await store.getToken(token.id)).toMatchObject({ quota: 17, reserved: 17 });
+      expect(await store.drawTokenQuota(token.id, "drew", 1)).toBeUndefined();
+      expect(await store.drawTokenQuota(token.id, "bob", -5)).toBeUndefined();
+      // A negative draw gives back; an unlimited token has nothing to draw from.
+      expect(await store.drawTokenQuota(token.id, "drew", -300)).toMatchObject({ quota: 317 });
+      const free = await store.createToken(newToken("h-drew-free", "drew", 0, true));
+      expect(await store.drawTokenQuota(free.id, "drew", 1)).toBeUndefined();
+      // Large amounts are BIGINTs on both drivers.
+      expect(await store.drawTokenQuota(token.id, "drew", 5_000_000_000)).toBeUndefined();
+    });
+
+    it("stores an API token's own rate limits, and clears them", async () => {
+      await store.upsertUser({ id: "rita", quota: 0, unlimited: false });
+      const token = await store.createToken({
+        ...newToken("h-rita", "rita", 10),
+        rateLimit: { rpm: 5 },
+      });
+      expect(token.rateLimit).toEqual({ rpm: 5, tpm: undefined });
+      const changed = await store.updateToken(token.id, "rita", { rateLimit: { tpm: 900 } });
+      expect(changed?.rateLimit).toEqual({ rpm: undefined, tpm: 900 });
+      const cleared = await store.updateToken(token.id, "rita", { rateLimit: null });
+      expect(cleared?.rateLimit).toBeUndefined();
     });
 
     it("takeLease takes the first size that fits, in the row and in reserved, or nothing", async () => {

@@ -818,7 +818,8 @@ function ledgerProperty(driver: Driver, runs: number) {
                   credits: step.cost,
                 }),
               );
-              charge(call.tokenId, step.cost);
+              // A cost above the hold is charged the hold (issue 15, item 3).
+              charge(call.tokenId, Math.min(step.cost, call.hold.amount));
             } else if (step.kind === "refund" && calls.length > 0) {
               const call = calls.splice(step.pick % calls.length, 1)[0]!;
               call.hold.refund(

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { type Frame, type Framing, JSON_ARRAY, SSE, SSE_CRLF } from "./framing.ts";
 
-// `[[replay:PATH]]`: a recording from shared/fixtures answered verbatim. A `.chunks.txt` file holds
+// `[[replay:PATH]]`: a recording from the repository's fixtures/ answered verbatim. A `.chunks.txt` file holds
 // one event payload per line and is framed the way its folder's protocol frames events; a `.json`
 // file is a whole response body.
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Zod schemas of OpenAI's `POST /v1/images/generations` (GPT image models): the JSON body and the

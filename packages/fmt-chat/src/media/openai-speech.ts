@@ -1,5 +1,5 @@
 import { type GatewayError, invalidRequest, payloadTooLarge } from "@interlingua/errors";
-import { z } from "zod";
+import * as z from "zod";
 import { invalidChatInput } from "../invalid-chat-input.js";
 
 // OpenAI's `POST /v1/audio/speech` as SPEC.md gives it: the five formats, the six voices, input

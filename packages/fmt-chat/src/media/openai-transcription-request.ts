@@ -1,5 +1,5 @@
 import { invalidRequest } from "@interlingua/errors";
-import { z } from "zod";
+import * as z from "zod";
 import { invalidChatInput } from "../invalid-chat-input.js";
 import {
   TRANSCRIPTION_DEFAULT_FORMAT,

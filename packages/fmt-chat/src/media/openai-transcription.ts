@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // OpenAI's `POST /v1/audio/transcriptions` reply in its richest form, `verbose_json`, from which
 // every other `response_format` is rendered (openai-transcription-render.ts): a gateway asks its

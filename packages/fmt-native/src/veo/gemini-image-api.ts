@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Gemini image output (`txtC-3-pro-image-preview` and its kin) on `:generateContent`: the body we

@@ -1,5 +1,5 @@
 import { badGateway, type GatewayError } from "@interlingua/errors";
-import type { z } from "zod";
+import type * as z from "zod";
 import { formatPath } from "../invalid-native-input.js";
 
 /** An upstream reply that fails its schema: 502 naming the field, never a raw ZodError. */

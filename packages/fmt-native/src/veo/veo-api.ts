@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Zod schemas of Veo on the Gemini API: the `POST /v1beta/models/{model}:predictLongRunning` body

@@ -1,0 +1,409 @@
+import { chatRequestSchema, chatResponseSchema } from "@interlingua/fmt-chat";
+import { speechRequestSchema, transcriptionVerboseSchema } from "@interlingua/fmt-chat/media";
+import { messagesRequestSchema, messagesResponseSchema } from "@interlingua/fmt-messages";
+import { nativeRequestSchema, nativeResponseSchema } from "@interlingua/fmt-native";
+import { responsesRequestSchema, responsesResultSchema } from "@interlingua/fmt-responses";
+import { taskResourceSchema } from "@interlingua/tasks";
+import { z } from "zod";
+import {
+  createTokenSchema,
+  logQuerySchema,
+  pageQuerySchema,
+  updateTokenSchema,
+} from "../management-schemas.ts";
+import {
+  healthSchema,
+  imageRequestSchema,
+  managementEnvelope,
+  messagesErrorSchema,
+  modelListSchema,
+  nativeErrorSchema,
+  readySchema,
+  remixRequestSchema,
+  standardErrorSchema,
+  submissionSchema,
+  tokenBalanceSchema,
+  transcriptionFormSchema,
+  uploadErrorSchema,
+  uploadFormSchema,
+  uploadRecordSchema,
+  userBalanceSchema,
+  videoRequestSchema,
+  webhookSecretSchema,
+  wrapped,
+} from "./api-schemas.ts";
+
+// Every route the gateway serves, documented: the OpenAPI document is built from this table,
+// and a test checks it against the routes Hono registers (both directions).
+
+export type Method = "get" | "post" | "put" | "delete";
+export type Auth = "bearer" | "messages" | "native" | "none";
+
+export interface ApiRoute {
+  readonly method: Method;
+  /** Hono's pattern (`:param`); written `{param}` in the document. */
+  readonly path: string;
+  readonly tag: string;
+  readonly summary: string;
+  readonly auth: Auth;
+  /** JSON body, or a multipart form (`multipart: true`). */
+  readonly body?: z.ZodType;
+  readonly multipart?: boolean;
+  readonly query?: z.ZodObject;
+  /** The success body (200); `binary` for audio or files, `text` for metrics. */
+  readonly response?: z.ZodType | "binary" | "text" | "html";
+  /** Error body family. */
+  readonly errors?: z.ZodType;
+  /** A stream may be asked for (SSE). */
+  readonly sse?: boolean;
+  readonly description?: string;
+}
+
+const management = (data: z.ZodType) => managementEnvelope(data);
+const anyData = z.unknown();
+const managementError = managementEnvelope(z.null());
+
+const GENERATION: ApiRoute[] = [
+  ...["/v1/chat/completions", "/api/v1/chat/completions"].map(
+    (path): ApiRoute => ({
+      method: "post",
+      path,
+      tag: "Generation",
+      summary: "Chat completions (cache_control boundaries supported)",
+      auth: "bearer",
+      body: chatRequestSchema,
+      response: wrapped(chatResponseSchema),
+      errors: standardErrorSchema,
+      sse: true,
+    }),
+  ),
+  {
+    method: "post",
+    path: "/v1/responses",
+    tag: "Generation",
+    summary: "Responses format",
+    auth: "bearer",
+    body: responsesRequestSchema,
+    response: wrapped(responsesResultSchema),
+    errors: standardErrorSchema,
+    sse: true,
+  },
+  {
+    method: "post",
+    path: "/v1/messages",
+    tag: "Generation",
+    summary: "Messages format (unwrapped)",
+    auth: "messages",
+    body: messagesRequestSchema,
+    response: messagesResponseSchema,
+    errors: messagesErrorSchema,
+    sse: true,
+  },
+  ...["/v1beta/models/:target", "/v1/models/:target"].map(
+    (path): ApiRoute => ({
+      method: "post",
+      path,
+      tag: "Generation",
+      summary:
+        "Native generate-content: `{model}:generateContent` or `{model}:streamGenerateContent`",
+      description:
+        "`target` is `{model}:{method}`; `?alt=sse` streams SSE, without it a streamed JSON array.",
+      auth: "native",
+      body: nativeRequestSchema,
+      response: wrapped(nativeResponseSchema),
+      errors: nativeErrorSchema,
+      sse: true,
+    }),
+  ),
+  {
+    method: "get",
+    path: "/v1/models",
+    tag: "Generation",
+    summary: "Models this API key may use",
+    auth: "bearer",
+    response: modelListSchema,
+    errors: standardErrorSchema,
+  },
+];
+
+const TASKS: ApiRoute[] = [
+  {
+    method: "post",
+    path: "/v1/videos/generations",
+    tag: "Tasks",
+    summary: "Submit a video generation (standard or official variant, by model)",
+    auth: "bearer",
+    body: videoRequestSchema,
+    response: submissionSchema,
+    errors: standardErrorSchema,
+  },
+  {
+    method: "post",
+    path: "/v1/videos/:task_id/remix",
+    tag: "Tasks",
+    summary: "Continue a completed video",
+    auth: "bearer",
+    body: remixRequestSchema,
+    response: submissionSchema,
+    errors: standardErrorSchema,
+  },
+  {
+    method: "post",
+    path: "/v1/images/generations",
+    tag: "Tasks",
+    summary: "Submit an image generation",
+    auth: "bearer",
+    body: imageRequestSchema,
+    response: submissionSchema,
+    errors: standardErrorSchema,
+  },
+  ...["/v1/tasks/:task_id", "/v1/images/generations/:task_id"].map(
+    (path): ApiRoute => ({
+      method: "get",
+      path,
+      tag: "Tasks",
+      summary: "Read a task",
+      auth: "bearer",
+      query: z.object({ language: z.string().optional() }),
+      response: wrapped(taskResourceSchema),
+      errors: standardErrorSchema,
+    }),
+  ),
+];
+
+const MEDIA: ApiRoute[] = [
+  {
+    method: "post",
+    path: "/v1/uploads/images",
+    tag: "Files",
+    summary: "Upload an image; its URL is valid 72 hours",
+    auth: "bearer",
+    multipart: true,
+    body: uploadFormSchema,
+    response: uploadRecordSchema,
+    errors: uploadErrorSchema,
+  },
+  {
+    method: "get",
+    path: "/files/:key",
+    tag: "Files",
+    summary: "A stored file (upload or generated result); the URL is the capability (also HEAD)",
+    auth: "none",
+    response: "binary",
+    errors: standardErrorSchema,
+  },
+  {
+    method: "post",
+    path: "/v1/audio/speech",
+    tag: "Audio",
+    summary: "Text to speech (binary audio stream)",
+    auth: "bearer",
+    body: speechRequestSchema,
+    response: "binary",
+    errors: standardErrorSchema,
+  },
+  {
+    method: "post",
+    path: "/v1/audio/transcriptions",
+    tag: "Audio",
+    summary: "Transcribe audio",
+    description: "`json` answers `{text}`; `text`, `srt` and `vtt` answer plain text.",
+    auth: "bearer",
+    multipart: true,
+    body: transcriptionFormSchema,
+    response: z.union([z.object({ text: z.string() }), transcriptionVerboseSchema]),
+    errors: standardErrorSchema,
+  },
+];
+
+const BALANCE: ApiRoute[] = [
+  ...["/v1/balance", "/balance"].map(
+    (path): ApiRoute => ({
+      method: "get",
+      path,
+      tag: "Balance",
+      summary: "This API key's balance",
+      auth: "bearer",
+      response: tokenBalanceSchema,
+      errors: standardErrorSchema,
+    }),
+  ),
+  ...["/v1/user/balance", "/user/balance"].map(
+    (path): ApiRoute => ({
+      method: "get",
+      path,
+      tag: "Balance",
+      summary: "The balance of the key's user account",
+      auth: "bearer",
+      response: userBalanceSchema,
+      errors: standardErrorSchema,
+    }),
+  ),
+];
+
+const tokenRoutes = (path: string): ApiRoute[] => [
+  {
+    method: "get",
+    path,
+    tag: "Management",
+    summary: "My tokens (paged)",
+    auth: "bearer",
+    query: pageQuerySchema,
+    response: management(anyData),
+    errors: managementError,
+  },
+  {
+    method: "post",
+    path,
+    tag: "Management",
+    summary: "Create a token (its key is shown once)",
+    auth: "bearer",
+    body: createTokenSchema,
+    response: management(anyData),
+    errors: managementError,
+  },
+  {
+    method: "put",
+    path,
+    tag: "Management",
+    summary: "Update a token named by `id` in the body",
+    auth: "bearer",
+    body: updateTokenSchema,
+    response: management(anyData),
+    errors: managementError,
+  },
+];
+
+const MANAGEMENT: ApiRoute[] = [
+  {
+    method: "get",
+    path: "/api/user/self",
+    tag: "Management",
+    summary: "My user account",
+    auth: "bearer",
+    response: management(anyData),
+    errors: managementError,
+  },
+  {
+    method: "get",
+    path: "/api/log/self",
+    tag: "Management",
+    summary: "My usage logs (paged, filtered)",
+    auth: "bearer",
+    query: logQuerySchema,
+    response: management(anyData),
+    errors: managementError,
+  },
+  {
+    method: "get",
+    path: "/api/log/self/stat",
+    tag: "Management",
+    summary: "Totals of my usage logs",
+    auth: "bearer",
+    query: logQuerySchema,
+    response: management(anyData),
+    errors: managementError,
+  },
+  ...tokenRoutes("/api/token"),
+  ...tokenRoutes("/api/token/"),
+  {
+    method: "get",
+    path: "/api/token/:id",
+    tag: "Management",
+    summary: "One of my tokens",
+    auth: "bearer",
+    response: management(anyData),
+    errors: managementError,
+  },
+  {
+    method: "put",
+    path: "/api/token/:id",
+    tag: "Management",
+    summary: "Update one of my tokens",
+    auth: "bearer",
+    body: updateTokenSchema,
+    response: management(anyData),
+    errors: managementError,
+  },
+  {
+    method: "delete",
+    path: "/api/token/:id",
+    tag: "Management",
+    summary: "Delete one of my tokens",
+    auth: "bearer",
+    response: management(z.null()),
+    errors: managementError,
+  },
+  {
+    method: "get",
+    path: "/api/webhook/secret",
+    tag: "Management",
+    summary: "My webhook signing secret (Standard Webhooks, created on first read)",
+    auth: "bearer",
+    response: webhookSecretSchema,
+    errors: managementError,
+  },
+  {
+    method: "post",
+    path: "/api/webhook/secret/rotate",
+    tag: "Management",
+    summary: "Rotate my webhook signing secret",
+    auth: "bearer",
+    response: webhookSecretSchema,
+    errors: managementError,
+  },
+];
+
+const OPERATIONS: ApiRoute[] = [
+  {
+    method: "get",
+    path: "/healthz",
+    tag: "Operations",
+    summary: "Liveness: the process serves",
+    auth: "none",
+    response: healthSchema,
+  },
+  {
+    method: "get",
+    path: "/readyz",
+    tag: "Operations",
+    summary: "Readiness: database, migrations, Redis; 503 naming what is not ready",
+    auth: "none",
+    response: readySchema,
+  },
+  {
+    method: "get",
+    path: "/openapi.json",
+    tag: "Operations",
+    summary: "This document",
+    auth: "none",
+    response: z.record(z.string(), z.unknown()),
+  },
+  {
+    method: "get",
+    path: "/docs",
+    tag: "Operations",
+    summary: "A reference page rendering this document",
+    auth: "none",
+    response: "html",
+  },
+];
+
+/** The metrics route, documented only where it is served (`metrics.enabled`, at `metrics.path`). */
+export const metricsRoute = (path: string): ApiRoute => ({
+  method: "get",
+  path,
+  tag: "Operations",
+  summary: "Prometheus metrics (text exposition format)",
+  auth: "none",
+  response: "text",
+});
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  ...GENERATION,
+  ...TASKS,
+  ...MEDIA,
+  ...BALANCE,
+  ...MANAGEMENT,
+  ...OPERATIONS,
+];

@@ -1,0 +1,38 @@
+import { type GatewayError, invalidRequest, payloadTooLarge } from "@interlingua/errors";
+import { readBodyCapped } from "./read-body.ts";
+
+export type JsonObject = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A JSON request body that must be an object, read up to `limit` bytes: 413 past the cap, 400
+ * for an unreadable body, text that is not JSON, or JSON that is not an object. The caller
+ * renders the refusal in its endpoint's envelope.
+ */
+export async function readJsonObject(
+  request: Request,
+  limit: number,
+): Promise<{ ok: true; body: JsonObject } | { ok: false; error: GatewayError }> {
+  const read = await readBodyCapped(request, limit);
+  if (!read.ok) {
+    return {
+      ok: false,
+      error:
+        read.kind === "too-large"
+          ? payloadTooLarge(`request body exceeds ${read.limit} bytes`)
+          : invalidRequest("request body could not be read"),
+    };
+  }
+  let wire: unknown;
+  try {
+    wire = JSON.parse(read.text);
+  } catch {
+    return { ok: false, error: invalidRequest("request body is not valid JSON") };
+  }
+  if (!isObject(wire)) {
+    return { ok: false, error: invalidRequest("request body must be a JSON object") };
+  }
+  return { ok: true, body: wire };
+}

@@ -1,0 +1,55 @@
+import type { Warning } from "@interlingua/core-types";
+import { type GatewayError, invalidRequest } from "@interlingua/errors";
+
+/** Lists what a translation dropped or approximated: `path=action`, comma-separated. */
+export const WARNINGS_HEADER = "x-interlingua-warnings";
+/** `true` turns every would-be drop into a 400 naming the field. */
+export const STRICT_HEADER = "x-interlingua-strict";
+
+/** Header values stay well under common proxy limits (8 KiB per header line). */
+const MAX_HEADER_CHARS = 4000;
+
+// A path is written as-is where it can be; a character a header value cannot hold, or that
+// would split the list (`,` `=`), is percent-encoded.
+const encodePath = (path: string) =>
+  path.replace(/[^\x21-\x7e]|[,=%]/gu, (c) => encodeURIComponent(c));
+
+/**
+ * The header value for a list of warnings, each distinct `path=action` once, in order; undefined
+ * when there is nothing to say. A list too long for one header ends in `...=truncated`.
+ */
+export function formatWarningsHeader(warnings: readonly Warning[]): string | undefined {
+  const seen = new Set<string>();
+  let out = "";
+  for (const warning of warnings) {
+    const entry = `${encodePath(warning.feature)}=${warning.type}`;
+    if (seen.has(entry)) continue;
+    seen.add(entry);
+    const next = out === "" ? entry : `${out},${entry}`;
+    if (next.length > MAX_HEADER_CHARS) return `${out},...=truncated`;
+    out = next;
+  }
+  return out === "" ? undefined : out;
+}
+
+/** The response headers carrying `warnings` (none when there are none). */
+export function warningsHeaders(warnings: readonly Warning[]): Record<string, string> {
+  const value = formatWarningsHeader(warnings);
+  return value === undefined ? {} : { [WARNINGS_HEADER]: value };
+}
+
+export const isStrict = (headers: Headers): boolean =>
+  headers.get(STRICT_HEADER)?.trim().toLowerCase() === "true";
+
+/**
+ * In strict mode, the first would-be drop as the 400 the client gets instead, naming the field
+ * (a canonical path such as `sampling.topK`, or the client's own field name).
+ */
+export function strictRefusal(warnings: readonly Warning[]): GatewayError | undefined {
+  const dropped = warnings.find((w) => w.type === "dropped");
+  if (dropped === undefined) return undefined;
+  return invalidRequest(
+    `${dropped.feature}: would be dropped (${dropped.message}); refused because ${STRICT_HEADER} is true`,
+    dropped.feature,
+  );
+}

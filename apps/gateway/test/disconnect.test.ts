@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_DRAIN } from "../src/start-gateway.ts";
+import type { UsageLogRow } from "../src/storage/store.ts";
+import {
+  auth,
+  eventually,
+  eventuallyAsync,
+  postJson,
+  type Stack,
+  startStack,
+  tokenRow,
+  UPSTREAM_KEY,
+} from "./stack.ts";
+import { parseSse, READ_STREAM, REQUEST } from "./wire.ts";
+
+// Issue 15, item 4: a client that leaves cancels its upstream call within a second (stream or
+// not, hung or dripping), its hold is released, and it is charged the prompt plus what was
+// delivered (an estimate, flagged, when the upstream reported no usage). Channels bound the time
+// to the first byte and between chunks. Hundreds of abandoned calls leave the pool usable.
+
+const KEY = "sk-leaver";
+// txtA-5: input 0.625 and output 5 credits per token.
+const credits = (prompt: number, completion: number) => Math.ceil(prompt * 0.625 + completion * 5);
+
+let stack: Stack;
+const url = (path: string) => stack.gateway.url + path;
+
+/** Upstream requests the gateway's pool still has under way at the simulator. */
+const running = () => {
+  const stats = stack.gateway.services.agent.stats as Record<string, { running: number }>;
+  return stats[new URL(stack.sim.url).origin]?.running ?? 0;
+};
+
+async function rowOf(requestId: string | null): Promise<UsageLogRow> {
+  const found = await eventuallyAsync(
+    async () => {
+      await stack.gateway.services.accounting!.flush();
+      const page = await stack.gateway.services.store.queryLogs(
+        { userId: "alice" },
+        { offset: 0, limit: 1000 },
+      );
+      return page.items.find((r) => r.requestId === requestId);
+    },
+    (row) => row !== undefined,
+  );
+  return found!;
+}
+
+/**
+ * Starts a request, leaves after `leaveAfterMs` (or after the first chunk when `readFirst`), and
+ * returns the request id and the time the client left.
+ */
+async function leave(
+  path: string,
+  body: unknown,
+  o: { leaveAfterMs?: number; readFirst?: boolean; key?: string } = {},
+): Promise<{ requestId: string | null; leftAt: number }> {
+  const controller = new AbortController();
+  let requestId: string | null = null;
+  const started = fetch(url(path), {
+    method: "POST",
+    headers: { ...auth(o.key ?? KEY), "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  }).then(async (res) => {
+    requestId = res.headers.get("x-request-id");
+    if (o.readFirst === true) await res.body!.getReader().read();
+  });
+  if (o.readFirst === true) await started;
+  else await new Promise((r) => setTimeout(r, o.leaveAfterMs ?? 150));
+  controller.abort();
+  await started.catch(() => {});
+  return { requestId, leftAt: performance.now() };
+}
+
+/** The token's row once every settlement so far is written. */
+async function settled(key = KEY) {
+  await stack.gateway.services.accounting!.flush();
+  return tokenRow(stack, key);
+}
+
+/** Waits until the pool has nothing running at the simulator; returns how long that took. */
+async function cancelledWithin(leftAt: number): Promise<number> {
+  await eventually(() => running() === 0, 3000);
+  return performance.now() - leftAt;
+}
+
+/** The request id the gateway logged for the last request that ended with `status`. */
+const lastIdWithStatus = (status: number) =>
+  stack
+    .logs()
+    .filter((l) => l["status"] === status)
+    .map((l) => l["requestId"] as string)
+    .at(-1) ?? null;
+
+beforeAll(async () => {
+  stack = await startStack(
+    {
+      users: [{ id: "alice", quota: 1_000_000_000 }],
+      tokens: [
+        { key: KEY, user: "alice", quota: 500_000_000, name: "leaver" },
+        { key: "sk-test-alice", user: "alice", unlimited: true },
+      ],
+      extraChannels: (simUrl) => [
+        {
+          name: "tight",
+          protocol: "openai",
+          base_url: simUrl,
+          api_key: UPSTREAM_KEY,
+          models: ["txtD-v3.2-exp"],
+          timeout: { first_byte_ms: 300, idle_ms: 300 },
+        },
+        {
+          name: "tight-an",
+          protocol: "anthropic",
+          base_url: simUrl,
+          api_key: UPSTREAM_KEY,
+          models: ["txtD-v4-pro"],
+          timeout: { first_byte_ms: 300, idle_ms: 300 },
+        },
+      ],
+    },
+    {
+      // Long enough that only a cancel, never a timeout, frees a hung call in these tests.
+      timeouts: { headersMs: 20_000, bodyMs: 20_000, connectMs: 1000 },
+      drain: DEFAULT_DRAIN,
+      breaker: { failureThreshold: 10_000, cooldownMs: 1000 },
+    },
+  );
+});
+afterAll(() => stack.close());
+
+describe("a client that leaves cancels its upstream call within a second", () => {
+  it("non-stream, hung upstream: cancelled, hold released, the prompt charged as an estimate", async () => {
+    const before = await settled();
+    const prompt = "[[fault:hang]] wait for me";
+    const { leftAt } = await leave(
+      "/v1/chat/completions",
+      { model: "txtA-5", messages: [{ role: "user", content: prompt }] },
+      { leaveAfterMs: 200 },
+    );
+    expect(await cancelledWithin(leftAt)).toBeLessThan(1000);
+    await eventually(() => lastIdWithStatus(499) !== null);
+    const row = await rowOf(lastIdWithStatus(499));
+    expect(row).toMatchObject({ status: 499, estimated: true, completionTokens: 0 });
+    expect(row.promptTokens).toBeGreaterThan(0);
+    expect(row.credits).toBe(credits(row.promptTokens, 0));
+    const after = await settled();
+    expect(after.used - before.used).toBe(row.credits);
+    expect(after.reserved).toBe(0);
+  });
+
+  it("stream, hung before its first byte (each format): cancelled the same way", async () => {
+    for (const request of [
+      REQUEST.chat({ model: "txtA-5", text: "[[fault:hang]] a", stream: true }),
+      REQUEST.messages({ model: "txtB-sonnet-4-6", text: "[[fault:hang]] b", stream: true }),
+      REQUEST.native({ model: "txtC-2.5-pro", text: "[[fault:hang]] c", stream: true }),
+      REQUEST.responses({ model: "txtA-5", text: "[[fault:hang]] d", stream: true }),
+    ]) {
+      const { leftAt } = await leave(request.path, request.body, { leaveAfterMs: 150 });
+      expect(await cancelledWithin(leftAt), request.path).toBeLessThan(1000);
+    }
+    expect((await settled()).reserved).toBe(0);
+  });
+
+  it("stream, dripping upstream: cancelled after the first chunk, charged prompt plus delivered", async () => {
+    const before = await settled();
+    const prompt = "[[fault:chunk-delay=100]] [[len:300]] drip";
+    const { requestId, leftAt } = await leave(
+      "/v1/chat/completions",
+      { model: "txtA-5", messages: [{ role: "user", content: prompt }], stream: true },
+      { readFirst: true },
+    );
+    expect(await cancelledWithin(leftAt)).toBeLessThan(1000);
+    const row = await rowOf(requestId);
+    expect(row.estimated).toBe(true);
+    expect(row.promptTokens).toBeGreaterThan(0);
+    // A few words went by before the cancel, far from the 300 asked for.
+    expect(row.completionTokens).toBeGreaterThan(0);
+    expect(row.completionTokens).toBeLessThan(60);
+    expect(row.credits).toBe(credits(row.promptTokens, row.completionTokens));
+    const after = await settled();
+    expect(after.used - before.used).toBe(row.credits);
+    expect(after.reserved).toBe(0);
+    const line = stack.logs().find((l) => l["requestId"] === requestId && l["clientDisconnected"]);
+    expect(line).toMatchObject({ complete: false, clientDisconnected: true });
+  });
+
+  it("200 abandoned calls leave the pool usable: normal requests then succeed promptly", async () => {
+    const leavers = Array.from({ length: 200 }, (_, i) => {
+      const stream = i % 2 === 0;
+      const text =
+        i % 3 === 0 ? `[[fault:chunk-delay=200]] [[len:100]] ${i}` : `[[fault:hang]] ${i}`;
+      const { path, body } = REQUEST.chat({ model: "txtA-5", text, stream });
+      return leave(path, body, { leaveAfterMs: 300, key: "sk-test-alice" });
+    });
+    const left = await Promise.all(leavers);
+    const lastLeft = Math.max(...left.map((l) => l.leftAt));
+    expect(await cancelledWithin(lastLeft)).toBeLessThan(1000);
+    const started = performance.now();
+    const normal = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        postJson(
+          url("/v1/chat/completions"),
+          REQUEST.chat({ model: "txtA-5", text: `ok ${i}`, stream: false }).body,
+        ),
+      ),
+    );
+    expect(normal.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect((await settled()).reserved).toBe(0);
+  });
+});
+
+describe("per-channel timeouts (channels[].timeout)", () => {
+  it("no first byte in time: 502 in each endpoint's envelope before anything was sent", async () => {
+    const started = performance.now();
+    const chat = await postJson(
+      url("/v1/chat/completions"),
+      REQUEST.chat({ model: "txtD-v3.2-exp", text: "[[fault:latency=3000]] slow", stream: false })
+        .body,
+    );
+    expect(chat.status).toBe(502);
+    expect(chat.json.error).toMatchObject({ code: 502, type: "bad_gateway" });
+    // Bounded by the channel's 300 ms (undici's timers tick coarsely: well under a second or
+    // two), not by the simulator's 3 s.
+    expect(performance.now() - started).toBeLessThan(2000);
+    const second = performance.now();
+    const messages = await postJson(
+      url("/v1/messages"),
+      REQUEST.messages({ model: "txtD-v4-pro", text: "[[fault:latency=3000]] slow", stream: true })
+        .body,
+    );
+    expect(messages.status).toBe(502);
+    expect(messages.json).toMatchObject({ type: "error", error: { type: "api_error" } });
+    expect(performance.now() - second).toBeLessThan(2000);
+  });
+
+  it("silence between chunks past idle_ms: the stream ends with an error event", async () => {
+    const { path, body } = REQUEST.chat({
+      model: "txtD-v3.2-exp",
+      text: "[[fault:chunk-delay=1500]] [[len:30]] idle",
+      stream: true,
+    });
+    const started = performance.now();
+    const res = await postJson(url(path), body);
+    expect(res.status).toBe(200);
+    const frames = parseSse(res.text).filter((f) => f.data !== "[DONE]");
+    expect(JSON.parse(frames.at(-1)!.data).error).toMatchObject({ type: "bad_gateway" });
+    expect(performance.now() - started).toBeLessThan(2500);
+  });
+
+  it("a channel without timeouts still answers a normal stream", async () => {
+    const { path, body } = REQUEST.chat({ model: "txtA-5", text: "fine", stream: true });
+    const res = await postJson(url(path), body);
+    expect(READ_STREAM.chat(parseSse(res.text)).text).toBe("echo: fine");
+  });
+});

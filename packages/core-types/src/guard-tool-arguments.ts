@@ -1,0 +1,141 @@
+import type { PushTransformer, SseMessage } from "./codec.js";
+import type { StreamEvent } from "./stream-event.js";
+
+type Emit = (event: StreamEvent) => void;
+
+interface Call {
+  args: string;
+  checked: boolean;
+}
+
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Whatever an upstream stream does (a second start, missing stops, repeated or out-of-order
+ * indices, a stream cut inside a call), every tool call a client receives has complete, valid
+ * JSON arguments, or the stream ends with an error event: never a half-JSON argument string
+ * that the client would act on. A call that ends with no arguments gets "{}" (the canonical
+ * empty arguments); one whose arguments are not JSON when it ends, or when the stream ends,
+ * ends the stream with a 502 error event, after which only usage (for billing) passes.
+ * Only tool events are tracked: text passes at the cost of one type check.
+ */
+export function guardToolArguments(
+  inner: PushTransformer<SseMessage, StreamEvent>,
+): PushTransformer<SseMessage, StreamEvent> {
+  const calls = new Map<string, Call>();
+  let failed = false;
+
+  const fail = (emit: Emit, index: number): void => {
+    failed = true;
+    emit({
+      type: "error",
+      error: {
+        status: 502,
+        type: "bad_gateway",
+        message: `The upstream's tool call (part ${index}) did not finish with complete JSON arguments`,
+      },
+    });
+  };
+
+  /** Checks a call once, at its end: "" becomes "{}", anything else not JSON fails the stream. */
+  const check = (key: string, call: Call, at: { index: number; choice?: number }, emit: Emit) => {
+    if (call.checked) return true;
+    call.checked = true;
+    if (call.args === "") {
+      call.args = "{}";
+      emit({ type: "tool-arguments-delta", ...at, delta: "{}" });
+      return true;
+    }
+    if (isJson(call.args)) return true;
+    calls.delete(key);
+    fail(emit, at.index);
+    return false;
+  };
+
+  const through =
+    (emit: Emit): Emit =>
+    (event) => {
+      if (failed) {
+        if (event.type === "usage") emit(event);
+        return;
+      }
+      switch (event.type) {
+        case "tool-call-start": {
+          const key = `${event.choice ?? 0}:${event.index}`;
+          if (!calls.has(key)) calls.set(key, { args: "", checked: false });
+          break;
+        }
+        case "tool-arguments-delta": {
+          const key = `${event.choice ?? 0}:${event.index}`;
+          const call = calls.get(key);
+          if (call === undefined) calls.set(key, { args: event.delta, checked: false });
+          else {
+            call.args += event.delta;
+            // More arguments after the call was checked: checked again at the end.
+            call.checked = false;
+          }
+          break;
+        }
+        case "text-delta":
+        case "thinking-delta": {
+          // Text sent to a call's index lands in its arguments (accumulate-stream.ts).
+          if (calls.size === 0 || event.delta === "") break;
+          const call = calls.get(`${event.choice ?? 0}:${event.index}`);
+          if (call !== undefined) {
+            call.args += event.delta;
+            call.checked = false;
+          }
+          break;
+        }
+        case "part-end": {
+          const key = `${event.choice ?? 0}:${event.index}`;
+          const call = calls.get(key);
+          if (call !== undefined && !check(key, call, locate(event), emit)) return;
+          break;
+        }
+        case "error":
+          failed = true;
+          break;
+      }
+      emit(event);
+    };
+
+  return {
+    push: (message, emit) => inner.push(message, through(emit)),
+    end(emit) {
+      inner.end(through(emit));
+      if (failed) return;
+      for (const [key, call] of calls) {
+        if (call.checked) continue;
+        const [choice, index] = key.split(":").map(Number) as [number, number];
+        if (!check(key, call, choice === 0 ? { index } : { index, choice }, emit)) return;
+      }
+    },
+  };
+}
+
+const locate = (event: { index: number; choice?: number }) =>
+  event.choice === undefined
+    ? { index: event.index }
+    : { index: event.index, choice: event.choice };
+
+/** A push decoder as the codec's `stream.decode()` TransformStream. */
+export function pushDecoderStream(
+  decoder: PushTransformer<SseMessage, StreamEvent>,
+): TransformStream<SseMessage, StreamEvent> {
+  return new TransformStream({
+    transform(message, controller) {
+      decoder.push(message, (event) => controller.enqueue(event));
+    },
+    flush(controller) {
+      decoder.end((event) => controller.enqueue(event));
+    },
+  });
+}

@@ -1,0 +1,82 @@
+import type { Request, RequestFieldTable } from "@interlingua/core-types";
+import * as z from "zod";
+import { readBookkeeping, readUnknownFields } from "./native-extras.js";
+
+/**
+ * generationConfig fields of Gemini's generateContent that the canonical model does not
+ * interpret. Validated loosely here; the parser keeps them (bookkeeping) and sends them back as
+ * they came to a Gemini upstream; toward any other protocol each is dropped with a warning.
+ */
+export const nativeGenerationPassThroughShape = {
+  responseLogprobs: z.boolean().optional(),
+  logprobs: z.int().min(0).max(20).optional(),
+  responseModalities: z.array(z.string()).optional(),
+  speechConfig: z.looseObject({}).optional(),
+  imageConfig: z.looseObject({}).optional(),
+  mediaResolution: z.string().optional(),
+  enableEnhancedCivicAnswers: z.boolean().optional(),
+  audioTimestamp: z.boolean().optional(),
+  routingConfig: z.looseObject({}).optional(),
+};
+
+/**
+ * Every field of the native request schema (top level and generationConfig) and what happens to
+ * it when the request goes to another protocol (core-types `RequestFieldAction`). A test walks
+ * `nativeRequestSchema` against it.
+ */
+export const nativeRequestFields: RequestFieldTable = {
+  model: "mapped",
+  contents: "mapped",
+  systemInstruction: "mapped",
+  generationConfig: "mapped",
+  "generationConfig.temperature": "mapped",
+  "generationConfig.topP": "mapped",
+  "generationConfig.topK": "mapped",
+  "generationConfig.maxOutputTokens": "mapped",
+  "generationConfig.stopSequences": "mapped",
+  "generationConfig.candidateCount": "mapped",
+  "generationConfig.seed": "mapped",
+  "generationConfig.presencePenalty": "mapped",
+  "generationConfig.frequencyPenalty": "mapped",
+  "generationConfig.responseMimeType": "mapped",
+  "generationConfig.responseSchema": "mapped",
+  "generationConfig.responseJsonSchema": "mapped",
+  "generationConfig.thinkingConfig": "mapped",
+  "generationConfig.responseLogprobs": "warned",
+  "generationConfig.logprobs": "warned",
+  "generationConfig.responseModalities": "warned",
+  "generationConfig.speechConfig": "warned",
+  "generationConfig.imageConfig": "warned",
+  "generationConfig.mediaResolution": "warned",
+  "generationConfig.enableEnhancedCivicAnswers": "warned",
+  "generationConfig.audioTimestamp": "warned",
+  "generationConfig.routingConfig": "warned",
+  safetySettings: "mapped",
+  tools: "mapped",
+  toolConfig: "mapped",
+  cachedContent: "mapped",
+};
+
+const under = (prefix: string, fields: Record<string, unknown> | undefined) =>
+  Object.keys(fields ?? {}).map((key) => `${prefix}.${key}`);
+
+/**
+ * The client's native fields a request rendered for another protocol leaves behind, each a
+ * `dropped` warning: unknown top-level fields, generationConfig and toolConfig fields the
+ * canonical model does not hold, function-declaration extras, and a function-calling mode the
+ * canonical tool choice cannot say. Shape hints of the bookkeeping are not fields and not listed.
+ */
+export function untranslatedNativeFields(request: Request): string[] {
+  const book = readBookkeeping(request.extras);
+  const paths = Object.keys(readUnknownFields(request.extras));
+  paths.push(...under("generationConfig", book.generationConfig));
+  paths.push(...under("toolConfig", book.toolConfig));
+  paths.push(...under("toolConfig.functionCallingConfig", book.functionCallingConfig));
+  if (book.functionCalling !== undefined) paths.push("toolConfig.functionCallingConfig.mode");
+  const declared = new Set<string>();
+  for (const fields of Object.values(book.declarations ?? {})) {
+    for (const key of Object.keys(fields)) declared.add(`tools.functionDeclarations.${key}`);
+  }
+  paths.push(...declared);
+  return paths;
+}

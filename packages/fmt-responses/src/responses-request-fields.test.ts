@@ -1,0 +1,55 @@
+import { zodObjectFieldPaths } from "@interlingua/core-types/testing";
+import { describe, expect, it } from "vitest";
+import { parseResponsesRequest } from "./parse-responses-request.js";
+import { responsesRequestSchema } from "./responses-api.js";
+import { responsesRequestFields, untranslatedResponsesFields } from "./responses-request-fields.js";
+
+// Item 5 of issue 20: every field of the responses request schema is mapped, warned or refused.
+
+const schemaPaths = zodObjectFieldPaths(responsesRequestSchema, new Set(["reasoning", "text"]));
+
+/** A value for each warned or refused field, to prove it is reported. */
+const samples: Record<string, unknown> = {
+  store: true,
+  previous_response_id: "resp_1",
+  conversation: "conv_1",
+  prompt: { id: "pmpt_1" },
+  background: true,
+  include: ["reasoning.encrypted_content"],
+  truncation: "auto",
+  service_tier: "flex",
+  top_logprobs: 2,
+  max_tool_calls: 3,
+  safety_identifier: "u",
+  prompt_cache_key: "k",
+  stream_options: { include_obfuscation: false },
+};
+
+const base = { model: "txtA-5", input: "hi" };
+
+describe("responses request fields: mapped, warned or refused", () => {
+  it("the table names every field of the request schema, and nothing else", () => {
+    expect(schemaPaths.filter((p) => responsesRequestFields[p] === undefined)).toEqual([]);
+    expect(Object.keys(responsesRequestFields).filter((p) => !schemaPaths.includes(p))).toEqual([]);
+  });
+
+  it.each(Object.entries(responsesRequestFields).filter(([, action]) => action !== "mapped"))(
+    "%s (%s) is reported on the way to any upstream",
+    (path) => {
+      expect(samples).toHaveProperty(path);
+      const request = parseResponsesRequest({ ...base, [path]: samples[path] });
+      expect(untranslatedResponsesFields(request)).toEqual([path]);
+    },
+  );
+
+  it("leftover reasoning and text sub-fields are reported; no-op values are not", () => {
+    const request = parseResponsesRequest({
+      ...base,
+      reasoning: { effort: "low", summary: "detailed" },
+      text: { verbosity: "low" },
+      store: false,
+      background: false,
+    });
+    expect(untranslatedResponsesFields(request)).toEqual(["reasoning.summary", "text.verbosity"]);
+  });
+});

@@ -1,0 +1,89 @@
+import { extrasFieldPaths, type Request, type RequestFieldTable } from "@interlingua/core-types";
+import * as z from "zod";
+
+/**
+ * Request fields of OpenAI's Responses API that the canonical model does not interpret. Validated
+ * here and kept in `extras.responses` (a same-format round trip keeps them); no upstream protocol
+ * is the responses format, so toward every upstream each is dropped with a warning, or refused
+ * where dropping it would change the request's meaning (`responsesRequestFields`).
+ */
+export const responsesPassThroughShape = {
+  store: z.boolean().nullish(),
+  /** Server-side conversation state, which the gateway does not keep. */
+  previous_response_id: z.string().nullish(),
+  conversation: z.union([z.string(), z.looseObject({})]).nullish(),
+  prompt: z.looseObject({}).nullish(),
+  background: z.boolean().nullish(),
+  include: z.array(z.string()).nullish(),
+  truncation: z.string().nullish(),
+  service_tier: z.string().nullish(),
+  top_logprobs: z.int().min(0).max(20).nullish(),
+  max_tool_calls: z.int().min(1).nullish(),
+  safety_identifier: z.string().nullish(),
+  prompt_cache_key: z.string().nullish(),
+  stream_options: z.looseObject({}).nullish(),
+};
+
+/**
+ * Every field of the responses request schema and what happens to it on the way to an upstream
+ * (core-types `RequestFieldAction`). A test walks `responsesRequestSchema` against it. Leftover
+ * sub-fields of `reasoning` and `text` (a `detailed` summary, `verbosity`) are warned.
+ */
+export const responsesRequestFields: RequestFieldTable = {
+  model: "mapped",
+  input: "mapped",
+  instructions: "mapped",
+  temperature: "mapped",
+  top_p: "mapped",
+  max_tokens: "mapped",
+  max_output_tokens: "mapped",
+  stream: "mapped",
+  tools: "mapped",
+  tool_choice: "mapped",
+  parallel_tool_calls: "mapped",
+  reasoning: "mapped",
+  "reasoning.effort": "mapped",
+  "reasoning.summary": "mapped",
+  text: "mapped",
+  "text.format": "mapped",
+  user: "mapped",
+  metadata: "mapped",
+  store: "warned",
+  previous_response_id: "refused",
+  conversation: "refused",
+  prompt: "refused",
+  background: "refused",
+  include: "warned",
+  truncation: "warned",
+  service_tier: "warned",
+  top_logprobs: "warned",
+  max_tool_calls: "warned",
+  safety_identifier: "warned",
+  prompt_cache_key: "warned",
+  stream_options: "warned",
+};
+
+/** Values that ask for nothing, so leaving them behind loses nothing and is not reported. */
+const NO_OP: Readonly<Record<string, (value: unknown) => boolean>> = {
+  store: (v) => v === false || v === null,
+  background: (v) => v === false || v === null,
+  previous_response_id: (v) => v === null,
+  conversation: (v) => v === null,
+  prompt: (v) => v === null,
+  truncation: (v) => v === "disabled" || v === null,
+  include: (v) => v === null || (Array.isArray(v) && v.length === 0),
+};
+
+const NESTED: ReadonlySet<string> = new Set(["reasoning", "text"]);
+
+/**
+ * The client's responses fields a rendered request leaves behind (what `extras.responses` holds,
+ * minus values that ask for nothing): each a `dropped` warning, or a 400 where the table refuses.
+ */
+export function untranslatedResponsesFields(request: Request): string[] {
+  const bag = request.extras?.["responses"];
+  return extrasFieldPaths(bag, NESTED).filter((path) => {
+    const noOp = Object.hasOwn(NO_OP, path) ? NO_OP[path] : undefined;
+    return noOp === undefined || !noOp(bag?.[path]);
+  });
+}
