@@ -87,6 +87,20 @@ describe("interlingua CLI", () => {
         "asrW-1",
       ])
         expect(ids).toContain(id);
+      // OpenAI's Responses-only models answer through the simulated openai-responses channel.
+      const codex = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "txtA-5.2-codex",
+          messages: [{ role: "user", content: "hi codex" }],
+        }),
+      });
+      expect(codex.status).toBe(200);
+      const reply = (await codex.json()) as {
+        data: { choices: { message: { content: string } }[] };
+      };
+      expect(reply.data.choices[0]?.message.content).toBe("echo: hi codex");
     } finally {
       await gateway.close();
     }

@@ -21,8 +21,9 @@ const STOP: Record<
     body: (b) => b.choices[0].finish_reason,
     stream: (f) => f.flatMap((c) => c.choices ?? []).find((c) => c.finish_reason)?.finish_reason,
   },
+  // Bare bodies on /v1/responses are OpenAI's real Responses API: the stop is the status.
   responses: {
-    body: (b) => b.choices[0].finish_reason,
+    body: (b) => (b.incomplete_details?.reason === "content_filter" ? "content_filter" : b.status),
     stream: (f) => {
       const end = f.find(
         (e) => e.type === "response.incomplete" || e.type === "response.completed",

@@ -70,6 +70,7 @@ describe("minCacheTokens", () => {
       anthropic: 1024,
       gemini: 1024,
       openai: 1024,
+      "openai-responses": 1024,
     });
   });
 });

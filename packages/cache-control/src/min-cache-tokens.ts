@@ -27,6 +27,8 @@ export const MIN_CACHE_TOKENS: Readonly<Record<UpstreamProtocol, MinTokenTable>>
   },
   gemini: { rules: [{ pattern: /(^|[-/])pro([-.]|$)/, tokens: 4096 }], default: 1024 },
   openai: { rules: [], default: 1024 },
+  // The same models and the same prefix cache, reached through the Responses API.
+  "openai-responses": { rules: [], default: 1024 },
 };
 
 /** The minimum cacheable prefix, in tokens, for one upstream model. */

@@ -14,8 +14,14 @@ export const unifiedFinishReasonSchema = z.enum([
 ]);
 export type UnifiedFinishReason = z.infer<typeof unifiedFinishReasonSchema>;
 
+/**
+ * `category` and `explanation` say why a reply was refused or blocked when the upstream says so
+ * (Anthropic `stop_details`, Gemini `finishMessage`), so a format with room for them shows them.
+ */
 export const finishReasonSchema = z.object({
   unified: unifiedFinishReasonSchema,
   raw: z.string().exactOptional(),
+  category: z.string().exactOptional(),
+  explanation: z.string().exactOptional(),
 });
 export type FinishReason = z.infer<typeof finishReasonSchema>;

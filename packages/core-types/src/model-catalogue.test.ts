@@ -49,6 +49,9 @@ describe("model catalogue", () => {
     expect(findModel("txtD-v3.2")?.protocol).toBe("openai");
     expect(findModel("vidV3.1-fast-official")?.protocol).toBe("gemini");
     expect(findModel("asrW-1")?.protocol).toBe("openai");
+    // OpenAI serves its pro and codex models only through the Responses API.
+    expect(findModel("txtA-5.2-pro")?.protocol).toBe("openai-responses");
+    expect(findModel("txtA-5.2-codex")?.protocol).toBe("openai-responses");
     expect(modelFamilyOf("txtC-unknown-9")).toBe("txtC");
   });
 

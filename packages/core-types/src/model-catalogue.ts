@@ -44,6 +44,9 @@ const FAMILY_PROTOCOL = {
   asrW: "openai",
 } as const satisfies Record<ModelFamily, z.infer<typeof upstreamProtocolSchema>>;
 
+/** Models OpenAI serves only through its Responses API, not chat completions. */
+const RESPONSES_ONLY = new Set(["txtA-5.2-pro", "txtA-5.2-codex"]);
+
 type Caps = ModelEntry["capabilities"];
 const caps = (caching: boolean, thinking: boolean, imageInput: boolean): Caps => ({
   caching,
@@ -157,7 +160,9 @@ export const modelCatalogue: readonly ModelEntry[] = [
         id,
         family: family as ModelFamily,
         kind: "text",
-        protocol: FAMILY_PROTOCOL[family as ModelFamily],
+        protocol: RESPONSES_ONLY.has(id)
+          ? "openai-responses"
+          : FAMILY_PROTOCOL[family as ModelFamily],
         endpoints: TEXT_ENDPOINTS,
         aliases: [],
         capabilities,

@@ -4,8 +4,11 @@ import * as z from "zod";
 export const wireFormatSchema = z.enum(["chat", "responses", "messages", "native"]);
 export type WireFormat = z.infer<typeof wireFormatSchema>;
 
-/** The upstream protocol families a channel speaks. */
-export const upstreamProtocolSchema = z.enum(["openai", "anthropic", "gemini"]);
+/**
+ * The upstream protocols a channel speaks. `openai-responses` is OpenAI's Responses API
+ * (`/v1/responses`), the only API serving its pro and codex models.
+ */
+export const upstreamProtocolSchema = z.enum(["openai", "anthropic", "gemini", "openai-responses"]);
 export type UpstreamProtocol = z.infer<typeof upstreamProtocolSchema>;
 
 /**

@@ -81,14 +81,18 @@ const readingOf = (error: OpenAIErrorObject): UpstreamErrorReading => {
   };
 };
 
-/** An OpenAI (or OpenAI-compatible) error body or stream error event, as the client's error. */
+/**
+ * An OpenAI (or OpenAI-compatible) error body or stream error event, as the client's error.
+ * `protocol` names the API that answered (chat completions or the Responses API) in diagnostics.
+ */
 export const parseOpenAIError = (
   status: number,
   body: unknown,
   options?: UpstreamErrorOptions,
+  protocol: "openai" | "openai-responses" = "openai",
 ): GatewayError => {
   const read = readBody(body);
   const located = read.kind === "json" ? openAIErrorLocations.safeParse(read.json) : undefined;
   const reading = located?.success ? readingOf(located.data) : { message: looseErrorMessage(read) };
-  return buildUpstreamError("openai", status, body, reading, options);
+  return buildUpstreamError(protocol, status, body, reading, options);
 };

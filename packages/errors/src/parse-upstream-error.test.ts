@@ -56,6 +56,13 @@ describe("recorded upstream errors", () => {
     });
   });
 
+  it("openai-responses protocol: the same body, named as the Responses API in diagnostics", () => {
+    const body = fixtureJson("openai-responses/openai-error.1.json");
+    const error = parseUpstreamError("openai-responses", 429, body);
+    expect(error.toJSON()).toEqual(parseOpenAIError(429, body).toJSON());
+    expect(error.upstream).toEqual({ protocol: "openai-responses", status: 429, body });
+  });
+
   it("openai-responses/openai-error.1.chunks.txt: the `error` and `response.failed` events of a 200 stream", () => {
     const events = fixtureChunks("openai-responses/openai-error.1.chunks.txt") as {
       type: string;
@@ -324,7 +331,7 @@ describe("the upstream status table", () => {
   });
 });
 
-const protocols: UpstreamProtocol[] = ["openai", "anthropic", "gemini"];
+const protocols: UpstreamProtocol[] = ["openai", "anthropic", "gemini", "openai-responses"];
 const anyBody = fc.oneof(
   fc.anything({
     withBoxedValues: true,
@@ -393,6 +400,7 @@ describe("any body, any status", () => {
             openai: { error: { message, type: "invalid_request_error" } },
             anthropic: { type: "error", error: { type: "invalid_request_error", message } },
             gemini: { error: { code: 400, message, status: "INVALID_ARGUMENT" } },
+            "openai-responses": { error: { message, type: "invalid_request_error" } },
           };
           expect(parseUpstreamError(protocol, status, bodies[protocol]).message).not.toContain(key);
         },

@@ -11,6 +11,9 @@ const parsers: Record<
   openai: parseOpenAIError,
   anthropic: parseAnthropicError,
   gemini: parseGeminiError,
+  // The Responses API answers errors in OpenAI's one shape, in bodies and stream events alike.
+  "openai-responses": (status, body, options) =>
+    parseOpenAIError(status, body, options, "openai-responses"),
 };
 
 /**

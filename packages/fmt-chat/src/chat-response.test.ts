@@ -1,6 +1,12 @@
-import type { Response, Warning } from "@interlingua/core-types";
+import {
+  type FinishReason,
+  type Response,
+  responseToEvents,
+  type Warning,
+} from "@interlingua/core-types";
 import { GatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
+import { chat } from "./chat-codec.js";
 import { parseChatResponse } from "./parse-chat-response.js";
 import { renderChatResponse } from "./render-chat-response.js";
 import { fc } from "./testing.js";
@@ -156,7 +162,37 @@ describe("finish reasons mapped by table with the raw value kept", () => {
     );
     expect(wire.choices[0]?.finish_reason).toBe(expected);
     const mapped = finishReason.unified === "error" || finishReason.unified === "other";
-    expect(warnings.map((w) => w.type)).toEqual(mapped ? ["mapped"] : []);
+    // A block reason chat has no field for is a visible loss.
+    const blocked = finishReason.unified === "content-filter";
+    expect(warnings.map((w) => w.type)).toEqual(mapped ? ["mapped"] : blocked ? ["dropped"] : []);
+  });
+
+  it("names the block reason it cannot carry, streamed and not; its own content_filter is no loss", () => {
+    const base = response();
+    const choice = base.choices[0]!;
+    const seen = (finishReason: FinishReason): [string[], string[]] => {
+      const whole: Warning[] = [];
+      const streamed: Warning[] = [];
+      const withReason = { ...base, choices: [{ ...choice, finishReason }] };
+      renderChatResponse(withReason, { onWarning: (w) => whole.push(w) });
+      const encoder = chat.stream.encoder({ onWarning: (w) => streamed.push(w) });
+      for (const event of responseToEvents(withReason)) encoder.push(event, () => {});
+      encoder.end(() => {});
+      const messages = (ws: Warning[]) =>
+        ws.filter((w) => w.feature.endsWith("finishReason.raw")).map((w) => w.message);
+      return [messages(whole), messages(streamed)];
+    };
+    const [whole, streamed] = seen({
+      unified: "content-filter",
+      raw: "refusal",
+      category: "cyber",
+      explanation: "Blocked.",
+    });
+    expect(whole).toEqual([
+      'chat has no field for the block reason (refusal; cyber; Blocked.); "content_filter" was sent',
+    ]);
+    expect(streamed).toEqual(whole);
+    expect(seen({ unified: "content-filter", raw: "content_filter" })).toEqual([[], []]);
   });
 });
 

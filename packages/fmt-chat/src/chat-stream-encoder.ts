@@ -7,7 +7,11 @@ import type {
 } from "@interlingua/core-types";
 import type { ChatFinishReason } from "./chat-api.js";
 import { type ChatReasoningDetailOut, reasoningDetailOf } from "./chat-reasoning-details.js";
-import { isFinishReasonMapped, renderChatFinishReason } from "./map-chat-finish-reason.js";
+import {
+  droppedBlockReason,
+  isFinishReasonMapped,
+  renderChatFinishReason,
+} from "./map-chat-finish-reason.js";
 import { renderChatUsage } from "./map-chat-usage.js";
 import { warnDroppedUsage } from "./render-chat-response.js";
 
@@ -122,6 +126,8 @@ export class ChatStreamEncoder {
             "mapped",
           );
         }
+        const blockReason = droppedBlockReason(event.finishReason);
+        if (blockReason !== undefined) this.warn("finishReason.raw", blockReason);
         if (event.stopSequence !== undefined) {
           this.warn("stopSequence", "chat does not name the stop sequence");
         }

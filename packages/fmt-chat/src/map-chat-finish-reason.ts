@@ -53,3 +53,20 @@ export function isFinishReasonMapped(reason: FinishReason): boolean {
     !isChatFinishReason(reason.raw) && (reason.unified === "error" || reason.unified === "other")
   );
 }
+
+/**
+ * What chat cannot say of a block or refusal: it has `content_filter` and no field for the
+ * reason (Gemini's block reason, an Anthropic refusal's category and explanation). `refusal` is
+ * the model's own words and Azure's `content_filter_results` a fixed category set, so neither is
+ * used; the loss is a warning instead. Undefined when nothing is lost.
+ */
+export function droppedBlockReason(reason: FinishReason): string | undefined {
+  if (reason.unified !== "content-filter") return undefined;
+  const said = [
+    reason.raw !== undefined && !isChatFinishReason(reason.raw) ? reason.raw : undefined,
+    reason.category,
+    reason.explanation,
+  ].filter((s) => s !== undefined);
+  if (said.length === 0) return undefined;
+  return `chat has no field for the block reason (${said.join("; ")}); "content_filter" was sent`;
+}

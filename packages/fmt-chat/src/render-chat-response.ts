@@ -7,7 +7,11 @@ import {
 } from "@interlingua/core-types";
 import type { ChatToolCall } from "./chat-api.js";
 import { type ChatReasoningDetailOut, renderReasoningDetails } from "./chat-reasoning-details.js";
-import { isFinishReasonMapped, renderChatFinishReason } from "./map-chat-finish-reason.js";
+import {
+  droppedBlockReason,
+  isFinishReasonMapped,
+  renderChatFinishReason,
+} from "./map-chat-finish-reason.js";
 import { type RenderedChatUsage, renderChatUsage, usageFieldsChatDrops } from "./map-chat-usage.js";
 
 /** What `renderChatResponse` produces: the OpenAI body, every field present. */
@@ -120,6 +124,10 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
       feature: `${at}.finishReason`,
       message: `chat has no "${choice.finishReason.unified}" finish reason; "stop" was sent`,
     });
+  }
+  const blockReason = droppedBlockReason(choice.finishReason);
+  if (blockReason !== undefined) {
+    warn({ type: "dropped", feature: `${at}.finishReason.raw`, message: blockReason });
   }
   if (choice.stopSequence !== undefined) {
     warn({

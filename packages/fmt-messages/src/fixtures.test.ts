@@ -158,7 +158,13 @@ describe("recorded streams decode and accumulate to their whole content", () => 
         {
           index: 0,
           message: { role: "assistant", parts: [] },
-          finishReason: { unified: "content-filter", raw: "refusal" },
+          finishReason: {
+            unified: "content-filter",
+            raw: "refusal",
+            category: "cyber",
+            explanation:
+              "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
+          },
         },
       ],
       usage: {
@@ -330,7 +336,13 @@ describe("recorded non-streamed responses parse to their whole content", () => {
         {
           index: 0,
           message: { role: "assistant", parts: [] },
-          finishReason: { unified: "content-filter", raw: "refusal" },
+          finishReason: {
+            unified: "content-filter",
+            raw: "refusal",
+            category: "cyber",
+            explanation:
+              "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
+          },
         },
       ],
       usage: {

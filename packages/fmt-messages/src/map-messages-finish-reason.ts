@@ -26,7 +26,7 @@ export const UNIFIED_TO_MESSAGES_STOP_REASON = {
   other: null,
 } as const satisfies Record<UnifiedFinishReason, MessagesStopReason | null>;
 
-const isMessagesStopReason = (raw: string): raw is MessagesStopReason =>
+export const isMessagesStopReason = (raw: string): raw is MessagesStopReason =>
   Object.hasOwn(MESSAGES_STOP_REASONS, raw);
 
 /** stop_reason -> canonical, raw always kept; unknown future values are `other`. */

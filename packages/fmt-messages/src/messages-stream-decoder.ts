@@ -6,6 +6,7 @@ import {
 } from "@interlingua/core-types";
 import { messagesErrorStatus } from "./map-messages-error-type.js";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
+import { withStopDetails } from "./messages-stop-details.js";
 import { fromMessagesUsage, type MessagesUsageFields } from "./messages-usage.js";
 
 type Kind = "text" | "thinking" | "tool" | "redacted" | "ignored";
@@ -248,7 +249,10 @@ export class MessagesStreamDecoder {
         this.finished = true;
         const finish: StreamEvent = {
           type: "finish",
-          finishReason: mapMessagesStopReason(typeof reason === "string" ? reason : null),
+          finishReason: withStopDetails(
+            mapMessagesStopReason(typeof reason === "string" ? reason : null),
+            delta["stop_details"],
+          ),
         };
         const sequence = delta["stop_sequence"];
         if (typeof sequence === "string") finish.stopSequence = sequence;

@@ -9,6 +9,7 @@ import {
 } from "@interlingua/core-types";
 import { messagesErrorType } from "./map-messages-error-type.js";
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
+import { renderStopDetails } from "./messages-stop-details.js";
 import { toMessagesUsage } from "./messages-usage.js";
 import { PartSerializer } from "./serialize-parts.js";
 
@@ -198,12 +199,15 @@ export class MessagesStreamEncoder {
     if (this.done || !this.started) return;
     this.done = true;
     for (const block of this.blocks.values()) if (block.open) this.close(block, emit);
+    const details = this.finishReason ? renderStopDetails(this.finishReason) : null;
     emit(
       frame("message_delta", {
         type: "message_delta",
         delta: {
           stop_reason: this.finishReason ? toMessagesStopReason(this.finishReason) : null,
           stop_sequence: this.stopSequence ?? null,
+          // Only a refusal's details: an ordinary stop's frame stays as it always was.
+          ...(details ? { stop_details: details } : {}),
         },
         usage: toMessagesUsage(this.usage ?? emptyUsage()),
       }),

@@ -6,6 +6,7 @@ import {
   messagesResponseSchema,
 } from "./messages-api.js";
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
+import { withStopDetails } from "./messages-stop-details.js";
 import { fromMessagesUsage } from "./messages-usage.js";
 import { zodToInvalidRequest } from "./zod-error.js";
 
@@ -32,7 +33,8 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
 /**
  * A messages-format result (from Anthropic or a client) -> canonical. Anthropic sends no creation
  * time, so `created` is 0 and the caller stamps it. A non-null `stop_details` is kept in
- * `extras.messages.stop_details`; text citations and `caller` on tool_use are ignored.
+ * `extras.messages.stop_details` (exact) and a refusal's category and explanation on the finish
+ * reason (for other formats); text citations and `caller` on tool_use are ignored.
  */
 export function parseMessagesResponse(wire: unknown): Response {
   const parsed = messagesResponseSchema.safeParse(wire);
@@ -44,7 +46,7 @@ export function parseMessagesResponse(wire: unknown): Response {
       role: "assistant",
       parts: w.content.filter(isKnownResponseBlock).map(parseMessagesBlock),
     },
-    finishReason: mapMessagesStopReason(w.stop_reason),
+    finishReason: withStopDetails(mapMessagesStopReason(w.stop_reason), w.stop_details),
   };
   if (typeof w.stop_sequence === "string") choice.stopSequence = w.stop_sequence;
   const response: Response = {

@@ -2,6 +2,7 @@ import type { AssistantPart, RenderOptions, Response, Warning } from "@interling
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
 import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-api.js";
 import { messagesExtras } from "./messages-extras.js";
+import { renderStopDetails } from "./messages-stop-details.js";
 import { toMessagesUsage } from "./messages-usage.js";
 
 type Warn = (type: Warning["type"], feature: string, message: string) => void;
@@ -96,7 +97,11 @@ export function renderMessagesResponse(
     stop_reason: choice ? toMessagesStopReason(choice.finishReason) : null,
     stop_sequence: choice?.stopSequence ?? null,
     stop_details:
-      details && typeof details === "object" ? (details as Record<string, unknown>) : null,
+      details && typeof details === "object"
+        ? (details as Record<string, unknown>)
+        : choice
+          ? (renderStopDetails(choice.finishReason) as Record<string, unknown> | null)
+          : null,
     usage: toMessagesUsage(response.usage),
   };
 }

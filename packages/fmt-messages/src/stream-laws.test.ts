@@ -80,7 +80,7 @@ describe("law 4: a stream, accumulated, equals the non-streamed response", () =>
       fc.property(wireStream, ({ response, events }) => {
         const messages = events.map((e) => ({ event: e.type, data: JSON.stringify(e) }));
         const whole: Response = parseMessagesResponse(response);
-        // stop_details has no stream event; it only travels on whole responses.
+        // The stream carries a refusal's category and explanation on the finish, not the extras copy.
         delete whole.extras?.[MESSAGES_EXTRAS];
         if (whole.extras && Object.keys(whole.extras).length === 0) delete whole.extras;
         expect(accumulateStream(decodeAll(messages))).toEqual(whole);

@@ -494,7 +494,12 @@ export function messagesStreamOf(
   events.push(
     {
       type: "message_delta",
-      delta: { stop_reason: response.stop_reason, stop_sequence: response.stop_sequence ?? null },
+      // Anthropic repeats a refusal's stop_details here, as on the whole message.
+      delta: {
+        stop_reason: response.stop_reason,
+        stop_sequence: response.stop_sequence ?? null,
+        ...(response.stop_details ? { stop_details: response.stop_details } : {}),
+      },
       usage: response.usage,
     },
     { type: "message_stop" },

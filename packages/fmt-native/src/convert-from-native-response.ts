@@ -58,7 +58,8 @@ export const createTimeOf = (created: number): string | undefined =>
  * A generateContent response -> canonical response. responseId and modelVersion are the id and
  * model ("" when absent); created comes from createTime when the upstream sends one. Function
  * calls without an id get `gemini_call_<responseId>_<candidate>_<n>`. Unknown top-level fields are
- * kept in extras.native; unknown candidate fields (finishMessage, citations, grounding) are not.
+ * kept in extras.native; finishMessage is the finish reason's explanation; unknown candidate
+ * fields (citations, grounding) are not kept.
  * A blocked prompt (blockReason, no candidates) is one empty choice finished content-filter.
  */
 export function parseNativeResponse(wire: unknown): Response {
@@ -77,7 +78,11 @@ export function parseNativeResponse(wire: unknown): Response {
     const choice: Choice = {
       index,
       message: { role: "assistant", parts },
-      finishReason: mapNativeFinishReason(candidate.finishReason, hasCall(parts)),
+      finishReason: mapNativeFinishReason(
+        candidate.finishReason,
+        hasCall(parts),
+        candidate.finishMessage,
+      ),
     };
     if (candidate.safetyRatings !== undefined) {
       choice.safetyRatings = candidate.safetyRatings.map(parseSafetyRating);

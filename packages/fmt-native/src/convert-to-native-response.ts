@@ -6,7 +6,7 @@ import type {
 } from "@interlingua/core-types";
 import { isBlockedPrompt } from "./blocked-prompt.js";
 import { createdFromCreateTime, createTimeOf } from "./convert-from-native-response.js";
-import { renderNativeFinishReason } from "./map-native-finish-reason.js";
+import { renderNativeFinishMessage, renderNativeFinishReason } from "./map-native-finish-reason.js";
 import { renderNativeUsage } from "./map-native-usage.js";
 import type {
   NativeCandidate,
@@ -68,6 +68,7 @@ export function renderNativeResponse(
       const candidate: NativeCandidate = {
         content: { role: "model", parts },
         finishReason: renderNativeFinishReason(choice.finishReason),
+        ...renderNativeFinishMessage(choice.finishReason),
         index: choice.index,
       };
       if (choice.safetyRatings !== undefined) {

@@ -264,7 +264,12 @@ describe("recorded responses (.json twins) parse to whole expected values", () =
               },
             ],
           },
-          finishReason: { unified: "tool-calls", raw: "STOP" },
+          // The recorded finishMessage, kept as the finish reason's explanation.
+          finishReason: {
+            unified: "tool-calls",
+            raw: "STOP",
+            explanation: "Model generated function call(s).",
+          },
         },
       ],
       usage: {

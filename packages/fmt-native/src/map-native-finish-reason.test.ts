@@ -1,3 +1,4 @@
+import { responseToEvents, type StreamEvent } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { parseNativeResponse } from "./convert-from-native-response.js";
 import { renderNativeResponse } from "./convert-to-native-response.js";
@@ -6,6 +7,7 @@ import {
   nativeFinishReasonTable,
   renderNativeFinishReason,
 } from "./map-native-finish-reason.js";
+import { native } from "./native-codec.js";
 
 describe("STOP with function calls -> tool-calls", () => {
   const response = {
@@ -64,5 +66,65 @@ describe("finish reason table", () => {
     expect(renderNativeFinishReason(raw === undefined ? { unified } : { unified, raw })).toBe(
       expected,
     );
+  });
+});
+
+describe("finishMessage is the finish reason's explanation, streamed and not", () => {
+  const wire = {
+    candidates: [
+      {
+        content: { role: "model", parts: [{ text: "" }] },
+        finishReason: "SAFETY",
+        finishMessage: "Blocked for safety.",
+        index: 0,
+      },
+    ],
+    usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 0, totalTokenCount: 1 },
+    responseId: "r1",
+    modelVersion: "m",
+  };
+
+  it("parses into explanation and renders back, whole and streamed", () => {
+    const parsed = parseNativeResponse(wire);
+    expect(parsed.choices[0]?.finishReason).toEqual({
+      unified: "content-filter",
+      raw: "SAFETY",
+      explanation: "Blocked for safety.",
+    });
+    expect(renderNativeResponse(parsed).candidates?.[0]?.finishMessage).toBe("Blocked for safety.");
+    const frames: { data: string }[] = [];
+    const encoder = native.stream.encoder();
+    for (const event of responseToEvents(parsed)) encoder.push(event, (m) => frames.push(m));
+    encoder.end((m) => frames.push(m));
+    const decoder = native.stream.decoder();
+    const events: StreamEvent[] = [];
+    for (const frame of frames) decoder.push({ data: frame.data }, (e) => events.push(e));
+    decoder.end((e) => events.push(e));
+    expect(events.find((e) => e.type === "finish")).toMatchObject({
+      finishReason: { raw: "SAFETY", explanation: "Blocked for safety." },
+    });
+  });
+
+  it("an Anthropic refusal's explanation reaches a native client", () => {
+    const body = renderNativeResponse({
+      id: "r1",
+      model: "m",
+      created: 1,
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", parts: [] },
+          finishReason: { unified: "content-filter", raw: "refusal", explanation: "No." },
+        },
+      ],
+      usage: {
+        inputTokens: 1,
+        outputTokens: 0,
+        cachedInputTokens: 0,
+        cacheWriteTokens: 0,
+        thinkingTokens: 0,
+      },
+    });
+    expect(body.candidates?.[0]).toMatchObject({ finishReason: "SAFETY", finishMessage: "No." });
   });
 });

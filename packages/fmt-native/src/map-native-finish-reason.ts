@@ -47,12 +47,23 @@ const nativeEnumName = /^[A-Z][A-Z0-9_]*$/;
 export function mapNativeFinishReason(
   raw: string | undefined,
   hasToolCalls: boolean,
+  finishMessage?: string,
 ): FinishReason {
   // A candidate without a finishReason (a blocked or cut-off reply) did not say why it ended.
   if (raw === undefined) return { unified: "other" };
   const unified = nativeFinishReasonTable[raw] ?? "other";
-  return { unified: unified === "stop" && hasToolCalls ? "tool-calls" : unified, raw };
+  const reason: FinishReason = {
+    unified: unified === "stop" && hasToolCalls ? "tool-calls" : unified,
+    raw,
+  };
+  // The candidate's own words on why it stopped; other formats show them beside a refusal.
+  if (finishMessage !== undefined) reason.explanation = finishMessage;
+  return reason;
 }
+
+/** A candidate's `finishMessage`: the finish reason's explanation (e.g. an Anthropic refusal's). */
+export const renderNativeFinishMessage = (reason: FinishReason): { finishMessage?: string } =>
+  reason.explanation === undefined ? {} : { finishMessage: reason.explanation };
 
 export function renderNativeFinishReason(reason: FinishReason): string {
   if (reason.raw !== undefined && nativeEnumName.test(reason.raw)) return reason.raw;

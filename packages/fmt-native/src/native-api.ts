@@ -237,6 +237,7 @@ export const nativeCandidateSchema = z.object({
     })
     .optional(),
   finishReason: z.string().optional(),
+  finishMessage: z.string().optional(),
   index: z.number().int().nonnegative().optional(),
   safetyRatings: z.array(nativeSafetyRatingSchema).optional(),
 });

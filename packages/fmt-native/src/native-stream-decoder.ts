@@ -242,7 +242,11 @@ export class NativeStreamDecoder {
       this.closePart(state, choice, emit);
       const finish: StreamEvent = {
         type: "finish",
-        finishReason: mapNativeFinishReason(candidate.finishReason, state.hasToolCalls),
+        finishReason: mapNativeFinishReason(
+          candidate.finishReason,
+          state.hasToolCalls,
+          typeof candidate.finishMessage === "string" ? candidate.finishMessage : undefined,
+        ),
       };
       if (choice > 0) finish.choice = choice;
       if (state.safetyRatings !== undefined) finish.safetyRatings = state.safetyRatings;

@@ -9,7 +9,7 @@ import { nativeStatusFor } from "@interlingua/errors";
 import { isBlockedFinish } from "./blocked-prompt.js";
 import { createTimeOf } from "./convert-from-native-response.js";
 import { renderPromptFeedback, renderSafetyRating } from "./convert-to-native-response.js";
-import { renderNativeFinishReason } from "./map-native-finish-reason.js";
+import { renderNativeFinishMessage, renderNativeFinishReason } from "./map-native-finish-reason.js";
 import { renderNativeUsage } from "./map-native-usage.js";
 import type { NativeCandidate, NativePart, NativeResponseWire } from "./native-api.js";
 import { isGeneratedCallId } from "./native-tool-call-ids.js";
@@ -233,6 +233,7 @@ export class NativeStreamEncoder {
     const candidate: NativeCandidate = {
       content: { role: "model", parts: [{ text: "" }] },
       finishReason: renderNativeFinishReason(event.finishReason),
+      ...renderNativeFinishMessage(event.finishReason),
       index: choice,
     };
     if (event.safetyRatings !== undefined) {

@@ -205,8 +205,8 @@ function normalizeUsage(usage: NativeUsageMetadata | undefined): NativeUsageMeta
 }
 
 /**
- * Response normal form: candidate fields other than content, finishReason, index and
- * safetyRatings dropped (finishMessage, citations, grounding, logprobs); content role "model";
+ * Response normal form: candidate fields other than content, finishReason, finishMessage, index
+ * and safetyRatings dropped (citations, grounding, logprobs); content role "model";
  * a missing index is the position and a missing finishReason "OTHER"; parts as in requests;
  * usageMetadata as `normalizeUsage` says (always present); empty candidates, responseId and
  * modelVersion omitted. createTime and unknown top-level fields are kept.
@@ -226,6 +226,10 @@ export function normalizeNativeResponse(wire: unknown): NativeResponseWire {
         finishReason: c.finishReason ?? "OTHER",
         index: c.index ?? i,
       };
+      // Kept only with a finishReason: without one the candidate reads as "other", no reason.
+      if (c.finishReason !== undefined && c.finishMessage !== undefined) {
+        candidate.finishMessage = c.finishMessage;
+      }
       if (c.safetyRatings !== undefined) candidate.safetyRatings = c.safetyRatings;
       return candidate;
     });

@@ -52,13 +52,26 @@ export {
   usageToResponses,
   usageToResult,
 } from "./map-responses-usage.js";
+export {
+  normalizeResponsesApiRequest,
+  normalizeResponsesApiResponse,
+} from "./normalize-responses-api.js";
 export { normalizeResponsesRequest } from "./normalize-responses-request.js";
 export { normalizeResponsesResponse } from "./normalize-responses-response.js";
+export { parseResponsesApiRequest } from "./parse-responses-api-request.js";
+export { parseResponsesApiResponse } from "./parse-responses-api-response.js";
 export { parseResponsesRequest } from "./parse-responses-request.js";
 export { parseResponsesObject, parseResponsesResponse } from "./parse-responses-response.js";
+export {
+  renderResponsesApiRequest,
+  toResponsesApiShape,
+} from "./render-responses-api-request.js";
+export { renderResponsesApiResponse } from "./render-responses-api-response.js";
 export { renderResponsesRequest } from "./render-responses-request.js";
 export { renderResponsesResponse } from "./render-responses-response.js";
 export * from "./responses-api.js";
+export { responsesApi } from "./responses-api-codec.js";
+export * from "./responses-api-wire.js";
 export { responses } from "./responses-codec.js";
 export {
   responsesPassThroughShape,

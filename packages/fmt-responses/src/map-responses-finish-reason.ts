@@ -104,3 +104,23 @@ export function finishReasonToTerminal(reason: FinishReason): ResponsesTerminal 
   }
   return unifiedToTerminal[reason.unified];
 }
+
+/**
+ * What the responses shapes cannot say of a block or refusal: `content_filter` has no field for
+ * the reason (Gemini's block reason, an Anthropic refusal's category and explanation), so the
+ * loss is a warning. Undefined when nothing is lost.
+ */
+export function droppedBlockReason(reason: FinishReason): string | undefined {
+  if (reason.unified !== "content-filter") return undefined;
+  const raw = reason.raw;
+  const own =
+    raw === undefined ||
+    isResultFinishReason(raw) ||
+    Object.hasOwn(incompleteReasonToUnified, raw) ||
+    Object.hasOwn(statusToUnified, raw);
+  const said = [own ? undefined : raw, reason.category, reason.explanation].filter(
+    (s) => s !== undefined,
+  );
+  if (said.length === 0) return undefined;
+  return `no field for the block reason (${said.join("; ")}); "content_filter" was sent`;
+}

@@ -13,17 +13,18 @@ export function toolFromResponses(tool: ResponsesTool): Tool {
       // The schema guarantees one of the two shapes is complete.
       const fn = tool.function ?? {
         name: tool.name as string,
-        description: tool.description as string,
+        description: tool.description,
         parameters: tool.parameters,
         strict: tool.strict,
       };
       const out: Tool = {
         type: "function",
         name: fn.name,
-        description: fn.description,
         parameters: fn.parameters ?? emptyParameters(),
       };
-      if (fn.strict !== undefined) out.strict = fn.strict;
+      // A flat tool may come without a description; the canonical tool then has none.
+      if (typeof fn.description === "string") out.description = fn.description;
+      if (typeof fn.strict === "boolean") out.strict = fn.strict;
       return out;
     }
     case "web_search":

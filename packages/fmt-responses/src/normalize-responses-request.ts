@@ -29,7 +29,8 @@ import {
  *   `summary_text` (non-empty texts joined by a blank line, none when empty) and a null
  *   `encrypted_content` is absent; call outputs are a string when they are one non-empty text,
  *   "" when empty, blocks otherwise;
- * - function tools are in the spec's nested shape with `parameters` (default: no arguments);
+ * - function tools are in the spec's nested shape with `parameters` (default: no arguments),
+ *   a description ("" when a flat tool has none) and `strict` only when it is a boolean;
  *   remote_mcp has its explicit timeout (default 30) and only url, auth_token and timeout;
  * - tool_choice `{type: "function", function: {name}}` is `{type: "function", name}`;
  * - `reasoning` and `text` lose null fields and disappear when empty; a json_schema format keeps
@@ -92,16 +93,16 @@ function normalizeTool(tool: ResponsesTool): ResponsesTool {
     case "function": {
       const fn = tool.function ?? {
         name: tool.name as string,
-        description: tool.description as string,
+        description: tool.description,
         parameters: tool.parameters,
         strict: tool.strict,
       };
       const out: NonNullable<typeof tool.function> = {
         name: fn.name,
-        description: fn.description,
+        description: fn.description ?? "",
         parameters: fn.parameters ?? emptyParameters(),
       };
-      if (fn.strict !== undefined) out.strict = fn.strict;
+      if (typeof fn.strict === "boolean") out.strict = fn.strict;
       return { type: "function", function: out };
     }
     case "remote_mcp": {

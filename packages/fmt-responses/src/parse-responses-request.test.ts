@@ -185,7 +185,7 @@ describe("parseResponsesRequest", () => {
     ]);
   });
 
-  it("function tool missing description is a 400 naming tools[i].function.description", () => {
+  it("a nested function tool without description is a 400 naming tools[i].function.description; a flat one is accepted", () => {
     const nested = rejection({
       model: "txtA-5.2-pro",
       input: "hi",
@@ -205,12 +205,25 @@ describe("parseResponsesRequest", () => {
       tools: [{ type: "function", function: { description: "d" } }],
     });
     expect([noName.status, noName.param]).toEqual([400, "tools[0].function.name"]);
-    const flat = rejection({
+    // OpenAI's flat tool takes no description and strict: null (LangChain's bindTools sends both).
+    const flat = parseResponsesRequest({
       model: "txtA-5.2-pro",
       input: "hi",
-      tools: [{ type: "function", name: "f" }],
+      tools: [
+        { type: "function", name: "f" },
+        {
+          type: "function",
+          name: "g",
+          description: "d",
+          parameters: { type: "object" },
+          strict: null,
+        },
+      ],
     });
-    expect([flat.status, flat.param]).toEqual([400, "tools[0].description"]);
+    expect(flat.tools).toEqual([
+      { type: "function", name: "f", parameters: { type: "object", properties: {} } },
+      { type: "function", name: "g", description: "d", parameters: { type: "object" } },
+    ]);
     const neither = rejection({
       model: "txtA-5.2-pro",
       input: "hi",

@@ -1,5 +1,5 @@
 import type { RenderOptions, Response, Warning } from "@interlingua/core-types";
-import { finishReasonToResult } from "./map-responses-finish-reason.js";
+import { droppedBlockReason, finishReasonToResult } from "./map-responses-finish-reason.js";
 import { usageToResult } from "./map-responses-usage.js";
 import type {
   ResponsesResponseWire,
@@ -87,6 +87,10 @@ export function renderResponsesResponse(
           feature: "choices.safetyRatings",
           message: `${at}.safetyRatings: the responses result has no safety ratings`,
         });
+      }
+      const blockReason = droppedBlockReason(choice.finishReason);
+      if (blockReason !== undefined) {
+        warn({ type: "dropped", feature: "finishReason.raw", message: `${at}: ${blockReason}` });
       }
       const finishReason = finishReasonToResult(choice.finishReason);
       if (choice.finishReason.unified === "error" || choice.finishReason.unified === "other") {

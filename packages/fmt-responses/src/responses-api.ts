@@ -93,30 +93,30 @@ export const inputItemSchema = z.discriminatedUnion("type", [
 export const functionDefinitionSchema = z.looseObject({
   name: z.string().min(1),
   description: z.string(),
-  parameters: jsonObject.optional(),
-  strict: z.boolean().optional(),
+  parameters: jsonObject.nullish(),
+  strict: z.boolean().nullish(),
 });
 
 /**
  * A function tool in the spec's nested shape `{type, function: {...}}`, or OpenAI's flat
- * Responses shape `{type, name, description, parameters}`. Both need name and description (the
- * spec marks both required); the error names the field in the shape the client used.
+ * Responses shape `{type, name, description?, parameters, strict?}`. The nested shape needs a
+ * description (the spec marks it required); the flat one takes what OpenAI takes: no description,
+ * `strict: null` (LangChain's `bindTools` sends both). The error names the field in the shape the
+ * client used.
  */
 export const functionToolSchema = z
   .looseObject({
     type: z.literal("function"),
     function: functionDefinitionSchema.optional(),
     name: z.string().min(1).optional(),
-    description: z.string().optional(),
-    parameters: jsonObject.optional(),
-    strict: z.boolean().optional(),
+    description: z.string().nullish(),
+    parameters: jsonObject.nullish(),
+    strict: z.boolean().nullish(),
   })
   .superRefine((tool, ctx) => {
     if (tool.function !== undefined) return;
     if (tool.name === undefined) {
       ctx.addIssue({ code: "custom", path: ["function"], message: "is required" });
-    } else if (tool.description === undefined) {
-      ctx.addIssue({ code: "custom", path: ["description"], message: "is required" });
     }
   });
 /** Hosted tools: the spec shows only `type`; any other field is an option carried as given. */

@@ -7,7 +7,7 @@ import type {
   Usage,
 } from "@interlingua/core-types";
 import { errorToResponsesWire } from "./map-responses-error.js";
-import { finishReasonToTerminal } from "./map-responses-finish-reason.js";
+import { droppedBlockReason, finishReasonToTerminal } from "./map-responses-finish-reason.js";
 import { usageToResponses } from "./map-responses-usage.js";
 import { REDACTED_PREFIX, signatureContent } from "./opaque-reasoning.js";
 
@@ -147,6 +147,7 @@ export class ResponsesStreamEncoder {
         return;
       case "finish":
         this.finishReason = event.finishReason;
+        this.warnBlockReason(event.finishReason);
         if (event.stopSequence !== undefined) {
           this.warnOnce(
             "choices.stopSequence",
@@ -219,6 +220,12 @@ export class ResponsesStreamEncoder {
       event: type,
       data: `{"type":"${type}","sequence_number":${this.seq++},"item_id":${item.quotedId},"output_index":${item.outputIndex}${before},"delta":${JSON.stringify(delta)}${after}}`,
     });
+  }
+
+  /** A block reason (Gemini's, an Anthropic refusal's details) the stream has no field for. */
+  private warnBlockReason(reason: FinishReason): void {
+    const lost = droppedBlockReason(reason);
+    if (lost !== undefined) this.warnOnce("finishReason.raw", lost);
   }
 
   private warnOnce(feature: string, message: string): void {

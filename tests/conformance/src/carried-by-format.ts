@@ -6,7 +6,8 @@
  */
 import type { Usage } from "@interlingua/core-types";
 
-export type Format = "chat" | "messages" | "native" | "responses";
+/** `responsesApi` is OpenAI's real Responses API: the same stream as `responses`, so the same rows. */
+export type Format = "chat" | "messages" | "native" | "responses" | "responsesApi";
 export type PartKind = "text" | "thinking" | "tool-call" | "redacted-thinking";
 
 /**
@@ -21,6 +22,7 @@ export const signedKinds: Record<Format, ReadonlySet<PartKind>> = {
   chat: new Set(["text", "thinking", "tool-call"]),
   messages: new Set(["thinking"]),
   responses: new Set(["text", "thinking", "tool-call"]),
+  responsesApi: new Set(["text", "thinking", "tool-call"]),
   native: new Set(["text", "thinking", "tool-call"]),
 };
 
@@ -58,6 +60,7 @@ export const usageFields: Record<Format, ReadonlyArray<keyof Usage>> = {
     "serviceTier",
   ],
   responses: ["inputTokens", "outputTokens", "cachedInputTokens", "thinkingTokens"],
+  responsesApi: ["inputTokens", "outputTokens", "cachedInputTokens", "thinkingTokens"],
 };
 
 /** Finish fields besides the reason: stopSequence is messages-only, safetyRatings native-only. */
@@ -66,23 +69,40 @@ export const finishExtras: Record<Format, ReadonlyArray<"stopSequence" | "safety
   messages: ["stopSequence"],
   native: ["safetyRatings"],
   responses: [],
+  responsesApi: [],
 };
 
 /**
  * Formats whose in-stream error ends the stream (Anthropic's `error` event; responses'
  * `error` + `response.failed`): what follows a first error is not carried.
  */
-export const errorEndsStream: ReadonlySet<Format> = new Set(["messages", "responses"]);
+export const errorEndsStream: ReadonlySet<Format> = new Set([
+  "messages",
+  "responses",
+  "responsesApi",
+]);
 
 /**
  * Formats whose in-stream error carries the HTTP status (chat `code`, native `code`, responses via
  * OpenAI's codes). The messages error carries only Anthropic's error type, so the status is the
  * one that type stands for.
  */
-export const errorCarriesStatus: ReadonlySet<Format> = new Set(["chat", "native", "responses"]);
+export const errorCarriesStatus: ReadonlySet<Format> = new Set([
+  "chat",
+  "native",
+  "responses",
+  "responsesApi",
+]);
 
 /**
  * native sends arguments as a JSON object (`functionCall.args`), so the argument text comes back
  * re-serialised: the same JSON value, not the same whitespace.
  */
 export const argumentsAsObject: ReadonlySet<Format> = new Set(["native"]);
+
+/**
+ * The format whose stream a format writes: `responsesApi` shares `responses`' encoder and decoder,
+ * so a recording of one through the other is a same-format round trip, not a translation.
+ */
+export const streamOf = (format: Format): Format =>
+  format === "responsesApi" ? "responses" : format;

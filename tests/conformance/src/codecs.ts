@@ -10,10 +10,10 @@ import type {
 import { chat } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import { native, parseNativeRequest } from "@interlingua/fmt-native";
-import { responses } from "@interlingua/fmt-responses";
+import { responses, responsesApi } from "@interlingua/fmt-responses";
 import { decodeSseText, encodeSseEvent } from "@interlingua/sse";
 
-export const codecs: Record<string, Codec> = { chat, messages, native, responses };
+export const codecs: Record<string, Codec> = { chat, messages, native, responses, responsesApi };
 export const codecNames = Object.keys(codecs);
 export const pairs = codecNames.flatMap((f) =>
   codecNames.filter((g) => g !== f).map((g) => [f, g] as const),

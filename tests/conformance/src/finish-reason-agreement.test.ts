@@ -6,8 +6,8 @@ import {
   type StreamEvent,
 } from "@interlingua/core-types";
 import { chat, parseChatFinishReason } from "@interlingua/fmt-chat";
-import { mapMessagesStopReason, messages } from "@interlingua/fmt-messages";
-import { mapNativeFinishReason, parseNativeResponse } from "@interlingua/fmt-native";
+import { mapMessagesStopReason, messages, parseMessagesResponse } from "@interlingua/fmt-messages";
+import { mapNativeFinishReason, native, parseNativeResponse } from "@interlingua/fmt-native";
 import { responses } from "@interlingua/fmt-responses";
 import { describe, expect, it } from "vitest";
 
@@ -135,5 +135,134 @@ describe("finish reasons: one table per client format, stream and non-stream agr
   it("a blocked prompt is never an empty success (a choice, not choices: [])", () => {
     const body = chat.response.render(UPSTREAM_STOPS["gemini blocked prompt"]!()) as Json;
     expect(body.choices).toHaveLength(1);
+  });
+});
+
+/** Upstream blocks and refusals that say why, each parsed by its own codec. */
+const SAYS_WHY: Record<string, () => Response> = {
+  "anthropic refusal with stop_details": () =>
+    parseMessagesResponse({
+      id: "msg_1",
+      model: "claude",
+      content: [],
+      stop_reason: "refusal",
+      stop_details: { type: "refusal", category: "cyber", explanation: "Blocked by policy." },
+      usage: { input_tokens: 3, output_tokens: 0 },
+    }),
+  "gemini blocked prompt": UPSTREAM_STOPS["gemini blocked prompt"]!,
+  "gemini SAFETY with finishMessage": () =>
+    parseNativeResponse({
+      candidates: [
+        {
+          content: { role: "model", parts: [{ text: "" }] },
+          finishReason: "SAFETY",
+          finishMessage: "Unsafe content.",
+          index: 0,
+        },
+      ],
+      usageMetadata: { promptTokenCount: 3, totalTokenCount: 3 },
+      responseId: "r1",
+      modelVersion: "m",
+    }),
+  "gemini RECITATION": UPSTREAM_STOPS["gemini RECITATION"]!,
+  "openai content_filter": UPSTREAM_STOPS["openai content_filter"]!,
+};
+
+/** Where each format with room shows the reason: [messages stop_details, native reason + message]. */
+const WHY_TABLE: Record<string, [unknown, unknown]> = {
+  "anthropic refusal with stop_details": [
+    { type: "refusal", category: "cyber", explanation: "Blocked by policy." },
+    { finishReason: "SAFETY", finishMessage: "Blocked by policy." },
+  ],
+  "gemini blocked prompt": [
+    { type: "refusal", category: null, explanation: "blocked upstream: PROHIBITED_CONTENT" },
+    { blockReason: "PROHIBITED_CONTENT" },
+  ],
+  "gemini SAFETY with finishMessage": [
+    { type: "refusal", category: null, explanation: "Unsafe content." },
+    { finishReason: "SAFETY", finishMessage: "Unsafe content." },
+  ],
+  "gemini RECITATION": [
+    { type: "refusal", category: null, explanation: "blocked upstream: RECITATION" },
+    { finishReason: "RECITATION" },
+  ],
+  "openai content_filter": [
+    { type: "refusal", category: null, explanation: "blocked upstream: content_filter" },
+    { finishReason: "SAFETY" },
+  ],
+};
+
+/** A native body or stream's block reason, or its candidate's finishReason and finishMessage. */
+function nativeWhy(frames: Json[]): Json {
+  const blockReason = frames
+    .map((f) => (f.promptFeedback as Json | undefined)?.blockReason)
+    .find((r) => r !== undefined);
+  if (blockReason !== undefined) return { blockReason };
+  const candidate = frames
+    .flatMap((f) => (f.candidates as Json[] | undefined) ?? [])
+    .find((c) => c.finishReason !== undefined);
+  const out: Json = { finishReason: candidate?.finishReason };
+  if (candidate?.finishMessage !== undefined) out.finishMessage = candidate.finishMessage;
+  return out;
+}
+
+describe("the block reason, kept where each format has room, stream and non-stream alike", () => {
+  for (const [stop, make] of Object.entries(SAYS_WHY)) {
+    it(stop, () => {
+      const response = make();
+      const wholeMessages = (messages.response.render(response) as Json).stop_details;
+      const streamedMessages =
+        (
+          encode(messages, responseToEvents(response)).find((e) => e.type === "message_delta")
+            ?.delta as Json | undefined
+        )?.stop_details ?? null;
+      expect(streamedMessages, "messages streamed").toEqual(wholeMessages);
+      const wholeNative = nativeWhy([native.response.render(response) as Json]);
+      const streamedNative = nativeWhy(encode(native, responseToEvents(response)));
+      expect(streamedNative, "native streamed").toEqual(wholeNative);
+      expect([wholeMessages, wholeNative]).toEqual(WHY_TABLE[stop]);
+    });
+  }
+
+  it("chat and responses have no field for it: content_filter, and a dropped warning", () => {
+    for (const codec of [chat, responses]) {
+      for (const stop of ["anthropic refusal with stop_details", "gemini blocked prompt"]) {
+        const response = SAYS_WHY[stop]!();
+        const whole: string[] = [];
+        const streamed: string[] = [];
+        codec.response.render(response, { onWarning: (w) => whole.push(w.feature) });
+        const encoder = codec.stream.encoder({
+          includeUsage: true,
+          onWarning: (w) => streamed.push(w.feature),
+        });
+        for (const event of responseToEvents(response)) encoder.push(event, () => {});
+        encoder.end(() => {});
+        for (const seen of [whole, streamed]) {
+          expect(
+            seen.some((f) => f.endsWith("finishReason.raw")),
+            `${stop}`,
+          ).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("same-family round trips are exact: an Anthropic refusal, a Gemini blocked prompt", () => {
+    const refusal = {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "claude",
+      content: [],
+      stop_reason: "refusal",
+      stop_sequence: null,
+      stop_details: { type: "refusal", category: "bio", explanation: "No." },
+      usage: { input_tokens: 3, output_tokens: 0 },
+    };
+    const back = messages.response.render(parseMessagesResponse(refusal)) as Json;
+    expect([back.stop_reason, back.stop_details]).toEqual(["refusal", refusal.stop_details]);
+    const blocked = native.response.render(UPSTREAM_STOPS["gemini blocked prompt"]!()) as Json;
+    expect(blocked.candidates).toBeUndefined();
+    expect(blocked.promptFeedback).toEqual({ blockReason: "PROHIBITED_CONTENT" });
   });
 });

@@ -24,6 +24,7 @@ import {
   finishExtras,
   type PartKind,
   signedKinds,
+  streamOf,
   usageFields,
 } from "./carried-by-format.js";
 import { codecs, decodeWire, throughWire } from "./codecs.js";
@@ -34,7 +35,7 @@ type ErrorBody = StreamEventOf<"error">["error"];
 const cases = recordings().flatMap((recording) => {
   const source = recordingFolders[recording.folder];
   return (Object.keys(codecs) as Format[])
-    .filter((target) => target !== source)
+    .filter((target) => streamOf(target) !== source)
     .map((target) => ({ name: `${recording.file} -> ${target}`, recording, source, target }));
 });
 

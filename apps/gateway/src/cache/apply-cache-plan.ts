@@ -7,6 +7,7 @@ import {
   planAnthropic,
   planGemini,
   planOpenAI,
+  promptCacheKey,
   stripCacheControl,
 } from "@interlingua/cache-control";
 import {
@@ -105,6 +106,16 @@ const PLANS: Record<UpstreamProtocol, (input: PlanInput) => Promise<CachePlanOut
     storageTokenHours: 0,
   }),
   gemini: planGeminiCache,
+  // The Responses API takes the same key, as a field of its own body.
+  "openai-responses": async ({ request, key }) => {
+    const out = stripCacheControl(request);
+    const responses = { ...out.extras?.["responses"], prompt_cache_key: promptCacheKey(key) };
+    return {
+      canonical: { ...out, extras: { ...out.extras, responses } },
+      mode: "openai-key",
+      storageTokenHours: 0,
+    };
+  },
 };
 
 /**

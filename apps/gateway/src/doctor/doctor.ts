@@ -108,6 +108,9 @@ interface Probe {
  */
 const PROBES: Record<UpstreamProtocol, readonly Probe[]> = {
   openai: [{ path: "/v1/models", headers: (key) => ({ authorization: `Bearer ${key}` }) }],
+  "openai-responses": [
+    { path: "/v1/models", headers: (key) => ({ authorization: `Bearer ${key}` }) },
+  ],
   anthropic: [
     {
       path: "/v1/models?limit=1",

@@ -3,7 +3,6 @@ import { GatewayError } from "@interlingua/errors";
 import type { Agent } from "undici";
 import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
 import type { CachePlanner } from "../cache/cache-planner.ts";
-import { CODECS } from "../codecs.ts";
 import { upstreamSpan } from "../observe/tracing.ts";
 import type { ModelRouter, RouteCandidate } from "../routing/model-router.ts";
 import { startsLikeSse } from "../stream/well-formed-sse.ts";
@@ -240,7 +239,7 @@ function parseJsonReply(
   }
   if (prepared.sameFormat) return { ok: true, value: { ...base, kind: "json", text: text, json } };
   try {
-    const codec = CODECS[UPSTREAM_PROTOCOLS[candidate.channel.protocol].format];
+    const codec = UPSTREAM_PROTOCOLS[candidate.channel.protocol].codec;
     const response = codec.response.parse(json);
     return { ok: true, value: { ...base, kind: "json", text: text, json, response } };
   } catch (error) {

@@ -36,6 +36,8 @@ export function reportUntranslatedFields(
   canonical: Request,
   protocol: UpstreamProtocol,
   onWarning: (warning: Warning) => void,
+  /** The upstream's codec writes F's extras back (responses toward the Responses API): none drop. */
+  carried = false,
 ): void {
   const fields = CLIENT_FIELDS[format];
   for (const path of fields.untranslated(canonical)) {
@@ -45,6 +47,7 @@ export function reportUntranslatedFields(
         path,
       );
     }
+    if (carried) continue;
     onWarning({
       type: "dropped",
       feature: path,

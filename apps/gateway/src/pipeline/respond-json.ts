@@ -5,10 +5,10 @@ import type {
   Usage,
   Warning,
 } from "@interlingua/core-types";
-import { CODECS } from "../codecs.ts";
 import { wrapJsonText } from "../http/envelope.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
+import { clientCodec } from "./client-codec.ts";
 import { type FillContext, fillResponse } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 
@@ -44,7 +44,7 @@ export function renderJsonReply(
   if (committed.response === undefined) return { body: wrap(committed.text), delivered };
   const translated =
     fill === undefined ? committed.response : fillResponse(committed.response, fill);
-  const rendered = CODECS[request.endpoint.format].response.render(translated, {
+  const rendered = clientCodec(request).response.render(translated, {
     onWarning: (w) => warnings.push(w),
   });
   return { body: wrap(JSON.stringify(rendered)), delivered };
@@ -56,6 +56,7 @@ const USAGE_FIELD: Record<UpstreamProtocol, string> = {
   openai: "usage",
   anthropic: "usage",
   gemini: "usageMetadata",
+  "openai-responses": "usage",
 };
 
 const reportsUsage = (json: unknown, protocol: UpstreamProtocol): boolean =>
@@ -95,7 +96,7 @@ export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
   let response = committed.response;
   if (response === undefined) {
     try {
-      response = CODECS[UPSTREAM_PROTOCOLS[protocol].format].response.parse(committed.json);
+      response = UPSTREAM_PROTOCOLS[protocol].codec.response.parse(committed.json);
     } catch {
       return { usage: undefined, outputChars: committed.text.length };
     }

@@ -13,7 +13,7 @@ import { reframeStage } from "../stream/reframe-stage.ts";
 import { type StreamEnd, startRelay } from "../stream/relay.ts";
 import type { RelayStage } from "../stream/relay-stage.ts";
 import { translateStage } from "../stream/translate-stage.ts";
-import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
+import { type SameFormat, UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
 import { framesOf, upstreamStreamFailed } from "./error-frames.ts";
 import { type FillContext, fillContext, fillingDecoder } from "./fill-translated.ts";
@@ -79,8 +79,7 @@ function stageFor(
   fill: FillContext,
 ): RelayStage {
   const format = request.endpoint.format;
-  const upstreamFormat = UPSTREAM_PROTOCOLS[committed.candidate.channel.protocol].format;
-  const upstreamCodec = CODECS[upstreamFormat];
+  const { codec: upstreamCodec } = UPSTREAM_PROTOCOLS[committed.candidate.channel.protocol];
   const onEvent = (event: StreamEvent) => recordEvent(outcome, event);
   if (!committed.prepared.sameFormat) {
     return translateStage({
@@ -99,6 +98,8 @@ function stageFor(
       fallback: (event) => framesOf(format, event),
     });
   }
+  // Same format: the upstream speaks the client's own wire.
+  const upstreamFormat = format as SameFormat;
   const plainDelta = PLAIN_DELTA[upstreamFormat];
   const watch = watchSse({
     decoder: upstreamCodec.stream.decoder(),

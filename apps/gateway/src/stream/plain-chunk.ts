@@ -1,4 +1,4 @@
-import type { UpstreamProtocolSpec } from "../upstream/upstream-protocols.ts";
+import type { SameFormat } from "../upstream/upstream-protocols.ts";
 
 /**
  * Where, in a run of same-format upstream bytes, the tap finds something it needs (usage, a
@@ -113,7 +113,7 @@ export const CHAT_NEEDED: readonly Search[] = [
   { literal: "[]", where: (text, at) => text.startsWith('"choices":', at - 10) },
 ];
 
-export const PLAIN_CHUNK: Record<UpstreamProtocolSpec["format"], PlainChunkTest | undefined> = {
+export const PLAIN_CHUNK: Record<SameFormat, PlainChunkTest | undefined> = {
   chat: {
     scan: scanner(CHAT_NEEDED),
     // Each chunk is a frame of one `data:` line (the watch's sample averages per frame); the

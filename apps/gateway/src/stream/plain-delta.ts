@@ -1,5 +1,5 @@
 import type { SseMessage } from "@interlingua/core-types";
-import type { UpstreamProtocolSpec } from "../upstream/upstream-protocols.ts";
+import type { SameFormat } from "../upstream/upstream-protocols.ts";
 import { CHAT_NEEDED, matchesAny } from "./plain-chunk.ts";
 
 /**
@@ -17,7 +17,7 @@ const ANTHROPIC_DELTA = '{"type":"content_block_delta"';
 const chatPlainDelta: PlainDeltaTest = ({ data }) =>
   data.includes('"delta"') && !matchesAny(data, CHAT_NEEDED);
 
-export const PLAIN_DELTA: Record<UpstreamProtocolSpec["format"], PlainDeltaTest | undefined> = {
+export const PLAIN_DELTA: Record<SameFormat, PlainDeltaTest | undefined> = {
   // Anthropic names the event, and a content_block_delta holds one delta of one block, by protocol.
   messages: ({ data }) => data.startsWith(ANTHROPIC_DELTA),
   chat: chatPlainDelta,

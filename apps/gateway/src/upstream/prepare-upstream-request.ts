@@ -5,7 +5,6 @@ import {
   canonicalCacheControlPaths,
   stripWireCacheControl,
 } from "../cache/strip-forwarded-cache-control.ts";
-import { CODECS } from "../codecs.ts";
 import { reportUntranslatedFields } from "../pipeline/client-fields.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
@@ -83,15 +82,16 @@ export function prepareUpstreamRequest(
     accept: request.stream ? "text/event-stream" : "application/json",
     ...protocol.headers(channel.apiKey, request.upstream),
   };
-  const sameFormat = protocol.format === request.endpoint.format;
+  const format = protocol.format;
+  const sameFormat = format === request.endpoint.format;
   if (sameFormat && planned === undefined) {
-    const { wire, removed, injectedUsage } = SAME_FORMAT_EDITS[protocol.format](
+    const { wire, removed, injectedUsage } = SAME_FORMAT_EDITS[format](
       request.wire,
       upstreamModel,
       request.stream,
     );
     if (removed.length > 0) onWarning(cacheControlDropped(removed, channel.protocol));
-    const forwarded = protocol.format === "messages" ? withSignedToolTurn(wire, onWarning) : wire;
+    const forwarded = format === "messages" ? withSignedToolTurn(wire, onWarning) : wire;
     return { ...target, headers, body: JSON.stringify(forwarded), sameFormat: true, injectedUsage };
   }
   // The client's own fields the canonical model does not hold stay behind: reported (or refused).
@@ -101,6 +101,7 @@ export function prepareUpstreamRequest(
       request.canonical,
       channel.protocol,
       onWarning,
+      protocol.carries === request.endpoint.format,
     );
   }
   // An OpenAI upstream only reports streamed usage when asked; billing always needs it.
@@ -109,13 +110,15 @@ export function prepareUpstreamRequest(
     ...withClientDefaults(
       planned ?? unplanned(request.canonical, channel.protocol, onWarning),
       request.endpoint.format,
-      protocol.format,
+      protocol.format ?? channel.protocol,
     ),
     model: upstreamModel,
     stream: request.stream,
     ...(askUsage ? { includeUsage: true } : {}),
   };
-  const body = CODECS[protocol.format].request.render(canonical, { onWarning }) as Wire;
+  const prepared = protocol.prepare?.(canonical, onWarning) ?? canonical;
+  const rendered = protocol.codec.request.render(prepared, { onWarning }) as Wire;
+  const body = protocol.finish === undefined ? rendered : protocol.finish(rendered);
   // A rendered body in the client's own format still gets its reply back byte for byte.
   const injectedUsage = sameFormat && askUsage && request.canonical.includeUsage !== true;
   return { ...target, headers, body: JSON.stringify(body), sameFormat, injectedUsage };

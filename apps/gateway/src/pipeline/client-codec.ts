@@ -1,0 +1,15 @@
+import type { Codec } from "@interlingua/core-types";
+import { responsesApi } from "@interlingua/fmt-responses";
+import { CODECS } from "../codecs.ts";
+import type { GenerationRequest } from "./generation-request.ts";
+
+/**
+ * The codec that renders a client's reply. Bare bodies are "the provider's own wire format"
+ * (DESIGN.md §3): for `/v1/responses` that is OpenAI's real Responses API (`output[]` items), so
+ * the official SDKs work; with the spec envelope it is SPEC.md's chat-like result. Both share the
+ * request parser and the stream encoder, which already speak OpenAI's events.
+ */
+export function clientCodec(request: Pick<GenerationRequest, "endpoint" | "wrap">): Codec {
+  if (request.endpoint.format === "responses" && !request.wrap) return responsesApi;
+  return CODECS[request.endpoint.format];
+}

@@ -1,0 +1,117 @@
+import { invalidRequestFromZod } from "./invalid-request-from-zod.js";
+import { normalizeResponsesRequest } from "./normalize-responses-request.js";
+import { joinSummaries, normalizeArguments } from "./parse-responses-request.js";
+import { toResponsesApiShape } from "./render-responses-api-request.js";
+import { responsesRequestSchema } from "./responses-api.js";
+import {
+  type ResponsesApiRequestWire,
+  type ResponsesApiResponseWire,
+  responsesApiResponseSchema,
+} from "./responses-api-wire.js";
+
+/**
+ * Law 1's normal form for `responsesApi` requests: the spec's normal form
+ * (`normalizeResponsesRequest`) in OpenAI's shape — flat function tools (no description where a
+ * flat tool had none), `max_output_tokens`, one leading system text as `instructions`.
+ */
+export function normalizeResponsesApiRequest(wire: unknown): ResponsesApiRequestWire {
+  const parsed = responsesRequestSchema.safeParse(wire);
+  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  const described = (parsed.data.tools ?? [])
+    .filter((tool) => tool.type === "function")
+    .map((tool) => tool.function !== undefined || typeof tool.description === "string");
+  return toResponsesApiShape(normalizeResponsesRequest(wire), (i) => described[i] ?? true);
+}
+
+type Json = Record<string, unknown>;
+type Item = Json & { type: string };
+const prefix: Record<string, string> = { message: "msg", reasoning: "rs", function_call: "fc" };
+
+/**
+ * Law 1's normal form for `responsesApi` results (message, reasoning and function_call items):
+ * - one message item per output_text part (refusals read as text), empty messages gone;
+ * - item ids are `msg_|rs_|fc_<response id without resp_>_<output index>`, `status: "completed"`,
+ *   text parts have `annotations: []`, fields OpenAI adds beyond these are gone;
+ * - reasoning summaries are one `summary_text` (joined by a blank line), a null encrypted_content
+ *   is absent; call arguments "" are "{}"; other item types are gone;
+ * - status is `completed`, or `incomplete` with a max_output_tokens / content_filter reason;
+ *   `error: null`; usage (zeros when absent) has both details and `total_tokens` = input + output; `output_text`.
+ */
+export function normalizeResponsesApiResponse(wire: unknown): ResponsesApiResponseWire {
+  const parsed = responsesApiResponseSchema.safeParse(wire);
+  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  const w = parsed.data;
+  const stem = w.id.startsWith("resp_") ? w.id.slice(5) : w.id;
+  const output: Item[] = [];
+  const add = (item: Item) => {
+    const type = item.type;
+    const at = output.length;
+    output.push({
+      ...item,
+      id: stem === "" ? `${prefix[type]}_${at}` : `${prefix[type]}_${stem}_${at}`,
+    });
+  };
+  const texts: string[] = [];
+  for (const item of w.output) {
+    if (item.type === "message" && Array.isArray(item["content"])) {
+      for (const part of item["content"] as Json[]) {
+        const text = part["type"] === "refusal" ? part["refusal"] : part["text"];
+        if (typeof text !== "string") continue;
+        texts.push(text);
+        add({
+          type: "message",
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", annotations: [], text }],
+        });
+      }
+    } else if (item.type === "reasoning") {
+      const text = joinSummaries((item["summary"] ?? []) as { text: string }[]);
+      const out: Item = {
+        type: "reasoning",
+        summary: text === "" ? [] : [{ type: "summary_text", text }],
+      };
+      if (typeof item["encrypted_content"] === "string") {
+        out["encrypted_content"] = item["encrypted_content"];
+      }
+      add(out);
+    } else if (item.type === "function_call") {
+      add({
+        type: "function_call",
+        status: "completed",
+        arguments: normalizeArguments(item["arguments"] as string),
+        call_id: item["call_id"],
+        name: item["name"],
+      });
+    }
+  }
+  const reason = w.incomplete_details?.reason;
+  const incomplete =
+    w.status === "incomplete" && (reason === "max_output_tokens" || reason === "content_filter");
+  // A response without usage reads as zero usage, which is rendered.
+  const usage = w.usage ?? {
+    input_tokens: 0,
+    output_tokens: 0,
+    total_tokens: 0,
+  };
+  return {
+    id: w.id,
+    object: "response",
+    created_at: w.created_at,
+    status: incomplete ? "incomplete" : "completed",
+    error: null,
+    incomplete_details: incomplete ? { reason } : null,
+    model: w.model,
+    output,
+    usage: {
+      input_tokens: usage.input_tokens,
+      input_tokens_details: { cached_tokens: usage.input_tokens_details?.cached_tokens ?? 0 },
+      output_tokens: usage.output_tokens,
+      output_tokens_details: {
+        reasoning_tokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+      },
+      total_tokens: usage.input_tokens + usage.output_tokens,
+    },
+    output_text: texts.join(""),
+  };
+}

@@ -1,0 +1,112 @@
+import { accumulateStream, responseToEvents } from "@interlingua/core-types";
+import * as canonical from "@interlingua/core-types/testing";
+import { fc } from "@interlingua/core-types/testing";
+import { describe, expect, it } from "vitest";
+import {
+  normalizeResponsesApiRequest,
+  normalizeResponsesApiResponse,
+} from "./normalize-responses-api.js";
+import { responsesApi } from "./responses-api-codec.js";
+import { responsesApiRequestSchema, responsesApiResponseSchema } from "./responses-api-wire.js";
+import { decodeResponsesEvents } from "./responses-stream-decoder.js";
+import { encodeResponsesEvents } from "./responses-stream-encoder.js";
+import {
+  apiResponseWire,
+  expressibleApiRequest,
+  expressibleApiResponse,
+  requestWire,
+} from "./testing.js";
+
+const { request, response } = responsesApi;
+
+describe("responsesApi wire arbitraries and schemas", () => {
+  it("every generated Responses object passes the schema", () => {
+    fc.assert(fc.property(apiResponseWire, (w) => responsesApiResponseSchema.safeParse(w).success));
+  });
+  it("every rendered request and result passes OpenAI's shape (the schemas are the oracle)", () => {
+    fc.assert(
+      fc.property(requestWire, canonical.response, (w, r) => {
+        const body = request.render(request.parse(w));
+        expect(responsesApiRequestSchema.safeParse(body).success).toBe(true);
+        expect("max_tokens" in body).toBe(false);
+        for (const tool of body.tools ?? []) expect("function" in tool).toBe(false);
+        const rendered = response.render(r, { onWarning: () => {} });
+        expect(responsesApiResponseSchema.safeParse(rendered).success).toBe(true);
+      }),
+    );
+  });
+});
+
+describe("responsesApi law 1: wire -> canonical -> wire equals the normal form", () => {
+  it("requests (either shape in, OpenAI's out)", () => {
+    fc.assert(
+      fc.property(requestWire, (w) => {
+        expect(request.render(request.parse(w))).toEqual(normalizeResponsesApiRequest(w));
+      }),
+    );
+  });
+  it("results", () => {
+    fc.assert(
+      fc.property(apiResponseWire, (w) => {
+        expect(response.render(response.parse(w))).toEqual(normalizeResponsesApiResponse(w));
+      }),
+    );
+  });
+  it("the normal forms are fixed points", () => {
+    fc.assert(
+      fc.property(requestWire, apiResponseWire, (w, r) => {
+        const normal = normalizeResponsesApiRequest(w);
+        expect(normalizeResponsesApiRequest(normal)).toEqual(normal);
+        const normalResult = normalizeResponsesApiResponse(r);
+        expect(normalizeResponsesApiResponse(normalResult)).toEqual(normalResult);
+      }),
+    );
+  });
+});
+
+describe("responsesApi law 2: canonical -> wire -> canonical is the identity", () => {
+  it("requests", () => {
+    fc.assert(
+      fc.property(canonical.request.map(expressibleApiRequest), (r) => {
+        expect(request.parse(request.render(r))).toEqual(r);
+      }),
+    );
+  });
+  it("results", () => {
+    fc.assert(
+      fc.property(canonical.response.map(expressibleApiResponse), (r) => {
+        expect(response.parse(response.render(r))).toEqual(r);
+      }),
+    );
+  });
+  it("render reports, never throws, on any canonical value", () => {
+    fc.assert(
+      fc.property(canonical.request, canonical.response, (req, res) => {
+        request.render({ ...req, sampling: { ...req.sampling, n: 1 } }, { onWarning: () => {} });
+        response.render(res, { onWarning: () => {} });
+      }),
+    );
+  });
+});
+
+describe("responsesApi law 3 and law 4", () => {
+  it("decode(encode(events)) equals events", () => {
+    fc.assert(
+      fc.property(canonical.streamEvents(canonical.response.map(expressibleApiResponse)), (ev) => {
+        expect(decodeResponsesEvents(encodeResponsesEvents(ev))).toEqual(ev);
+      }),
+    );
+  });
+  it("the stream accumulated equals the parsed result, and the result is the stream's final object", () => {
+    fc.assert(
+      fc.property(canonical.response.map(expressibleApiResponse), (r) => {
+        const frames = encodeResponsesEvents(responseToEvents(r));
+        const final = JSON.parse(frames[frames.length - 1]?.data ?? "{}").response;
+        const rendered = response.render(r);
+        const { output_text: _, ...object } = rendered;
+        expect(object).toEqual(final);
+        expect(accumulateStream(decodeResponsesEvents(frames))).toEqual(response.parse(rendered));
+      }),
+    );
+  });
+});
