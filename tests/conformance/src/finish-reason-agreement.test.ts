@@ -210,7 +210,7 @@ describe("the block reason, kept where each format has room, stream and non-stre
   for (const [stop, make] of Object.entries(SAYS_WHY)) {
     it(stop, () => {
       const response = make();
-      const wholeMessages = (messages.response.render(response) as Json).stop_details;
+      const wholeMessages = (messages.response.render(response) as unknown as Json).stop_details;
       const streamedMessages =
         (
           encode(messages, responseToEvents(response)).find((e) => e.type === "message_delta")
@@ -259,7 +259,7 @@ describe("the block reason, kept where each format has room, stream and non-stre
       stop_details: { type: "refusal", category: "bio", explanation: "No." },
       usage: { input_tokens: 3, output_tokens: 0 },
     };
-    const back = messages.response.render(parseMessagesResponse(refusal)) as Json;
+    const back = messages.response.render(parseMessagesResponse(refusal)) as unknown as Json;
     expect([back.stop_reason, back.stop_details]).toEqual(["refusal", refusal.stop_details]);
     const blocked = native.response.render(UPSTREAM_STOPS["gemini blocked prompt"]!()) as Json;
     expect(blocked.candidates).toBeUndefined();
