@@ -5,7 +5,7 @@ import { parseBuffer } from "music-metadata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditsFor } from "../src/billing/charge.ts";
 import { auth, KEY, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
-import { usageRowsOf, usedCreditsOf } from "./usage-rows.ts";
+import { expectFaultsRefunded, usageRowsOf, usedCreditsOf } from "./usage-rows.ts";
 
 // POST /v1/audio/speech through the gateway, against the simulator's OpenAI speech endpoint.
 
@@ -269,24 +269,18 @@ describe("POST /v1/audio/speech billing", () => {
   });
 
   it("refunds when the upstream fails, and maps its error to the standard body", async () => {
-    const before = await usedCredits();
-    for (const [fault, status] of [
+    const faults = [
       ["[[fault:status=400]]", 400],
       ["[[fault:status=500]]", 502],
-    ] as const) {
+    ] as const;
+    await expectFaultsRefunded(stack, faults, async (fault) => {
       const reply = await postJson(url("/v1/audio/speech"), {
         model: TTS,
         input: `please fail ${fault}`,
         voice: "alloy",
       });
-      expect(reply.status).toBe(status);
-      expect(reply.json.error.code).toBe(status);
-      expect(typeof reply.json.error.message).toBe("string");
-      const rows = await logsFor(reply.headers.get("x-request-id")!);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ status, credits: 0 });
-    }
-    expect(await usedCredits()).toBe(before);
+      return { ...reply, requestId: reply.headers.get("x-request-id")! };
+    });
   });
 
   it("writes no charge and no upstream call for a refused body", async () => {

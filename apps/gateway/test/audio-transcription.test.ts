@@ -16,7 +16,7 @@ import {
   startStack,
   UPSTREAM_KEY,
 } from "./stack.ts";
-import { usageRows, usageRowsOf, usedCreditsOf } from "./usage-rows.ts";
+import { expectFaultsRefunded, usageRows, usageRowsOf, usedCreditsOf } from "./usage-rows.ts";
 import type { Json } from "./wire.ts";
 
 // POST /v1/audio/transcriptions through the gateway: against the simulator, and against an
@@ -402,19 +402,13 @@ describe("POST /v1/audio/transcriptions billing", () => {
   });
 
   it("refunds when the upstream fails, and maps its error to the standard body", async () => {
-    const before = await usedCredits();
-    for (const [fault, status] of [
+    const faults = [
       ["[[fault:status=400]]", 400],
       ["[[fault:status=503]]", 503],
-    ] as const) {
-      const reply = await transcribe(form(WAV, { model: ASR, prompt: fault }));
-      expect(reply.status).toBe(status);
-      expect(reply.json.error).toMatchObject({ code: status, message: expect.any(String) });
-      const rows = await logsFor(reply.requestId);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ status, credits: 0 });
-    }
-    expect(await usedCredits()).toBe(before);
+    ] as const;
+    await expectFaultsRefunded(stack, faults, (fault) =>
+      transcribe(form(WAV, { model: ASR, prompt: fault })),
+    );
   });
 
   it("bills the file's duration, or the upstream's within what the file can hold", () => {

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UsageLogRow } from "../src/storage/store.ts";
-import { CLAIMED_OUTPUT, startLyingUpstream } from "./lying-upstream.ts";
+import { CLAIMED_OUTPUT, liarChannel, startLyingUpstream } from "./lying-upstream.ts";
 import { auth, eventuallyAsync, postJson, type Stack, startStack, tokenRow } from "./stack.ts";
-import { POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
+import { stackDatabases } from "./storage/drivers.ts";
 
 // Issue 15 through the gateway, on both databases: item 1 (a request nested 5,000 deep got a 200
 // with a bare `{"error": "Maximum call stack size exceeded"}` and a usage row without a status
 // that stopped every later charge write) and item 3 (an upstream claiming 1e12 output tokens for
 // max_tokens 10 was charged in full).
 
-const pgUp = await postgresReachable();
-const drivers = [
-  { name: "sqlite", databaseUrl: undefined },
-  ...(pgUp ? [{ name: "postgres", databaseUrl: POSTGRES_URL }] : []),
-];
+const drivers = await stackDatabases();
 
 const KEY = "sk-caps-limited";
 
@@ -27,15 +23,7 @@ describe.each(drivers)("billing caps through the gateway ($name)", ({ databaseUr
       databaseUrl,
       users: [{ id: "caps", quota: 10_000_000 }],
       tokens: [{ key: KEY, user: "caps", quota: 5_000_000, name: "caps" }],
-      extraChannels: () => [
-        {
-          name: "liar",
-          protocol: "openai" as const,
-          base_url: liar.url,
-          api_key: "liar-key",
-          models: ["txtD-v4-flash"],
-        },
-      ],
+      extraChannels: () => [liarChannel(liar.url)],
     });
   });
   afterAll(async () => {

@@ -7,7 +7,8 @@ import { ENDPOINTS } from "../src/http/endpoints.ts";
 import { requestLog } from "../src/log/request-log.ts";
 import type { GenerationRequest } from "../src/pipeline/generation-request.ts";
 import type { UsageLogRow } from "../src/storage/store.ts";
-import { auth, eventuallyAsync, postJson, type Stack, startStack, tokenRow } from "./stack.ts";
+import { auth, postJson, type Stack, startStack, tokenRow } from "./stack.ts";
+import { loggedRowOf } from "./usage-rows.ts";
 import { type Json, parseSse } from "./wire.ts";
 
 // Quota is charged exactly once, for what the upstream delivered: its reported usage, or, when
@@ -78,20 +79,8 @@ let upstream: Awaited<ReturnType<typeof startUsagelessUpstream>>;
 const url = (path: string) => `${stack.gateway.url}${path}`;
 
 /** The usage row of one request, once written. */
-async function rowOf(s: Stack, requestId: string | null): Promise<UsageLogRow> {
-  const row = await eventuallyAsync(
-    async () => {
-      await s.gateway.services.accounting!.flush();
-      const page = await s.gateway.services.store.queryLogs(
-        { userId: "alice" },
-        { offset: 0, limit: 1000 },
-      );
-      return page.items.find((r) => r.requestId === requestId);
-    },
-    (found) => found !== undefined,
-  );
-  return row!;
-}
+const rowOf = (s: Stack, requestId: string | null): Promise<UsageLogRow> =>
+  loggedRowOf(s, requestId);
 
 /** Calls `send`, then checks its row and the token's charge against `expected` credits. */
 async function charged(

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UsageLogRow } from "../src/storage/store.ts";
-import { startLyingUpstream } from "./lying-upstream.ts";
+import { liarChannel, startLyingUpstream } from "./lying-upstream.ts";
 import { auth, eventuallyAsync, type Stack, startStack, tokenRow } from "./stack.ts";
-import { POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
+import { stackDatabases } from "./storage/drivers.ts";
 
 // The money invariants of issue 15's standing suite, on both databases: concurrent calls on every
 // format, streamed and not, mixed with clients that leave mid-stream and with upstream faults
@@ -12,11 +12,7 @@ import { POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
 //   every call leaves exactly one usage row, nothing stays reserved or leased once flushed,
 //   and no balance ever goes below zero (every charge is at most its call's hold).
 
-const pgUp = await postgresReachable();
-const drivers = [
-  { name: "sqlite", databaseUrl: undefined },
-  ...(pgUp ? [{ name: "postgres", databaseUrl: POSTGRES_URL }] : []),
-];
+const drivers = await stackDatabases();
 
 const TOKENS = [
   { key: "sk-inv-small", name: "small", quota: 6_000 },
@@ -113,15 +109,7 @@ describe.each(drivers)("money invariants ($name)", ({ databaseUrl }) => {
           ? { key: t.key, user: "inv", unlimited: true, name: t.name }
           : { key: t.key, user: "inv", quota: t.quota, name: t.name },
       ),
-      extraChannels: () => [
-        {
-          name: "liar",
-          protocol: "openai" as const,
-          base_url: liar.url,
-          api_key: "liar-key",
-          models: ["txtD-v4-flash"],
-        },
-      ],
+      extraChannels: () => [liarChannel(liar.url)],
     });
   });
   afterAll(async () => {

@@ -9,10 +9,8 @@ import {
   startStack,
   tokenRow as tokenRowOf,
 } from "./stack.ts";
-import { POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
+import { stackDatabases } from "./storage/drivers.ts";
 import { REQUEST } from "./wire.ts";
-
-const pgUp = await postgresReachable();
 
 // Hand-computed prices (USD per 1M tokens x 500000 credits per USD, per token):
 // txtA-5 input 1.25 -> 0.625, output 10 -> 5; txtB-sonnet-4-6 input 3 -> 1.5, output 15 -> 7.5.
@@ -571,10 +569,7 @@ describe("management API", () => {
 // below zero, with or without max tokens.
 const TEXT_OVERDRAFT_BOUND = 0;
 
-const drivers = [
-  { name: "sqlite", databaseUrl: undefined },
-  ...(pgUp ? [{ name: "postgres", databaseUrl: POSTGRES_URL }] : []),
-];
+const drivers = await stackDatabases();
 
 describe.each(drivers)("200 concurrent calls ($name)", ({ databaseUrl }) => {
   const CAPPED = "sk-conc-capped";

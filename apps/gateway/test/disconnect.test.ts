@@ -4,13 +4,13 @@ import type { UsageLogRow } from "../src/storage/store.ts";
 import {
   auth,
   eventually,
-  eventuallyAsync,
   postJson,
   type Stack,
   startStack,
   tokenRow,
   UPSTREAM_KEY,
 } from "./stack.ts";
+import { loggedRowOf } from "./usage-rows.ts";
 import { parseSse, READ_STREAM, REQUEST } from "./wire.ts";
 
 // Issue 15, item 4: a client that leaves cancels its upstream call within a second (stream or
@@ -31,20 +31,7 @@ const running = () => {
   return stats[new URL(stack.sim.url).origin]?.running ?? 0;
 };
 
-async function rowOf(requestId: string | null): Promise<UsageLogRow> {
-  const found = await eventuallyAsync(
-    async () => {
-      await stack.gateway.services.accounting!.flush();
-      const page = await stack.gateway.services.store.queryLogs(
-        { userId: "alice" },
-        { offset: 0, limit: 1000 },
-      );
-      return page.items.find((r) => r.requestId === requestId);
-    },
-    (row) => row !== undefined,
-  );
-  return found!;
-}
+const rowOf = (requestId: string | null): Promise<UsageLogRow> => loggedRowOf(stack, requestId);
 
 /**
  * Starts a request, leaves after `leaveAfterMs` (or after the first chunk when `readFirst`), and

@@ -4,15 +4,8 @@ import { join } from "node:path";
 import { startProviderSim } from "@interlingua/provider-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UsageLogRow } from "../src/storage/store.ts";
-import {
-  eventuallyAsync,
-  type Sim,
-  type Stack,
-  simChannels,
-  startStack,
-  tokenRow,
-  UPSTREAM_KEY,
-} from "./stack.ts";
+import { type Sim, type Stack, simChannels, startStack, tokenRow, UPSTREAM_KEY } from "./stack.ts";
+import { loggedRowsOf } from "./usage-rows.ts";
 import {
   type ClientFormat,
   type Frame,
@@ -240,17 +233,7 @@ async function call(
 }
 
 async function rowOf(requestId: string | null): Promise<UsageLogRow> {
-  const found = await eventuallyAsync(
-    async () => {
-      await stack.gateway.services.accounting!.flush();
-      const page = await stack.gateway.services.store.queryLogs(
-        { userId: "alice" },
-        { offset: 0, limit: 1000 },
-      );
-      return page.items.filter((r) => r.requestId === requestId);
-    },
-    (rows) => rows.length > 0,
-  );
+  const found = await loggedRowsOf(stack, requestId);
   // One call, one row: a fault never charges (or logs) a call twice.
   expect(found).toHaveLength(1);
   return found[0]!;

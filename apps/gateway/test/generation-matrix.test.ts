@@ -8,6 +8,7 @@ import {
   READ_STREAM,
   REQUEST,
   STREAM_HAS_USAGE,
+  WRAPPED,
 } from "./wire.ts";
 
 // Every client format against every upstream protocol, stream and not: the reply a client reads
@@ -19,12 +20,6 @@ const UPSTREAMS = [
   { protocol: "anthropic", model: "txtB-sonnet-4-6", thinkingModel: "txtB-sonnet-4-6" },
   { protocol: "gemini", model: "txtC-2.5-pro", thinkingModel: "txtC-2.5-pro" },
 ] as const;
-const WRAPPED: Record<ClientFormat, boolean> = {
-  chat: true,
-  responses: true,
-  messages: false,
-  native: true,
-};
 
 describe("generation: every endpoint x every upstream protocol", () => {
   let stack: Stack;

@@ -56,3 +56,12 @@ export async function startLyingUpstream(): Promise<{ url: string; close(): Prom
       }),
   };
 }
+
+/** The gateway channel that routes txtD-v4-flash to a lying upstream at `url`. */
+export const liarChannel = (url: string) => ({
+  name: "liar",
+  protocol: "openai" as const,
+  base_url: url,
+  api_key: "liar-key",
+  models: ["txtD-v4-flash"],
+});

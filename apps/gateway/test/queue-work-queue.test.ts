@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { createConnection } from "node:net";
 import { Queue } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
 import { BullMqWorkQueue, jobIdOf } from "../src/queue/bullmq-work-queue.ts";
@@ -7,36 +6,13 @@ import { MemoryWorkQueue } from "../src/queue/memory-work-queue.ts";
 import { openWorkQueue } from "../src/queue/open-work-queue.ts";
 import { ManualClock } from "../src/queue/work-clock.ts";
 import type { WorkKind } from "../src/queue/work-queue.ts";
-import { IN_CI } from "./storage/drivers.ts";
+import { REDIS_URL, redisReachable } from "./redis-support.ts";
 
 // The two drivers of WorkQueue: in process on a clock the test moves, and BullMQ on the local
 // Redis (127.0.0.1:6379, or TEST_REDIS_URL), where a job scheduled twice runs once and two
 // queue instances (two gateways) share the jobs.
 
-const REDIS_URL = process.env["TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379";
-
-/** Whether Redis answers PING; in CI an unreachable Redis fails the run instead of skipping. */
-async function redisReachable(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  const answered = await new Promise<boolean>((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(2_000, () => done(false));
-    socket.once("error", () => done(false));
-    socket.once("connect", () => socket.write("PING\r\n"));
-    socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
-  });
-  if (answered) return true;
-  const reason = `Redis at ${REDIS_URL} is unreachable`;
-  if (IN_CI) throw new Error(`${reason}: CI must run the BullMQ tests (set TEST_REDIS_URL).`);
-  console.warn(`\n!!! ${reason}: the BullMQ half of the queue tests is SKIPPED.\n`);
-  return false;
-}
-
-const redisUp = await redisReachable();
+const redisUp = await redisReachable("BullMQ");
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
+import { accumulateChat } from "./stream-accumulate.ts";
 import { type Json, parseSse, TOOL } from "./wire.ts";
 
 // A chat client that appends choices[0].message as received and sends its tool results back keeps
@@ -8,32 +9,6 @@ import { type Json, parseSse, TOOL } from "./wire.ts";
 
 const BARE = { ...auth(), "x-interlingua-envelope": "bare" };
 const TOOLS = [{ type: "function", function: TOOL }];
-
-/** What a client using the OpenAI SDK by hand builds from stream deltas. */
-function accumulate(text: string): Json {
-  const message: Json = { role: "assistant", content: "", tool_calls: [] };
-  const details: Json[] = [];
-  for (const frame of parseSse(text)) {
-    if (frame.data === "[DONE]") continue;
-    const delta = JSON.parse(frame.data).choices?.[0]?.delta;
-    if (delta === undefined) continue;
-    if (delta.content) message.content += delta.content;
-    if (delta.reasoning_content) {
-      message.reasoning_content = (message.reasoning_content ?? "") + delta.reasoning_content;
-    }
-    if (delta.reasoning_details) details.push(...delta.reasoning_details);
-    for (const call of delta.tool_calls ?? []) {
-      message.tool_calls[call.index] ??= {
-        id: call.id,
-        type: "function",
-        function: { name: call.function.name, arguments: "" },
-      };
-      message.tool_calls[call.index].function.arguments += call.function.arguments ?? "";
-    }
-  }
-  if (details.length > 0) message.reasoning_details = details;
-  return message;
-}
 
 describe("chat tool loops with thinking keep the upstream's signatures", () => {
   let stack: Stack;
@@ -55,7 +30,9 @@ describe("chat tool loops with thinking keep the upstream's signatures", () => {
     };
     const res = await postJson(`${stack.gateway.url}/v1/chat/completions`, body, BARE);
     expect(res.status, res.text).toBe(200);
-    const message = stream ? accumulate(res.text) : res.json.choices[0].message;
+    const message = stream
+      ? accumulateChat(res.text, { reasoningContent: true })
+      : res.json.choices[0].message;
     expect(message.tool_calls.length).toBeGreaterThan(0);
     return { body, message };
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
+import { accumulateChat, accumulateMessages } from "./stream-accumulate.ts";
 import { usageRows } from "./usage-rows.ts";
 import {
   type ClientFormat,
@@ -10,6 +11,7 @@ import {
   REQUEST,
   STREAM_HAS_USAGE,
   TOOL,
+  WRAPPED,
 } from "./wire.ts";
 
 // Every client format against a channel speaking OpenAI's Responses API (`openai-responses`), at
@@ -20,12 +22,6 @@ import {
 const CLIENTS: ClientFormat[] = ["chat", "responses", "messages", "native"];
 const MODEL = "txtA-5.2-pro";
 const BARE = { ...auth(), "x-interlingua-envelope": "bare" };
-const WRAPPED: Record<ClientFormat, boolean> = {
-  chat: true,
-  responses: true,
-  messages: false,
-  native: true,
-};
 
 describe("openai-responses upstream: every client format", () => {
   let stack: Stack;
@@ -97,96 +93,92 @@ describe("openai-responses upstream: every client format", () => {
     });
   }
 
+  /** The first turn of a tool loop: the weather tool offered and asked for. */
+  async function askForTool(
+    client: ClientFormat,
+    stream: boolean,
+    thinking: boolean,
+    headers: Record<string, string>,
+  ) {
+    const ask = REQUEST[client]({
+      model: MODEL,
+      text: "weather? [[tool]]",
+      stream,
+      tools: true,
+      thinking,
+    });
+    const first = await postJson(stack.gateway.url + ask.path, ask.body, headers);
+    return { ask, first };
+  }
+
+  /** The loop's next turn: the first turn's body with `turns` after its `history` list. */
+  const answerTool = (
+    ask: { path: string; body: Record<string, unknown> },
+    history: string,
+    turns: Json[],
+    headers: Record<string, string>,
+  ) =>
+    postJson(
+      stack.gateway.url + ask.path,
+      { ...ask.body, [history]: [...(ask.body[history] as Json[]), ...turns] },
+      headers,
+    );
+
   /** A whole tool loop in each format: the call, then its result, answered with its echo. */
   const LOOPS: Record<ClientFormat, () => Promise<{ first: Json; second: Json }>> = {
     chat: async () => {
-      const ask = REQUEST.chat({
-        model: MODEL,
-        text: "weather? [[tool]]",
-        stream: false,
-        tools: true,
-      });
-      const first = await postJson(stack.gateway.url + ask.path, ask.body, BARE);
+      const { ask, first } = await askForTool("chat", false, false, BARE);
       const message = first.json.choices[0].message;
-      const second = await postJson(
-        stack.gateway.url + ask.path,
-        {
-          ...ask.body,
-          messages: [
-            ...(ask.body.messages as Json[]),
-            message,
-            { role: "tool", tool_call_id: message.tool_calls[0].id, content: "21C" },
-          ],
-        },
+      const second = await answerTool(
+        ask,
+        "messages",
+        [message, { role: "tool", tool_call_id: message.tool_calls[0].id, content: "21C" }],
         BARE,
       );
       return { first: first.json, second: { text: second.json.choices[0].message.content } };
     },
     responses: async () => {
-      const ask = REQUEST.responses({
-        model: MODEL,
-        text: "weather? [[tool]]",
-        stream: false,
-        tools: true,
-      });
-      const first = await postJson(stack.gateway.url + ask.path, ask.body, BARE);
+      const { ask, first } = await askForTool("responses", false, false, BARE);
       const calls = first.json.output.filter((item: Json) => item.type === "function_call");
-      const second = await postJson(
-        stack.gateway.url + ask.path,
-        {
-          ...ask.body,
-          input: [
-            ...(ask.body.input as Json[]),
-            ...first.json.output,
-            { type: "function_call_output", call_id: calls[0].call_id, output: "21C" },
-          ],
-        },
+      const second = await answerTool(
+        ask,
+        "input",
+        [
+          ...first.json.output,
+          { type: "function_call_output", call_id: calls[0].call_id, output: "21C" },
+        ],
         BARE,
       );
       return { first: first.json, second: { text: second.json.output_text } };
     },
     messages: async () => {
-      const ask = REQUEST.messages({
-        model: MODEL,
-        text: "weather? [[tool]]",
-        stream: false,
-        tools: true,
-      });
-      const first = await postJson(stack.gateway.url + ask.path, ask.body);
+      const { ask, first } = await askForTool("messages", false, false, auth());
       const use = first.json.content.find((b: Json) => b.type === "tool_use");
-      const second = await postJson(stack.gateway.url + ask.path, {
-        ...ask.body,
-        messages: [
-          ...(ask.body.messages as Json[]),
+      const second = await answerTool(
+        ask,
+        "messages",
+        [
           { role: "assistant", content: first.json.content },
           { role: "user", content: [{ type: "tool_result", tool_use_id: use.id, content: "21C" }] },
         ],
-      });
+        auth(),
+      );
       return { first: first.json, second: { text: READ_BODY.messages(second.json).text } };
     },
     native: async () => {
-      const ask = REQUEST.native({
-        model: MODEL,
-        text: "weather? [[tool]]",
-        stream: false,
-        tools: true,
-      });
-      const first = await postJson(stack.gateway.url + ask.path, ask.body, BARE);
+      const { ask, first } = await askForTool("native", false, false, BARE);
       const content = first.json.candidates[0].content;
       const fc = content.parts.find((p: Json) => p.functionCall).functionCall;
-      const second = await postJson(
-        stack.gateway.url + ask.path,
-        {
-          ...ask.body,
-          contents: [
-            ...(ask.body.contents as Json[]),
-            content,
-            {
-              role: "user",
-              parts: [{ functionResponse: { name: fc.name, response: { result: "21C" } } }],
-            },
-          ],
-        },
+      const second = await answerTool(
+        ask,
+        "contents",
+        [
+          content,
+          {
+            role: "user",
+            parts: [{ functionResponse: { name: fc.name, response: { result: "21C" } } }],
+          },
+        ],
         BARE,
       );
       return { first: first.json, second: { text: READ_BODY.native(second.json).text } };
@@ -233,41 +225,24 @@ describe("openai-responses upstream: every client format", () => {
   /** Each loop gives the upstream bodies of its two turns. */
   const THINK_LOOPS: Record<ClientFormat, (stream: boolean) => Promise<[Json, Json]>> = {
     chat: async (stream) => {
-      const ask = REQUEST.chat({
-        model: MODEL,
-        text: "weather? [[tool]]",
-        stream,
-        tools: true,
-        thinking: true,
-      });
-      const first = await postJson(stack.gateway.url + ask.path, ask.body, BARE);
+      const { ask, first } = await askForTool("chat", stream, true, BARE);
       expect(first.status, first.text).toBe(200);
       const firstUpstream = lastUpstream();
       const message = stream ? accumulateChat(first.text) : first.json.choices[0].message;
-      const second = await postJson(
-        stack.gateway.url + ask.path,
-        {
-          ...ask.body,
-          messages: [
-            ...(ask.body.messages as Json[]),
-            JSON.parse(JSON.stringify(message)),
-            { role: "tool", tool_call_id: message.tool_calls[0].id, content: "21C" },
-          ],
-        },
+      const second = await answerTool(
+        ask,
+        "messages",
+        [
+          JSON.parse(JSON.stringify(message)),
+          { role: "tool", tool_call_id: message.tool_calls[0].id, content: "21C" },
+        ],
         BARE,
       );
       expect(second.status, second.text).toBe(200);
       return [firstUpstream, lastUpstream()];
     },
     responses: async (stream) => {
-      const ask = REQUEST.responses({
-        model: MODEL,
-        text: "weather? [[tool]]",
-        stream,
-        tools: true,
-        thinking: true,
-      });
-      const first = await postJson(stack.gateway.url + ask.path, ask.body, BARE);
+      const { ask, first } = await askForTool("responses", stream, true, BARE);
       expect(first.status, first.text).toBe(200);
       const firstUpstream = lastUpstream();
       const output: Json[] = stream
@@ -276,54 +251,35 @@ describe("openai-responses upstream: every client format", () => {
             .find((e) => e.type === "response.completed").response.output
         : first.json.output;
       const calls = output.filter((item) => item.type === "function_call");
-      const second = await postJson(
-        stack.gateway.url + ask.path,
-        {
-          ...ask.body,
-          input: [
-            ...(ask.body.input as Json[]),
-            ...output,
-            { type: "function_call_output", call_id: calls[0].call_id, output: "21C" },
-          ],
-        },
+      const second = await answerTool(
+        ask,
+        "input",
+        [...output, { type: "function_call_output", call_id: calls[0].call_id, output: "21C" }],
         BARE,
       );
       expect(second.status, second.text).toBe(200);
       return [firstUpstream, lastUpstream()];
     },
     messages: async (stream) => {
-      const ask = REQUEST.messages({
-        model: MODEL,
-        text: "weather? [[tool]]",
-        stream,
-        tools: true,
-        thinking: true,
-      });
-      const first = await postJson(stack.gateway.url + ask.path, ask.body);
+      const { ask, first } = await askForTool("messages", stream, true, auth());
       expect(first.status, first.text).toBe(200);
       const firstUpstream = lastUpstream();
       const content = stream ? accumulateMessages(first.text) : first.json.content;
       const use = content.find((b: Json) => b.type === "tool_use");
-      const second = await postJson(stack.gateway.url + ask.path, {
-        ...ask.body,
-        messages: [
-          ...(ask.body.messages as Json[]),
+      const second = await answerTool(
+        ask,
+        "messages",
+        [
           { role: "assistant", content },
           { role: "user", content: [{ type: "tool_result", tool_use_id: use.id, content: "21C" }] },
         ],
-      });
+        auth(),
+      );
       expect(second.status, second.text).toBe(200);
       return [firstUpstream, lastUpstream()];
     },
     native: async (stream) => {
-      const ask = REQUEST.native({
-        model: MODEL,
-        text: "weather? [[tool]]",
-        stream,
-        tools: true,
-        thinking: true,
-      });
-      const first = await postJson(stack.gateway.url + ask.path, ask.body, BARE);
+      const { ask, first } = await askForTool("native", stream, true, BARE);
       expect(first.status, first.text).toBe(200);
       const firstUpstream = lastUpstream();
       const parts: Json[] = stream
@@ -332,19 +288,16 @@ describe("openai-responses upstream: every client format", () => {
           )
         : first.json.candidates[0].content.parts;
       const fc = parts.find((p) => p.functionCall).functionCall;
-      const second = await postJson(
-        stack.gateway.url + ask.path,
-        {
-          ...ask.body,
-          contents: [
-            ...(ask.body.contents as Json[]),
-            { role: "model", parts },
-            {
-              role: "user",
-              parts: [{ functionResponse: { name: fc.name, response: { result: "21C" } } }],
-            },
-          ],
-        },
+      const second = await answerTool(
+        ask,
+        "contents",
+        [
+          { role: "model", parts },
+          {
+            role: "user",
+            parts: [{ functionResponse: { name: fc.name, response: { result: "21C" } } }],
+          },
+        ],
         BARE,
       );
       expect(second.status, second.text).toBe(200);
@@ -567,50 +520,3 @@ describe("openai-responses upstream: every client format", () => {
     expect(JSON.parse(last.data).error).toBeDefined();
   });
 });
-
-/** The assistant message a chat client builds from stream deltas (reasoning_details included). */
-function accumulateChat(text: string): Json {
-  const message: Json = { role: "assistant", content: "", tool_calls: [] };
-  const details: Json[] = [];
-  for (const frame of parseSse(text)) {
-    if (frame.data === "[DONE]") continue;
-    const delta = JSON.parse(frame.data).choices?.[0]?.delta;
-    if (delta === undefined) continue;
-    if (delta.content) message.content += delta.content;
-    if (delta.reasoning_details) details.push(...delta.reasoning_details);
-    for (const call of delta.tool_calls ?? []) {
-      message.tool_calls[call.index] ??= {
-        id: call.id,
-        type: "function",
-        function: { name: call.function.name, arguments: "" },
-      };
-      message.tool_calls[call.index].function.arguments += call.function.arguments ?? "";
-    }
-  }
-  if (details.length > 0) message.reasoning_details = details;
-  return message;
-}
-
-/** The content blocks a messages client builds from stream events (signatures included). */
-function accumulateMessages(text: string): Json[] {
-  const blocks: Json[] = [];
-  const partial: string[] = [];
-  for (const frame of parseSse(text)) {
-    const event = JSON.parse(frame.data);
-    if (event.type === "content_block_start") {
-      blocks[event.index] = { ...event.content_block };
-      partial[event.index] = "";
-    }
-    if (event.type !== "content_block_delta") continue;
-    const block = blocks[event.index];
-    const delta = event.delta;
-    if (delta.type === "text_delta") block.text += delta.text;
-    if (delta.type === "thinking_delta") block.thinking += delta.thinking;
-    if (delta.type === "signature_delta")
-      block.signature = (block.signature ?? "") + delta.signature;
-    if (delta.type === "input_json_delta") partial[event.index] += delta.partial_json;
-  }
-  return blocks.map((block, i) =>
-    block.type === "tool_use" ? { ...block, input: JSON.parse(partial[i] || "{}") } : block,
-  );
-}

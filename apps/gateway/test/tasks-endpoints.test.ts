@@ -1,7 +1,7 @@
 import { taskResourceSchema } from "@interlingua/tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, eventuallyAsync, KEY, postJson, type Stack, tokenRow } from "./stack.ts";
-import { POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
+import { stackDatabases } from "./storage/drivers.ts";
 import {
   ackId,
   download,
@@ -17,11 +17,7 @@ import type { Json } from "./wire.ts";
 // the simulator's Veo operations and image endpoints, results downloaded from public_url, on
 // SQLite and PostgreSQL.
 
-const pgUp = await postgresReachable();
-const drivers = [
-  { name: "sqlite", databaseUrl: undefined },
-  ...(pgUp ? [{ name: "postgres", databaseUrl: POSTGRES_URL }] : []),
-];
+const drivers = await stackDatabases();
 
 const WARNINGS = "x-interlingua-warnings";
 const STRICT = { "x-interlingua-strict": "true" };

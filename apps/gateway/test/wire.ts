@@ -6,6 +6,14 @@ export type Json = any;
 
 export type ClientFormat = "chat" | "responses" | "messages" | "native";
 
+/** Formats whose replies come in the gateway's `{ code, data }` envelope unless asked bare. */
+export const WRAPPED: Record<ClientFormat, boolean> = {
+  chat: true,
+  responses: true,
+  messages: false,
+  native: true,
+};
+
 export interface Frame {
   event?: string;
   data: string;

@@ -31,6 +31,12 @@ import type { ThinkingConfig } from "./thinking-config.js";
 import type { Tool, ToolChoice } from "./tool.js";
 import type { Usage } from "./usage.js";
 
+export {
+  ARGUMENT_FRAGMENTS,
+  assertNoHalfJson,
+  decodeGuarded,
+  noHalfJsonProperty,
+} from "./stream-fuzz.js";
 export { zodObjectFieldPaths } from "./zod-field-paths.js";
 export { fc };
 

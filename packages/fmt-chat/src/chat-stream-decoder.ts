@@ -211,6 +211,9 @@ function openPart(state: ChoiceState, kind: "text" | "thinking", emit: Emit): nu
 }
 
 function textLike(state: ChoiceState, kind: "text" | "thinking", delta: string, emit: Emit): void {
+  // A signature ends its thinking block: thinking that follows is the next block.
+  if (kind === "thinking" && state.open?.kind === "thinking" && state.signed)
+    closeOpen(state, emit);
   const open = { index: openPart(state, kind, emit) };
   if (kind === "thinking") state.thinking += delta;
   emit({
@@ -233,7 +236,9 @@ function reasoningDetail(state: ChoiceState, detail: Json, hadText: boolean, emi
       signature !== undefined && state.open?.kind === "thinking" && state.thinking === fragment;
     if (fragment !== undefined && !hadText && !repeats) textLike(state, "thinking", fragment, emit);
     if (signature === undefined) return;
+    if (state.open?.kind === "thinking" && state.signed) closeOpen(state, emit);
     const index = openPart(state, "thinking", emit);
+    state.signed = true;
     emit({ type: "signature-delta", ...at(state, index), signature });
     return;
   }

@@ -1,6 +1,5 @@
 import type {
   AssistantMessage,
-  AssistantPart,
   FilePart,
   ImagePart,
   Message,
@@ -31,6 +30,7 @@ import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.j
 import { invalidChatField, invalidChatInput } from "./invalid-chat-input.js";
 import { parseChatReasoningEffort } from "./map-chat-reasoning-effort.js";
 import { parseChatToolChoice } from "./map-chat-tool-choice.js";
+import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
 
 /**
  * A chat-completions request body -> the canonical request. Throws a 400 GatewayError naming the
@@ -217,12 +217,7 @@ function parseAssistantMessage(message: ChatAssistantMessage): AssistantMessage 
     }
   }
   if (message.refusal) texts.push({ type: "text", text: message.refusal });
-  const calls: AssistantPart[] = (message.tool_calls ?? []).map((call) => ({
-    type: "tool-call",
-    id: call.id,
-    name: call.function.name,
-    arguments: call.function.arguments === "" ? "{}" : call.function.arguments,
-  }));
+  const calls = parseChatToolCalls(message.tool_calls);
   const reasoning = parseReasoningDetails(message.reasoning_details, message.thinking_blocks);
   const parts = withReasoning(reasoning, message.reasoning_content, texts, calls);
   return message.name === undefined

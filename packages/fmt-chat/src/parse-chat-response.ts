@@ -1,10 +1,4 @@
-import type {
-  AssistantPart,
-  Choice,
-  FinishReason,
-  Response,
-  TextPart,
-} from "@interlingua/core-types";
+import type { Choice, FinishReason, Response, TextPart } from "@interlingua/core-types";
 import {
   type ChatChoice,
   type ChatResponseWire,
@@ -15,6 +9,7 @@ import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.j
 import { invalidChatInput } from "./invalid-chat-input.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
 import { parseChatUsage } from "./map-chat-usage.js";
+import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
 
 /**
  * A chat-completions response body (OpenAI or a compatible upstream) -> the canonical response.
@@ -57,12 +52,7 @@ function parseChoice(choice: ChatChoice): Choice {
   // Content then refusal, as one text: a stream sends them down the same text channel.
   const text = (message.content ?? "") + (message.refusal ?? "");
   const texts: TextPart[] = text === "" ? [] : [{ type: "text", text }];
-  const calls: AssistantPart[] = (message.tool_calls ?? []).map((call) => ({
-    type: "tool-call",
-    id: call.id,
-    name: call.function.name,
-    arguments: call.function.arguments === "" ? "{}" : call.function.arguments,
-  }));
+  const calls = parseChatToolCalls(message.tool_calls);
   const reasoning = parseReasoningDetails(message.reasoning_details, message.thinking_blocks);
   const parts = withReasoning(
     reasoning,

@@ -1,12 +1,15 @@
-import { accumulateStream, guardToolArguments, type StreamEvent } from "@interlingua/core-types";
-import { fc } from "@interlingua/core-types/testing";
+import { accumulateStream } from "@interlingua/core-types";
+import {
+  ARGUMENT_FRAGMENTS,
+  decodeGuarded,
+  fc,
+  noHalfJsonProperty,
+} from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
 import { chat } from "./chat-codec.js";
 
 // Protocol-shaped but odd chat streams: a second first chunk, calls whose fragments arrive out
 // of order, repeat, go missing or come after the finish, usage first or twice, no [DONE].
-const FRAGMENTS = ['{"a":', "1", ',"b":"x"', "}", "{}", "[", "]", '"s"', " ", ""];
-
 const head = { id: "c1", object: "chat.completion.chunk", created: 1, model: "m" };
 const chunk = (delta: object, finish: string | null = null, index = 0) =>
   JSON.stringify({ ...head, choices: [{ index, delta, finish_reason: finish }] });
@@ -21,7 +24,7 @@ const message = fc.oneof(
     .record({
       index: fc.nat({ max: 2 }),
       withId: fc.boolean(),
-      fragment: fc.constantFrom(...FRAGMENTS),
+      fragment: fc.constantFrom(...ARGUMENT_FRAGMENTS),
     })
     .map(({ index, withId, fragment }) =>
       chunk({
@@ -39,43 +42,24 @@ const message = fc.oneof(
   fc.constant("[DONE]"),
 );
 
-/** Every call a client accumulates has JSON arguments, or the stream ended with an error. */
-function expectNoHalfJson(events: StreamEvent[]): void {
-  const failedAt = events.findIndex((e) => e.type === "error");
-  if (failedAt >= 0) {
-    expect(events.slice(failedAt + 1).every((e) => e.type === "usage")).toBe(true);
-    return;
-  }
-  for (const choice of accumulateStream(events).choices) {
-    for (const part of choice.message.parts) {
-      if (part.type === "tool-call") expect(() => JSON.parse(part.arguments)).not.toThrow();
-    }
-  }
-}
-
-// The decoder as the gateway runs it across formats: behind guardToolArguments.
 describe("chat stream decoder, fuzzed", () => {
   it("never hands a client a half-JSON tool argument string", () => {
     fc.assert(
-      fc.property(fc.array(message, { maxLength: 25 }), (data) => {
-        const decoder = guardToolArguments(chat.stream.decoder());
-        const events: StreamEvent[] = [];
-        for (const d of data) decoder.push({ data: d }, (e) => events.push(e));
-        decoder.end((e) => events.push(e));
-        expectNoHalfJson(events);
-      }),
+      noHalfJsonProperty(
+        message.map((data) => ({ data })),
+        () => chat.stream.decoder(),
+        25,
+      ),
       { numRuns: 500 },
     );
   });
 
   it("a call cut off mid-arguments ends the stream with an error; an empty one gets {}", () => {
-    const run = (data: string[]) => {
-      const decoder = guardToolArguments(chat.stream.decoder());
-      const events: StreamEvent[] = [];
-      for (const d of data) decoder.push({ data: d }, (e) => events.push(e));
-      decoder.end((e) => events.push(e));
-      return events;
-    };
+    const run = (data: string[]) =>
+      decodeGuarded(
+        chat.stream.decoder(),
+        data.map((d) => ({ data: d })),
+      );
     const cut = run([
       chunk({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: '{"a":' } }] }),
       chunk({}, "length"),

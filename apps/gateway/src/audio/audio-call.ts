@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { errorResponse } from "../http/error-response.ts";
-import { loggableUrl } from "../log/logger.ts";
+import { logRefused } from "../log/log-refused.ts";
 import { type RequestLog, requestLog } from "../log/request-log.ts";
 import type { GatewayServices } from "../services.ts";
 import type { AudioEndpoint } from "./audio-route.ts";
@@ -39,15 +39,7 @@ export function audioCall(
     log,
     elapsed,
     refuse(error) {
-      log.info(
-        {
-          path: loggableUrl(url),
-          status: error.status,
-          error: error.message,
-          ...(error.status >= 500 ? { err: error.cause } : {}),
-        },
-        "request refused",
-      );
+      logRefused(log, url, error);
       return errorResponse("standard", error, requestId);
     },
     fail(error, fields) {

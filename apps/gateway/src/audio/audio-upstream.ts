@@ -1,6 +1,6 @@
 import { GatewayError } from "@interlingua/errors";
 import type { Dispatcher, FormData } from "undici";
-import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
+import { type AttemptRecord, attemptRecorder } from "../pipeline/attempt-upstreams.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services.ts";
 import type { UpstreamBody } from "../upstream/send-upstream.ts";
@@ -8,6 +8,7 @@ import { noChannelAvailable, upstreamFailureToError } from "../upstream/upstream
 import {
   failureFromError,
   failurePolicy,
+  statusFailure,
   type UpstreamFailure,
 } from "../upstream/upstream-failure.ts";
 
@@ -50,14 +51,7 @@ export async function callAudioUpstreams(
   let lastError: GatewayError | undefined;
   for (const candidate of candidates) {
     if (signal.aborted) break;
-    const started = performance.now();
-    const record = (outcome: AttemptRecord["outcome"], status?: number) =>
-      attempts.push({
-        channel: candidate.channel.name,
-        outcome,
-        ...(status === undefined ? {} : { status }),
-        ms: Math.round(performance.now() - started),
-      });
+    const record = attemptRecorder(attempts, candidate.channel.name);
     const name = candidate.channel.name;
     if (!breaker.tryAcquire(name)) {
       record("skipped-open-circuit");
@@ -115,22 +109,7 @@ async function send(
     return { ok: true, status: response.statusCode, body: response.body };
   }
   const text = await readCapped(response.body, ERROR_BODY_LIMIT);
-  let body: unknown = text ?? "";
-  try {
-    body = JSON.parse(text ?? "");
-  } catch {
-    // Not JSON (a proxy's page): the errors package reads the text.
-  }
-  const retryAfter = response.headers["retry-after"];
-  return {
-    ok: false,
-    failure: {
-      kind: "status",
-      status: response.statusCode,
-      body,
-      ...(typeof retryAfter === "string" ? { retryAfter } : {}),
-    },
-  };
+  return { ok: false, failure: statusFailure(response.statusCode, response.headers, text ?? "") };
 }
 
 /**

@@ -1,8 +1,8 @@
-import { type GatewayError, paymentRequired } from "@interlingua/errors";
+import type { GatewayError } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
-import type { Hold } from "../billing/accounting.ts";
 import { type Consumption, creditsFor } from "../billing/charge.ts";
 import { toBillingUnit } from "../billing/money.ts";
+import { reserveHold } from "../billing/reserve-hold.ts";
 import { unitUsageRow } from "../billing/unit-usage-row.ts";
 import type { GatewayServices } from "../services.ts";
 import type { UsageLogInput } from "../storage/store.ts";
@@ -35,11 +35,6 @@ export interface MediaAccount {
   /** Releases the hold without charging (the upstream failed), writing the log row. */
   refund(end: MediaCallEnd): void;
 }
-
-const SHORT_MESSAGES = {
-  token: "insufficient quota on this API key for this request",
-  user: "insufficient balance on this account for this request",
-} as const;
 
 /**
  * The money side of a media call priced in units rather than tokens (characters of speech,
@@ -75,21 +70,13 @@ export async function openMediaAccount(
       status: end.status,
       error: end.error,
     });
-  const wanted = {
-    requestId: call.requestId,
-    tokenId: token.id,
-    userId: token.userId,
-    amount: price(most),
-    tokenUnlimited: token.unlimited,
-    userUnlimited: token.userUnlimited,
-  };
-  const reserved = accounting.tryReserve(wanted) ?? (await accounting.reserve(wanted));
-  if (!reserved.ok) {
-    const error = paymentRequired(SHORT_MESSAGES[reserved.short]);
-    accounting.logUnheld(logRow({ status: 402, error: error.message }, 0));
-    return { ok: false, error };
-  }
-  const held: Hold = reserved.hold;
+  const reserved = await reserveHold(
+    accounting,
+    { requestId: call.requestId, token, amount: price(most) },
+    (error) => logRow({ status: 402, error }, 0),
+  );
+  if (!reserved.ok) return reserved;
+  const held = reserved.hold;
   return {
     ok: true,
     account: {

@@ -1,14 +1,14 @@
 import type { Usage } from "@interlingua/core-types";
-import { type GatewayError, paymentRequired } from "@interlingua/errors";
+import type { GatewayError } from "@interlingua/errors";
 import { CACHE_TTL_HOURS } from "../cache/cache-ttl-hours.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import type { GatewayServices } from "../services.ts";
 import type { UsageLogInput } from "../storage/store.ts";
-import type { Hold } from "./accounting.ts";
 import { holdFor } from "./call-hold.ts";
 import { creditsFor } from "./charge.ts";
 import { deliveredUsage } from "./delivered-usage.ts";
 import { toBillingUnit } from "./money.ts";
+import { reserveHold } from "./reserve-hold.ts";
 
 /** What the upstream delivered to the gateway (whether or not the client got it all). */
 export interface Delivery {
@@ -35,11 +35,6 @@ export interface CallEnd {
 export interface CallAccount {
   end(end: CallEnd): void;
 }
-
-const SHORT_MESSAGES = {
-  token: "insufficient quota on this API key for this request",
-  user: "insufficient balance on this account for this request",
-} as const;
 
 /**
  * Reserves the most this call may cost on its token and user (402 when either cannot cover it);
@@ -100,22 +95,13 @@ export async function openCallAccount(
     ...(estimated ? { estimated: true } : {}),
   });
 
-  const wanted = {
-    requestId: request.requestId,
-    tokenId: token.id,
-    userId: token.userId,
-    amount: estimate.credits,
-    tokenUnlimited: token.unlimited,
-    userUnlimited: token.userUnlimited,
-  };
-  // Usually the leases have room and the answer is immediate; otherwise a lease grows first.
-  const reserved = accounting.tryReserve(wanted) ?? (await accounting.reserve(wanted));
-  if (!reserved.ok) {
-    const error = paymentRequired(SHORT_MESSAGES[reserved.short]);
-    accounting.logUnheld(logRow({ status: 402, error: error.message }, 0));
-    return { ok: false, error };
-  }
-  const held: Hold = reserved.hold;
+  const reserved = await reserveHold(
+    accounting,
+    { requestId: request.requestId, token, amount: estimate.credits },
+    (error) => logRow({ status: 402, error }, 0),
+  );
+  if (!reserved.ok) return reserved;
+  const held = reserved.hold;
   return {
     ok: true,
     account: {

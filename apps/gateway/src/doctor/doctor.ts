@@ -1,5 +1,6 @@
 import type { UpstreamProtocol } from "@interlingua/core-types";
 import type { ChannelConfig, GatewayConfig } from "../config/config-schema.ts";
+import { bounded } from "../health/bounded.ts";
 import { RedisLink } from "../redis/redis-link.ts";
 import { openStore } from "../storage/open-store.ts";
 
@@ -25,19 +26,6 @@ const reason = (error: unknown): string => {
   const cause = (error as { cause?: unknown }).cause;
   return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
 };
-
-/** A promise bounded by `ms`; the timer never outlives it. */
-async function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export async function checkDatabase(
   config: GatewayConfig,

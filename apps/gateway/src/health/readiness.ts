@@ -1,5 +1,6 @@
 import type { RedisLink } from "../redis/redis-link.ts";
 import type { Store } from "../storage/store.ts";
+import { bounded } from "./bounded.ts";
 
 /** Each part's state: "ok", or why it is not ready. */
 export interface ReadinessReport {
@@ -8,18 +9,6 @@ export interface ReadinessReport {
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
-
-async function bounded<T>(work: Promise<T>, ms = CHECK_TIMEOUT_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -41,6 +30,7 @@ export async function checkReadiness(parts: ReadinessParts): Promise<ReadinessRe
     try {
       const pending = await bounded(
         parts.store.pendingMigrations?.() ?? Promise.resolve<number[]>([]),
+        CHECK_TIMEOUT_MS,
       );
       checks["database"] = "ok";
       checks["migrations"] =

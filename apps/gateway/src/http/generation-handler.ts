@@ -15,7 +15,7 @@ import type { Context } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import { ignoredNativeBoundaries } from "../cache/ignored-native-boundaries.ts";
 import { CODECS } from "../codecs.ts";
-import { loggableUrl } from "../log/logger.ts";
+import { logRefused } from "../log/log-refused.ts";
 import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
@@ -60,15 +60,7 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
     const url = new URL(c.req.url);
     const log = requestLog(services.log, { requestId, endpoint: endpoint.name });
     const refuse = (error: GatewayError) => {
-      log.info(
-        {
-          path: loggableUrl(url),
-          status: error.status,
-          error: error.message,
-          ...(error.status >= 500 ? { err: error.cause } : {}),
-        },
-        "request refused",
-      );
+      logRefused(log, url, error);
       return errorResponse(endpoint.errors, error, requestId);
     };
 

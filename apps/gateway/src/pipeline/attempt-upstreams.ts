@@ -38,6 +38,19 @@ export interface AttemptRecord {
   ms: number;
 }
 
+/** Starts timing one attempt on a channel; the function it returns records how it ended. */
+export function attemptRecorder(attempts: AttemptRecord[], channel: string) {
+  const started = performance.now();
+  return (outcome: AttemptRecord["outcome"], status?: number): void => {
+    attempts.push({
+      channel,
+      outcome,
+      ...(status === undefined ? {} : { status }),
+      ms: Math.round(performance.now() - started),
+    });
+  };
+}
+
 interface CommittedBase {
   candidate: RouteCandidate;
   prepared: PreparedUpstreamRequest;
@@ -121,14 +134,7 @@ export async function attemptUpstreams(
     };
   };
   for (const candidate of candidates) {
-    const started = performance.now();
-    const record = (outcome: AttemptRecord["outcome"], status?: number) =>
-      attempts.push({
-        channel: candidate.channel.name,
-        outcome,
-        ...(status === undefined ? {} : { status }),
-        ms: Math.round(performance.now() - started),
-      });
+    const record = attemptRecorder(attempts, candidate.channel.name);
     if (!router.breaker.tryAcquire(candidate.channel.name)) {
       record("skipped-open-circuit");
       continue;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { rateLimiterContract } from "../../test/rate-limiter-contract.ts";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { SlidingWindow } from "./sliding-window.ts";
 
@@ -23,26 +24,7 @@ describe("SlidingWindow", () => {
 });
 
 describe("MemoryRateLimiter", () => {
-  it("admits rpm requests a minute per key, then refuses with the wait, then admits again", async () => {
-    let now = 10_000;
-    const limiter = new MemoryRateLimiter(() => now);
-    for (let i = 0; i < 3; i++) expect(await limiter.admit("a", { rpm: 3 })).toEqual({ ok: true });
-    expect(await limiter.admit("a", { rpm: 3 })).toEqual({ ok: false, retryAfterMs: 60_000 });
-    expect(await limiter.admit("b", { rpm: 3 })).toEqual({ ok: true });
-    now = 70_000;
-    expect(await limiter.admit("a", { rpm: 3 })).toEqual({ ok: true });
-  });
-
-  it("refuses a key that used its tokens per minute until they slide out", async () => {
-    let now = 0;
-    const limiter = new MemoryRateLimiter(() => now);
-    expect(await limiter.admit("a", { tpm: 100 })).toEqual({ ok: true });
-    await limiter.recordTokens("a", 150);
-    now = 5_000;
-    expect(await limiter.admit("a", { tpm: 100 })).toEqual({ ok: false, retryAfterMs: 55_000 });
-    now = 60_000;
-    expect(await limiter.admit("a", { tpm: 100 })).toEqual({ ok: true });
-  });
+  rateLimiterContract((now) => new MemoryRateLimiter(now));
 
   it("admits everything without limits", async () => {
     const limiter = new MemoryRateLimiter(() => 0);

@@ -1,6 +1,6 @@
 import type { Agent, Dispatcher } from "undici";
 import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
-import { failureFromError, type UpstreamFailure } from "./upstream-failure.ts";
+import { failureFromError, statusFailure, type UpstreamFailure } from "./upstream-failure.ts";
 
 /** The most of an upstream error body the gateway reads: enough for any real error object. */
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -61,22 +61,7 @@ export async function sendUpstream(
   } catch {
     // A reset while reading an error body still leaves the status to report.
   }
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON (a proxy's HTML page): the parser of upstream errors takes the text.
-  }
-  const retryAfter = response.headers["retry-after"];
-  return {
-    ok: false,
-    failure: {
-      kind: "status",
-      status: response.statusCode,
-      body,
-      ...(typeof retryAfter === "string" ? { retryAfter } : {}),
-    },
-  };
+  return { ok: false, failure: statusFailure(response.statusCode, response.headers, text) };
 }
 
 /** Reads a whole 2xx body as text; a reset or timeout mid-body is a failure like any other. */

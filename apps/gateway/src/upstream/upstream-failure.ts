@@ -13,6 +13,30 @@ const TIMEOUT_CODES = new Set([
   "FIRST_BYTE_TIMEOUT",
 ]);
 
+/**
+ * A non-2xx answer as a failure: its error body (read, capped, by the caller) parsed as JSON when
+ * it is JSON, else kept as text for the errors package, and its Retry-After kept.
+ */
+export function statusFailure(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+): UpstreamFailure {
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON (a proxy's HTML page): the parser of upstream errors takes the text.
+  }
+  const retryAfter = headers["retry-after"];
+  return {
+    kind: "status",
+    status,
+    body,
+    ...(typeof retryAfter === "string" ? { retryAfter } : {}),
+  };
+}
+
 /** Maps a thrown network error to a failure; undici names its timeouts by code. */
 export function failureFromError(error: unknown): UpstreamFailure {
   const code = (error as { code?: string } | null)?.code ?? "";

@@ -36,6 +36,20 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
+/**
+ * The databases a whole-gateway suite runs on (`describe.each`): SQLite, and PostgreSQL when it
+ * answers (in CI it must: postgresReachable throws).
+ */
+export async function stackDatabases(): Promise<
+  { name: string; databaseUrl: string | undefined }[]
+> {
+  const pgUp = await postgresReachable();
+  return [
+    { name: "sqlite", databaseUrl: undefined },
+    ...(pgUp ? [{ name: "postgres", databaseUrl: POSTGRES_URL }] : []),
+  ];
+}
+
 export interface Driver {
   readonly name: "sqlite" | "postgres";
   /** A fresh, migrated, empty store; `drop` removes whatever it created. */

@@ -6,19 +6,11 @@ import {
   type ToolSpec,
   type Turn,
 } from "../core/turn.ts";
+import { contentText, STRING_TOOL_CHOICES, segmentSize } from "./openai-turn-parts.ts";
 import { chatPromptSegments, type PromptSegment } from "./prompt-segments.ts";
 
 // Reads a chat-completions request into the neutral turn. Its size is the sum of the prompt
 // segments the prefix cache works on.
-
-/** The text of a message's content: a string, or its text parts joined by newlines. */
-function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  return asArray(content)
-    .map((part) => asString(asObject(part)?.text))
-    .filter((text) => text !== undefined)
-    .join("\n");
-}
 
 function readTools(body: JsonObject): ToolSpec[] {
   const tools: ToolSpec[] = [];
@@ -30,14 +22,8 @@ function readTools(body: JsonObject): ToolSpec[] {
   return tools;
 }
 
-const CHOICES: Record<string, ToolChoice> = {
-  none: { kind: "none" },
-  auto: { kind: "auto" },
-  required: { kind: "any" },
-};
-
 function readToolChoice(value: unknown): ToolChoice {
-  if (typeof value === "string") return CHOICES[value] ?? { kind: "auto" };
+  if (typeof value === "string") return STRING_TOOL_CHOICES[value] ?? { kind: "auto" };
   const name = asString(asObject(asObject(value)?.function)?.name);
   return name ? { kind: "named", name } : { kind: "auto" };
 }
@@ -69,12 +55,7 @@ export function readChatTurn(body: JsonObject): ChatTurn | string {
     trailingResults.unshift(contentText(messages[i]!.content));
   }
   const segments = chatPromptSegments(body, messages);
-  let promptChars = 0;
-  let mediaParts = 0;
-  for (const segment of segments) {
-    if (segment.kind === "media") mediaParts += 1;
-    else promptChars += segment.text.length;
-  }
+  const { promptChars, mediaParts } = segmentSize(segments);
 
   return {
     model,

@@ -2,32 +2,25 @@ import type { Handler } from "hono";
 import { parseDirectives } from "../core/directives.ts";
 import type { SimEnv } from "../core/env.ts";
 import { SSE } from "../core/framing.ts";
-import { alnumId, keyFingerprint } from "../core/hash.ts";
-import { asString, isObject } from "../core/json.ts";
+import { alnumId } from "../core/hash.ts";
 import type { ProtocolErrors } from "../core/protocol-errors.ts";
 import { planReply } from "../core/reply-plan.ts";
 import { respond } from "../core/respond.ts";
 import type { Sim } from "../core/sim.ts";
-import { openaiApiKey } from "./auth.ts";
-import { openaiPreamble } from "./preamble.ts";
-import { OPENAI_RETENTION_MS, prefixCacheUsage } from "./prefix-cache.ts";
+import { openaiCacheScope } from "./openai-cache-scope.ts";
+import { prefixCacheUsage } from "./prefix-cache.ts";
 import { unverifiedReasoning } from "./responses-reasoning.ts";
 import { responsesStreamFrames } from "./responses-stream.ts";
 import { readResponsesTurn } from "./responses-turn.ts";
 import { responsesResult } from "./responses-wire.ts";
+import { openaiTurnPreamble } from "./turn-preamble.ts";
 
 /** POST /v1/responses: OpenAI's Responses API, stateless (no stored responses to refer to). */
 export function responsesRoute(sim: Sim): Handler<SimEnv> {
   return (c) => {
-    const request = openaiPreamble(c, sim);
+    const request = openaiTurnPreamble(c, sim, readResponsesTurn, inStreamAsEvent);
     if (request instanceof Response) return request;
-    const { body, headers } = request;
-    const errors = inStreamAsEvent(request.errors);
-    const json = body.json;
-    if (!isObject(json))
-      return errors.response(400, { message: "The request body must be a JSON object." });
-    const turn = readResponsesTurn(json);
-    if (typeof turn === "string") return errors.response(400, { message: turn });
+    const { body, errors, headers, json, turn } = request;
     if (json.previous_response_id != null) {
       return errors.response(400, {
         message: `Previous response with id '${String(json.previous_response_id)}' not found.`,
@@ -44,15 +37,7 @@ export function responsesRoute(sim: Sim): Handler<SimEnv> {
       });
     }
     const directives = parseDirectives(turn.userText);
-    const scope = [
-      "openai",
-      keyFingerprint(openaiApiKey(c.req.raw.headers) ?? ""),
-      turn.model,
-      asString(json.prompt_cache_key) ?? "",
-    ].join("\u0000");
-    const retentionMs =
-      OPENAI_RETENTION_MS[asString(json.prompt_cache_retention) ?? "in_memory"] ??
-      OPENAI_RETENTION_MS.in_memory!;
+    const { scope, retentionMs } = openaiCacheScope(c, json, turn.model);
 
     return respond(c, sim, {
       errors,

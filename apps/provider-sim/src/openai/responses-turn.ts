@@ -1,20 +1,12 @@
 import { asArray, asNumber, asObject, asString, isObject, type JsonObject } from "../core/json.ts";
 import type { ThinkingMode, ToolChoice, ToolSpec, Turn } from "../core/turn.ts";
+import { contentText, STRING_TOOL_CHOICES, segmentSize } from "./openai-turn-parts.ts";
 import type { PromptSegment } from "./prompt-segments.ts";
 
 // Reads a Responses API request (`POST /v1/responses`) into the neutral turn: `instructions`,
 // `input` as a string or as items (messages, function_call, function_call_output, reasoning),
 // flat function tools, `max_output_tokens`, `reasoning.effort`. Its prompt is cut into the same
 // segments as a chat prompt, so OpenAI's prefix cache works on it alike.
-
-/** The text of a message's content: a string, or its text parts joined by newlines. */
-function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  return asArray(content)
-    .map((part) => asString(asObject(part)?.text))
-    .filter((text) => text !== undefined)
-    .join("\n");
-}
 
 /** Parts that are neither text nor a string: images and files. */
 function mediaParts(content: unknown): JsonObject[] {
@@ -69,14 +61,8 @@ function readTools(body: JsonObject): ToolSpec[] {
   return tools;
 }
 
-const CHOICES: Record<string, ToolChoice> = {
-  none: { kind: "none" },
-  auto: { kind: "auto" },
-  required: { kind: "any" },
-};
-
 function readToolChoice(value: unknown): ToolChoice {
-  if (typeof value === "string") return CHOICES[value] ?? { kind: "auto" };
+  if (typeof value === "string") return STRING_TOOL_CHOICES[value] ?? { kind: "auto" };
   const name = asString(asObject(value)?.name);
   return name ? { kind: "named", name } : { kind: "auto" };
 }
@@ -111,12 +97,7 @@ export function readResponsesTurn(body: JsonObject): ResponsesTurn | string {
     trailingResults.unshift(contentText(items[i]!.output));
   }
   const segments = promptSegments(body, items);
-  let promptChars = 0;
-  let media = 0;
-  for (const segment of segments) {
-    if (segment.kind === "media") media += 1;
-    else promptChars += segment.text.length;
-  }
+  const { promptChars, mediaParts: media } = segmentSize(segments);
   const reasoning = asObject(body.reasoning);
   return {
     model,

@@ -1,0 +1,37 @@
+import type { Codec } from "@interlingua/core-types";
+import { decodeResponsesStream, ResponsesStreamDecoder } from "./responses-stream-decoder.js";
+import { encodeResponsesStream, ResponsesStreamEncoder } from "./responses-stream-encoder.js";
+
+/**
+ * A codec over OpenAI's Responses event stream. `responses` and `responsesApi` differ only in
+ * their name and request/response mapping; the stream is one event sequence for both.
+ */
+export function buildResponsesCodec<RequestWire, ResponseWire>(
+  format: string,
+  request: Codec<RequestWire, ResponseWire>["request"],
+  response: Codec<RequestWire, ResponseWire>["response"],
+): Codec<RequestWire, ResponseWire> {
+  return {
+    format,
+    request,
+    response,
+    stream: {
+      decode: decodeResponsesStream,
+      encode: encodeResponsesStream,
+      decoder: () => {
+        const decoder = new ResponsesStreamDecoder();
+        return {
+          push: (message, emit) => decoder.push(message, emit),
+          end: (emit) => decoder.finish(emit),
+        };
+      },
+      encoder: (options) => {
+        const encoder = new ResponsesStreamEncoder(options);
+        return {
+          push: (event, emit) => encoder.push(event, emit),
+          end: (emit) => encoder.finish(emit),
+        };
+      },
+    },
+  };
+}
