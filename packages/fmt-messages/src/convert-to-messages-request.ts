@@ -8,6 +8,7 @@ import {
   openApiToJsonSchema,
   type RenderOptions,
   type Request,
+  restoreMovedThinkingSignature,
   type TextPart,
   type ThinkingConfig,
   type Tool,
@@ -40,7 +41,6 @@ import {
   requiresAdaptiveThinking,
 } from "./messages-model-defaults.js";
 import { toMessagesToolCallId } from "./messages-tool-call-id.js";
-import { restoreMovedThinkingSignature } from "./moved-thinking-signature.js";
 import { renderOutputFormat } from "./render-output-format.js";
 import { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";
 
@@ -222,7 +222,9 @@ function renderMessages(messages: Request["messages"], warn: Warn): MessagesMess
       warn("dropped", `${at}.name`, "the messages protocol has no participant names");
     }
     const parts: readonly (typeof message.parts)[number][] =
-      message.role === "assistant" ? restoreMovedThinkingSignature(message.parts) : message.parts;
+      message.role === "assistant"
+        ? restoreMovedThinkingSignature(message.parts, { alone: false })
+        : message.parts;
     parts.forEach((part, j) => {
       const feature = `${at}.parts[${j}]`;
       if (part.type === "tool-result") turn.results.push(renderToolResult(part, feature, warn));
