@@ -1,8 +1,10 @@
 // Scaffolds packages/<name> with the shape every publishable package shares: `.` and `./testing`
 // entries (ESM, CJS, types, node10 typesVersions), the repository metadata, LICENSE, a README with
 // the Usage, API and Loss table sections, a property test, and dependency ranges the repo uses.
-// Usage: node scripts/new-package.mjs <name> "<description>" [dep ...]
-// Then: pnpm install, fill in the README, and add a changeset.
+// It also does what every real package has had done for it: a dependency of tests/conformance
+// (which imports each package by name), a browser-bundle budget, and a changeset.
+// Usage: node scripts/new-package.mjs <name> "<description>" [dep ...]   (from any folder)
+// Then: pnpm install, fill in the README and the changeset.
 import {
   copyFileSync,
   existsSync,
@@ -11,16 +13,24 @@ import {
   readFileSync,
   writeFileSync,
 } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const REPO = "https://github.com/interlingua/interlingua";
+// The checkout this script sits in, so it works from any working directory (and on a copy).
+const root = fileURLToPath(new URL("..", import.meta.url));
+const at = (path) => join(root, path);
 const [name, description, ...deps] = process.argv.slice(2);
 if (!name || !description) throw new Error("usage: new-package <name> <description> [deps]");
+if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) {
+  throw new Error(`${name}: a package folder name is lower-case words joined by "-"`);
+}
 const dir = `packages/${name}`;
-if (existsSync(dir)) throw new Error(`${dir} exists`);
+if (existsSync(at(dir))) throw new Error(`${dir} exists`);
 
-const manifests = readdirSync("packages").map((p) =>
-  JSON.parse(readFileSync(`packages/${p}/package.json`, "utf8")),
-);
+const manifests = readdirSync(at("packages"))
+  .filter((p) => existsSync(at(`packages/${p}/package.json`)))
+  .map((p) => JSON.parse(readFileSync(at(`packages/${p}/package.json`), "utf8")));
 /** The range the other packages already pin for a dependency, so one version is installed. */
 function rangeOf(dep) {
   if (manifests.some((m) => m.name === dep)) return "workspace:^";
@@ -33,10 +43,10 @@ function rangeOf(dep) {
   );
 }
 
-mkdirSync(`${dir}/src`, { recursive: true });
+mkdirSync(at(`${dir}/src`), { recursive: true });
 const write = (file, value) =>
   writeFileSync(
-    `${dir}/${file}`,
+    at(`${dir}/${file}`),
     typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`,
   );
 
@@ -80,7 +90,7 @@ write("package.json", {
   peerDependencies: { "fast-check": fastCheck },
   peerDependenciesMeta: { "fast-check": { optional: true } },
 });
-copyFileSync("LICENSE", `${dir}/LICENSE`);
+copyFileSync(at("LICENSE"), at(`${dir}/LICENSE`));
 // Written as Biome formats them (short arrays on one line), like the other packages' files.
 write(
   "tsconfig.json",
@@ -179,4 +189,46 @@ describe("@interlingua/${name}", () => {
 });
 `,
 );
-console.log(`${dir} created: run pnpm install, fill in the README, and add a changeset.`);
+
+// tests/conformance imports every package by name (ESM, CJS, Node 20, a browser bundle, README
+// examples), so the new one must be its dependency too, kept in name order like the rest.
+const conformance = at("tests/conformance/package.json");
+if (existsSync(conformance)) {
+  const manifest = JSON.parse(readFileSync(conformance, "utf8"));
+  const entries = { ...manifest.dependencies, [`@interlingua/${name}`]: "workspace:^" };
+  manifest.dependencies = Object.fromEntries(
+    Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)),
+  );
+  writeFileSync(conformance, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+// Every publishable package has a browser-bundle budget; 40 kB is what the non-format ones get.
+const bundleSize = at("tests/conformance/src/bundle-size.test.ts");
+const budgetsEnd = /(const budgets: Record<string, number> = \{\n(?:.*\n)*?)\};/;
+let budgetAdded = false;
+if (existsSync(bundleSize)) {
+  const text = readFileSync(bundleSize, "utf8");
+  if (budgetsEnd.test(text)) {
+    writeFileSync(bundleSize, text.replace(budgetsEnd, `$1  "@interlingua/${name}": 40 * KB,\n};`));
+    budgetAdded = true;
+  }
+}
+// A new package is a user-visible change: it is released as a minor of its own.
+mkdirSync(at(".changeset"), { recursive: true });
+writeFileSync(
+  at(`.changeset/${name}-package.md`),
+  `---
+"@interlingua/${name}": minor
+---
+
+New package \`@interlingua/${name}\`: ${description}
+`,
+);
+console.log(
+  [
+    `${dir} created, with .changeset/${name}-package.md and a tests/conformance dependency.`,
+    budgetAdded
+      ? "Its browser budget is 40 kB in tests/conformance/src/bundle-size.test.ts; adjust it."
+      : "Add its browser budget to tests/conformance/src/bundle-size.test.ts.",
+    "Next: pnpm install, then fill in the README (Usage, API, Loss table) and the changeset.",
+  ].join("\n"),
+);

@@ -145,7 +145,7 @@ const encodeRate = measure("stream encode (canonical events)", () => {
       sink += m.data.length;
     };
     for (const event of events) encoder.push(event, emit);
-    encoder.flush(emit);
+    encoder.end(emit);
   }
 });
 report(

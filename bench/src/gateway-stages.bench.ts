@@ -8,11 +8,9 @@
 import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
 import { chat, isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
-import { SSE_FRAMING } from "../../apps/gateway/src/stream/client-framing.ts";
+import { sseFraming } from "@interlingua/sse";
 import { watchSse } from "../../apps/gateway/src/stream/observe-sse.ts";
 import { passThroughStage } from "../../apps/gateway/src/stream/pass-through-stage.ts";
-import { PLAIN_CHUNK } from "../../apps/gateway/src/stream/plain-chunk.ts";
-import { PLAIN_DELTA } from "../../apps/gateway/src/stream/plain-delta.ts";
 import { reframeStage } from "../../apps/gateway/src/stream/reframe-stage.ts";
 import type { RelayStage } from "../../apps/gateway/src/stream/relay-stage.ts";
 import { translateStage } from "../../apps/gateway/src/stream/translate-stage.ts";
@@ -66,7 +64,7 @@ const watch = (format: "chat" | "messages") => {
     onDecodeError: (error) => {
       throw error;
     },
-    plain: { test: PLAIN_DELTA[format]!, decoder: () => codec.stream.decoder() },
+    plain: { test: codec.stream.frames!.plain, decoder: () => codec.stream.decoder() },
   });
 };
 const translate = (
@@ -76,7 +74,7 @@ const translate = (
   translateStage({
     decoder,
     encoder,
-    framing: SSE_FRAMING,
+    framing: sseFraming,
     onEvent: () => {},
     failed: (error) => {
       throw error;
@@ -97,13 +95,13 @@ const STAGES: {
         keep: (message) => !isChatUsageOnlyChunk(message.data),
         framing: "raw",
         failure: () => [],
-        plainChunk: PLAIN_CHUNK.chat,
+        frames: chat.stream.frames,
       }),
   },
   {
     name: "messages -> anthropic (tap, bytes through)",
     upstream: anthropic,
-    stage: () => passThroughStage(watch("messages"), () => [], PLAIN_CHUNK.messages),
+    stage: () => passThroughStage(watch("messages"), () => [], messages.stream.frames),
   },
   {
     name: "messages -> openai (translated)",

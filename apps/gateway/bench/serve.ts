@@ -1,6 +1,7 @@
 // A benchmark target in its own process, so load generator, target and simulator do not share
-// an event loop: `node serve.ts sim`, `node serve.ts proxy <upstream>`, `node serve.ts gateway
-// <simulator>`. Prints the target's URL on its first stdout line and runs until killed or until
+// an event loop: `node serve.ts sim`, `node serve.ts static` (precomputed replies, next to no
+// CPU: see static-upstream.ts), `node serve.ts proxy <upstream>`, `node serve.ts gateway
+// <upstream>`. Prints the target's URL on its first stdout line and runs until killed or until
 // its stdin closes (so a parent that dies takes it along). Exits cleanly on SIGTERM/SIGINT, which
 // lets `node --cpu-prof serve.ts gateway ...` write its profile. The gateway keeps its database in
 // a fresh temporary directory, removed on exit, so runs do not grow one database between them;
@@ -16,6 +17,7 @@ import { simulatedChannels } from "../src/config/simulated-channels.ts";
 import { createLogger } from "../src/log/logger.ts";
 import { startGateway } from "../src/start-gateway.ts";
 import { startPassthroughProxy } from "./passthrough-proxy.ts";
+import { startStaticUpstream } from "./static-upstream.ts";
 
 export const BENCH_KEY = "sk-bench";
 // Far more than any run spends, well below 2^53: limited, but never refused.
@@ -25,6 +27,7 @@ const [kind, upstream = "", flag] = process.argv.slice(2);
 
 const targets: Record<string, () => Promise<{ url: string }>> = {
   sim: () => startProviderSim({ port: 0, record: false }),
+  static: () => startStaticUpstream(),
   proxy: () => startPassthroughProxy(upstream),
   gateway: async () => {
     const dir = mkdtempSync(join(tmpdir(), "interlingua-bench-"));
@@ -54,7 +57,7 @@ const targets: Record<string, () => Promise<{ url: string }>> = {
 
 const start = targets[kind ?? ""];
 if (start === undefined) {
-  console.error("usage: serve.ts sim | proxy <upstream> | gateway <simulator>");
+  console.error("usage: serve.ts sim | static | proxy <upstream> | gateway <upstream>");
   process.exit(2);
 }
 const target = await start();

@@ -1,9 +1,9 @@
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
-import { createAdaptorServer } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { keyRedactor } from "@interlingua/errors";
-import { startProviderSim } from "@interlingua/provider-sim";
+import { seedStore } from "./auth/seed-store.ts";
 import { TokenStore } from "./auth/token-store.ts";
 import { Accounting, type AccountingOptions } from "./billing/accounting.ts";
 import { LeaseAwareStore } from "./billing/lease-aware-store.ts";
@@ -11,25 +11,26 @@ import { PriceBook } from "./billing/price-book.ts";
 import { spillPlace } from "./billing/spill-journal.ts";
 import type { GatewayConfig } from "./config/config-schema.ts";
 import { devToken, loadOrCreateDevApiKey } from "./config/dev-api-key.ts";
-import { seedStore } from "./config/seed-store.ts";
 import { simulatedChannels } from "./config/simulated-channels.ts";
+import { type EmbeddedSimulator, startEmbeddedSimulator } from "./embedded-simulator.ts";
 import { startFileSweeper } from "./files/file-sweeper.ts";
 import { openFileStore } from "./files/open-file-store.ts";
 import { trackOpenRequests } from "./health/open-requests.ts";
 import { checkReadiness } from "./health/readiness.ts";
 import { answerClientErrors } from "./http/client-error.ts";
 import { createApp } from "./http/create-app.ts";
+import { generationListener } from "./http/generation-listener.ts";
 import { createLogger, type Logger, redactingLogger } from "./log/logger.ts";
 import { GatewayMetrics } from "./observe/metrics.ts";
 import { observed } from "./observe/observing-store.ts";
 import { queueDepth } from "./observe/queue-depth.ts";
+import { openSharedState } from "./open-shared-state.ts";
 import { type OpenWorkQueueOptions, openWorkQueue } from "./queue/open-work-queue.ts";
 import type { WorkQueue } from "./queue/work-queue.ts";
-import { openSharedState } from "./redis/open-shared-state.ts";
 import { toChannel } from "./routing/channel.ts";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./routing/circuit-breaker.ts";
 import { ModelRouter } from "./routing/model-router.ts";
-import type { GatewayServices } from "./services.ts";
+import type { GatewayServices } from "./services/gateway-services.ts";
 import { openStore } from "./storage/open-store.ts";
 import { redactingStore } from "./storage/redacting-store.ts";
 import { writeRelaysDirectly } from "./stream/direct-relay.ts";
@@ -102,10 +103,10 @@ export const DEFAULT_TOKEN_TTL_MS = 5_000;
 
 /** Fills in what an empty config leaves out: a simulated upstream and a dev key. */
 async function withEmbeddedDefaults(config: GatewayConfig, options: GatewayOptions) {
-  let simulator: Awaited<ReturnType<typeof startProviderSim>> | undefined;
+  let simulator: EmbeddedSimulator | undefined;
   let effective = config;
   if (config.channels.length === 0) {
-    simulator = await startProviderSim({ port: 0 });
+    simulator = await startEmbeddedSimulator();
     effective = { ...effective, channels: simulatedChannels(simulator.url) };
   }
   let devApiKey: string | undefined;
@@ -221,18 +222,19 @@ export async function startGateway(
   const app = createApp(services);
   // Streams are written straight to the Node response, past the adapter's web-stream reading.
   const bodyTimeout = effective.limits.body_timeout_ms;
-  const server = createAdaptorServer({
-    fetch: writeRelaysDirectly(app.fetch),
-    serverOptions: {
+  // The generation routes run on node:http directly (generation-listener.ts); the rest on Hono.
+  const server = createServer(
+    {
       // A request not received in full in time is answered 408 (in the envelope, see
       // answerClientErrors); Node checks every `connectionsCheckingInterval` ms.
       requestTimeout: bodyTimeout,
       headersTimeout: Math.min(60_000, bodyTimeout),
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(bodyTimeout / 4))),
     },
-  });
-  answerClientErrors(server as Server);
-  const openRequests = trackOpenRequests(server as Server);
+    generationListener(services, getRequestListener(writeRelaysDirectly(app.fetch))),
+  );
+  answerClientErrors(server);
+  const openRequests = trackOpenRequests(server);
   const { host, port } = effective.listen;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,6 +1,6 @@
 import { keyHash, keyHint, newApiKey } from "./auth/key-hash.ts";
+import { seedStore } from "./auth/seed-store.ts";
 import type { GatewayConfig } from "./config/config-schema.ts";
-import { seedStore } from "./config/seed-store.ts";
 import type { CliIo } from "./serve-command.ts";
 import { openStore } from "./storage/open-store.ts";
 

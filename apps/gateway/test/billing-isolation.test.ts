@@ -6,7 +6,7 @@ import { Accounting, type Hold } from "../src/billing/accounting.ts";
 import type { SpilledBatch } from "../src/billing/charge-batcher.ts";
 import { appendSpill, type SpillPlace, spillPlace } from "../src/billing/spill-journal.ts";
 import { billingSchema } from "../src/config/config-schema.ts";
-import { errorResponse } from "../src/http/error-response.ts";
+import { errorResponse } from "../src/contract/error-response.ts";
 import { createLogger } from "../src/log/logger.ts";
 import { thrownRefusal } from "../src/pipeline/thrown-refusal.ts";
 import { checkUsageRow } from "../src/storage/check-usage-row.ts";

@@ -1,4 +1,4 @@
-import { taskResourceSchema } from "@interlingua/tasks";
+import { taskResourceSchema } from "@interlingua/tasks/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, eventuallyAsync, KEY, postJson, type Stack, tokenRow } from "./stack.ts";
 import { stackDatabases } from "./storage/drivers.ts";

@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { uploadErrorBodySchema } from "@interlingua/errors";
+import { uploadErrorBodySchema } from "@interlingua/errors/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOwnFile, ownFileKey } from "../src/files/own-file.ts";
 import { s3ClientConfig } from "../src/files/s3-file-store.ts";

@@ -1,6 +1,6 @@
 import type { Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { formatWarningsHeader, isStrict, strictRefusal } from "../src/pipeline/warnings-header.ts";
+import { formatWarningsHeader, isStrict, strictRefusal } from "../src/contract/warnings-header.ts";
 
 const w = (feature: string, type: Warning["type"] = "dropped"): Warning => ({
   type,

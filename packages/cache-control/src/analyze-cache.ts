@@ -68,15 +68,16 @@ export function analyzeCache(request: Request, format: CacheClientFormat): Cache
   );
   const ttl = commonTtl(boundaries);
 
-  if (format === "native" && request.cachedContent !== undefined) {
+  const cachedContent = request.providerExtras?.gemini?.cachedContent;
+  if (format === "native" && cachedContent !== undefined) {
     if (boundaries.length > 0) {
       warnings.push({
         type: "dropped",
         feature: "cacheControl",
-        message: `the request names cachedContent ${request.cachedContent}; its cache boundaries create no cache`,
+        message: `the request names cachedContent ${cachedContent}; its cache boundaries create no cache`,
       });
     }
-    return { mode: "explicit", cachedContent: request.cachedContent, warnings };
+    return { mode: "explicit", cachedContent, warnings };
   }
   const last = boundaries[boundaries.length - 1];
   if (last === undefined || ttl === undefined) return { mode: "none", warnings };

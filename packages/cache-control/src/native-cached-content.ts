@@ -3,7 +3,7 @@ import {
   nativeSystemInstructionSchema,
   nativeToolConfigSchema,
   nativeToolSchema,
-} from "@interlingua/fmt-native";
+} from "@interlingua/fmt-native/schemas";
 import * as z from "zod";
 
 /** Gemini cachedContents take a Duration string; the spec's two ttls map to these. */

@@ -71,7 +71,7 @@ describe("planGemini", () => {
       system: [],
       tools: [],
       messages: stripped.messages.slice(analysis.prefixMessages),
-      cachedContent: "cachedContents/abc123",
+      providerExtras: { gemini: { cachedContent: "cachedContents/abc123" } },
     });
     expect(renderNativeRequest(out)).toEqual({
       contents: [
@@ -167,7 +167,7 @@ describe("planGemini", () => {
           expect(out.system).toEqual([]);
           expect(out.tools).toEqual([]);
           expect("toolChoice" in out).toBe(false);
-          expect(out.cachedContent).toBe("cachedContents/n");
+          expect(out.providerExtras?.gemini?.cachedContent).toBe("cachedContents/n");
           expect(out.messages.length).toBe(request.messages.length - prefixMessages);
           expect(cacheControlPaths(out)).toEqual([]);
           expect(request).toEqual(before);

@@ -1,9 +1,6 @@
 import type { Message, RenderOptions, Request } from "@interlingua/core-types";
-import {
-  bookkeepingKey,
-  type NativeBookkeeping,
-  renderNativeRequest,
-} from "@interlingua/fmt-native";
+import { renderNativeRequest } from "@interlingua/fmt-native";
+import { bookkeepingKey, type NativeBookkeeping } from "@interlingua/fmt-native/internal";
 import type { CachedAnalysis } from "./cache-analysis.js";
 import { geminiCacheTtls, type NativeCachedContentCreate } from "./native-cached-content.js";
 import { stripCacheControl } from "./strip-cache-control.js";
@@ -107,7 +104,10 @@ export function planGemini(
         system: [],
         tools: [],
         messages: nameToolResults(live, prefix),
-        cachedContent: name,
+        providerExtras: {
+          ...rest.providerExtras,
+          gemini: { ...rest.providerExtras?.gemini, cachedContent: name },
+        },
       };
       const kept = withoutToolBookkeeping(extras);
       if (kept !== undefined) out.extras = kept;

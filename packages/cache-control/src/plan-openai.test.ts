@@ -6,7 +6,7 @@ import { cacheControlPaths, chatRequest, text } from "../test/requests.js";
 import { analyzeCache } from "./analyze-cache.js";
 import type { CachedAnalysis } from "./cache-analysis.js";
 import { cacheKey } from "./cache-key.js";
-import { planOpenAI, promptCacheKey } from "./plan-openai.js";
+import { planOpenAI, planOpenAIResponses, promptCacheKey } from "./plan-openai.js";
 import { stripCacheControl } from "./strip-cache-control.js";
 
 describe("planOpenAI", () => {
@@ -58,6 +58,28 @@ describe("planOpenAI", () => {
         expect(cacheControlPaths(out)).toEqual([]);
         expect(out.extras?.chat?.prompt_cache_key).toBe(promptCacheKey(k));
         expect(input).toEqual(before);
+      }),
+    );
+  });
+});
+
+describe("planOpenAIResponses", () => {
+  it("strips boundaries and sends prompt_cache_key beside the other responses extras", () => {
+    fc.assert(
+      fc.property(arb.request, fc.stringMatching(/^[0-9a-f]{64}$/), (input, k) => {
+        const request = { ...input, extras: { ...input.extras, responses: { store: false } } };
+        const before = structuredClone(request);
+        const out = planOpenAIResponses(request, k);
+        expect(cacheControlPaths(out)).toEqual([]);
+        expect(out.extras?.["responses"]).toEqual({
+          store: false,
+          prompt_cache_key: promptCacheKey(k),
+        });
+        expect({ ...out, extras: { ...out.extras, responses: undefined } }).toEqual({
+          ...stripCacheControl(request),
+          extras: { ...stripCacheControl(request).extras, responses: undefined },
+        });
+        expect(request).toEqual(before);
       }),
     );
   });

@@ -24,3 +24,18 @@ export function planOpenAI(request: Request, key: string): Request {
     },
   };
 }
+
+/**
+ * The request for an OpenAI Responses upstream: as `planOpenAI`, with `prompt_cache_key` a field
+ * of the Responses body (written back from `extras.responses`). Never mutates.
+ */
+export function planOpenAIResponses(request: Request, key: string): Request {
+  const out = stripCacheControl(request);
+  return {
+    ...out,
+    extras: {
+      ...out.extras,
+      responses: { ...out.extras?.["responses"], prompt_cache_key: promptCacheKey(key) },
+    },
+  };
+}

@@ -3,7 +3,7 @@ import type { FinishReason } from "./finish-reason.js";
 import type { Choice, Response } from "./response.js";
 import type { PromptFeedback, SafetyRating } from "./safety.js";
 import type { StreamEvent, StreamEventOf } from "./stream-event.js";
-import { emptyUsage, type Usage } from "./usage.js";
+import { type Usage, unknownUsage } from "./usage.js";
 
 interface ChoiceState {
   parts: Map<number, AssistantPart>;
@@ -21,7 +21,7 @@ export class StreamAccumulator {
   private id = "";
   private model = "";
   private created = 0;
-  private usage: Usage = emptyUsage();
+  private usage: Usage = unknownUsage(); // until a usage event says otherwise
   private promptFeedback: PromptFeedback | undefined;
   private readonly choices = new Map<number, ChoiceState>();
   private readonly fragments = new Map<AssistantPart, string[]>();

@@ -29,6 +29,41 @@ export interface PushTransformer<I, O> {
 }
 
 /**
+ * Which frames of a format's stream a reader must decode to learn the usage, the finish and any
+ * error, and how to find them cheaply in raw bytes: a gateway relaying a stream unchanged decodes
+ * only those, and counts the rest (plain content deltas) without parsing them. Every test leans
+ * the safe way: a frame it cannot tell apart is needed, so it is decoded needlessly, never skipped
+ * wrongly. Each format's tap is property-tested against that format's own decoder. Its functions
+ * use no `this`: a reader may hold them apart from the tap.
+ */
+export interface FrameTap {
+  /**
+   * A scan of `text`, the bytes of a run of whole and partial frames read as Latin-1 (one
+   * character per byte, so offsets are byte offsets, and no byte of a multi-byte UTF-8 character
+   * matches an ASCII key): `needed(from)` is the offset of the first needed key at or after
+   * `from`, `text.length` when there is none. Calls with growing `from` cost one pass in all.
+   */
+  readonly scan: (text: string) => (from: number) => number;
+  /** What the text of every content-delta frame starts with: such frames are counted by it. */
+  readonly deltaFrameStart: string;
+  /** Whether one parsed frame is a plain content delta: text, and nothing the reader needs. */
+  readonly plain: (message: SseMessage) => boolean;
+}
+
+/**
+ * How whole stream messages are written for a client: as SSE frames (`sseFraming` of
+ * `@interlingua/sse`), or as a format's own framing (Gemini's streamed JSON array).
+ */
+export interface StreamFraming {
+  /** One message as the text the client reads. */
+  frame(message: SseMessage): string;
+  /** The text after the last message. */
+  close(): string;
+  /** The keep-alive that fits between two messages, if the framing has one. */
+  keepAlive(): string | undefined;
+}
+
+/**
  * The shape every format package exports. `parse` validates and throws a 400 GatewayError naming
  * the field; `render` refuses what the format cannot express with a 400, or drops it and reports a
  * warning, never silently.
@@ -50,5 +85,10 @@ export interface Codec<RequestWire = unknown, ResponseWire = unknown> {
     decoder(): PushTransformer<SseMessage, StreamEvent>;
     /** The synchronous form of `encode`, for fusing stages into one TransformStream. */
     encoder(options?: StreamEncodeOptions): PushTransformer<StreamEvent, SseMessage>;
+    /**
+     * The frames a usage-and-finish reader needs, found without decoding; `undefined` when every
+     * frame is needed (Gemini puts its cumulative usage on each one).
+     */
+    frames?: FrameTap | undefined;
   };
 }

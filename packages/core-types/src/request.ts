@@ -2,8 +2,8 @@ import * as z from "zod";
 import { textPartSchema } from "./content-part.js";
 import { jsonObjectSchema } from "./json-value.js";
 import { messageSchema } from "./message.js";
+import { requestProviderExtrasSchema } from "./provider-extras.js";
 import { responseFormatSchema } from "./response-format.js";
-import { safetySettingSchema } from "./safety.js";
 import { samplingSchema } from "./sampling.js";
 import { thinkingConfigSchema } from "./thinking-config.js";
 import { toolChoiceSchema, toolSchema } from "./tool.js";
@@ -26,11 +26,11 @@ export const requestSchema = z.object({
   includeUsage: z.boolean().exactOptional(),
   /** End-user id for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
   user: z.string().exactOptional(),
-  /** An upstream cache resource named by the caller (Gemini `cachedContent`). */
-  cachedContent: z.string().exactOptional(),
-  safetySettings: z.array(safetySettingSchema).exactOptional(),
   /** Provider request metadata that is not the user id (Anthropic metadata, OpenAI metadata). */
   metadata: jsonObjectSchema.exactOptional(),
+  /** Provider-only fields (Gemini cachedContent and safetySettings), by provider. */
+  providerExtras: requestProviderExtrasSchema.exactOptional(),
+  /** A format's wire fields the model does not interpret, kept for a same-format round trip. */
   extras: extrasSchema.exactOptional(),
 });
 export type Request = z.infer<typeof requestSchema>;

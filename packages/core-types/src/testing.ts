@@ -316,8 +316,17 @@ export const request: fc.Arbitrary<Request> = fc.record(
     stream: fc.boolean(),
     includeUsage: fc.boolean(),
     user: identifier,
-    cachedContent: identifier.map((id) => `cachedContents/${id}`),
-    safetySettings: fc.array(safetySetting, { maxLength: 4 }),
+    // Never an empty bag: a parser writes providerExtras only when it has something to hold.
+    providerExtras: fc
+      .record(
+        {
+          cachedContent: identifier.map((id) => `cachedContents/${id}`),
+          safetySettings: fc.array(safetySetting, { maxLength: 4 }),
+        },
+        { requiredKeys: [] },
+      )
+      .filter((gemini) => Object.keys(gemini).length > 0)
+      .map((gemini) => ({ gemini })),
     metadata: jsonObject,
   },
   { requiredKeys: ["model", "system", "messages", "sampling", "tools", "stream"] },

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { usageProviderExtrasSchema } from "./provider-extras.js";
 
 const count = z.number().int().nonnegative();
 
@@ -12,6 +13,8 @@ const count = z.number().int().nonnegative();
  *   thoughtsTokenCount).
  * - `cachedInputTokens` and `cacheWriteTokens` are subsets of `inputTokens`; `thinkingTokens` is a
  *   subset of `outputTokens`.
+ * - `known: false` says the upstream reported no usage at all: the counts are then zeros that
+ *   mean "unknown", not "free" (a biller estimates instead). Absent, the counts are as reported.
  */
 export const usageSchema = z.object({
   inputTokens: count,
@@ -22,12 +25,12 @@ export const usageSchema = z.object({
   /** Split of cacheWriteTokens by ttl, where the upstream reports it (Anthropic cache_creation). */
   cacheWrite5mTokens: count.exactOptional(),
   cacheWrite1hTokens: count.exactOptional(),
-  /** Prompt tokens by modality (Gemini promptTokensDetails). */
-  inputTokensByModality: z
-    .array(z.object({ modality: z.string(), tokenCount: count }))
-    .exactOptional(),
   serviceTier: z.string().exactOptional(),
   inferenceGeo: z.string().exactOptional(),
+  /** Only ever `false`: the reply carried no usage (see above). */
+  known: z.literal(false).exactOptional(),
+  /** Provider-only counts (Gemini per-modality prompt tokens), by provider. */
+  providerExtras: usageProviderExtrasSchema.exactOptional(),
 });
 export type Usage = z.infer<typeof usageSchema>;
 
@@ -38,3 +41,9 @@ export const emptyUsage = (): Usage => ({
   cacheWriteTokens: 0,
   thinkingTokens: 0,
 });
+
+/** The usage of a reply that reported none: zero counts marked `known: false`. */
+export const unknownUsage = (): Usage => ({ ...emptyUsage(), known: false });
+
+/** Whether the upstream reported this usage (false: its zero counts mean unknown). */
+export const isUsageKnown = (usage: Usage): boolean => usage.known !== false;

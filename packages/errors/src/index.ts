@@ -1,6 +1,8 @@
+// The documented surface (README "API"): GatewayError, its constructors, the envelopes'
+// renderers and parsers, the tables and the zod-issue wording. The zod schemas of the bodies are
+// at `./schemas`: a bundler cannot drop an unused top-level `z.object(...)`.
 export {
   type BalanceErrorBody,
-  balanceErrorBodySchema,
   renderBalanceError,
 } from "./balance-envelope.js";
 export {
@@ -23,42 +25,41 @@ export {
   GatewayError,
   type GatewayErrorFields,
   type GatewayErrorInit,
-  gatewayErrorFieldsSchema,
   isGatewayError,
   type UpstreamDiagnostics,
   type UpstreamProtocol,
-  upstreamDiagnosticsSchema,
-  upstreamProtocolSchema,
 } from "./gateway-error.js";
 export {
   type GatewayStatus,
   gatewayStatuses,
-  gatewayStatusSchema,
   isGatewayStatus,
 } from "./gateway-status.js";
 export {
+  FIELD_REQUIRED,
+  type FieldPath,
+  formatFieldPath,
+  formatZodIssue,
+  invalidField,
+  invalidFromZod,
+} from "./invalid-from-zod.js";
+export {
   type AnthropicErrorBody,
-  anthropicErrorBodySchema,
   type MessagesErrorBody,
   type MessagesErrorOptions,
   type MessagesErrorVariant,
-  messagesErrorBodySchema,
   parseMessagesError,
   renderMessagesError,
   type ServiceErrorBody,
-  serviceErrorBodySchema,
 } from "./messages-envelope.js";
 export {
   gatewayStatusForMessagesErrorType,
   httpStatusOfMessagesErrorType,
   type MessagesErrorType,
   messagesErrorTypeFor,
-  messagesErrorTypeSchema,
   messagesErrorTypes,
 } from "./messages-error-type.js";
 export {
   type NativeErrorBody,
-  nativeErrorBodySchema,
   parseNativeError,
   renderNativeError,
 } from "./native-envelope.js";
@@ -68,7 +69,6 @@ export {
   type NativeStatus,
   nativeStatuses,
   nativeStatusFor,
-  nativeStatusSchema,
 } from "./native-status.js";
 export { parseAnthropicError } from "./parse-anthropic-error.js";
 export { googleStatusOfReason, parseGeminiError } from "./parse-gemini-error.js";
@@ -93,7 +93,6 @@ export {
   parseStandardError,
   renderStandardError,
   type StandardErrorBody,
-  standardErrorBodySchema,
 } from "./standard-envelope.js";
 export {
   type StandardErrorType,
@@ -105,7 +104,6 @@ export {
   parseUploadError,
   renderUploadError,
   type UploadErrorBody,
-  uploadErrorBodySchema,
 } from "./upload-envelope.js";
 export type { UpstreamErrorOptions } from "./upstream-error.js";
 export { gatewayStatusForUpstream, gatewayStatusForUpstreamStatus } from "./upstream-status.js";

@@ -1,11 +1,12 @@
 import type { Codec } from "@interlingua/core-types";
 import type { ChatRequestWire } from "./chat-api.js";
-import { ChatStreamDecoder, decodeChatStream } from "./chat-stream-decoder.js";
-import { ChatStreamEncoder, encodeChatStream } from "./chat-stream-encoder.js";
+import { chatStreamFrames } from "./chat-stream-frames.js";
 import { parseChatRequest } from "./parse-chat-request.js";
 import { parseChatResponse } from "./parse-chat-response.js";
+import { ChatStreamDecoder, decodeChatStream } from "./parse-chat-stream.js";
 import { renderChatRequest } from "./render-chat-request.js";
 import { type RenderedChatResponse, renderChatResponse } from "./render-chat-response.js";
+import { ChatStreamEncoder, encodeChatStream } from "./render-chat-stream.js";
 
 /** The chat-completions codec: client format and OpenAI-protocol upstream alike. */
 export const chat: Codec<ChatRequestWire, RenderedChatResponse> = {
@@ -17,5 +18,6 @@ export const chat: Codec<ChatRequestWire, RenderedChatResponse> = {
     encode: encodeChatStream,
     decoder: () => new ChatStreamDecoder(),
     encoder: (options) => new ChatStreamEncoder(options),
+    frames: chatStreamFrames,
   },
 };

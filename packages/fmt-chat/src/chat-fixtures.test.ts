@@ -9,11 +9,11 @@ import { describe, expect, it } from "vitest";
 import { expectWellBracketed } from "../test/bracketing.js";
 import { type FixtureName, fixtureJson, fixtureMessages, fixtureNames } from "../test/fixtures.js";
 import { chatResponseSchema } from "./chat-api.js";
-import { decodeChatMessages } from "./chat-stream-decoder.js";
-import { encodeChatEvents } from "./chat-stream-encoder.js";
 import { normalizeChatResponse } from "./normalize-chat-response.js";
 import { parseChatResponse } from "./parse-chat-response.js";
+import { decodeChatMessages } from "./parse-chat-stream.js";
 import { renderChatResponse } from "./render-chat-response.js";
+import { encodeChatEvents } from "./render-chat-stream.js";
 
 /**
  * Real recordings (fixtures/openai-chat at the repository root) decode without error to these whole values,

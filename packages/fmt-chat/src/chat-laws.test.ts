@@ -9,14 +9,14 @@ import {
 import * as canonical from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
 import { chatChunkSchema, chatRequestSchema, chatResponseSchema } from "./chat-api.js";
-import { decodeChatMessages } from "./chat-stream-decoder.js";
-import { encodeChatEvents } from "./chat-stream-encoder.js";
 import { normalizeChatRequest } from "./normalize-chat-request.js";
 import { normalizeChatResponse } from "./normalize-chat-response.js";
 import { parseChatRequest } from "./parse-chat-request.js";
 import { parseChatResponse } from "./parse-chat-response.js";
+import { decodeChatMessages } from "./parse-chat-stream.js";
 import { renderChatRequest } from "./render-chat-request.js";
 import { renderChatResponse } from "./render-chat-response.js";
+import { encodeChatEvents } from "./render-chat-stream.js";
 import {
   asJson,
   chatChunksToSse,

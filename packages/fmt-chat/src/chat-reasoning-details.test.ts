@@ -2,11 +2,11 @@ import type { AssistantPart, Response, StreamEvent } from "@interlingua/core-typ
 import { accumulateStream, responseToEvents } from "@interlingua/core-types";
 import { fc } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
-import { decodeChatMessages } from "./chat-stream-decoder.js";
-import { encodeChatEvents } from "./chat-stream-encoder.js";
 import { parseChatRequest } from "./parse-chat-request.js";
 import { parseChatResponse } from "./parse-chat-response.js";
+import { decodeChatMessages } from "./parse-chat-stream.js";
 import { renderChatResponse } from "./render-chat-response.js";
+import { encodeChatEvents } from "./render-chat-stream.js";
 
 // Opaque tokens with characters JSON escapes, to catch any re-encoding.
 const CLAUDE_SIG = 'EqoBCkgIARABGAIiQL2Uo+/=\\u00e9"x';

@@ -678,8 +678,7 @@ describe("render toward an upstream", () => {
           },
         ],
         sampling: { topK: 5 },
-        cachedContent: "cachedContents/x",
-        safetySettings: [],
+        providerExtras: { gemini: { cachedContent: "cachedContents/x", safetySettings: [] } },
       }),
       { onWarning: (w) => warnings.push(w) },
     );

@@ -3,8 +3,8 @@ import * as canonical from "@interlingua/core-types/testing";
 import { decodeSse, encodeSse } from "@interlingua/sse";
 import { describe, expect, it } from "vitest";
 import { fixtureMessages, fixtureNames } from "../test/fixtures.js";
-import { decodeChatMessages, decodeChatStream } from "./chat-stream-decoder.js";
-import { encodeChatEvents } from "./chat-stream-encoder.js";
+import { decodeChatMessages, decodeChatStream } from "./parse-chat-stream.js";
+import { encodeChatEvents } from "./render-chat-stream.js";
 import { asJson, fc, toChatExpressibleResponse } from "./testing.js";
 
 /** Frames with @interlingua/sse, as one byte string. */

@@ -6,8 +6,8 @@ import {
 } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { expectWellBracketed } from "../test/bracketing.js";
-import { decodeChatMessages, decodeChatStream } from "./chat-stream-decoder.js";
-import { encodeChatEvents, encodeChatStream } from "./chat-stream-encoder.js";
+import { decodeChatMessages, decodeChatStream } from "./parse-chat-stream.js";
+import { encodeChatEvents, encodeChatStream } from "./render-chat-stream.js";
 import { chatChunksToSse } from "./testing.js";
 
 const head = {

@@ -1,7 +1,7 @@
 import type { SseMessage, StreamEvent } from "@interlingua/core-types";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ChatStreamDecoder } from "./chat-stream-decoder.js";
+import { ChatStreamDecoder } from "./parse-chat-stream.js";
 
 /** A content chunk as OpenAI writes it; each optional field present or not. */
 const chunk = fc.record({

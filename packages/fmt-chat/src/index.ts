@@ -1,4 +1,5 @@
-// The canonical types a user names when handling this codec's input and output.
+// The documented surface: the codec, its parse/render/stream functions and the tables the
+// README describes. Wire schemas are at `./schemas`, shared internals at `./internal`.
 export type {
   Codec,
   Message,
@@ -11,38 +12,24 @@ export type {
   Usage,
   Warning,
 } from "@interlingua/core-types";
-export * from "./chat-api.js";
 export { parseChatCacheControl, renderChatCacheControl } from "./chat-cache-control.js";
 export { chat } from "./chat-codec.js";
-export { type Base64Data, formatDataUri, isHttpUrl, parseDataUri } from "./chat-data-uri.js";
-export {
-  type ChatReasoningDetail,
-  type ChatReasoningDetailOut,
-  type ChatThinkingBlock,
-  chatReasoningDetailSchema,
-  chatThinkingBlockSchema,
-  parseReasoningDetails,
-  renderReasoningDetails,
+export { type Base64Data, formatDataUri, parseDataUri } from "./chat-data-uri.js";
+export type {
+  ChatReasoningDetail,
+  ChatReasoningDetailOut,
+  ChatThinkingBlock,
 } from "./chat-reasoning-details.js";
 export {
   chatPassThroughShape,
   chatRequestFields,
   untranslatedChatFields,
 } from "./chat-request-fields.js";
-export { ChatStreamDecoder, decodeChatMessages, decodeChatStream } from "./chat-stream-decoder.js";
-export {
-  type ChatDeltaOut,
-  ChatStreamEncoder,
-  type ChatToolCallDeltaOut,
-  encodeChatEvents,
-  encodeChatStream,
-} from "./chat-stream-encoder.js";
 export { isChatUsageOnlyChunk } from "./chat-usage-only-chunk.js";
 export { formatChatPath, invalidChatField, invalidChatInput } from "./invalid-chat-input.js";
 export {
   chatToUnifiedFinishReason,
   isChatFinishReason,
-  isFinishReasonMapped,
   parseChatFinishReason,
   renderChatFinishReason,
   unifiedToChatFinishReason,
@@ -53,24 +40,23 @@ export {
   renderChatReasoningEffort,
 } from "./map-chat-reasoning-effort.js";
 export { parseChatToolChoice, renderChatToolChoice } from "./map-chat-tool-choice.js";
-export {
-  parseChatUsage,
-  type RenderedChatUsage,
-  renderChatUsage,
-  usageFieldsChatDrops,
-} from "./map-chat-usage.js";
+export { parseChatUsage, type RenderedChatUsage, renderChatUsage } from "./map-chat-usage.js";
 export { normalizeChatRequest } from "./normalize-chat-request.js";
 export { normalizeChatResponse } from "./normalize-chat-response.js";
 export { chatRequestToCanonical, parseChatRequest } from "./parse-chat-request.js";
 export { chatResponseToCanonical, parseChatResponse } from "./parse-chat-response.js";
-export {
-  type ChatRenderOptions,
-  chatMaxStopSequences,
-  renderChatRequest,
-} from "./render-chat-request.js";
+export { ChatStreamDecoder, decodeChatMessages, decodeChatStream } from "./parse-chat-stream.js";
+export { type ChatRenderOptions, renderChatRequest } from "./render-chat-request.js";
 export {
   type RenderedChatChoice,
   type RenderedChatMessage,
   type RenderedChatResponse,
   renderChatResponse,
 } from "./render-chat-response.js";
+export {
+  type ChatDeltaOut,
+  ChatStreamEncoder,
+  type ChatToolCallDeltaOut,
+  encodeChatEvents,
+  encodeChatStream,
+} from "./render-chat-stream.js";

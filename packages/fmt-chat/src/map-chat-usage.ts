@@ -1,22 +1,25 @@
-import type { Usage } from "@interlingua/core-types";
+import { type Usage, unknownUsage } from "@interlingua/core-types";
 import type { ChatUsage } from "./chat-api.js";
 
 /**
  * OpenAI usage -> canonical. prompt_tokens already includes cached tokens and completion_tokens
  * already includes reasoning tokens, which is the canonical meaning, so the totals carry over and
- * the details become the subsets.
+ * the details become the subsets. A reply without usage parses to `known: false` (not free).
  */
 export function parseChatUsage(
   usage: ChatUsage | null | undefined,
   serviceTier?: string | null,
 ): Usage {
-  const out: Usage = {
-    inputTokens: usage?.prompt_tokens ?? 0,
-    outputTokens: usage?.completion_tokens ?? 0,
-    cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-    cacheWriteTokens: usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
-    thinkingTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-  };
+  const out: Usage =
+    usage == null
+      ? unknownUsage()
+      : {
+          inputTokens: usage.prompt_tokens ?? 0,
+          outputTokens: usage.completion_tokens ?? 0,
+          cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+          cacheWriteTokens: usage.prompt_tokens_details?.cache_write_tokens ?? 0,
+          thinkingTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+        };
   if (typeof serviceTier === "string") out.serviceTier = serviceTier;
   return out;
 }
@@ -47,6 +50,6 @@ export function renderChatUsage(usage: Usage): RenderedChatUsage {
 export const usageFieldsChatDrops = [
   "cacheWrite5mTokens",
   "cacheWrite1hTokens",
-  "inputTokensByModality",
   "inferenceGeo",
+  "providerExtras",
 ] as const;

@@ -11,6 +11,8 @@ import type {
   ToolResultPart,
   UserPart,
 } from "@interlingua/core-types";
+import { parseDataUrl } from "@interlingua/core-types";
+import { invalidField, invalidFromZod } from "@interlingua/errors";
 import {
   type ChatAssistantMessage,
   type ChatFileBlock,
@@ -25,9 +27,8 @@ import {
   isChatFunctionTool,
 } from "./chat-api.js";
 import { parseChatCacheControl } from "./chat-cache-control.js";
-import { isHttpUrl, parseDataUri } from "./chat-data-uri.js";
+import { isHttpUrl } from "./chat-data-uri.js";
 import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
-import { invalidChatField, invalidChatInput } from "./invalid-chat-input.js";
 import { parseChatReasoningEffort } from "./map-chat-reasoning-effort.js";
 import { parseChatToolChoice } from "./map-chat-tool-choice.js";
 import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
@@ -38,7 +39,7 @@ import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
  */
 export function parseChatRequest(wire: unknown): Request {
   const result = chatRequestSchema.safeParse(wire);
-  if (!result.success) throw invalidChatInput(result.error, "chat request");
+  if (!result.success) throw invalidFromZod(result.error, "chat request");
   return chatRequestToCanonical(result.data);
 }
 
@@ -142,7 +143,7 @@ function parseUserBlock(block: ChatUserBlock, path: Path): UserPart {
     case "file":
       return parseFileBlock(block, path);
     case "input_audio":
-      throw invalidChatField(
+      throw invalidField(
         path,
         "input_audio content is not supported on this endpoint; transcribe audio with /v1/audio/transcriptions",
       );
@@ -155,9 +156,9 @@ function parseImageBlock(block: ChatImageBlock, path: Path): ImagePart {
   if (isHttpUrl(url)) {
     part = { type: "image", source: { type: "url", url } };
   } else {
-    const data = parseDataUri(url);
+    const data = parseDataUrl(url);
     if (data === undefined) {
-      throw invalidChatField(
+      throw invalidField(
         [...path, "image_url", "url"],
         "must be an http(s) URL or a data URI of the form data:<mime>;base64,<data>",
       );
@@ -177,11 +178,11 @@ function parseFileBlock(block: ChatFileBlock, path: Path): FilePart {
   const { file_data, file_id, filename } = block.file;
   let part: FilePart;
   if (file_data !== undefined && file_id !== undefined) {
-    throw invalidChatField([...path, "file"], "give either file_data or file_id, not both");
+    throw invalidField([...path, "file"], "give either file_data or file_id, not both");
   } else if (file_data !== undefined) {
-    const data = parseDataUri(file_data);
+    const data = parseDataUrl(file_data);
     if (data === undefined) {
-      throw invalidChatField(
+      throw invalidField(
         [...path, "file", "file_data"],
         "must be a data URI of the form data:<mime>;base64,<data>",
       );
@@ -190,7 +191,7 @@ function parseFileBlock(block: ChatFileBlock, path: Path): FilePart {
   } else if (file_id !== undefined) {
     part = { type: "file", source: { type: "file-id", fileId: file_id } };
   } else {
-    throw invalidChatField([...path, "file"], "needs file_data or file_id");
+    throw invalidField([...path, "file"], "needs file_data or file_id");
   }
   if (filename !== undefined) part.filename = filename;
   if (block.cache_control !== undefined)

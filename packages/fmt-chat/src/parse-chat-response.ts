@@ -1,4 +1,5 @@
 import type { Choice, FinishReason, Response, TextPart } from "@interlingua/core-types";
+import { invalidFromZod } from "@interlingua/errors";
 import {
   type ChatChoice,
   type ChatResponseWire,
@@ -6,7 +7,6 @@ import {
   chatResponseSchema,
 } from "./chat-api.js";
 import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
-import { invalidChatInput } from "./invalid-chat-input.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
 import { parseChatUsage } from "./map-chat-usage.js";
 import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
@@ -18,7 +18,7 @@ import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
  */
 export function parseChatResponse(wire: unknown): Response {
   const result = chatResponseSchema.safeParse(wire);
-  if (!result.success) throw invalidChatInput(result.error, "chat response");
+  if (!result.success) throw invalidFromZod(result.error, "chat response");
   return chatResponseToCanonical(result.data);
 }
 

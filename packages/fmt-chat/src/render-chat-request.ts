@@ -12,7 +12,12 @@ import type {
   UserPart,
   Warning,
 } from "@interlingua/core-types";
-import { isOpenApiDialect, type JsonObject, openApiToJsonSchema } from "@interlingua/core-types";
+import {
+  formatDataUrl,
+  isOpenApiDialect,
+  type JsonObject,
+  openApiToJsonSchema,
+} from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import type {
   ChatAssistantMessage,
@@ -29,7 +34,6 @@ import type {
   ChatUserMessage,
 } from "./chat-api.js";
 import { renderChatCacheControl } from "./chat-cache-control.js";
-import { formatDataUri } from "./chat-data-uri.js";
 import { renderChatReasoningEffort } from "./map-chat-reasoning-effort.js";
 import { renderChatToolChoice } from "./map-chat-tool-choice.js";
 
@@ -98,14 +102,14 @@ export function renderChatRequest(request: Request, options?: ChatRenderOptions)
   }
   if (request.user !== undefined) out.user = request.user;
   if (request.metadata !== undefined) out.metadata = request.metadata;
-  if (request.cachedContent !== undefined) {
+  if (request.providerExtras?.gemini?.cachedContent !== undefined) {
     warn({
       type: "dropped",
       feature: "cachedContent",
       message: "chat upstreams have no named cache resources",
     });
   }
-  if (request.safetySettings !== undefined) {
+  if (request.providerExtras?.gemini?.safetySettings !== undefined) {
     warn({ type: "dropped", feature: "safetySettings", message: "chat has no safety settings" });
   }
   return out;
@@ -176,7 +180,7 @@ function userBlock(part: UserPart, at: string, warn: Warn): ChatUserBlock {
 }
 
 function imageBlock(part: ImagePart): ChatImageBlock {
-  const url = part.source.type === "url" ? part.source.url : formatDataUri(part.source);
+  const url = part.source.type === "url" ? part.source.url : formatDataUrl(part.source);
   const block: ChatImageBlock = {
     type: "image_url",
     image_url: part.detail === undefined ? { url } : { url, detail: part.detail },
@@ -195,7 +199,7 @@ function fileBlock(part: FilePart, at: string): ChatFileBlock {
     );
   }
   const file: ChatFileBlock["file"] =
-    source.type === "base64" ? { file_data: formatDataUri(source) } : { file_id: source.fileId };
+    source.type === "base64" ? { file_data: formatDataUrl(source) } : { file_id: source.fileId };
   if (part.filename !== undefined) file.filename = part.filename;
   const block: ChatFileBlock = { type: "file", file };
   if (part.cacheControl !== undefined)

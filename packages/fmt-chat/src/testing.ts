@@ -576,8 +576,7 @@ export function toChatExpressibleRequest(request: Request): Request {
       request,
       "thinking",
       "includeUsage",
-      "cachedContent",
-      "safetySettings",
+      "providerExtras",
       "extras",
       "responseFormat",
     ),
@@ -645,8 +644,8 @@ export function toChatExpressibleResponse(response: Response): Response {
       response.usage,
       "cacheWrite5mTokens",
       "cacheWrite1hTokens",
-      "inputTokensByModality",
       "inferenceGeo",
+      "providerExtras",
     ),
   };
 }

@@ -20,9 +20,5 @@ export function base64ToText(data: string): string | undefined {
   }
 }
 
-/** `data:<media type>;base64,<data>` split into its parts, or undefined for any other URL. */
-export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  if (!match) return undefined;
-  return { mediaType: match[1] as string, data: match[2] as string };
-}
+// The one data-URL parser lives in core-types; re-exported for this package's internal entry.
+export { parseDataUrl } from "@interlingua/core-types";

@@ -1,7 +1,7 @@
 import type { SseMessage, StreamEvent } from "@interlingua/core-types";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MessagesStreamDecoder } from "./messages-stream-decoder.js";
+import { MessagesStreamDecoder } from "./parse-messages-stream.js";
 
 /** A text or thinking delta as Anthropic writes it. */
 const delta = fc.record({

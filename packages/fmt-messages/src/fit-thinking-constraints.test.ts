@@ -1,6 +1,6 @@
 import type { Request, Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { renderMessagesRequest } from "./convert-to-messages-request.js";
+import { renderMessagesRequest } from "./render-messages-request.js";
 
 // Item 6 of issue 20: Anthropic's documented thinking rules are met before a request is sent
 // (budget_tokens >= 1024 and < max_tokens; temperature only 1, no top_k, top_p 0.95..1 with

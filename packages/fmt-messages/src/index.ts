@@ -1,4 +1,5 @@
-// The canonical types a user names when handling this codec's input and output.
+// The documented surface: the codec, its parse/render/stream functions and the tables the
+// README describes. Wire schemas are at `./schemas`, shared internals at `./internal`.
 export type {
   Codec,
   Message,
@@ -11,12 +12,6 @@ export type {
   Usage,
   Warning,
 } from "@interlingua/core-types";
-export { base64ToText, parseDataUrl, textToBase64 } from "./base64-text.js";
-export {
-  EFFORT_TO_MESSAGES,
-  MESSAGES_WEB_SEARCH_TOOL,
-  renderMessagesRequest,
-} from "./convert-to-messages-request.js";
 export {
   derivedThinkingBudget,
   fitThinkingConstraints,
@@ -31,18 +26,13 @@ export {
   toMessagesStopReason,
   UNIFIED_TO_MESSAGES_STOP_REASON,
 } from "./map-messages-finish-reason.js";
-export * from "./messages-api.js";
-export { fromMessagesCacheControl, toMessagesCacheControl } from "./messages-cache-control.js";
 export { messages } from "./messages-codec.js";
 export { MESSAGES_EXTRAS, MESSAGES_SHAPE_EXTRAS } from "./messages-extras.js";
 export {
   defaultMaxTokens,
   MESSAGES_ADAPTIVE_ONLY_MODELS,
   MESSAGES_DEFAULT_MAX_TOKENS,
-  MESSAGES_DEFAULT_THINKING_BUDGET,
   MESSAGES_EFFORT_BUDGET,
-  MESSAGES_FALLBACK_MAX_TOKENS,
-  MESSAGES_MIN_THINKING_BUDGET,
   requiresAdaptiveThinking,
 } from "./messages-model-defaults.js";
 export {
@@ -50,17 +40,17 @@ export {
   messagesRequestFields,
   untranslatedMessagesFields,
 } from "./messages-request-fields.js";
-export { decodeMessagesStream, MessagesStreamDecoder } from "./messages-stream-decoder.js";
-export { encodeMessagesStream, MessagesStreamEncoder } from "./messages-stream-encoder.js";
 export { MESSAGES_TOOL_CALL_ID, toMessagesToolCallId } from "./messages-tool-call-id.js";
 export { fromMessagesUsage, type MessagesUsageFields, toMessagesUsage } from "./messages-usage.js";
 export { normalizeMessagesRequest, normalizeMessagesResponse } from "./normalize-messages.js";
-export { parseMessagesRequest, THINKING_DISPLAY_TO_INCLUDE } from "./parse-messages-request.js";
-export { parseMessagesBlock, parseMessagesResponse } from "./parse-messages-response.js";
-export { argumentsObject, renderMessagesResponse } from "./render-messages-response.js";
+export { parseMessagesRequest } from "./parse-messages-request.js";
+export { parseMessagesResponse } from "./parse-messages-response.js";
+export { decodeMessagesStream, MessagesStreamDecoder } from "./parse-messages-stream.js";
+export { renderMessagesRequest } from "./render-messages-request.js";
+export { renderMessagesResponse } from "./render-messages-response.js";
+export { encodeMessagesStream, MessagesStreamEncoder } from "./render-messages-stream.js";
 export {
   MESSAGES_JSON_OBJECT_INSTRUCTION,
   messagesOutputSchema,
   renderOutputFormat,
 } from "./render-output-format.js";
-export { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";

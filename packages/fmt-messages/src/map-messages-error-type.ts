@@ -2,8 +2,8 @@ import {
   gatewayStatusForMessagesErrorType,
   type MessagesErrorType,
   messagesErrorTypeFor,
-  messagesErrorTypeSchema,
 } from "@interlingua/errors";
+import { messagesErrorTypeSchema } from "@interlingua/errors/schemas";
 
 /*
  * The type <-> status tables are @interlingua/errors' (one table for the whole gateway, so an

@@ -1,11 +1,12 @@
 import type { Codec } from "@interlingua/core-types";
-import { renderMessagesRequest } from "./convert-to-messages-request.js";
 import type { MessagesRequestWire, MessagesResultWire } from "./messages-api.js";
-import { decodeMessagesStream, MessagesStreamDecoder } from "./messages-stream-decoder.js";
-import { encodeMessagesStream, MessagesStreamEncoder } from "./messages-stream-encoder.js";
+import { messagesStreamFrames } from "./messages-stream-frames.js";
 import { parseMessagesRequest } from "./parse-messages-request.js";
 import { parseMessagesResponse } from "./parse-messages-response.js";
+import { decodeMessagesStream, MessagesStreamDecoder } from "./parse-messages-stream.js";
+import { renderMessagesRequest } from "./render-messages-request.js";
 import { renderMessagesResponse } from "./render-messages-response.js";
+import { encodeMessagesStream, MessagesStreamEncoder } from "./render-messages-stream.js";
 
 /**
  * The messages format (Anthropic Messages API) as a Codec: the client format of
@@ -20,14 +21,18 @@ export const messages: Codec<MessagesRequestWire, MessagesResultWire> = {
     encode: encodeMessagesStream,
     decoder: () => {
       const decoder = new MessagesStreamDecoder();
-      return { push: (message, emit) => decoder.push(message, emit), end: () => {} };
+      return {
+        push: (message, emit) => decoder.push(message, emit),
+        end: (emit) => decoder.end(emit),
+      };
     },
     encoder: (options) => {
       const encoder = new MessagesStreamEncoder(options?.onWarning);
       return {
         push: (event, emit) => encoder.push(event, emit),
-        end: (emit) => encoder.flush(emit),
+        end: (emit) => encoder.end(emit),
       };
     },
+    frames: messagesStreamFrames,
   },
 };

@@ -1,7 +1,7 @@
 import { accumulateStream, type StreamEvent } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { decodeAll, encodeAll, warnings } from "../test/helpers.js";
-import { MessagesStreamEncoder } from "./messages-stream-encoder.js";
+import { MessagesStreamEncoder } from "./render-messages-stream.js";
 
 const frame = (payload: { type: string; [key: string]: unknown }) => ({
   event: payload.type,

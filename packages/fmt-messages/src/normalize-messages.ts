@@ -1,4 +1,5 @@
 import type { JsonObject } from "@interlingua/core-types";
+import { invalidFromZod } from "@interlingua/errors";
 import { fitThinkingConstraints } from "./fit-thinking-constraints.js";
 import { MESSAGES_STOP_REASONS } from "./map-messages-finish-reason.js";
 import type {
@@ -25,7 +26,6 @@ import { requiresAdaptiveThinking } from "./messages-model-defaults.js";
 import { toMessagesToolCallId } from "./messages-tool-call-id.js";
 import { messagesOutputSchema } from "./render-output-format.js";
 import { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";
-import { zodToInvalidRequest } from "./zod-error.js";
 
 /*
  * Law 1 says render(parse(w)) equals normalize(w). These functions state, independently of the
@@ -145,7 +145,7 @@ function block(b: MessagesContentBlock): MessagesContentBlock | undefined {
  */
 export function normalizeMessagesRequest(wire: unknown): MessagesRequestWire {
   const parsed = messagesRequestSchema.safeParse(wire);
-  if (!parsed.success) throw zodToInvalidRequest(parsed.error, "messages request");
+  if (!parsed.success) throw invalidFromZod(parsed.error, "messages request");
   const w = parsed.data;
   const out: MessagesRequestWire = { ...w, model: w.model, max_tokens: w.max_tokens, messages: [] };
   for (const key of ["system", "metadata", "tools", "tool_choice", "thinking", "stream"] as const) {
@@ -236,7 +236,7 @@ export function normalizeMessagesRequest(wire: unknown): MessagesRequestWire {
  */
 export function normalizeMessagesResponse(wire: unknown): MessagesResultWire {
   const parsed = messagesResponseSchema.safeParse(wire);
-  if (!parsed.success) throw zodToInvalidRequest(parsed.error, "messages response");
+  if (!parsed.success) throw invalidFromZod(parsed.error, "messages response");
   const w = parsed.data;
   return {
     id: w.id,

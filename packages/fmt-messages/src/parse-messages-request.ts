@@ -14,7 +14,7 @@ import type {
   ToolResultPart,
   UserPart,
 } from "@interlingua/core-types";
-import { invalidRequest } from "@interlingua/errors";
+import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import { textToBase64 } from "./base64-text.js";
 import {
   type MessagesContentBlock,
@@ -32,7 +32,6 @@ import {
 import { fromMessagesCacheControl } from "./messages-cache-control.js";
 import { MESSAGES_EXTRAS, MESSAGES_SHAPE_EXTRAS } from "./messages-extras.js";
 import { parseOutputFormat } from "./parse-output-format.js";
-import { zodToInvalidRequest } from "./zod-error.js";
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(messagesRequestKnownKeys);
 
@@ -57,7 +56,7 @@ const EFFORTS: ReadonlySet<string> = new Set<ThinkingEffort>(["low", "medium", "
  */
 export function parseMessagesRequest(wire: unknown): Request {
   const parsed = messagesRequestSchema.safeParse(wire);
-  if (!parsed.success) throw zodToInvalidRequest(parsed.error, "messages request");
+  if (!parsed.success) throw invalidFromZod(parsed.error, "messages request");
   const w = parsed.data;
 
   const request: Request = {

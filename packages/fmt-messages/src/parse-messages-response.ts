@@ -1,4 +1,5 @@
 import type { AssistantPart, Choice, Response } from "@interlingua/core-types";
+import { invalidFromZod } from "@interlingua/errors";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
 import {
   isKnownResponseBlock,
@@ -8,7 +9,6 @@ import {
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
 import { withStopDetails } from "./messages-stop-details.js";
 import { fromMessagesUsage } from "./messages-usage.js";
-import { zodToInvalidRequest } from "./zod-error.js";
 
 export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart {
   switch (block.type) {
@@ -38,7 +38,7 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
  */
 export function parseMessagesResponse(wire: unknown): Response {
   const parsed = messagesResponseSchema.safeParse(wire);
-  if (!parsed.success) throw zodToInvalidRequest(parsed.error, "messages response");
+  if (!parsed.success) throw invalidFromZod(parsed.error, "messages response");
   const w = parsed.data;
   const choice: Choice = {
     index: 0,

@@ -79,7 +79,7 @@ export function renderMessagesResponse(
   if (choice?.safetyRatings !== undefined) {
     warn("dropped", "choices[0].safetyRatings", "a messages result has no safety ratings");
   }
-  if (response.usage.inputTokensByModality !== undefined) {
+  if (response.usage.providerExtras?.gemini?.inputTokensByModality !== undefined) {
     warn("dropped", "usage.inputTokensByModality", "messages usage has no per-modality counts");
   }
   const content: MessagesResponseBlockOut[] = [];

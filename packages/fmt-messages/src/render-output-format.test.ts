@@ -1,7 +1,7 @@
 import type { Request, Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { renderMessagesRequest } from "./convert-to-messages-request.js";
 import { parseMessagesResponse } from "./parse-messages-response.js";
+import { renderMessagesRequest } from "./render-messages-request.js";
 import { MESSAGES_JSON_OBJECT_INSTRUCTION } from "./render-output-format.js";
 
 // Item 7 of issue 20: chat/responses response_format toward Anthropic is structured output

@@ -1,9 +1,9 @@
 import type { Message, Request, ToolResultPart } from "@interlingua/core-types";
 import * as canonical from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
-import { renderMessagesRequest } from "./convert-to-messages-request.js";
 import { normalizeMessagesRequest } from "./normalize-messages.js";
 import { parseMessagesRequest } from "./parse-messages-request.js";
+import { renderMessagesRequest } from "./render-messages-request.js";
 import { fc, wireRequest } from "./testing.js";
 import { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";
 

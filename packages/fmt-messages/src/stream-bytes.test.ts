@@ -3,8 +3,8 @@ import { decodeSse, encodeSse } from "@interlingua/sse";
 import { describe, expect, it } from "vitest";
 import { expressibleResponse } from "../test/expressible.js";
 import { fixtureMessages, pipeThrough } from "../test/helpers.js";
-import { decodeMessagesStream } from "./messages-stream-decoder.js";
-import { encodeMessagesStream } from "./messages-stream-encoder.js";
+import { decodeMessagesStream } from "./parse-messages-stream.js";
+import { encodeMessagesStream } from "./render-messages-stream.js";
 import { fc } from "./testing.js";
 
 /** Bytes cut at the given offsets, as a network would deliver them. */

@@ -10,10 +10,10 @@ import { describe, expect, it } from "vitest";
 import { expressibleResponse } from "../test/expressible.js";
 import { decodeAll, encodeAll, pipeThrough } from "../test/helpers.js";
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
-import { decodeMessagesStream } from "./messages-stream-decoder.js";
-import { encodeMessagesStream } from "./messages-stream-encoder.js";
 import { parseMessagesResponse } from "./parse-messages-response.js";
+import { decodeMessagesStream } from "./parse-messages-stream.js";
 import { renderMessagesResponse } from "./render-messages-response.js";
+import { encodeMessagesStream } from "./render-messages-stream.js";
 import { fc, wireStream } from "./testing.js";
 
 /** Splits every delta into two fragments at a random offset, as upstream chunking would. */

@@ -1,6 +1,6 @@
 import type { Request, Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { renderMessagesRequest } from "./convert-to-messages-request.js";
+import { renderMessagesRequest } from "./render-messages-request.js";
 
 const SIG = 'EqoBCkgIARAB+/="\\';
 

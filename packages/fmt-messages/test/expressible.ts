@@ -31,7 +31,7 @@ export const expressibleResponse: fc.Arbitrary<Response> = fc
       return part;
     });
     const usage = { ...response.usage };
-    delete usage.inputTokensByModality;
+    delete usage.providerExtras;
     usage.cacheWrite1hTokens ??= 0;
     usage.cacheWrite5mTokens ??= usage.cacheWriteTokens - usage.cacheWrite1hTokens;
     const choice: Response["choices"][number] = {

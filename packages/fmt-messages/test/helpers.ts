@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { SseMessage, StreamEvent, Warning } from "@interlingua/core-types";
-import { MessagesStreamDecoder } from "../src/messages-stream-decoder.js";
-import { MessagesStreamEncoder } from "../src/messages-stream-encoder.js";
+import { MessagesStreamDecoder } from "../src/parse-messages-stream.js";
+import { MessagesStreamEncoder } from "../src/render-messages-stream.js";
 
 const FIXTURES = new URL("../../../fixtures/anthropic/", import.meta.url);
 
@@ -37,7 +37,7 @@ export function encodeAll(
   const out: SseMessage[] = [];
   const emit = (m: SseMessage) => out.push(m);
   for (const event of events) encoder.push(event, emit);
-  encoder.flush(emit);
+  encoder.end(emit);
   return out;
 }
 

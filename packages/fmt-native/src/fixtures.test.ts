@@ -7,14 +7,16 @@ import {
   readFixture,
   signaturesIn,
 } from "../test/helpers.js";
-import { parseNativeResponse } from "./convert-from-native-response.js";
-import { renderNativeResponse } from "./convert-to-native-response.js";
 import { normalizeNativeResponse } from "./normalize-native.js";
+import { parseNativeResponse } from "./parse-native-response.js";
+import { renderNativeResponse } from "./render-native-response.js";
 
 const read = readFixture;
 const frames = fixtureFrames;
 
-const textModality = (count: number) => [{ modality: "TEXT", tokenCount: count }];
+const textModality = (count: number) => ({
+  gemini: { inputTokensByModality: [{ modality: "TEXT", tokenCount: count }] },
+});
 
 describe("recorded streams decode to whole expected values", () => {
   it("google-text: one text part, its signature from the trailing empty part, final usage", () => {
@@ -45,7 +47,7 @@ describe("recorded streams decode to whole expected values", () => {
         cachedInputTokens: 0,
         cacheWriteTokens: 0,
         thinkingTokens: 185,
-        inputTokensByModality: textModality(9),
+        providerExtras: textModality(9),
       },
     };
     expect(accumulateStream(decodeFrames(frames("google-text")))).toEqual(expected);
@@ -79,7 +81,7 @@ describe("recorded streams decode to whole expected values", () => {
         cachedInputTokens: 0,
         cacheWriteTokens: 0,
         thinkingTokens: 256,
-        inputTokensByModality: textModality(9),
+        providerExtras: textModality(9),
       },
     } satisfies Response);
   });
@@ -119,7 +121,7 @@ describe("recorded streams decode to whole expected values", () => {
           cachedInputTokens: 0,
           cacheWriteTokens: 0,
           thinkingTokens: thoughts,
-          inputTokensByModality: textModality(29),
+          providerExtras: textModality(29),
         },
       } satisfies Response);
     },
@@ -167,7 +169,7 @@ describe("recorded streams decode to whole expected values", () => {
         cachedInputTokens: 0,
         cacheWriteTokens: 0,
         thinkingTokens: 183,
-        inputTokensByModality: textModality(249),
+        providerExtras: textModality(249),
       },
     } satisfies Response);
   });
@@ -202,7 +204,7 @@ describe("recorded responses (.json twins) parse to whole expected values", () =
         cachedInputTokens: 0,
         cacheWriteTokens: 0,
         thinkingTokens: 244,
-        inputTokensByModality: textModality(9),
+        providerExtras: textModality(9),
       },
     } satisfies Response);
   });
@@ -235,7 +237,7 @@ describe("recorded responses (.json twins) parse to whole expected values", () =
         cachedInputTokens: 0,
         cacheWriteTokens: 0,
         thinkingTokens: 282,
-        inputTokensByModality: textModality(9),
+        providerExtras: textModality(9),
       },
     } satisfies Response);
   });
@@ -278,7 +280,7 @@ describe("recorded responses (.json twins) parse to whole expected values", () =
         cachedInputTokens: 0,
         cacheWriteTokens: 0,
         thinkingTokens: thoughts,
-        inputTokensByModality: textModality(29),
+        providerExtras: textModality(29),
       },
     } satisfies Response);
   });

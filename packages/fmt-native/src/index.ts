@@ -1,4 +1,5 @@
-// The canonical types a user names when handling this codec's input and output.
+// The documented surface: the codec, its parse/render/stream functions and the tables the
+// README describes. Wire schemas are at `./schemas`, shared internals at `./internal`.
 export type {
   Codec,
   Message,
@@ -11,20 +12,6 @@ export type {
   Usage,
   Warning,
 } from "@interlingua/core-types";
-export {
-  type ParseNativeRequestOptions,
-  parseNativeRequest,
-} from "./convert-from-native-request.js";
-export {
-  createdFromCreateTime,
-  parseNativeResponse,
-} from "./convert-from-native-response.js";
-export {
-  type NativeUpstreamRequest,
-  renderNativeRequest,
-  renderNativeUpstreamRequest,
-} from "./convert-to-native-request.js";
-export { renderNativeResponse } from "./convert-to-native-response.js";
 export {
   mapNativeFinishReason,
   nativeFinishReasonTable,
@@ -42,27 +29,33 @@ export {
 } from "./map-native-tool-choice.js";
 export { parseNativeUsage, renderNativeUsage } from "./map-native-usage.js";
 export { aliasNativeRequest } from "./native-aliases.js";
-export * from "./native-api.js";
 export { native } from "./native-codec.js";
-export { bookkeepingKey, type NativeBookkeeping } from "./native-extras.js";
 export { parseFunctionResponse, renderFunctionResponse } from "./native-function-response.js";
+export { nativeJsonArrayFraming } from "./native-json-array-frames.js";
 export {
   nativeGenerationPassThroughShape,
   nativeRequestFields,
   untranslatedNativeFields,
 } from "./native-request-fields.js";
-export { decodeNativeStream, NativeStreamDecoder } from "./native-stream-decoder.js";
-export { encodeNativeStream, NativeStreamEncoder } from "./native-stream-encoder.js";
 export { generatedCallId, isGeneratedCallId } from "./native-tool-call-ids.js";
 export { normalizeNativeRequest, normalizeNativeResponse } from "./normalize-native.js";
 export { orderToolResults } from "./order-tool-results.js";
+export { type ParseNativeRequestOptions, parseNativeRequest } from "./parse-native-request.js";
+export { parseNativeResponse } from "./parse-native-response.js";
+export { decodeNativeStream, NativeStreamDecoder } from "./parse-native-stream.js";
 export { PartialArgsJsonWriter, parseJsonPath } from "./partial-args-json-writer.js";
+export {
+  type NativeUpstreamRequest,
+  renderNativeRequest,
+  renderNativeUpstreamRequest,
+} from "./render-native-request.js";
+export { renderNativeResponse } from "./render-native-response.js";
+export { encodeNativeStream, NativeStreamEncoder } from "./render-native-stream.js";
 export {
   nativeJsonSchemaKeywords,
   sanitizeNativeJsonSchema,
 } from "./sanitize-native-json-schema.js";
 export {
-  MAX_INLINED_REFS,
   nativeSchemaKeywords,
   type SchemaSanitizeStep,
   sanitizeNativeSchema,

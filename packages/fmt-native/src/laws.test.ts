@@ -12,16 +12,16 @@ import type {
 import * as arb from "@interlingua/core-types/testing";
 import { fc } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
-import { parseNativeRequest } from "./convert-from-native-request.js";
-import { parseNativeResponse } from "./convert-from-native-response.js";
-import { renderNativeRequest } from "./convert-to-native-request.js";
-import { renderNativeResponse } from "./convert-to-native-response.js";
 import { mapNativeFinishReason, nativeFinishReasonTable } from "./map-native-finish-reason.js";
 import { aliasNativeRequest } from "./native-aliases.js";
 import { nativeRequestSchema, nativeResponseSchema } from "./native-api.js";
 import { parseJsonObject } from "./native-function-response.js";
 import { guessImageType } from "./native-media.js";
 import { normalizeNativeRequest, normalizeNativeResponse } from "./normalize-native.js";
+import { parseNativeRequest } from "./parse-native-request.js";
+import { parseNativeResponse } from "./parse-native-response.js";
+import { renderNativeRequest } from "./render-native-request.js";
+import { renderNativeResponse } from "./render-native-response.js";
 import { sanitizeNativeJsonSchema } from "./sanitize-native-json-schema.js";
 import { nativeRequestWire, nativeResponseWire } from "./testing.js";
 

@@ -1,13 +1,13 @@
 import { responseToEvents, type StreamEvent } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { parseNativeResponse } from "./convert-from-native-response.js";
-import { renderNativeResponse } from "./convert-to-native-response.js";
 import {
   mapNativeFinishReason,
   nativeFinishReasonTable,
   renderNativeFinishReason,
 } from "./map-native-finish-reason.js";
 import { native } from "./native-codec.js";
+import { parseNativeResponse } from "./parse-native-response.js";
+import { renderNativeResponse } from "./render-native-response.js";
 
 describe("STOP with function calls -> tool-calls", () => {
   const response = {

@@ -1,5 +1,5 @@
 import type { RenderOptions, ThinkingConfig } from "@interlingua/core-types";
-import { invalidAt } from "./invalid-native-input.js";
+import { invalidField } from "@interlingua/errors";
 import type { NativeThinkingConfig } from "./native-api.js";
 
 /** thinkingBudget's two special values; any positive value is a token budget. */
@@ -23,7 +23,7 @@ export function parseNativeThinkingConfig(
 ): ThinkingConfig {
   const { thinkingBudget: budget, thinkingLevel: level, includeThoughts } = config;
   if (budget !== undefined && level !== undefined) {
-    throw invalidAt(path, "set thinkingBudget or thinkingLevel, not both");
+    throw invalidField(path, "set thinkingBudget or thinkingLevel, not both");
   }
   const thinking: ThinkingConfig = {
     type: budget === 0 ? "disabled" : budget === -1 ? "adaptive" : "enabled",

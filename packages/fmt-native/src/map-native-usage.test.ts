@@ -24,10 +24,14 @@ describe("promptTokenCount includes cached tokens (no double count) and thoughts
       outputTokens: 250,
       thinkingTokens: 200,
       cacheWriteTokens: 0,
-      inputTokensByModality: [
-        { modality: "TEXT", tokenCount: 900 },
-        { modality: "IMAGE", tokenCount: 0 },
-      ],
+      providerExtras: {
+        gemini: {
+          inputTokensByModality: [
+            { modality: "TEXT", tokenCount: 900 },
+            { modality: "IMAGE", tokenCount: 0 },
+          ],
+        },
+      },
       serviceTier: "standard",
     } satisfies Usage);
   });
@@ -94,13 +98,14 @@ describe("promptTokenCount includes cached tokens (no double count) and thoughts
     expect(silent).toEqual([]);
   });
 
-  it("reads a missing usageMetadata as zero", () => {
-    expect(parseNativeUsage(undefined)).toEqual({
+  it("reads a missing usageMetadata as unknown: zero counts marked known: false, not free", () => {
+    expect(parseNativeUsage(undefined)).toStrictEqual({
       inputTokens: 0,
       outputTokens: 0,
       cachedInputTokens: 0,
       cacheWriteTokens: 0,
       thinkingTokens: 0,
+      known: false,
     });
   });
 });

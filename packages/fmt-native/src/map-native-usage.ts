@@ -1,28 +1,31 @@
-import type { RenderOptions, Usage } from "@interlingua/core-types";
+import { type RenderOptions, type Usage, unknownUsage } from "@interlingua/core-types";
 import type { NativeUsageMetadata } from "./native-api.js";
 
 /**
  * usageMetadata -> canonical usage. promptTokenCount already INCLUDES cachedContentTokenCount, so
  * it is the canonical input as is; candidatesTokenCount EXCLUDES thoughtsTokenCount, so the
  * canonical output adds them. The upstream reports no cache writes. totalTokenCount is derived
- * (input + output) and not read, since it can also count tool-use prompt tokens.
+ * (input + output) and not read, since it can also count tool-use prompt tokens. A reply without
+ * usageMetadata parses to `known: false` (not free).
  */
 export function parseNativeUsage(metadata: NativeUsageMetadata | undefined): Usage {
-  const thinking = metadata?.thoughtsTokenCount ?? 0;
+  if (metadata === undefined) return unknownUsage();
+  const thinking = metadata.thoughtsTokenCount ?? 0;
   const usage: Usage = {
-    inputTokens: metadata?.promptTokenCount ?? 0,
-    outputTokens: (metadata?.candidatesTokenCount ?? 0) + thinking,
-    cachedInputTokens: metadata?.cachedContentTokenCount ?? 0,
+    inputTokens: metadata.promptTokenCount ?? 0,
+    outputTokens: (metadata.candidatesTokenCount ?? 0) + thinking,
+    cachedInputTokens: metadata.cachedContentTokenCount ?? 0,
     cacheWriteTokens: 0,
     thinkingTokens: thinking,
   };
-  if (metadata?.promptTokensDetails !== undefined) {
-    usage.inputTokensByModality = metadata.promptTokensDetails.map((d) => ({
+  if (metadata.promptTokensDetails !== undefined) {
+    const inputTokensByModality = metadata.promptTokensDetails.map((d) => ({
       modality: d.modality,
       tokenCount: d.tokenCount ?? 0,
     }));
+    usage.providerExtras = { gemini: { inputTokensByModality } };
   }
-  if (metadata?.serviceTier !== undefined) usage.serviceTier = metadata.serviceTier;
+  if (metadata.serviceTier !== undefined) usage.serviceTier = metadata.serviceTier;
   return usage;
 }
 
@@ -39,9 +42,8 @@ export function renderNativeUsage(usage: Usage, options?: RenderOptions): Native
   };
   if (usage.thinkingTokens > 0) metadata.thoughtsTokenCount = usage.thinkingTokens;
   if (usage.cachedInputTokens > 0) metadata.cachedContentTokenCount = usage.cachedInputTokens;
-  if (usage.inputTokensByModality !== undefined) {
-    metadata.promptTokensDetails = usage.inputTokensByModality.map((d) => ({ ...d }));
-  }
+  const byModality = usage.providerExtras?.gemini?.inputTokensByModality;
+  if (byModality !== undefined) metadata.promptTokensDetails = byModality.map((d) => ({ ...d }));
   if (usage.serviceTier !== undefined) metadata.serviceTier = usage.serviceTier;
   if (usage.cacheWriteTokens > 0) {
     options?.onWarning?.({

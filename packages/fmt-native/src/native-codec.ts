@@ -1,11 +1,11 @@
 import type { Codec } from "@interlingua/core-types";
-import { parseNativeRequest } from "./convert-from-native-request.js";
-import { parseNativeResponse } from "./convert-from-native-response.js";
-import { renderNativeRequest } from "./convert-to-native-request.js";
-import { renderNativeResponse } from "./convert-to-native-response.js";
 import type { NativeRequestWire, NativeResponseWire } from "./native-api.js";
-import { decodeNativeStream, NativeStreamDecoder } from "./native-stream-decoder.js";
-import { encodeNativeStream, NativeStreamEncoder } from "./native-stream-encoder.js";
+import { parseNativeRequest } from "./parse-native-request.js";
+import { parseNativeResponse } from "./parse-native-response.js";
+import { decodeNativeStream, NativeStreamDecoder } from "./parse-native-stream.js";
+import { renderNativeRequest } from "./render-native-request.js";
+import { renderNativeResponse } from "./render-native-response.js";
+import { encodeNativeStream, NativeStreamEncoder } from "./render-native-stream.js";
 
 /**
  * The generate-content codec. `request.parse` takes a body that may carry `model` (the gateway
@@ -27,5 +27,8 @@ export const native: Codec<NativeRequestWire, NativeResponseWire> = {
     encode: encodeNativeStream,
     decoder: () => new NativeStreamDecoder(),
     encoder: (options) => new NativeStreamEncoder(options),
+    // No frame tap: Gemini's cumulative usage rides on every frame, and a later frame may carry
+    // the final count, so a usage-and-finish reader decodes every frame.
+    frames: undefined,
   },
 };

@@ -1,4 +1,4 @@
-import type { Extras } from "@interlingua/core-types";
+import type { Extras, GeminiRequestExtras, Request } from "@interlingua/core-types";
 import type { NativeFunctionCalling } from "./map-native-tool-choice.js";
 
 /**
@@ -106,4 +106,11 @@ export function buildExtras(
   const hasBook = Object.keys(book).length > 0;
   if (!hasUnknown && !hasBook) return undefined;
   return { native: hasBook ? { ...unknown, [bookkeepingKey]: book } : unknown };
+}
+
+/** `request.providerExtras.gemini`, created on first write (the parser fills it field by field). */
+export function geminiRequestExtras(request: Request): GeminiRequestExtras {
+  request.providerExtras ??= {};
+  request.providerExtras.gemini ??= {};
+  return request.providerExtras.gemini;
 }

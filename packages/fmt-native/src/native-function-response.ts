@@ -1,5 +1,5 @@
 import type { RenderOptions, ToolResultContent, ToolResultPart } from "@interlingua/core-types";
-import { invalidAt } from "./invalid-native-input.js";
+import { invalidField } from "@interlingua/errors";
 import type { NativeFunctionResponse } from "./native-api.js";
 import { mediaFromFileData, mediaFromInlineData, renderedImageType } from "./native-media.js";
 
@@ -56,7 +56,7 @@ export function parseFunctionResponse(
         ? mediaFromFileData(part.fileData)
         : undefined;
     if (media?.type !== "image") {
-      throw invalidAt([...path, "parts", i], "only images can be part of a function response");
+      throw invalidField([...path, "parts", i], "only images can be part of a function response");
     }
     content.push(media);
   });

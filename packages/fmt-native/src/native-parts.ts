@@ -6,8 +6,7 @@ import type {
   RenderOptions,
   UserPart,
 } from "@interlingua/core-types";
-import { invalidRequest } from "@interlingua/errors";
-import { invalidAt } from "./invalid-native-input.js";
+import { invalidField, invalidRequest } from "@interlingua/errors";
 import type { NativeCacheControl, NativePart } from "./native-api.js";
 import type { NativeBookkeeping } from "./native-extras.js";
 import {
@@ -28,7 +27,7 @@ export function dataFieldOf(part: NativePart, path: readonly PropertyKey[]): Nat
   for (const field of dataFields) {
     if (part[field] === undefined) continue;
     if (found !== undefined) {
-      throw invalidAt(
+      throw invalidField(
         path,
         `a part holds one of ${dataFields.join(", ")}; got ${found} and ${field}`,
       );
@@ -36,7 +35,7 @@ export function dataFieldOf(part: NativePart, path: readonly PropertyKey[]): Nat
     found = field;
   }
   if (found === undefined) {
-    throw invalidAt(
+    throw invalidField(
       path,
       `a part needs one of ${dataFields.join(", ")} (other part kinds are not supported)`,
     );
@@ -88,9 +87,9 @@ export function parseUserPart(
   path: readonly PropertyKey[],
   ctx: PartParseContext,
 ): UserPart {
-  if (field === "functionCall") throw invalidAt(path, "a user turn cannot hold a functionCall");
+  if (field === "functionCall") throw invalidField(path, "a user turn cannot hold a functionCall");
   if (field === "text") {
-    if (part.thought) throw invalidAt([...path, "thought"], "a user turn cannot hold thoughts");
+    if (part.thought) throw invalidField([...path, "thought"], "a user turn cannot hold thoughts");
     return parseText(part);
   }
   return parseMedia(part, field, ctx);
@@ -123,7 +122,7 @@ export function parseAssistantPart(
       return toolCall;
     }
     case "functionResponse":
-      throw invalidAt(path, "a model turn cannot hold a functionResponse");
+      throw invalidField(path, "a model turn cannot hold a functionResponse");
     default:
       return parseMedia(part, field, ctx);
   }

@@ -1,8 +1,8 @@
 import { zodObjectFieldPaths } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
-import { parseNativeRequest } from "./convert-from-native-request.js";
 import { nativeRequestSchema } from "./native-api.js";
 import { nativeRequestFields, untranslatedNativeFields } from "./native-request-fields.js";
+import { parseNativeRequest } from "./parse-native-request.js";
 
 // Item 5 of issue 20: every field of the native request schema is mapped, warned or refused.
 

@@ -3,9 +3,9 @@ import { accumulateStream } from "@interlingua/core-types";
 import { isGatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
 import { decodeFrames, fixtureFrames, readFixture } from "../test/helpers.js";
-import { parseNativeRequest } from "./convert-from-native-request.js";
-import { parseNativeResponse } from "./convert-from-native-response.js";
-import { renderNativeRequest } from "./convert-to-native-request.js";
+import { parseNativeRequest } from "./parse-native-request.js";
+import { parseNativeResponse } from "./parse-native-response.js";
+import { renderNativeRequest } from "./render-native-request.js";
 
 const history = {
   contents: [

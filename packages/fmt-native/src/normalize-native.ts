@@ -1,5 +1,5 @@
 import type { JsonObject } from "@interlingua/core-types";
-import { invalidFromZod } from "./invalid-native-input.js";
+import { invalidFromZod } from "@interlingua/errors";
 import { MISPLACED_CACHE_CONTROL } from "./misplaced-cache-control.js";
 import { aliasNativeRequest } from "./native-aliases.js";
 import {

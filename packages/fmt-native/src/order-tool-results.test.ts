@@ -1,7 +1,7 @@
 import type { Request, Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { renderNativeRequest } from "./convert-to-native-request.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
+import { renderNativeRequest } from "./render-native-request.js";
 
 // Item 4 of issue 20: Gemini pairs functionResponse parts with same-name functionCall parts by
 // position. A chat, messages or responses client may answer two same-name calls in any order;

@@ -11,11 +11,11 @@ import { fc } from "@interlingua/core-types/testing";
 import { decodeSse, encodeSse } from "@interlingua/sse";
 import { describe, expect, it } from "vitest";
 import { decodeFrames, encodeEvents, fixtureFrames } from "../test/helpers.js";
-import { parseNativeResponse } from "./convert-from-native-response.js";
-import { renderNativeResponse } from "./convert-to-native-response.js";
 import { mapNativeFinishReason, nativeFinishReasonTable } from "./map-native-finish-reason.js";
-import { decodeNativeStream } from "./native-stream-decoder.js";
-import { encodeNativeStream } from "./native-stream-encoder.js";
+import { parseNativeResponse } from "./parse-native-response.js";
+import { decodeNativeStream } from "./parse-native-stream.js";
+import { renderNativeResponse } from "./render-native-response.js";
+import { encodeNativeStream } from "./render-native-stream.js";
 
 async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
   const out: T[] = [];
@@ -96,7 +96,7 @@ const streamableResponse: fc.Arbitrary<Response> = fc
       for (const original of choice.message.parts) {
         if (original.type === "redacted-thinking") continue;
         // A thinking part's signature is written on the next call or visible text
-        // (native-stream-encoder.ts), so streams carry thinking unsigned.
+        // (render-native-stream.ts), so streams carry thinking unsigned.
         let part = original;
         if (part.type === "thinking" && part.signature !== undefined) {
           const { signature: _moved, ...unsigned } = part;

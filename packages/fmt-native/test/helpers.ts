@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { SseMessage, StreamEvent } from "@interlingua/core-types";
-import { NativeStreamDecoder } from "../src/native-stream-decoder.js";
-import { NativeStreamEncoder } from "../src/native-stream-encoder.js";
+import { NativeStreamDecoder } from "../src/parse-native-stream.js";
+import { NativeStreamEncoder } from "../src/render-native-stream.js";
 
 const fixtures = new URL("../../../fixtures/gemini/", import.meta.url);
 

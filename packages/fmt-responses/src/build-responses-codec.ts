@@ -1,6 +1,7 @@
 import type { Codec } from "@interlingua/core-types";
-import { decodeResponsesStream, ResponsesStreamDecoder } from "./responses-stream-decoder.js";
-import { encodeResponsesStream, ResponsesStreamEncoder } from "./responses-stream-encoder.js";
+import { decodeResponsesStream, ResponsesStreamDecoder } from "./parse-responses-stream.js";
+import { encodeResponsesStream, ResponsesStreamEncoder } from "./render-responses-stream.js";
+import { responsesStreamFrames } from "./responses-stream-frames.js";
 
 /**
  * A codec over OpenAI's Responses event stream. `responses` and `responsesApi` differ only in
@@ -22,16 +23,17 @@ export function buildResponsesCodec<RequestWire, ResponseWire>(
         const decoder = new ResponsesStreamDecoder();
         return {
           push: (message, emit) => decoder.push(message, emit),
-          end: (emit) => decoder.finish(emit),
+          end: (emit) => decoder.end(emit),
         };
       },
       encoder: (options) => {
         const encoder = new ResponsesStreamEncoder(options);
         return {
           push: (event, emit) => encoder.push(event, emit),
-          end: (emit) => encoder.finish(emit),
+          end: (emit) => encoder.end(emit),
         };
       },
+      frames: responsesStreamFrames,
     },
   };
 }

@@ -1,4 +1,9 @@
-import type { ImageSource } from "@interlingua/core-types";
+import {
+  type DataUrl,
+  formatDataUrl,
+  type ImageSource,
+  parseDataUrl,
+} from "@interlingua/core-types";
 
 /**
  * SPEC.md: `image_url` is a public http(s) URL or a full data URI
@@ -7,7 +12,7 @@ import type { ImageSource } from "@interlingua/core-types";
  */
 export const imageMediaTypes = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
 
-const dataUriPattern = /^data:(image\/(?:jpeg|png|gif|webp));base64,([A-Za-z0-9+/]+={0,2})$/;
+const base64Pattern = /^[A-Za-z0-9+/]+={0,2}$/;
 const httpUrlPattern = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
 export const imageUrlRule =
@@ -15,19 +20,29 @@ export const imageUrlRule =
 
 export const isHttpUrl = (value: string): boolean => httpUrlPattern.test(value);
 
+/** A data URL the spec allows: one of its image types, data in the base64 alphabet. */
+const isSpecImage = (source: DataUrl): boolean =>
+  (imageMediaTypes as readonly string[]).includes(source.mediaType) &&
+  base64Pattern.test(source.data);
+
+/** The spec's image data URL in `value`, or undefined. */
+const specImageOf = (value: string): DataUrl | undefined => {
+  const parsed = parseDataUrl(value);
+  return parsed !== undefined && isSpecImage(parsed) ? parsed : undefined;
+};
+
 export const isValidImageUrl = (value: string): boolean =>
-  isHttpUrl(value) || dataUriPattern.test(value);
+  isHttpUrl(value) || specImageOf(value) !== undefined;
 
 /** A validated `image_url` as a canonical image source (data URIs become base64 sources). */
 export function imageSourceFromUrl(value: string): ImageSource {
-  const match = value.startsWith("data:") ? dataUriPattern.exec(value) : null;
-  if (match) return { type: "base64", mediaType: match[1] as string, data: match[2] as string };
+  const image = specImageOf(value);
+  if (image) return { type: "base64", mediaType: image.mediaType, data: image.data };
   return { type: "url", url: value };
 }
 
 /** The `image_url` of a canonical source, or undefined when the spec cannot express it. */
 export function imageUrlFromSource(source: ImageSource): string | undefined {
   if (source.type === "url") return isHttpUrl(source.url) ? source.url : undefined;
-  const url = `data:${source.mediaType};base64,${source.data}`;
-  return dataUriPattern.test(url) ? url : undefined;
+  return isSpecImage(source) ? formatDataUrl(source) : undefined;
 }

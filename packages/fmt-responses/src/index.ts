@@ -1,4 +1,5 @@
-// The canonical types a user names when handling this codec's input and output.
+// The documented surface: the codec, its parse/render/stream functions and the tables the
+// README describes. Wire schemas are at `./schemas`, shared internals at `./internal`.
 export type {
   Codec,
   Message,
@@ -11,19 +12,9 @@ export type {
   Usage,
   Warning,
 } from "@interlingua/core-types";
-export {
-  imageMediaTypes,
-  imageSourceFromUrl,
-  imageUrlFromSource,
-  isValidImageUrl,
-} from "./image-url.js";
-export { formatPath, invalidRequestFromZod } from "./invalid-request-from-zod.js";
+export { imageSourceFromUrl, imageUrlFromSource, isValidImageUrl } from "./image-url.js";
 export { errorFromResponsesWire, errorToResponsesWire } from "./map-responses-error.js";
 export {
-  finishReasonFromResult,
-  finishReasonFromStatus,
-  finishReasonToResult,
-  finishReasonToTerminal,
   incompleteReasonToUnified,
   type ResponsesStatus,
   type ResponsesTerminal,
@@ -34,18 +25,13 @@ export {
   unifiedToTerminal,
 } from "./map-responses-finish-reason.js";
 export {
-  effortToThinking,
   responseFormatFromText,
   responseFormatToText,
   thinkingFromReasoning,
   toolChoiceFromResponses,
   toolChoiceToResponses,
 } from "./map-responses-options.js";
-export {
-  defaultRemoteMcpTimeoutSeconds,
-  toolFromResponses,
-  toolToResponses,
-} from "./map-responses-tools.js";
+export { toolFromResponses, toolToResponses } from "./map-responses-tools.js";
 export {
   usageFromResponses,
   usageFromResult,
@@ -63,29 +49,23 @@ export { parseResponsesApiResponse } from "./parse-responses-api-response.js";
 export { parseResponsesRequest } from "./parse-responses-request.js";
 export { parseResponsesObject, parseResponsesResponse } from "./parse-responses-response.js";
 export {
-  renderResponsesApiRequest,
-  toResponsesApiShape,
-} from "./render-responses-api-request.js";
+  decodeResponsesEvents,
+  decodeResponsesStream,
+  ResponsesStreamDecoder,
+} from "./parse-responses-stream.js";
+export { renderResponsesApiRequest, toResponsesApiShape } from "./render-responses-api-request.js";
 export { renderResponsesApiResponse } from "./render-responses-api-response.js";
 export { renderResponsesRequest } from "./render-responses-request.js";
 export { renderResponsesResponse } from "./render-responses-response.js";
-export * from "./responses-api.js";
+export {
+  encodeResponsesEvents,
+  encodeResponsesStream,
+  ResponsesStreamEncoder,
+} from "./render-responses-stream.js";
 export { responsesApi } from "./responses-api-codec.js";
-export * from "./responses-api-wire.js";
 export { responses } from "./responses-codec.js";
 export {
   responsesPassThroughShape,
   responsesRequestFields,
   untranslatedResponsesFields,
 } from "./responses-request-fields.js";
-export * from "./responses-stream-api.js";
-export {
-  decodeResponsesEvents,
-  decodeResponsesStream,
-  ResponsesStreamDecoder,
-} from "./responses-stream-decoder.js";
-export {
-  encodeResponsesEvents,
-  encodeResponsesStream,
-  ResponsesStreamEncoder,
-} from "./responses-stream-encoder.js";

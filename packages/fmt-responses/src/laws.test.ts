@@ -13,12 +13,12 @@ import { normalizeResponsesRequest } from "./normalize-responses-request.js";
 import { normalizeResponsesResponse } from "./normalize-responses-response.js";
 import { parseResponsesRequest } from "./parse-responses-request.js";
 import { parseResponsesObject, parseResponsesResponse } from "./parse-responses-response.js";
+import { decodeResponsesEvents, decodeResponsesStream } from "./parse-responses-stream.js";
 import { renderResponsesRequest } from "./render-responses-request.js";
 import { renderResponsesResponse } from "./render-responses-response.js";
+import { encodeResponsesEvents } from "./render-responses-stream.js";
 import { responsesRequestSchema, responsesResultSchema } from "./responses-api.js";
 import { responsesStreamEventSchema } from "./responses-stream-api.js";
-import { decodeResponsesEvents, decodeResponsesStream } from "./responses-stream-decoder.js";
-import { encodeResponsesEvents } from "./responses-stream-encoder.js";
 import {
   expressibleRequest,
   expressibleResponse,

@@ -1,4 +1,4 @@
-import { emptyUsage, type Usage, type Warning } from "@interlingua/core-types";
+import { emptyUsage, type Usage, unknownUsage, type Warning } from "@interlingua/core-types";
 import type { ResponsesResultUsage } from "./responses-api.js";
 import type { ResponsesUsage } from "./responses-stream-api.js";
 
@@ -46,8 +46,12 @@ export function usageToResult(
   };
 }
 
-/** OpenAI Responses usage: input_tokens includes cached tokens, output_tokens reasoning ones. */
-export function usageFromResponses(usage: ResponsesUsage): Usage {
+/**
+ * OpenAI Responses usage: input_tokens includes cached tokens, output_tokens reasoning ones. A
+ * response without usage parses to `known: false` (not free).
+ */
+export function usageFromResponses(usage: ResponsesUsage | null | undefined): Usage {
+  if (usage == null) return unknownUsage();
   return {
     inputTokens: usage.input_tokens,
     outputTokens: usage.output_tokens,
@@ -79,7 +83,7 @@ export function usageToResponses(usage: Usage, warn: (warning: Warning) => void)
 }
 
 function reportDroppedUsageLabels(usage: Usage, warn: (warning: Warning) => void): void {
-  for (const key of ["inputTokensByModality", "serviceTier", "inferenceGeo"] as const) {
+  for (const key of ["serviceTier", "inferenceGeo", "providerExtras"] as const) {
     if (usage[key] !== undefined) {
       warn({ type: "dropped", feature: `usage.${key}`, message: `usage.${key} has no field here` });
     }

@@ -1,4 +1,4 @@
-import { invalidRequestFromZod } from "./invalid-request-from-zod.js";
+import { invalidFromZod } from "@interlingua/errors";
 import { normalizeResponsesRequest } from "./normalize-responses-request.js";
 import { joinSummaries, normalizeArguments } from "./parse-responses-request.js";
 import { toResponsesApiShape } from "./render-responses-api-request.js";
@@ -16,7 +16,7 @@ import {
  */
 export function normalizeResponsesApiRequest(wire: unknown): ResponsesApiRequestWire {
   const parsed = responsesRequestSchema.safeParse(wire);
-  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  if (!parsed.success) throw invalidFromZod(parsed.error);
   const described = (parsed.data.tools ?? [])
     .filter((tool) => tool.type === "function")
     .map((tool) => tool.function !== undefined || typeof tool.description === "string");
@@ -39,7 +39,7 @@ const prefix: Record<string, string> = { message: "msg", reasoning: "rs", functi
  */
 export function normalizeResponsesApiResponse(wire: unknown): ResponsesApiResponseWire {
   const parsed = responsesApiResponseSchema.safeParse(wire);
-  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  if (!parsed.success) throw invalidFromZod(parsed.error);
   const w = parsed.data;
   const stem = w.id.startsWith("resp_") ? w.id.slice(5) : w.id;
   const output: Item[] = [];

@@ -1,4 +1,4 @@
-import { invalidRequestFromZod } from "./invalid-request-from-zod.js";
+import { invalidFromZod } from "@interlingua/errors";
 import { emptyParameters } from "./map-responses-tools.js";
 import {
   joinSummaries,
@@ -38,7 +38,7 @@ import {
  */
 export function normalizeResponsesRequest(wire: unknown): ResponsesRequestWire {
   const parsed = responsesRequestSchema.safeParse(wire);
-  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  if (!parsed.success) throw invalidFromZod(parsed.error);
   const w = parsed.data;
   const out: ResponsesRequestWire = { model: w.model, input: normalizeInput(w) };
   for (const [key, value] of Object.entries(w)) {

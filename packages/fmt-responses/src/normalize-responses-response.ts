@@ -1,4 +1,4 @@
-import { invalidRequestFromZod } from "./invalid-request-from-zod.js";
+import { invalidFromZod } from "@interlingua/errors";
 import { isResultFinishReason } from "./map-responses-finish-reason.js";
 import {
   type ResponsesResponseWire,
@@ -16,7 +16,7 @@ import {
  */
 export function normalizeResponsesResponse(wire: unknown): ResponsesResponseWire {
   const parsed = responsesResultSchema.safeParse(wire);
-  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  if (!parsed.success) throw invalidFromZod(parsed.error, "response body");
   const w = parsed.data;
   return {
     id: w.id,

@@ -6,9 +6,9 @@ import {
 } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { parseResponsesRequest } from "./parse-responses-request.js";
+import { decodeResponsesEvents } from "./parse-responses-stream.js";
 import { renderResponsesRequest } from "./render-responses-request.js";
-import { decodeResponsesEvents } from "./responses-stream-decoder.js";
-import { encodeResponsesEvents } from "./responses-stream-encoder.js";
+import { encodeResponsesEvents } from "./render-responses-stream.js";
 
 const CLAUDE_SIG = 'EqoBCkgIARAB+/="\\';
 const GEMINI_SIG = "CiQB0e2Kb:7q/Xy==";

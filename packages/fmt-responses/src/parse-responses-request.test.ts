@@ -197,7 +197,7 @@ describe("parseResponsesRequest", () => {
     expect([nested.status, nested.param, nested.message]).toEqual([
       400,
       "tools[1].function.description",
-      "tools[1].function.description: is required",
+      "tools[1].function.description: field required",
     ]);
     const noName = rejection({
       model: "txtA-5.2-pro",

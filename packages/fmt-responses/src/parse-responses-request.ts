@@ -9,8 +9,8 @@ import type {
   ToolResultContent,
   UserPart,
 } from "@interlingua/core-types";
+import { invalidFromZod } from "@interlingua/errors";
 import { imageSourceFromUrl } from "./image-url.js";
-import { invalidRequestFromZod } from "./invalid-request-from-zod.js";
 import {
   responseFormatFromText,
   thinkingFromReasoning,
@@ -68,7 +68,7 @@ export function thinkingFromReasoningItem(item: {
 /** Parses and validates a `POST /v1/responses` body; a 400 names the offending field path. */
 export function parseResponsesRequest(wire: unknown): Request {
   const parsed = responsesRequestSchema.safeParse(wire);
-  if (!parsed.success) throw invalidRequestFromZod(parsed.error);
+  if (!parsed.success) throw invalidFromZod(parsed.error);
   return requestFromWire(parsed.data);
 }
 

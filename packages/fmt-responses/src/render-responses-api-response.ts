@@ -1,6 +1,6 @@
 import { type RenderOptions, type Response, responseToEvents } from "@interlingua/core-types";
+import { ResponsesStreamEncoder } from "./render-responses-stream.js";
 import type { ResponsesApiResponseWire } from "./responses-api-wire.js";
-import { ResponsesStreamEncoder } from "./responses-stream-encoder.js";
 
 /**
  * Renders a canonical response as an OpenAI Responses object. It is, by construction, the object
@@ -35,7 +35,7 @@ export function renderResponsesApiResponse(
     });
   }
   for (const event of responseToEvents(response)) encoder.push(event, keepLast);
-  encoder.finish(keepLast);
+  encoder.end(keepLast);
   const object = (JSON.parse(last) as { response: ResponsesApiResponseWire }).response;
   object.output_text = outputText(object.output);
   return object;

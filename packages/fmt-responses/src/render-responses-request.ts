@@ -65,7 +65,7 @@ export function renderResponsesRequest(
     }
   }
   for (const key of ["cachedContent", "safetySettings"] as const) {
-    if (request[key] !== undefined) {
+    if (request.providerExtras?.gemini?.[key] !== undefined) {
       warn({ type: "dropped", feature: key, message: `the responses format has no ${key}` });
     }
   }

@@ -3,9 +3,9 @@ import { accumulateStream, type SseMessage } from "@interlingua/core-types";
 import { GatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
 import { normalizeResponsesApiResponse } from "./normalize-responses-api.js";
+import { decodeResponsesEvents } from "./parse-responses-stream.js";
+import { encodeResponsesEvents } from "./render-responses-stream.js";
 import { responsesApi } from "./responses-api-codec.js";
-import { decodeResponsesEvents } from "./responses-stream-decoder.js";
-import { encodeResponsesEvents } from "./responses-stream-encoder.js";
 
 /** The real OpenAI Responses recordings in fixtures/openai-responses (licence in fixtures/). */
 const read = (name: string): string =>
@@ -21,7 +21,7 @@ const isJson = (line: string): boolean => {
 /**
  * A recording's responses, one frame list each: the recordings hold several responses back to
  * back, and the parallel-call one two frames that are not JSON (a 502 error event, tested in
- * responses-stream-decoder.test.ts), left out here.
+ * parse-responses-stream.test.ts), left out here.
  */
 const responsesIn = (name: string): SseMessage[][] => {
   const out: SseMessage[][] = [];
@@ -81,7 +81,7 @@ describe("responsesApi on the real recordings", () => {
       expect(recorded.length).toBeGreaterThan(0);
       for (const frames of recorded) {
         // The parallel-call recording's lifecycle frames have no sequence_number: the decoder
-        // reports each as a 502 error event (responses-stream-decoder.test.ts) and goes on.
+        // reports each as a 502 error event (parse-responses-stream.test.ts) and goes on.
         const events = decodeResponsesEvents(frames).filter((e) => e.type !== "error");
         const content = events.filter((e) => e.type !== "response-start");
         expect(content.some((e) => e.type === "part-end")).toBe(true);

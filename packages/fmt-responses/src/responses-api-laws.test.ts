@@ -6,10 +6,10 @@ import {
   normalizeResponsesApiRequest,
   normalizeResponsesApiResponse,
 } from "./normalize-responses-api.js";
+import { decodeResponsesEvents } from "./parse-responses-stream.js";
+import { encodeResponsesEvents } from "./render-responses-stream.js";
 import { responsesApi } from "./responses-api-codec.js";
 import { responsesApiRequestSchema, responsesApiResponseSchema } from "./responses-api-wire.js";
-import { decodeResponsesEvents } from "./responses-stream-decoder.js";
-import { encodeResponsesEvents } from "./responses-stream-encoder.js";
 import {
   apiResponseWire,
   expressibleApiRequest,

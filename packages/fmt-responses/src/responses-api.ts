@@ -1,3 +1,4 @@
+import { FIELD_REQUIRED } from "@interlingua/errors";
 import * as z from "zod";
 import { imageUrlRule, isValidImageUrl } from "./image-url.js";
 import { responsesPassThroughShape } from "./responses-request-fields.js";
@@ -116,7 +117,7 @@ export const functionToolSchema = z
   .superRefine((tool, ctx) => {
     if (tool.function !== undefined) return;
     if (tool.name === undefined) {
-      ctx.addIssue({ code: "custom", path: ["function"], message: "is required" });
+      ctx.addIssue({ code: "custom", path: ["function"], message: FIELD_REQUIRED });
     }
   });
 /** Hosted tools: the spec shows only `type`; any other field is an option carried as given. */
@@ -178,7 +179,7 @@ export const responsesRequestSchema = z.looseObject({
   model: z.string().min(1),
   input: z.union([z.string(), z.array(inputItemSchema)], {
     error: (issue) =>
-      issue.input === undefined ? "is required" : "must be a string or an array of input items",
+      issue.input === undefined ? FIELD_REQUIRED : "must be a string or an array of input items",
   }),
   instructions: z.string().nullish(),
   temperature: z.number().min(0).max(2).nullish(),

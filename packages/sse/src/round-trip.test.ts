@@ -8,8 +8,8 @@ import {
   encodeSseEvent,
   type SseFrame,
   type SseLineEnding,
-  sseEventSchema,
 } from "./index.js";
+import { sseEventSchema } from "./schemas.js";
 import { readAll, readableOf, splitBytes } from "./testing.js";
 
 const encodeText = (frames: readonly SseFrame[], lineEnding: SseLineEnding = "\n") =>

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isSseEvent, sseEventProblem, sseEventSchema } from "./index.js";
+import { isSseEvent, sseEventProblem } from "./index.js";
+import { sseEventSchema } from "./schemas.js";
 
 describe("which events SSE can carry", () => {
   it.each<[unknown, string | undefined]>([

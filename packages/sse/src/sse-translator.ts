@@ -1,16 +1,13 @@
+import type { PushTransformer } from "@interlingua/core-types";
 import { type EncodeSseOptions, encodeSseEvent } from "./encode-sse-event.js";
 import { createEventParser, type DecodeSseOptions } from "./event-parser.js";
 import type { SseEvent } from "./sse-event.js";
 
 /**
- * A synchronous stream stage: `push` turns one input into zero or more outputs, `end` emits
- * what is left. Structurally the `PushTransformer` of `@interlingua/core-types`, which a codec's
- * `stream.decoder()` and `stream.encoder()` return.
+ * A synchronous stream stage, declared once in `@interlingua/core-types` (a codec's
+ * `stream.decoder()` and `stream.encoder()` return one); re-exported here, where it was first.
  */
-export interface PushTransformer<I, O> {
-  push(input: I, emit: (output: O) => void): void;
-  end(emit: (output: O) => void): void;
-}
+export type { PushTransformer };
 
 export type SseTranslatorOptions<X> = Pick<DecodeSseOptions, "onComment" | "maxBufferSize"> &
   EncodeSseOptions & {

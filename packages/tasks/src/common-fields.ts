@@ -1,3 +1,4 @@
+import { FIELD_REQUIRED } from "@interlingua/errors";
 import * as z from "zod";
 import { type Language, normalizeLanguage } from "./language.js";
 
@@ -6,6 +7,15 @@ export const asyncFieldsShape = {
   webhook: z.string().exactOptional(),
   language: z.string().exactOptional(),
 };
+
+/**
+ * The error of a model enum: absent reads `field required` like every other endpoint's, a wrong
+ * value lists the ids (`must be one of …`, then `note`).
+ */
+export const oneOfModels =
+  (models: readonly string[], note = "") =>
+  (issue: { input?: unknown }) =>
+    issue.input === undefined ? FIELD_REQUIRED : `must be one of ${models.join(", ")}${note}`;
 
 export const nonBlank = (what = "must not be empty") =>
   z.string().refine((s) => s.trim().length > 0, what);

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { asyncFields, asyncFieldsShape, nonBlank } from "./common-fields.js";
+import { asyncFields, asyncFieldsShape, nonBlank, oneOfModels } from "./common-fields.js";
 import type { Language } from "./language.js";
 import { httpUrlProblem } from "./media-url.js";
 import { fieldError, requireObject, zodToInvalidRequest } from "./request-error.js";
@@ -30,7 +30,7 @@ const BASE64_REFUSED =
   "base64 image data is no longer accepted; upload the image with POST /v1/uploads/images and pass {url}";
 
 const imageWireSchema = z.strictObject({
-  model: z.enum(IMAGE_MODELS, { error: `must be one of ${IMAGE_MODELS.join(", ")}` }),
+  model: z.enum(IMAGE_MODELS, { error: oneOfModels(IMAGE_MODELS) }),
   prompt: nonBlank(),
   image_urls: z
     .array(z.strictObject({ url: z.string() }), { error: "must be an array of {url} objects" })

@@ -1,3 +1,6 @@
+// The documented surface (README "API"): the request parsers, the Task resource renderer, the
+// state machine, the webhook policy and the tables they use. The zod schemas of the resource are
+// at `./schemas`; the URL and rule helpers below the parsers are not exported.
 export {
   FAILURE_CODES,
   FAILURE_MESSAGES,
@@ -14,15 +17,8 @@ export {
   type ImageSize,
   MAX_IMAGE_URLS,
   parseImageRequest,
-  parseImageSize,
 } from "./image-request.js";
 export { LANGUAGES, type Language, normalizeLanguage } from "./language.js";
-export {
-  httpUrlProblem,
-  urlExtension,
-  VIDEO_IMAGE_EXTENSIONS,
-  videoImageUrlProblem,
-} from "./media-url.js";
 export { isPrivateAddress } from "./private-address.js";
 export { parseRemixRequest, type RemixRequest, type RemixSource } from "./remix-request.js";
 export { renderSubmission, type SubmissionAck } from "./render-submission.js";
@@ -33,15 +29,11 @@ export {
   IMAGE_ESTIMATED_SECONDS,
   REMIX_GENERATED_SECONDS,
 } from "./task-estimates.js";
-export {
-  type MediaResult,
-  mediaResultSchema,
-  type TaskError,
-  type TaskResource,
-  type TaskResult,
-  taskErrorSchema,
-  taskResourceSchema,
-  taskResultSchema,
+export type {
+  MediaResult,
+  TaskError,
+  TaskResource,
+  TaskResult,
 } from "./task-resource.js";
 export { canTransition, taskTransitions } from "./task-state-machine.js";
 export {
@@ -51,7 +43,6 @@ export {
   type TaskStatus,
   taskKinds,
   taskStatuses,
-  taskStatusSchema,
 } from "./task-status.js";
 export {
   canonicalVideoModel,
@@ -68,15 +59,11 @@ export {
 export {
   type AspectRatio,
   type GenerationType,
-  inferGenerationType,
   MAX_VIDEO_IMAGE_URLS,
   type OfficialVideoRequest,
-  officialVideoRules,
   parseVideoRequest,
-  type RequestRule,
   SEED_MAX,
   type StandardVideoRequest,
-  standardVideoRules,
   type VideoRequest,
 } from "./video-request.js";
 export {

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { asyncFields, asyncFieldsShape, nonBlank } from "./common-fields.js";
+import { asyncFields, asyncFieldsShape, nonBlank, oneOfModels } from "./common-fields.js";
 import type { Language } from "./language.js";
 import { fieldError, requireObject, zodToInvalidRequest } from "./request-error.js";
 import type { TaskStatus } from "./task-status.js";
@@ -27,7 +27,7 @@ export interface RemixSource {
 
 const remixWireSchema = z.strictObject({
   model: z.enum(REMIX_MODELS, {
-    error: `must be one of ${REMIX_MODELS.join(", ")} (the model of the original video)`,
+    error: oneOfModels(REMIX_MODELS, " (the model of the original video)"),
   }),
   prompt: nonBlank(),
   raw: z.boolean().exactOptional(),

@@ -1,15 +1,5 @@
-import { type GatewayError, invalidRequest } from "@interlingua/errors";
+import { type GatewayError, invalidFromZod, invalidRequest } from "@interlingua/errors";
 import type * as z from "zod";
-
-/** `image_urls[2].url` — the param style of OpenAI error bodies. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out;
-}
 
 /** A 400 invalid_request_error whose message starts with the field it names. */
 export function fieldError(param: string, message: string): GatewayError {
@@ -17,20 +7,11 @@ export function fieldError(param: string, message: string): GatewayError {
 }
 
 /**
- * A zod failure -> the 400 SPEC asks for, naming the field. An unknown field (strict schemas) is
- * named itself; a missing one says so. Never leaks a ZodError.
+ * A zod failure -> the 400 SPEC asks for, worded like every other endpoint (`model: field
+ * required`): the one helper of @interlingua/errors, named by what was parsed.
  */
 export function zodToInvalidRequest(error: z.ZodError, what: string): GatewayError {
-  const issue = error.issues[0];
-  if (!issue) return invalidRequest(`invalid ${what}`);
-  if (issue.code === "unrecognized_keys") {
-    const param = formatPath([...issue.path, issue.keys[0] ?? ""]);
-    return fieldError(param, `unknown field for ${what}`);
-  }
-  if (issue.path.length === 0) return invalidRequest(`invalid ${what}: ${issue.message}`);
-  const param = formatPath(issue.path);
-  const missing = issue.code === "invalid_type" && issue.message.endsWith("received undefined");
-  return fieldError(param, missing ? "field required" : issue.message);
+  return invalidFromZod(error, what);
 }
 
 /** The body must be a JSON object before any field can be judged. */

@@ -28,7 +28,7 @@ export const signedKinds: Record<Format, ReadonlySet<PartKind>> = {
 
 /**
  * Usage fields each stream carries. Compared: the fields both sides carry. Dropped per the loss
- * tables: chat the ttl split, modality and geo; native cache writes (still inside
+ * tables: chat the ttl split, provider extras and geo; native cache writes (still inside
  * promptTokenCount), the split and geo; responses cache writes, modality, tier and geo.
  */
 export const usageFields: Record<Format, ReadonlyArray<keyof Usage>> = {
@@ -56,7 +56,7 @@ export const usageFields: Record<Format, ReadonlyArray<keyof Usage>> = {
     "outputTokens",
     "cachedInputTokens",
     "thinkingTokens",
-    "inputTokensByModality",
+    "providerExtras",
     "serviceTier",
   ],
   responses: ["inputTokens", "outputTokens", "cachedInputTokens", "thinkingTokens"],

@@ -1,11 +1,11 @@
 import type { GatewayError } from "@interlingua/errors";
 import type { Context } from "hono";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
-import type { AppEnv } from "../http/app-env.ts";
-import { errorResponse } from "../http/error-response.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { errorResponse } from "../contract/error-response.ts";
 import { logRefused } from "../log/log-refused.ts";
 import { type RequestLog, requestLog } from "../log/request-log.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import type { AudioEndpoint } from "./audio-route.ts";
 import type { MediaCall } from "./media-account.ts";
 

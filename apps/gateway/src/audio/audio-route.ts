@@ -2,7 +2,7 @@ import { type GatewayError, invalidRequest } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { noChannelAvailable } from "../upstream/upstream-error.ts";
 
 export type AudioEndpoint = "speech" | "transcriptions";

@@ -2,7 +2,7 @@ import { GatewayError } from "@interlingua/errors";
 import type { Dispatcher, FormData } from "undici";
 import { type AttemptRecord, attemptRecorder } from "../pipeline/attempt-upstreams.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import type { UpstreamBody } from "../upstream/send-upstream.ts";
 import { noChannelAvailable, upstreamFailureToError } from "../upstream/upstream-error.ts";
 import {
@@ -34,10 +34,8 @@ export type AudioUpstreamResult =
   | { ok: false; error: GatewayError; clientGone: boolean };
 
 /**
- * Posts to `path` on each candidate channel in turn until one answers 2xx, as the generation
- * pipeline does: the next channel only after a network error, a timeout or a status that is the
- * channel's fault; a caller's mistake (other 4xx) is final. The channel's key goes in the
- * Authorization header. Aborting `signal` (the client left) abandons the call at once.
+ * Fails over like the generation pipeline: the next channel only on a network error, timeout or
+ * channel-fault status; other 4xx are the caller's and final.
  */
 export async function callAudioUpstreams(
   services: GatewayServices,

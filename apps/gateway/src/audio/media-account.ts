@@ -4,7 +4,7 @@ import { type Consumption, creditsFor } from "../billing/charge.ts";
 import { toBillingUnit } from "../billing/money.ts";
 import { reserveHold } from "../billing/reserve-hold.ts";
 import { unitUsageRow } from "../billing/unit-usage-row.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import type { UsageLogInput } from "../storage/store.ts";
 
 /** The call a media account is for: who pays, which model, and for the usage log. */
@@ -37,10 +37,8 @@ export interface MediaAccount {
 }
 
 /**
- * The money side of a media call priced in units rather than tokens (characters of speech,
- * minutes of audio): holds the most the call may cost on the token and user (402 when either
- * cannot cover it), then settles or refunds it once, through the same quota leases and usage log
- * as a generation (billing/accounting.ts); a refused call still leaves its log row.
+ * Media priced in units (speech characters, audio minutes) go through the same quota leases and
+ * usage log as a generation (billing/accounting.ts); a refused call still leaves its log row.
  */
 export async function openMediaAccount(
   services: GatewayServices,

@@ -44,10 +44,8 @@ export interface AudioFormLimits {
 const FIELD_LIMITS = { fieldNameSize: 100, fieldSize: 16 * 1024, fields: 16, files: 1, parts: 24 };
 
 /**
- * Reads a `multipart/form-data` body as a stream with busboy: text fields into memory (small and
- * few), the `file` part straight to a temp file, never whole in memory, its size cap enforced as
- * it is read. Every refusal is a 4xx to answer in the endpoint's envelope; the temp file is
- * deleted on any refusal.
+ * Streams the `file` part straight to a temp file (size cap enforced while reading), so an upload
+ * is never whole in memory; the temp file is deleted on any refusal.
  */
 export async function readAudioForm(request: Request, limits: AudioFormLimits): Promise<AudioForm> {
   const contentType = request.headers.get("content-type") ?? "";

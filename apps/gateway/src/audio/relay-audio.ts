@@ -8,10 +8,8 @@ export interface RelayEnd {
 }
 
 /**
- * The upstream's audio as the client's body, chunk by chunk as it arrives: each chunk is read
- * only when the client's side asks for one (backpressure), so nothing is buffered beyond a chunk.
- * A client that goes away cancels the stream, which destroys the upstream body and so closes
- * the upstream connection. `onEnd` is called once.
+ * Pulls a chunk only when the client asks for one, so nothing is buffered beyond a chunk; a client
+ * that leaves destroys the upstream body, closing its connection. `onEnd` is called once.
  */
 export function relayAudio(
   body: UpstreamBody,

@@ -8,11 +8,11 @@ import {
 } from "@interlingua/fmt-chat/media";
 import type { Context } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
-import type { AppEnv } from "../http/app-env.ts";
-import { readJsonObject } from "../http/read-json-object.ts";
-import { checkUnknownFields } from "../http/unknown-fields.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { readJsonObject } from "../contract/read-json-object.ts";
+import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { audioCall } from "./audio-call.ts";
 import { resolveAudioRoute } from "./audio-route.ts";
 import { callAudioUpstreams } from "./audio-upstream.ts";
@@ -22,10 +22,8 @@ import { relayAudio } from "./relay-audio.ts";
 export const SPEECH_PATH = "/v1/audio/speech";
 
 /**
- * POST /v1/audio/speech: a JSON body checked against SPEC.md (400 naming the field, 413 for
- * input over 4096 characters), routed to an OpenAI channel, held and then charged per character
- * of input once the upstream answers (refunded if no channel does), and the audio streamed to
- * the client as it arrives with its format's content type.
+ * POST /v1/audio/speech: held up front, charged per input character only once the upstream
+ * answers (refunded if none does); the audio is streamed to the client as it arrives.
  */
 export function speechHandler(services: GatewayServices) {
   return async (c: Context<AppEnv>): Promise<Response> => {

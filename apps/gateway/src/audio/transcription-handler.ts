@@ -1,5 +1,11 @@
 import { openAsBlob } from "node:fs";
-import { badGateway, invalidRequest, toGatewayError } from "@interlingua/errors";
+import {
+  badGateway,
+  FIELD_REQUIRED,
+  invalidField,
+  invalidRequest,
+  toGatewayError,
+} from "@interlingua/errors";
 import {
   parseTranscriptionFields,
   parseVerboseTranscription,
@@ -12,10 +18,10 @@ import type { Context } from "hono";
 import { FormData } from "undici";
 import { authenticate } from "../auth/authenticate.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
-import type { AppEnv } from "../http/app-env.ts";
-import { checkUnknownFields } from "../http/unknown-fields.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { type AudioCall, audioCall } from "./audio-call.ts";
 import { billedSeconds, maxAudioSeconds, measureAudioSeconds } from "./audio-duration.ts";
 import { resolveAudioRoute } from "./audio-route.ts";
@@ -39,13 +45,8 @@ const MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
 const DURATION_TOLERANCE_SECONDS = 2;
 
 /**
- * POST /v1/audio/transcriptions: the multipart body streamed (busboy) with the file spooled to a
- * private temp file, never held whole in memory, its 25 MB cap enforced while reading (413 in
- * the standard body); the fields checked; the file's type sniffed from its bytes; its duration
- * read from the audio; the most it can cost held; the file forwarded as multipart asking the
- * upstream for verbose_json, from which the gateway renders the requested format; charged per
- * minute of audio exactly once, or refunded when no upstream answers. The temp file is deleted
- * when the call ends.
+ * POST /v1/audio/transcriptions. The file is spooled to a temp file, its 25 MB cap checked while
+ * reading, never whole in memory; the upstream answers verbose_json, rendered to the asked format.
  */
 export function transcriptionHandler(services: GatewayServices) {
   return async (c: Context<AppEnv>): Promise<Response> => {
@@ -65,7 +66,7 @@ export function transcriptionHandler(services: GatewayServices) {
     }
     const file = form.file;
     try {
-      if (file === undefined) return call.refuse(invalidRequest("file: is required", "file"));
+      if (file === undefined) return call.refuse(invalidField(["file"], FIELD_REQUIRED));
       let options: TranscriptionOptions;
       try {
         options = parseTranscriptionFields(form.fields);

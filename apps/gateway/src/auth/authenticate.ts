@@ -1,8 +1,14 @@
 import { type GatewayError, rateLimited, unauthenticated } from "@interlingua/errors";
-import { inSpan } from "../observe/tracing.ts";
-import type { GatewayServices } from "../services.ts";
+import { inSpan } from "../log/tracing.ts";
+import type { RateLimiter } from "../ratelimit/rate-limiter.ts";
 import { type CredentialGroup, readCredential } from "./credential-sources.ts";
-import type { AuthenticatedToken } from "./token-store.ts";
+import type { AuthenticatedToken, TokenStore } from "./token-store.ts";
+
+/** What authenticating reads: the tokens and their rate limits. */
+export interface AuthServices {
+  readonly tokens: Pick<TokenStore, "lookup">;
+  readonly limiter: Pick<RateLimiter, "admit">;
+}
 
 export type Authentication =
   | { readonly ok: true; readonly token: AuthenticatedToken }
@@ -20,7 +26,7 @@ const REFUSALS = {
  * render in its own envelope.
  */
 export const authenticate = (
-  services: GatewayServices,
+  services: AuthServices,
   group: CredentialGroup,
   headers: Headers,
   url: URL,
@@ -30,7 +36,7 @@ export const authenticate = (
   );
 
 async function checkCredentials(
-  services: GatewayServices,
+  services: AuthServices,
   group: CredentialGroup,
   headers: Headers,
   url: URL,

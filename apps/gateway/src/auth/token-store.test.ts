@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedStore } from "../config/seed-store.ts";
 import { openStore } from "../storage/open-store.ts";
 import type { Store } from "../storage/store.ts";
 import { readCredential } from "./credential-sources.ts";
 import { keyHash } from "./key-hash.ts";
+import { seedStore } from "./seed-store.ts";
 import { TokenStore } from "./token-store.ts";
 
 describe("TokenStore", () => {

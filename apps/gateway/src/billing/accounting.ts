@@ -94,14 +94,8 @@ const SHORT_TOKEN: ReserveOutcome = { ok: false, short: "token" };
 const SHORT_USER: ReserveOutcome = { ok: false, short: "user" };
 
 /**
- * The money rules around every call (issue: accounts and money), on quota leases. Each instance
- * leases blocks of credits per limited token and user from the database and takes the hold of a
- * call from them in memory: no I/O on the request's path unless a lease must grow (one
- * transaction, shared by the reserves that wait for it). Settling, refunds and usage rows are
- * queued and written in batches, one transaction each (`ChargeBatcher`). Idle or surplus lease
- * goes back after `idleMs`; a heartbeat keeps this instance's leases from being reclaimed as a
- * dead instance's, and dead instances' leases are reclaimed. `flush()` writes everything queued
- * and gives back every free lease; `close()` also gives back the rest.
+ * Holds come from in-memory quota leases, so a call does I/O only when a lease must grow; charges
+ * are written in batches (`ChargeBatcher`). A heartbeat keeps live leases from being reclaimed.
  */
 export class Accounting {
   readonly #store: Store;

@@ -1,14 +1,38 @@
-import type { Usage } from "@interlingua/core-types";
+import { CACHE_TTL_HOURS, type CacheAnalysis } from "@interlingua/cache-control";
+import type { Request, Usage } from "@interlingua/core-types";
 import type { GatewayError } from "@interlingua/errors";
-import { CACHE_TTL_HOURS } from "../cache/cache-ttl-hours.ts";
-import type { GenerationRequest } from "../pipeline/generation-request.ts";
-import type { GatewayServices } from "../services.ts";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import type { BillingConfig } from "../config/config-schema.ts";
+import type { Logger } from "../log/logger.ts";
+import type { RateLimiter } from "../ratelimit/rate-limiter.ts";
 import type { UsageLogInput } from "../storage/store.ts";
+import type { Accounting } from "./accounting.ts";
 import { holdFor } from "./call-hold.ts";
 import { creditsFor } from "./charge.ts";
 import { deliveredUsage } from "./delivered-usage.ts";
 import { toBillingUnit } from "./money.ts";
+import type { PriceBook } from "./price-book.ts";
 import { reserveHold } from "./reserve-hold.ts";
+
+/** What a call's account reads of the gateway. */
+export interface BillingServices {
+  readonly accounting: Accounting | undefined;
+  readonly limiter: Pick<RateLimiter, "recordTokens">;
+  readonly prices: Pick<PriceBook, "ratesOrFree" | "maxOutputTokens">;
+  readonly config: { readonly billing: BillingConfig };
+  readonly log: Logger;
+}
+
+/** What a call's account reads of the client request. */
+export interface BilledCall {
+  readonly requestId: string;
+  readonly token: AuthenticatedToken;
+  readonly endpoint: { readonly name: string };
+  readonly model: string;
+  readonly stream: boolean;
+  readonly canonical: Request;
+  readonly cache: CacheAnalysis;
+}
 
 /** What the upstream delivered to the gateway (whether or not the client got it all). */
 export interface Delivery {
@@ -37,14 +61,12 @@ export interface CallAccount {
 }
 
 /**
- * Reserves the most this call may cost on its token and user (402 when either cannot cover it);
- * `end` later charges, exactly once, for what the upstream delivered: its reported usage, or an
- * estimate when it delivered without reporting (all of) it; everything is refunded when the
- * upstream failed. Every call, refused or not, leaves one usage log row.
+ * Holds the most the call may cost (402 when the token or user cannot cover it); `end` charges
+ * exactly once, for what was delivered, or refunds. Every call leaves one usage log row.
  */
 export async function openCallAccount(
-  services: GatewayServices,
-  request: GenerationRequest,
+  services: BillingServices,
+  request: BilledCall,
   gatewayModel: string,
   started: number,
 ): Promise<{ ok: true; account: CallAccount } | { ok: false; error: GatewayError }> {

@@ -46,10 +46,8 @@ function dearest(...rates: bigint[]): bigint {
 }
 
 /**
- * The amount held before a text call: its most expensive outcome. Prompt tokens at their upper
- * bound (at the cache-write price when the prompt carries cache marks: Anthropic bills marked
- * prefixes as writes, up to twice the input price), the output cap per choice at the output
- * price, and the one-time storage of a context cache the call may create for its whole prompt.
+ * The call's most expensive outcome. Marked prompts are held at the cache-write price: Anthropic
+ * bills marked prefixes as writes, up to twice the input price.
  */
 export function holdFor(input: HoldInput): CallHold {
   const { rates, request } = input;

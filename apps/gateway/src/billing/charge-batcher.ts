@@ -81,15 +81,9 @@ export const storedCharge = (c: PendingCharge): Charge => ({
 });
 
 /**
- * Settled calls and usage rows, written in batches off the request's path: one transaction per
- * batch (`Store.writeCharges`). A batch that fails is retried as it was, with the same id, before
- * anything newer: if its commit did happen (only its answer was lost) the store recognises the
- * id and changes nothing, so no call is ever charged twice; if it did not, it is applied now.
- * When it fails again while the database takes an empty batch (so the data is at fault, not the
- * database), it is split in halves that name it (`supersedes`: applied only if it never was),
- * down to the one call at fault, which becomes a dead letter, loudly; the other calls are
- * written. Until a batch is written, its consumed parts stay in their leases
- * (`QuotaLease.consuming`).
+ * A failed batch is retried first with the same id, so a commit whose answer was lost is never
+ * charged twice; one that fails while an empty batch succeeds is split down to the bad call
+ * (dead-lettered, loudly) so the others are still written.
  */
 export class ChargeBatcher {
   readonly #o: ChargeBatcherOptions;

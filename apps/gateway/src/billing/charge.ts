@@ -66,14 +66,9 @@ export function creditsByBigInt(rates: Rates, consumed: Consumption): number {
   return toCredits(scaled);
 }
 
-// The fast path. Two creditsFor per call on the request's path made BigInt arithmetic a visible
-// part of accounting's cost, yet almost every call consumes whole units (tokens) at rates whose
-// sums stay far below 2^53, where Number arithmetic on integers is exact. Each rate is split as
-// `hi x 1e9 + lo` nano-credits per million units; for whole quantities q the charge is
-// ceil((1e9 x sum(q x hi) + sum(q x lo)) / 1e15) credits, computed with integer steps only and
-// every intermediate checked to be a safe integer (a result above 2^53 - 1 rounds to at least
-// 2^53, so the check cannot be fooled). Anything else (a fraction of a unit, an unsafe sum)
-// answers undefined and takes the BigInt path; both give the same credits.
+// Fast path: BigInt arithmetic was a visible part of accounting's cost, and whole-unit charges are
+// exact as safe Number integers (each step checked). Anything else answers undefined and takes the
+// BigInt path; both give the same credits.
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 /** A whole quantity above this would already lose precision in the BigInt path's millionths. */

@@ -26,13 +26,8 @@ export interface LocalLeases {
 }
 
 /**
- * The store as the gateway's handlers see it: a token's or user's `reserved` leaves out this
- * instance's free lease, which is neither spent nor held by any call. So every balance (GET
- * /v1/balance, /v1/user/balance, the management API, the limits of what a key may grant) counts
- * as held only this instance's holds of calls in flight, its settled charges not yet written,
- * and other instances' leases (which they give back after two idle seconds). Setting a token's
- * remaining quota first gives this instance's free lease on it back, so the new remaining is
- * exact. Everything else passes through.
+ * `reserved` leaves out this instance's free lease (neither spent nor held), so balances show only
+ * real holds; setting a token's remaining returns that lease first, so the new value is exact.
  */
 export class LeaseAwareStore implements Store {
   readonly driver: Store["driver"];

@@ -25,10 +25,8 @@ export interface LeaseBookOptions {
 }
 
 /**
- * This instance's leases, one per limited token and user it has served. A hold is taken from the
- * subject's lease synchronously when it has room; otherwise the reserve waits while the lease
- * grows by one database transaction, shared by every reserve waiting on it (single flight).
- * Growing, giving back and the heartbeat check are the only writes; settling is the batcher's.
+ * A hold is taken synchronously when the lease has room; otherwise waiting reserves share one
+ * growing transaction (single flight). Settling is the batcher's write, not this.
  */
 export class LeaseBook {
   readonly #store: Store;

@@ -31,25 +31,21 @@ export function likelyPromptTokens(size: PromptSize): number {
   return Math.ceil(size.chars / CHARS_PER_TOKEN) + (size.images + size.files) * LIKELY_MEDIA_TOKENS;
 }
 
-// --- The upper bound: what a prompt can cost at most, held before the call. Every tokenizer of
-// the three providers is byte-level (BPE or SentencePiece with byte fallback): a token covers at
-// least one UTF-8 byte, so text costs at most one token per byte. Around that text come a few
-// formatting tokens per turn (OpenAI documents 3-4 a message) and per request, and each tool adds
-// its rendering plus, on Anthropic, a tool-use system prompt (346 tokens at most for function
-// tools). Media are bounded per item by the providers' published formulas: an image at most
-// about 4,800 tokens (Claude's high-resolution images; OpenAI's patch-based images stay under
-// 2,500, Gemini's under 1,200 per image at high media resolution). A file has no such formula (a
-// PDF is billed per page, a video per second), so it is held at a documented 100,000 tokens
-// (about 380 PDF pages or 6 minutes of video on Gemini); provider-run tools (search results,
-// MCP output) likewise at 50,000 tokens each. Only media or tool results above those amounts can
-// cost more than the hold: the README's overdraft bound.
+// The hold is an upper bound on what a prompt can cost: only media or tool results above these
+// caps can cost more (the README's overdraft bound).
 export const PROMPT_BOUND = {
+  // Every provider's tokenizer is byte-level: a token covers at least one UTF-8 byte.
   tokensPerByte: 1,
+  // Formatting tokens (OpenAI documents 3-4 a message).
   tokensPerTurn: 16,
   tokensPerRequest: 64,
+  // Its rendering, plus on Anthropic a tool-use system prompt (346 tokens at most).
   tokensPerFunctionTool: 1_000,
+  // Search results, MCP output: no published formula.
   tokensPerServerTool: 50_000,
+  // Claude's high-resolution image is about 4,800; OpenAI's stay under 2,500, Gemini's 1,200.
   tokensPerImage: 6_000,
+  // No formula (PDFs bill per page, video per second): about 380 PDF pages or 6 min on Gemini.
   tokensPerFile: 100_000,
 } as const;
 

@@ -20,11 +20,8 @@ export interface Waiter {
 const FADE = 15 / 16;
 
 /**
- * One instance's lease on one token or user, in memory. Its credits are `leased` (what the lease
- * row holds, as far as this instance knows: it is the row's only writer besides a reclaim) and
- * split into holds of calls in flight, the consumed parts of settled calls whose charge batch is
- * not written yet, and what is free for the next holds. Every method is synchronous: taking a
- * hold from a lease with room costs no I/O.
+ * Synchronous, so a hold from a lease with room costs no I/O. `leased` is the lease row as this
+ * instance knows it: the row's only writer besides a reclaim.
  */
 export class QuotaLease implements LeaseKey {
   readonly owner: string;

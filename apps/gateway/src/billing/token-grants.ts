@@ -1,13 +1,8 @@
 import type { TokenRow } from "../storage/store.ts";
 import { remainingCredits } from "./balances.ts";
 
-// Who may hand out quota through the management API. Every key of a user manages that user's
-// tokens, so without a rule any limited key could mint itself an unlimited one. The rule: a
-// limited key never grants more than it has itself. It cannot create an unlimited token, cannot
-// give a new token more than its own remaining quota, and cannot raise any token's remaining
-// quota (its own included) above both that token's current remaining and its own remaining, nor
-// make a token unlimited. Lowering is always allowed. An unlimited key manages its user's tokens
-// freely; the user's own quota still bounds what all of them spend together.
+// Every key of a user manages that user's tokens, so a limited key never grants more than it has
+// (else it could mint itself an unlimited one). The user's quota still bounds all its tokens.
 
 /** What a request asks to grant: a new token's quota, or a change to an existing one. */
 export interface Grant {

@@ -1,4 +1,5 @@
 import {
+  CACHE_TTL_HOURS,
   type CachedAnalysis,
   cacheKey,
   estimatePrefixTokens,
@@ -7,7 +8,7 @@ import {
   planAnthropic,
   planGemini,
   planOpenAI,
-  promptCacheKey,
+  planOpenAIResponses,
   stripCacheControl,
 } from "@interlingua/cache-control";
 import {
@@ -20,7 +21,6 @@ import type { Agent } from "undici";
 import type { RequestLog } from "../log/request-log.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import type { CacheRegistry } from "./cache-registry.ts";
-import { CACHE_TTL_HOURS } from "./cache-ttl-hours.ts";
 import { createGeminiCache } from "./create-gemini-cache.ts";
 
 export interface CacheContext {
@@ -107,26 +107,16 @@ const PLANS: Record<UpstreamProtocol, (input: PlanInput) => Promise<CachePlanOut
   }),
   gemini: planGeminiCache,
   // The Responses API takes the same key, as a field of its own body.
-  "openai-responses": async ({ request, key }) => {
-    const out = stripCacheControl(request);
-    const responses = { ...out.extras?.["responses"], prompt_cache_key: promptCacheKey(key) };
-    return {
-      canonical: { ...out, extras: { ...out.extras, responses } },
-      mode: "openai-key",
-      storageTokenHours: 0,
-    };
-  },
+  "openai-responses": async ({ request, key }) => ({
+    canonical: planOpenAIResponses(request, key),
+    mode: "openai-key",
+    storageTokenHours: 0,
+  }),
 };
 
 /**
- * Rules 2-8 for one candidate channel: a cached request becomes a prompt_cache_key (OpenAI), one
- * breakpoint (Anthropic), or a cachedContents resource plus the live suffix (Gemini, created on
- * first use in the same request and reused while its key matches and it lives). Anything that
- * stands in the way of a cache (a model without caching, a channel with caching off, a prefix
- * below the upstream's minimum, a creation failure) runs the request as an ordinary one.
- * A request with no boundary to plan (none, or an explicit native `cachedContent`) never gets
- * here (see cache-planner.ts); what is forwarded then is still stripped of `cache_control` (see
- * prepare-upstream-request.ts).
+ * Rules 2-8 for one candidate channel. Anything in a cache's way (no caching on the model or
+ * channel, a prefix below the minimum, a creation failure) runs the request as an ordinary one.
  */
 export async function applyCachePlan(
   context: CacheContext,

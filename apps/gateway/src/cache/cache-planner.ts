@@ -1,9 +1,11 @@
-import type { Warning } from "@interlingua/core-types";
-import type { GenerationRequest } from "../pipeline/generation-request.ts";
+import type { CacheAnalysis } from "@interlingua/cache-control";
+import type { Request, Warning } from "@interlingua/core-types";
+import type { Agent } from "undici";
+import type { RequestLog } from "../log/request-log.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
-import type { GatewayServices } from "../services.ts";
 import type { UpstreamFailure } from "../upstream/upstream-failure.ts";
 import { applyCachePlan, type CachePlanOutcome } from "./apply-cache-plan.ts";
+import type { CacheRegistry } from "./cache-registry.ts";
 
 /** The cache side of one request's attempts, one call per candidate channel. */
 export interface CachePlanner {
@@ -17,12 +19,27 @@ export interface CachePlanner {
   staleCache(outcome: CachePlanOutcome | undefined, failure: UpstreamFailure): Promise<boolean>;
 }
 
+/** What planning reads of the gateway. */
+export interface CacheServices {
+  readonly agent: Agent;
+  readonly caches: CacheRegistry;
+  readonly now: () => number;
+}
+
+/** What planning reads of a client request. */
+export interface CacheInput {
+  readonly cache: CacheAnalysis;
+  readonly canonical: Request;
+  readonly token: { readonly userId: string };
+  readonly log: RequestLog;
+}
+
 const GONE_STATUSES = new Set([403, 404]);
 
 /** The planner of one request, or undefined when it has no cache boundary to plan. */
 export function cachePlanner(
-  services: GatewayServices,
-  request: GenerationRequest,
+  services: CacheServices,
+  request: CacheInput,
   gatewayModel: string,
 ): CachePlanner | undefined {
   const analysis = request.cache;

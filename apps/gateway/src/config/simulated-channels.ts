@@ -8,12 +8,7 @@ import type { ChannelConfig } from "./config-schema.ts";
 /** The key the gateway presents to the built-in simulator (it is not a secret). */
 export const SIMULATOR_API_KEY = "sim-key";
 
-/**
- * Kinds of catalogue models the simulated channels serve. Video (Veo on the Gemini protocol)
- * and images (OpenAI `txtA-image-2`, Gemini `txtC-3-pro-image-preview`) are served by the
- * simulator too, and so are the audio endpoints: `speech` and `transcription`
- * (`txtA-4o-mini-tts`, `asrW-1`, OpenAI protocol).
- */
+/** Kinds of catalogue models the simulator serves (video, images and audio on their protocols). */
 const SIMULATED_KINDS = new Set<string>(["text", "video", "image", "speech", "transcription"]);
 
 /**

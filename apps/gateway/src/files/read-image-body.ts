@@ -22,10 +22,8 @@ export const tooLargeError = (maxBytes: number) =>
 export type BodyFailure = () => GatewayError | undefined;
 
 /**
- * The image in a file part, as a stream for the file store: its type sniffed from the leading
- * bytes, then every byte checked as it passes (size cap, the format's structure), so a bad or
- * oversized image makes the stream fail before it closes and the store keeps nothing. Whatever
- * part of the file is not read (after a failure or a cancel) is discarded, so the parser goes on.
+ * Checks every byte as it passes (size cap, the format's structure), so a bad image fails the
+ * stream before it closes and the store keeps nothing; an unread rest is discarded for the parser.
  */
 export async function readImageBody(
   file: FilePart,

@@ -73,10 +73,8 @@ export function drainBody(source: Readable, maxBytes: number): Promise<BodyEnd> 
 }
 
 /**
- * `POST /v1/uploads/images`'s body: multipart/form-data parsed as it streams in, the image in
- * field `file` streamed to the sink while it is checked (readImageBody). The request is always
- * read to its end (up to maxBodyBytes) before the outcome is known, so every answer, a 413
- * included, reaches the client on a connection it can keep using; a failure keeps nothing.
+ * The request is always read to its end (up to maxBodyBytes) before answering, so every answer,
+ * a 413 included, reaches the client on a connection it can keep using; a failure keeps nothing.
  */
 export async function receiveImageUpload(
   source: Readable,

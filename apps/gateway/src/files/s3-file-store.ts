@@ -45,10 +45,8 @@ const isMissing = (error: unknown) =>
   (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
 /**
- * Files as objects of one bucket (under an optional prefix). A put streams: a body that fits
- * one part goes up as one PutObject, a larger one as a multipart upload, one 5 MiB part at a
- * time, so at most one part is in memory; a refused or failed put aborts the multipart upload,
- * leaving nothing.
+ * Large puts go up as multipart, one 5 MiB part at a time, so at most one part is in memory; a
+ * failed put aborts the upload, leaving nothing.
  */
 export class S3FileStore implements FileStore {
   readonly driver = "s3" as const;

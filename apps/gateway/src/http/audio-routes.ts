@@ -2,9 +2,9 @@ import { toGatewayError } from "@interlingua/errors";
 import type { Context, Hono } from "hono";
 import { SPEECH_PATH, speechHandler } from "../audio/speech-handler.ts";
 import { TRANSCRIPTIONS_PATH, transcriptionHandler } from "../audio/transcription-handler.ts";
-import type { GatewayServices } from "../services.ts";
-import type { AppEnv } from "./app-env.ts";
-import { errorResponse } from "./error-response.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { errorResponse } from "../contract/error-response.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 
 /** SPEC.md's audio endpoints: text to speech and transcription, in the standard error body. */
 export function mountAudioRoutes(app: Hono<AppEnv>, services: GatewayServices): void {

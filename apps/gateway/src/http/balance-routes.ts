@@ -3,9 +3,9 @@ import type { Context, Hono } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { tokenBalance, userBalance } from "../billing/balances.ts";
-import type { GatewayServices } from "../services.ts";
-import type { AppEnv } from "./app-env.ts";
-import { errorResponse } from "./error-response.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { errorResponse } from "../contract/error-response.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 
 // SPEC.md: the failure texts the balance endpoints begin with.
 const TOKEN_MISSING = "Failed to get token information: the token record does not exist";

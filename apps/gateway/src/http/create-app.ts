@@ -1,14 +1,14 @@
 import { notFound, toGatewayError } from "@interlingua/errors";
 import { Hono } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { GENERATION_ROUTES } from "../contract/endpoints.ts";
+import { errorResponse } from "../contract/error-response.ts";
 import { listModels } from "../models/list-models.ts";
 import { observeRequests } from "../observe/observe-requests.ts";
-import type { GatewayServices } from "../services.ts";
-import type { AppEnv } from "./app-env.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { mountAudioRoutes } from "./audio-routes.ts";
 import { mountBalanceRoutes } from "./balance-routes.ts";
-import { GENERATION_ROUTES } from "./endpoints.ts";
-import { errorResponse } from "./error-response.ts";
 import { mountFileRoutes } from "./file-routes.ts";
 import { generationHandler } from "./generation-handler.ts";
 import { mountHealthRoutes } from "./health-routes.ts";

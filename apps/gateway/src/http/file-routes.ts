@@ -1,9 +1,9 @@
 import { notFound } from "@interlingua/errors";
 import type { Hono } from "hono";
+import type { AppEnv } from "../contract/app-env.ts";
+import { errorResponse } from "../contract/error-response.ts";
 import { isFileKey } from "../files/file-key.ts";
-import type { GatewayServices } from "../services.ts";
-import type { AppEnv } from "./app-env.ts";
-import { errorResponse } from "./error-response.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 
 /**
  * `GET /files/<key>`: uploads and generated results, public (the unguessable URL is the

@@ -1,4 +1,8 @@
-import { analyzeCache, type CacheAnalysis } from "@interlingua/cache-control";
+import {
+  analyzeCache,
+  type CacheAnalysis,
+  ignoredNativeBoundaries,
+} from "@interlingua/cache-control";
 import {
   type Request as CanonicalRequest,
   findTooDeep,
@@ -13,70 +17,102 @@ import {
 } from "@interlingua/errors";
 import type { Context } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
-import { ignoredNativeBoundaries } from "../cache/ignored-native-boundaries.ts";
-import { CODECS } from "../codecs.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import type { EndpointSpec } from "../contract/endpoints.ts";
+import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
+import { errorResponse } from "../contract/error-response.ts";
+import { type BodyReadResult, readBodyCapped } from "../contract/read-body.ts";
+import { isStrict } from "../contract/warnings-header.ts";
 import { logRefused } from "../log/log-refused.ts";
 import { requestLog } from "../log/request-log.ts";
+import { CODECS } from "../pipeline/codecs.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
+import { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
-import { isStrict } from "../pipeline/warnings-header.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { writesDirectly } from "../stream/direct-relay.ts";
-import type { AppEnv } from "./app-env.ts";
-import type { EndpointSpec } from "./endpoints.ts";
-import { ENVELOPE_HEADER, shouldWrap } from "./envelope.ts";
-import { errorResponse } from "./error-response.ts";
 import { parseNativeTarget } from "./native-target.ts";
-import { readBodyCapped } from "./read-body.ts";
 
 const NO_CACHE: CacheAnalysis = { mode: "none", warnings: [] };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** What the front half reads of an HTTP request, whichever server it came through. */
+export interface GenerationCall {
+  readonly requestId: string;
+  readonly url: URL;
+  /** The `{model}:{method}` segment of a native route, as routed (undefined elsewhere). */
+  readonly target: string | undefined;
+  /** Only `get` is read: the Node route passes its own reader of the parsed request headers. */
+  readonly headers: Headers;
+  /** The body, capped (see `readBodyCapped`). */
+  readBody(limit: number): Promise<BodyReadResult>;
+  /** Aborts when the client disconnects. */
+  readonly signal: AbortSignal;
+  /** The server writes a RelayResponse to the Node response itself (see `writesDirectly`). */
+  readonly writesDirectly: boolean;
+}
+
 /**
  * The front half of every generation endpoint: target, credentials, body, client-format parse.
- * Each refusal is rendered in the endpoint's own error envelope.
+ * Each refusal is rendered in the endpoint's own error envelope. Shared by the Hono route
+ * (`generationHandler`) and the Node route (`generation-listener.ts`).
  */
-export function generationHandler(services: GatewayServices, endpoint: EndpointSpec) {
+export function answerGeneration(services: GatewayServices, endpoint: EndpointSpec) {
   const handle = handleGeneration(services, endpoint);
   // A bug past this point still answers in the endpoint's own error envelope.
-  return async (c: Context<AppEnv>): Promise<Response> => {
+  return async (call: GenerationCall): Promise<Response | TextReply> => {
     try {
-      return await handle(c);
+      return await handle(call);
     } catch (error) {
       services.log.error(
-        { requestId: c.get("requestId"), endpoint: endpoint.name, err: error },
+        { requestId: call.requestId, endpoint: endpoint.name, err: error },
         "unhandled error",
       );
-      return errorResponse(endpoint.errors, toGatewayError(error), c.get("requestId"));
+      return errorResponse(endpoint.errors, toGatewayError(error), call.requestId);
     }
   };
 }
 
-function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
+/** `answerGeneration` as a Hono route handler. */
+export function generationHandler(services: GatewayServices, endpoint: EndpointSpec) {
+  const answer = answerGeneration(services, endpoint);
   return async (c: Context<AppEnv>): Promise<Response> => {
-    const requestId = c.get("requestId");
-    const url = new URL(c.req.url);
+    const reply = await answer({
+      requestId: c.get("requestId"),
+      url: new URL(c.req.url),
+      target: endpoint.format === "native" ? (c.req.param("target") ?? "") : undefined,
+      headers: c.req.raw.headers,
+      readBody: (limit) => readBodyCapped(c.req.raw, limit),
+      signal: c.req.raw.signal,
+      writesDirectly: writesDirectly(c.env),
+    });
+    return reply instanceof TextReply ? reply.toResponse() : reply;
+  };
+}
+
+function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
+  return async (call: GenerationCall): Promise<Response | TextReply> => {
+    const { requestId, url, headers } = call;
     const log = requestLog(services.log, { requestId, endpoint: endpoint.name });
     const refuse = (error: GatewayError) => {
       logRefused(log, url, error);
       return errorResponse(endpoint.errors, error, requestId);
     };
 
-    const target =
-      endpoint.format === "native" ? parseNativeTarget(c.req.param("target") ?? "") : undefined;
+    const target = endpoint.format === "native" ? parseNativeTarget(call.target ?? "") : undefined;
     if (endpoint.format === "native" && target === undefined) {
       return refuse(
         notFound("unknown method: use {model}:generateContent or {model}:streamGenerateContent"),
       );
     }
 
-    const auth = await authenticate(services, endpoint.credentials, c.req.raw.headers, url);
+    const auth = await authenticate(services, endpoint.credentials, headers, url);
     if (!auth.ok) return refuse(auth.error);
     const token = auth.token;
 
-    const body = await readBodyCapped(c.req.raw, services.config.limits.max_body_bytes);
+    const body = await call.readBody(services.config.limits.max_body_bytes);
     if (!body.ok) {
       return refuse(
         body.kind === "too-large"
@@ -131,7 +167,6 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       }
     }
 
-    const headers = c.req.raw.headers;
     const anthropicVersion = headers.get("anthropic-version") ?? headers.get("vendor-version");
     const anthropicBeta = headers.get("anthropic-beta");
     const request: GenerationRequest = {
@@ -150,8 +185,8 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
         ...(anthropicVersion === null ? {} : { anthropicVersion }),
         ...(anthropicBeta === null || endpoint.format !== "messages" ? {} : { anthropicBeta }),
       },
-      writesDirectly: writesDirectly(c.env),
-      signal: c.req.raw.signal,
+      writesDirectly: call.writesDirectly,
+      signal: call.signal,
       strict: isStrict(headers),
     };
     return runGeneration(services, request);

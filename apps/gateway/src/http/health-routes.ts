@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import type { GatewayServices } from "../services.ts";
-import type { AppEnv } from "./app-env.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 
 /**
  * `GET /healthz`: the process is up and serving (no auth, no dependency touched: a liveness

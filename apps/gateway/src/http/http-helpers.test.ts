@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { shouldWrap, wrapJsonText } from "./envelope.ts";
+import { shouldWrap, wrapJsonText } from "../contract/envelope.ts";
+import { readBodyCapped } from "../contract/read-body.ts";
 import { parseNativeTarget } from "./native-target.ts";
-import { readBodyCapped } from "./read-body.ts";
 
 describe("envelope switch", () => {
   it("wraps by setting, the header overriding it either way; bare endpoints never wrap", () => {

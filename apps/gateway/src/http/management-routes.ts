@@ -1,15 +1,17 @@
+import { formatZodIssue } from "@interlingua/errors";
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import { authenticate } from "../auth/authenticate.ts";
-import { drawForChange, drawForNewToken, giveBack } from "../auth/grant-quota.ts";
 import { newTokenScope, type Scope, type ScopeAsk, scopeChange } from "../auth/grant-scope.ts";
 import { keyHash, keyHint, newApiKey } from "../auth/key-hash.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { remainingCredits, userBalance } from "../billing/balances.ts";
+import { drawForChange, drawForNewToken, giveBack } from "../billing/grant-quota.ts";
 import { toBillingUnit } from "../billing/money.ts";
-import type { GatewayServices } from "../services.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { readBodyCapped } from "../contract/read-body.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import type { LogFilter, TokenPatch, TokenRow, UsageLogRow } from "../storage/store.ts";
-import type { AppEnv } from "./app-env.ts";
 import {
   createTokenSchema,
   type LogQuery,
@@ -19,7 +21,6 @@ import {
   type UpdateTokenBody,
   updateTokenSchema,
 } from "./management-schemas.ts";
-import { readBodyCapped } from "./read-body.ts";
 
 type Ctx = Context<AppEnv>;
 type Reply = {
@@ -38,8 +39,9 @@ const refuse = (status: Reply["status"], message: string): Reply => ({
   data: null,
 });
 
+// Every issue, each worded as the generation endpoints word their first (`name: field required`).
 const issueText = (error: z.ZodError) =>
-  error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+  error.issues.map((issue) => formatZodIssue(issue, "body").message).join("; ");
 
 const unixSeconds = (ms: number | undefined) => (ms === undefined ? -1 : Math.floor(ms / 1000));
 

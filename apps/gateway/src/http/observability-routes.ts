@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import type { GatewayServices } from "../services.ts";
-import type { AppEnv } from "./app-env.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { DOCS_PAGE } from "./openapi/docs-page.ts";
 import { apiRoutes, openApiDocument } from "./openapi/openapi-document.ts";
 

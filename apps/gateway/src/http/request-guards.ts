@@ -1,7 +1,7 @@
 import { GatewayError, unavailable } from "@interlingua/errors";
 import type { MiddlewareHandler } from "hono";
-import type { GatewayServices } from "../services.ts";
-import type { AppEnv } from "./app-env.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { InflightBodies } from "./inflight-bodies.ts";
 import { pathErrorResponse } from "./route-envelope.ts";
 
@@ -14,7 +14,7 @@ const isJsonType = (type: string) => {
 };
 
 /** Declared body bytes; undefined for a chunked body, 0 for none. */
-function declaredBody(headers: Headers): number | undefined {
+function declaredBody(headers: Pick<Headers, "get" | "has">): number | undefined {
   const length = headers.get("content-length");
   if (length !== null) return Number(length) || 0;
   return headers.has("transfer-encoding") ? undefined : 0;
@@ -24,36 +24,61 @@ function declaredBody(headers: Headers): number | undefined {
  * Checks that run before any route reads a body: a body on a JSON endpoint must say it is JSON
  * (415 otherwise; no Content-Type at all is read as JSON, as clients that forget it expect), and
  * the bytes of bodies read at once stay under `limits.max_inflight_body_bytes` (503 with
- * Retry-After otherwise). Both answer in the envelope of the path.
+ * Retry-After otherwise). Shared by the Hono middleware and the Node route of the generation
+ * endpoints.
  */
-export function requestGuards(services: GatewayServices): MiddlewareHandler<AppEnv> {
-  const limits = services.config.limits;
-  const inflight = new InflightBodies(limits.max_inflight_body_bytes);
-  return async (c, next) => {
-    const headers = c.req.raw.headers;
+export class BodyGuards {
+  readonly #limits: GatewayServices["config"]["limits"];
+  readonly #inflight: InflightBodies;
+
+  constructor(services: GatewayServices) {
+    this.#limits = services.config.limits;
+    this.#inflight = new InflightBodies(this.#limits.max_inflight_body_bytes);
+  }
+
+  /**
+   * The bytes counted in flight for the request (0 for none; `release` them once its handler
+   * returned), or the error to refuse it with.
+   */
+  admit(path: string, headers: Pick<Headers, "get" | "has">): number | GatewayError {
     const declared = declaredBody(headers);
-    if (declared === 0) return next();
-    const path = c.req.path;
+    if (declared === 0) return 0;
     const type = headers.get("content-type");
     if (type !== null && !MULTIPART_PATHS.has(path) && !isJsonType(type)) {
-      const error = new GatewayError({
+      return new GatewayError({
         status: 415,
         message: `Content-Type must be application/json, not ${type.slice(0, 100)}`,
       });
-      return pathErrorResponse(path, error, c.get("requestId"));
     }
+    const limits = this.#limits;
     // A body over the per-request cap is refused by its reader; count at most that much of it.
     const size = Math.min(declared ?? limits.max_body_bytes, limits.max_body_bytes);
-    if (!inflight.admit(size)) {
-      const error = unavailable("too many request bodies are being received at once; retry later", {
+    if (!this.#inflight.admit(size)) {
+      return unavailable("too many request bodies are being received at once; retry later", {
         retryAfterSeconds: 1,
       });
-      return pathErrorResponse(path, error, c.get("requestId"));
     }
+    return size;
+  }
+
+  release(size: number): void {
+    if (size > 0) this.#inflight.release(size);
+  }
+}
+
+/** `BodyGuards` as Hono middleware: refusals answer in the envelope of the path. */
+export function requestGuards(services: GatewayServices): MiddlewareHandler<AppEnv> {
+  const guards = new BodyGuards(services);
+  return async (c, next) => {
+    const admitted = guards.admit(c.req.path, c.req.raw.headers);
+    if (admitted instanceof GatewayError) {
+      return pathErrorResponse(c.req.path, admitted, c.get("requestId"));
+    }
+    if (admitted === 0) return next();
     try {
       await next();
     } finally {
-      inflight.release(size);
+      guards.release(admitted);
     }
   };
 }

@@ -1,6 +1,6 @@
 import { type GatewayError, renderBalanceError } from "@interlingua/errors";
-import type { ErrorStyle } from "./endpoints.ts";
-import { errorResponse } from "./error-response.ts";
+import type { ErrorStyle } from "../contract/endpoints.ts";
+import { errorResponse } from "../contract/error-response.ts";
 
 /** The error body family of a path: an endpoint's own (SPEC.md, Errors) or the management API's. */
 export type PathEnvelope = ErrorStyle | "management";

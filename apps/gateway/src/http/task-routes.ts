@@ -16,15 +16,19 @@ import {
 import type { Context, Hono } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
-import { isStrict, strictRefusal, warningsHeaders } from "../pipeline/warnings-header.ts";
-import type { GatewayServices } from "../services.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
+import { errorResponse } from "../contract/error-response.ts";
+import { type JsonObject, readJsonObject } from "../contract/read-json-object.ts";
+import { isStrict, strictRefusal, warningsHeaders } from "../contract/warnings-header.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
+import type { TaskRow } from "../storage/task-store.ts";
 import { sizeText } from "../tasks/jobs/image-input.ts";
 import { type Submission, submitTask } from "../tasks/submit-task.ts";
 import { isTaskId } from "../tasks/task-id.ts";
 import { upstreamHandle } from "../tasks/task-record.ts";
 import { routeTaskModel, type TaskRoute } from "../tasks/task-route.ts";
 import { taskSnapshot } from "../tasks/task-snapshot.ts";
-import type { TaskRow } from "../tasks/task-store.ts";
 import {
   imageWarnings,
   languageWarnings,
@@ -32,10 +36,6 @@ import {
   videoWarnings,
 } from "../tasks/task-warnings.ts";
 import { serviceHosts } from "../webhooks/service-hosts.ts";
-import type { AppEnv } from "./app-env.ts";
-import { ENVELOPE_HEADER, shouldWrap } from "./envelope.ts";
-import { errorResponse } from "./error-response.ts";
-import { type JsonObject, readJsonObject } from "./read-json-object.ts";
 
 type Ctx = Context<AppEnv>;
 type Json = JsonObject;

@@ -9,6 +9,8 @@ import {
 } from "@interlingua/errors";
 import type { Hono } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import { newFileKey } from "../files/file-key.ts";
 import { publicFileUrl } from "../files/public-file-url.ts";
 import {
@@ -18,9 +20,7 @@ import {
   receiveImageUpload,
 } from "../files/receive-image-upload.ts";
 import { UPLOAD_BODY_LIMIT, UPLOAD_MAX_BYTES, UPLOAD_TTL_MS } from "../files/upload-limits.ts";
-import type { GatewayServices } from "../services.ts";
-import type { AppEnv } from "./app-env.ts";
-import { checkUnknownFields } from "./unknown-fields.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 
 /** SPEC.md's upload record, flat (no `{code, data}` wrapper). */
 export interface UploadRecord {

@@ -1,8 +1,8 @@
 import type { Context, Hono } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
-import type { GatewayServices } from "../services.ts";
-import type { AppEnv } from "./app-env.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 
 // The signing secret of the caller's webhooks (Standard Webhooks, `whsec_…`), in the management
 // API's `{success, message, data}` envelope: read it (created on first use) or rotate it. After

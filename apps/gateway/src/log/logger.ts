@@ -1,5 +1,5 @@
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from "pino";
-import { traceFields } from "../observe/tracing.ts";
+import { traceFields } from "./tracing.ts";
 
 export type { Logger };
 

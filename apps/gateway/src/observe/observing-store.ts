@@ -1,8 +1,8 @@
 import { SpanKind } from "@opentelemetry/api";
+import { inSpan } from "../log/tracing.ts";
 import type { Store } from "../storage/store.ts";
-import type { TaskStore } from "../tasks/task-store.ts";
+import type { TaskStore } from "../storage/task-store.ts";
 import type { GatewayMetrics } from "./metrics.ts";
-import { inSpan } from "./tracing.ts";
 
 /** `target` with the methods named in `override` replaced, every other method bound to it. */
 function overriding<T extends object>(target: T, override: Partial<T>): T {

@@ -3,7 +3,8 @@ import { GatewayError } from "@interlingua/errors";
 import type { Agent } from "undici";
 import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
 import type { CachePlanner } from "../cache/cache-planner.ts";
-import { upstreamSpan } from "../observe/tracing.ts";
+import { strictRefusal } from "../contract/warnings-header.ts";
+import { upstreamSpan } from "../log/tracing.ts";
 import type { ModelRouter, RouteCandidate } from "../routing/model-router.ts";
 import { startsLikeSse } from "../stream/well-formed-sse.ts";
 import { linkedAbort } from "../upstream/linked-abort.ts";
@@ -20,9 +21,8 @@ import {
   type UpstreamFailure,
 } from "../upstream/upstream-failure.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
-import type { GenerationRequest } from "./generation-request.ts";
+import type { ClientCall, ParsedGeneration } from "./generation-request.ts";
 import { thrownRefusal } from "./thrown-refusal.ts";
-import { strictRefusal } from "./warnings-header.ts";
 
 /** One try against one channel, for the request log. */
 export interface AttemptRecord {
@@ -88,7 +88,7 @@ type ChannelTry =
 export async function attemptUpstreams(
   agent: Agent,
   router: ModelRouter,
-  request: GenerationRequest,
+  request: ClientCall & ParsedGeneration,
   candidates: readonly RouteCandidate[],
   attempts: AttemptRecord[],
   /** Applies the request's cache boundary for one candidate channel (SPEC.md cache rules). */
@@ -183,7 +183,7 @@ export async function attemptUpstreams(
 
 async function attemptOne(
   agent: Agent,
-  request: GenerationRequest,
+  request: ClientCall & ParsedGeneration,
   candidate: RouteCandidate,
   prepared: PreparedUpstreamRequest,
   warnings: Warning[],

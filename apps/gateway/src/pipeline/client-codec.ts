@@ -1,7 +1,7 @@
 import type { Codec } from "@interlingua/core-types";
 import { responsesApi } from "@interlingua/fmt-responses";
-import { CODECS } from "../codecs.ts";
-import type { GenerationRequest } from "./generation-request.ts";
+import { CODECS } from "./codecs.ts";
+import type { ClientCall, ReplyShape } from "./generation-request.ts";
 
 /**
  * The codec that renders a client's reply. Bare bodies are "the provider's own wire format"
@@ -9,7 +9,9 @@ import type { GenerationRequest } from "./generation-request.ts";
  * the official SDKs work; with the spec envelope it is SPEC.md's chat-like result. Both share the
  * request parser and the stream encoder, which already speak OpenAI's events.
  */
-export function clientCodec(request: Pick<GenerationRequest, "endpoint" | "wrap">): Codec {
+export function clientCodec(
+  request: Pick<ClientCall, "endpoint"> & Pick<ReplyShape, "wrap">,
+): Codec {
   if (request.endpoint.format === "responses" && !request.wrap) return responsesApi;
   return CODECS[request.endpoint.format];
 }

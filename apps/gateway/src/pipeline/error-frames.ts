@@ -1,5 +1,5 @@
 import type { SseMessage, StreamEvent, WireFormat } from "@interlingua/core-types";
-import { CODECS } from "../codecs.ts";
+import { CODECS } from "./codecs.ts";
 
 /** The event a stream ends with when its upstream fails after the first byte. */
 export const upstreamStreamFailed = (error: unknown): StreamEvent => ({

@@ -1,16 +1,16 @@
-import type {
-  AssistantPart,
-  Response as CanonicalResponse,
-  UpstreamProtocol,
-  Usage,
-  Warning,
+import {
+  type AssistantPart,
+  type Response as CanonicalResponse,
+  isUsageKnown,
+  type Usage,
+  type Warning,
 } from "@interlingua/core-types";
-import { wrapJsonText } from "../http/envelope.ts";
+import { wrapJsonText } from "../contract/envelope.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
 import { clientCodec } from "./client-codec.ts";
 import { type FillContext, fillResponse } from "./fill-translated.ts";
-import type { GenerationRequest } from "./generation-request.ts";
+import type { ClientCall, ReplyShape } from "./generation-request.ts";
 
 type JsonCommitted = Extract<Committed, { kind: "json" }>;
 
@@ -29,12 +29,32 @@ export interface JsonReply {
 }
 
 /**
+ * A JSON reply as text, redacted when it was made: the Node route writes it as it is, with no
+ * web Response to build and read back (the Hono route makes one of it, `toResponse`).
+ */
+export class TextReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+
+  constructor(status: number, headers: Readonly<Record<string, string>>, text: string) {
+    this.status = status;
+    this.headers = headers;
+    this.text = text;
+  }
+
+  toResponse(): Response {
+    return new Response(this.text, { status: this.status, headers: this.headers });
+  }
+}
+
+/**
  * The body of a successful non-stream reply. Same format: the upstream's bytes as sent (wrapped
  * by string concatenation, not re-serialised). Across formats: parsed with the upstream's codec,
  * rendered with the client's.
  */
 export function renderJsonReply(
-  request: GenerationRequest,
+  request: Pick<ClientCall, "endpoint"> & Pick<ReplyShape, "wrap">,
   committed: JsonCommitted,
   warnings: Warning[],
   fill?: FillContext,
@@ -49,20 +69,6 @@ export function renderJsonReply(
   });
   return { body: wrap(JSON.stringify(rendered)), delivered };
 }
-
-// Where each protocol's non-stream reply reports usage. The codecs parse a reply without it to
-// zero usage, which must not be billed as a free call: its absence is read off the wire.
-const USAGE_FIELD: Record<UpstreamProtocol, string> = {
-  openai: "usage",
-  anthropic: "usage",
-  gemini: "usageMetadata",
-  "openai-responses": "usage",
-};
-
-const reportsUsage = (json: unknown, protocol: UpstreamProtocol): boolean =>
-  typeof json === "object" &&
-  json !== null &&
-  (json as Record<string, unknown>)[USAGE_FIELD[protocol]] != null;
 
 /** Characters a reply part generated (media output is billed by its model's own prices). */
 const PART_CHARS: {
@@ -102,7 +108,8 @@ export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
     }
   }
   return {
-    usage: reportsUsage(committed.json, protocol) ? response.usage : undefined,
+    // A reply without usage parses to `known: false`: unknown, to be estimated, not a free call.
+    usage: isUsageKnown(response.usage) ? response.usage : undefined,
     outputChars: outputChars(response),
   };
 }

@@ -1,25 +1,29 @@
-import { guardToolArguments, type SseMessage, type StreamEvent } from "@interlingua/core-types";
+import {
+  guardToolArguments,
+  type SseMessage,
+  type StreamEvent,
+  type StreamFraming,
+} from "@interlingua/core-types";
 import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
-import { CODECS } from "../codecs.ts";
-import type { GatewayServices } from "../services.ts";
-import { type ClientFraming, jsonArrayFraming, SSE_FRAMING } from "../stream/client-framing.ts";
+import { nativeJsonArrayFraming } from "@interlingua/fmt-native";
+import { sseFraming } from "@interlingua/sse";
+import { warningsHeaders } from "../contract/warnings-header.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { relayResponse } from "../stream/direct-relay.ts";
 import { watchSse } from "../stream/observe-sse.ts";
 import { onceFinished } from "../stream/once-finished.ts";
 import { passThroughStage } from "../stream/pass-through-stage.ts";
-import { PLAIN_CHUNK } from "../stream/plain-chunk.ts";
-import { PLAIN_DELTA } from "../stream/plain-delta.ts";
 import { reframeStage } from "../stream/reframe-stage.ts";
 import { type StreamEnd, startRelay } from "../stream/relay.ts";
 import type { RelayStage } from "../stream/relay-stage.ts";
 import { translateStage } from "../stream/translate-stage.ts";
-import { type SameFormat, UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
+import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
+import { CODECS } from "./codecs.ts";
 import { framesOf, upstreamStreamFailed } from "./error-frames.ts";
 import { type FillContext, fillContext, fillingDecoder } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 import { recordEvent, type StreamOutcome } from "./stream-outcome.ts";
-import { warningsHeaders } from "./warnings-header.ts";
 
 const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
@@ -31,6 +35,15 @@ const JSON_ARRAY_HEADERS = { "content-type": "application/json; charset=utf-8" }
 
 type StreamCommitted = Extract<Committed, { kind: "stream" }>;
 
+/** How a stream ended and everything it said about itself (usage, finish, errors, sizes). */
+export type StreamSettled = StreamOutcome & StreamEnd;
+
+/** A stream's response, and its outcome once it ended (never, if the relay never started). */
+export interface StreamReply {
+  readonly response: Response;
+  readonly settled: Promise<StreamSettled>;
+}
+
 const keepAll = () => true;
 const keepAllButUsageOnly = (message: SseMessage) => !isChatUsageOnlyChunk(message.data);
 
@@ -40,24 +53,28 @@ const keepAllButUsageOnly = (message: SseMessage) => !isChatUsageOnlyChunk(messa
  * client did not, whole frames go through without that one; a JSON-array client gets the frames
  * re-framed). Across formats: upstream codec -> canonical events -> client codec, chunk by chunk.
  * A failure after the first byte ends the stream with an error event in the client's format; a
- * client that disconnects has the upstream read on briefly, then cancelled. `onSettled` runs
- * once, after the stream ended, with everything the stream said about itself.
+ * client that disconnects has the upstream read on briefly, then cancelled. Returned with the
+ * response: `settled`, which resolves once the stream ended, with everything it said about itself.
  */
 export function streamReply(
   services: GatewayServices,
   request: GenerationRequest,
   committed: StreamCommitted,
-  onSettled: (outcome: StreamOutcome & StreamEnd) => void,
-): Response {
+): StreamReply {
   const outcome: StreamOutcome = {};
-  const framing = request.jsonArrayStream ? jsonArrayFraming() : SSE_FRAMING;
+  // A native client without `alt=sse` reads Gemini's streamed JSON array instead of SSE.
+  const framing = request.jsonArrayStream ? nativeJsonArrayFraming() : sseFraming;
   const stage = stageFor(request, committed, outcome, framing, fillContext(services, request));
+  let onEnd!: (end: StreamEnd) => void;
+  const settled = new Promise<StreamSettled>((resolve) => {
+    onEnd = (end) => resolve({ ...outcome, ...end });
+  });
   const options = {
     keepAliveMs: request.jsonArrayStream ? undefined : services.keepAliveMs,
     drain: services.drain,
-    onEnd: (end: StreamEnd) => onSettled({ ...outcome, ...end }),
+    onEnd,
   };
-  return relayResponse(
+  const response = relayResponse(
     (sink) => startRelay(committed.body, stage, options, sink),
     {
       status: 200,
@@ -69,13 +86,14 @@ export function streamReply(
     },
     request.writesDirectly,
   );
+  return { response, settled };
 }
 
 function stageFor(
   request: GenerationRequest,
   committed: StreamCommitted,
   outcome: StreamOutcome,
-  framing: ClientFraming,
+  framing: StreamFraming,
   fill: FillContext,
 ): RelayStage {
   const format = request.endpoint.format;
@@ -98,9 +116,9 @@ function stageFor(
       fallback: (event) => framesOf(format, event),
     });
   }
-  // Same format: the upstream speaks the client's own wire.
-  const upstreamFormat = format as SameFormat;
-  const plainDelta = PLAIN_DELTA[upstreamFormat];
+  // Same format: the upstream speaks the client's own wire, and its codec knows which frames the
+  // watch needs (none skipped for Gemini, whose usage rides on every frame).
+  const frames = upstreamCodec.stream.frames;
   const watch = watchSse({
     decoder: upstreamCodec.stream.decoder(),
     onEvent,
@@ -110,9 +128,9 @@ function stageFor(
       outcome.decodeError = error instanceof Error ? error.message : String(error);
     },
     plain:
-      plainDelta === undefined
+      frames === undefined
         ? undefined
-        : { test: plainDelta, decoder: () => upstreamCodec.stream.decoder() },
+        : { test: frames.plain, decoder: () => upstreamCodec.stream.decoder() },
   });
   outcome.skippedChars = () => watch.skippedChars();
   const failure = (error: unknown) => {
@@ -121,8 +139,7 @@ function stageFor(
   };
   const keep = committed.prepared.injectedUsage ? keepAllButUsageOnly : keepAll;
   if (request.jsonArrayStream) return reframeStage(watch, { keep, framing, failure });
-  const plainChunk = PLAIN_CHUNK[upstreamFormat];
   if (committed.prepared.injectedUsage)
-    return reframeStage(watch, { keep, framing: "raw", failure, plainChunk });
-  return passThroughStage(watch, failure, plainChunk);
+    return reframeStage(watch, { keep, framing: "raw", failure, frames });
+  return passThroughStage(watch, failure, frames);
 }

@@ -9,16 +9,16 @@ import {
 import { openCallAccount } from "../billing/call-account.ts";
 import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
-import { errorResponse } from "../http/error-response.ts";
-import { inSpan } from "../observe/tracing.ts";
-import type { GatewayServices } from "../services.ts";
+import { errorResponse } from "../contract/error-response.ts";
+import { warningsHeaders } from "../contract/warnings-header.ts";
+import { inSpan } from "../log/tracing.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
 import { fillContext } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
-import { jsonDelivery, renderJsonReply } from "./respond-json.ts";
+import { jsonDelivery, renderJsonReply, TextReply } from "./respond-json.ts";
 import { streamReply } from "./respond-stream.ts";
 import { StreamDelivery } from "./stream-delivery.ts";
-import { warningsHeaders } from "./warnings-header.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
@@ -26,7 +26,7 @@ const JSON_HEADERS = { "content-type": "application/json" };
 export async function runGeneration(
   services: GatewayServices,
   request: GenerationRequest,
-): Promise<Response> {
+): Promise<Response | TextReply> {
   const started = performance.now();
   const { log, endpoint } = request;
   const fail = (error: GatewayError, attempts: AttemptRecord[] = []) => {
@@ -141,14 +141,17 @@ export async function runGeneration(
       });
       log.info({ ...summary, status: 200, usage, warnings, ms: elapsed() }, "request completed");
     });
-    return new Response(reply.body, {
-      status: 200,
-      headers: { ...JSON_HEADERS, ...warningsHeaders(warnings) },
-    });
+    // Redacted here, once: nothing downstream reads the body back to redact it.
+    return new TextReply(
+      200,
+      { ...JSON_HEADERS, ...warningsHeaders(warnings) },
+      services.redactor.active ? services.redactor.redact(reply.body) : reply.body,
+    );
   }
 
   const streamClosed = services.metrics?.streamOpened(endpoint.name, started);
-  return streamReply(services, request, committed, (outcome) => {
+  const { response, settled } = streamReply(services, request, committed);
+  void settled.then((outcome) => {
     streamClosed?.();
     const { skippedChars, ...said } = outcome;
     account.end({
@@ -168,4 +171,5 @@ export async function runGeneration(
     });
     log.info({ ...summary, status: 200, ...said, warnings, ms: elapsed() }, "stream completed");
   });
+  return response;
 }

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { newRedisPrefix, REDIS_URL, redisReachable } from "../../test/redis-support.ts";
 import { keyHash } from "../auth/key-hash.ts";
+import { seedStore } from "../auth/seed-store.ts";
 import { TokenStore } from "../auth/token-store.ts";
-import { seedStore } from "../config/seed-store.ts";
 import { openStore } from "../storage/open-store.ts";
 import { type Invalidation, InvalidationBus } from "./invalidation-bus.ts";
 import { RedisLink } from "./redis-link.ts";

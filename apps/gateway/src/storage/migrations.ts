@@ -114,14 +114,9 @@ ALTER TABLE usage_logs ADD COLUMN estimated BOOLEAN NOT NULL DEFAULT FALSE;
   {
     version: 3,
     name: "quota leases",
-    // Per-call reservation rows give way to leases: each gateway instance holds a block of
-    // credits per token and per user, recorded here, and takes the holds of its calls from it in
-    // memory. tokens.reserved and users.reserved are from now on the sum of their lease rows.
-    // Holds still open in `reservations` (calls in flight under the old code, or left by a
-    // process that died) become one lease per subject of a pseudo-instance whose heartbeat is
-    // long past, so the next start reclaims them; such a call that still settles is charged
-    // without a hold. `applied_batches` makes the batched charge writes idempotent (a batch
-    // retried after a commit whose answer was lost is recognised and not charged twice).
+    // Reservations become per-instance leases (`reserved` = sum of lease rows); holds still
+    // open go to a long-dead pseudo-instance so the next start reclaims them. `applied_batches`
+    // makes retried charge batches idempotent.
     sql: `
 CREATE TABLE leases (
   instance_id TEXT NOT NULL,

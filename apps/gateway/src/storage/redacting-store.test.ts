@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { NewDelivery, TaskEnd, TaskStore } from "../tasks/task-store.ts";
 import { redactingStore } from "./redacting-store.ts";
 import type { ChargeBatch, Store, UsageLogInput } from "./store.ts";
+import type { NewDelivery, TaskEnd, TaskStore } from "./task-store.ts";
 
 const redact = (text: string) => text.replaceAll("k3-plain-Zq81xYt0", "[redacted]");
 const leaked = "upstream said: bad key k3-plain-Zq81xYt0";

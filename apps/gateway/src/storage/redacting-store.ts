@@ -1,5 +1,5 @@
-import type { NewDelivery, TaskEnd, TaskStore } from "../tasks/task-store.ts";
 import type { ChargeBatch, Store, UsageLogInput } from "./store.ts";
+import type { NewDelivery, TaskEnd, TaskStore } from "./task-store.ts";
 
 /** An object whose methods are bound to it, `override` answering for the names it has. */
 function withOverrides<T extends object>(target: T, override: Partial<T>): T {
@@ -20,10 +20,8 @@ function withOverrides<T extends object>(target: T, override: Partial<T>): T {
 }
 
 /**
- * The store with the upstream keys redacted from what it records of failed calls: a usage row's
- * `error` (often an upstream's own message), a dead letter's reason, a task's error and the
- * webhook body pushed with it. Everything else passes to `store` itself (methods bound to it,
- * so its private state is reached).
+ * Redacts upstream keys from what is recorded of failed calls (their errors are often the
+ * upstream's own text). Methods are bound to `store` so its private state is reached.
  */
 export function redactingStore(store: Store, redact: (text: string) => string): Store {
   const cleanLog = (log: UsageLogInput): UsageLogInput =>

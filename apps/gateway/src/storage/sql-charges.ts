@@ -55,11 +55,8 @@ function totals(batch: ChargeBatch): SubjectTotal[] {
 }
 
 /**
- * One transaction per batch: its id is recorded first (a batch applied before, or one it was
- * split from, is recognised and changes nothing), then per subject, in lock order, each lease gives up the consumed parts
- * of its holds and the subject is charged: `used += sum of costs`, `reserved -= what the leases
- * gave up`. A lease row that is gone (reclaimed: its amount already went back to `reserved`)
- * gives up nothing and its calls are charged in full without a hold. Then the usage rows.
+ * The batch id is recorded first, so a retried or already-split batch changes nothing. A
+ * reclaimed lease row has already returned its amount: its calls are charged in full, no hold.
  */
 export function writeCharges(
   db: SqlConnection,

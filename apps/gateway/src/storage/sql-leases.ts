@@ -1,13 +1,9 @@
 import type { SqlConnection, SqlValue } from "./sql-connection.ts";
 import type { LeaseGrant, LeaseKey, LeaseKind, LeaseReturn, LeaseRow } from "./store.ts";
 
-// Lease rows and the `reserved` column of their subjects change together, in one transaction,
-// so a subject's `reserved` is always the sum of its lease rows.
-//
-// Lock order, in every transaction that touches both: the lease row first, then its subject;
-// subjects in one fixed order (tokens by id, then users by id; within one, owners by id). Lease
-// rows belong to one instance, so two instances only ever share subject rows, which they all
-// take in the same order: concurrent grants, returns, reclaims and charge batches never deadlock.
+// Lease rows and their subject's `reserved` change in one transaction, so `reserved` is their sum.
+// Lock order everywhere: lease rows (by owner), then subjects (tokens, then users, each by id);
+// instances share only subject rows, so none deadlock.
 
 /** The table of a lease's subject. */
 export const TABLE: Record<LeaseKind, "tokens" | "users"> = { token: "tokens", user: "users" };

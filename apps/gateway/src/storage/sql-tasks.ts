@@ -1,15 +1,3 @@
-import type {
-  NewDelivery,
-  NewTask,
-  SubmitOutcome,
-  TaskEnd,
-  TaskErrorRecord,
-  TaskKind,
-  TaskProgressPatch,
-  TaskRow,
-  TaskStatus,
-  TaskStore,
-} from "../tasks/task-store.ts";
 import {
   sqlBool as bool,
   sqlNum as num,
@@ -21,6 +9,18 @@ import { KEY_MATCH, subjectId, TABLE } from "./sql-leases.ts";
 import { optNum, optJson as parsed, optText as text } from "./sql-optional.ts";
 import { insertLogs } from "./sql-usage-logs.ts";
 import type { LeaseKey, LeaseKind } from "./store.ts";
+import type {
+  NewDelivery,
+  NewTask,
+  SubmitOutcome,
+  TaskEnd,
+  TaskErrorRecord,
+  TaskKind,
+  TaskProgressPatch,
+  TaskRow,
+  TaskStatus,
+  TaskStore,
+} from "./task-store.ts";
 
 // TaskStore on any SqlConnection (issue 13, "Durable, exactly once"). A task's hold is a lease
 // row per held side under the pseudo-instance `task:<id>`, so `reserved` stays the sum of the

@@ -5,99 +5,115 @@ import { relayReadable } from "./relay-stream.ts";
 
 type StartRelay = (sink: RelaySink) => Relay;
 
-/** A relayed response's start and the headers it was made with. */
-interface DirectRelay {
-  start: StartRelay;
-  headers: Record<string, string>;
+/**
+ * What `writeRelaysDirectly` adds to the Node adapter's bindings (`c.env`): its promise to write
+ * a `RelayResponse` to the Node response itself, so the app need not build the web-stream body.
+ */
+export interface DirectRelayBindings {
+  readonly writesRelays: true;
 }
 
-/** Relayed responses that the Node server may write itself instead of reading their body. */
-const DIRECT = new WeakMap<Response, DirectRelay>();
-
-/**
- * Whether a request reached the app on the Node server (its `env` holds the Node response). The
- * gateway's server always wraps the app's fetch in `writeRelaysDirectly`, which then writes a
- * relayed response itself; an app served on Node without that wrapper must not rely on this.
- */
+/** Whether the server the request came through writes relays itself (`writeRelaysDirectly`). */
 export function writesDirectly(env: unknown): boolean {
-  return (
-    typeof env === "object" &&
-    env !== null &&
-    (env as { outgoing?: unknown }).outgoing instanceof ServerResponse
-  );
+  return (env as Partial<DirectRelayBindings> | undefined)?.writesRelays === true;
 }
 
 /**
- * A streamed response whose relay starts on whichever end asks first: its web-stream body (any
- * fetch-style caller), or `writeRelaysDirectly` on the Node server, which skips the web stream,
- * the adapter's read loop and its separate header flush. When the caller is known to be the Node
- * server (`direct`), no web stream is built at all: the body would never be read.
+ * Carries its relay so the Node server (`writeRelaysDirectly`) can skip the web stream, the
+ * adapter's read loop and its separate header flush. Made `direct`, it has no web stream at all.
  */
+export class RelayResponse extends Response {
+  readonly #relay: { start: StartRelay; headers: Record<string, string> };
+
+  constructor(
+    start: StartRelay,
+    init: { status: number; headers: Record<string, string> },
+    direct: boolean,
+  ) {
+    // The web stream starts the relay through this record, so a later filter applies to it too.
+    const relay = { start, headers: init.headers };
+    super(
+      direct ? null : relayReadable((sink) => relay.start(sink)),
+      direct ? { status: init.status } : init,
+    );
+    this.#relay = relay;
+  }
+
+  /** The headers the relay was made with (after any filter). */
+  get relayHeaders(): Readonly<Record<string, string>> {
+    return this.#relay.headers;
+  }
+
+  /** Starts the relay into `sink` (through every filter). */
+  startRelay(sink: RelaySink): Relay {
+    return this.#relay.start(sink);
+  }
+
+  /**
+   * Puts a filter between the relay and whatever it is written to (web stream or Node response),
+   * and rewrites the headers it was made with. Before the response leaves the app.
+   */
+  filter(wrap: (sink: RelaySink) => RelaySink, header: (value: string) => string): void {
+    const relay = this.#relay;
+    const start = relay.start;
+    relay.start = (sink) => start(wrap(sink));
+    relay.headers = Object.fromEntries(
+      Object.entries(relay.headers).map(([name, value]) => [name, header(value)]),
+    );
+  }
+}
+
+/** A relayed response (see `RelayResponse`). */
 export function relayResponse(
   start: StartRelay,
   init: { status: number; headers: Record<string, string> },
   direct: boolean,
 ): Response {
-  // Written directly, the response object only carries the relay to `writeRelaysDirectly`: its
-  // headers go from `init` straight to the Node response, never through a validated web Headers
-  // list (headers set on it later, such as the request id, are still added).
-  const relay: DirectRelay = { start, headers: init.headers };
-  const response = direct
-    ? new Response(null, { status: init.status })
-    : new Response(
-        relayReadable((sink) => relay.start(sink)),
-        init,
-      );
-  DIRECT.set(response, relay);
-  return response;
+  return new RelayResponse(start, init, direct);
 }
 
 /**
- * Puts a filter between a relayed response and whatever it is written to (web stream or Node
- * response), and rewrites the headers it was made with; false when `response` is no relay.
- * Called before the response leaves the app (before its body is first read).
+ * Filters a relayed response (`RelayResponse.filter`); false when `response` is no relay. Called
+ * before the response leaves the app (before its body is first read).
  */
 export function filterRelay(
   response: Response,
   wrap: (sink: RelaySink) => RelaySink,
   header: (value: string) => string,
 ): boolean {
-  const relay = DIRECT.get(response);
-  if (relay === undefined) return false;
-  const start = relay.start;
-  relay.start = (sink) => start(wrap(sink));
-  relay.headers = Object.fromEntries(
-    Object.entries(relay.headers).map(([name, value]) => [name, header(value)]),
-  );
+  if (!(response instanceof RelayResponse)) return false;
+  response.filter(wrap, header);
   return true;
 }
 
 /**
- * Wraps the app's fetch for `@hono/node-server`: a relayed response is written straight to the
- * Node response (headers and first chunk in one write, each later chunk as it comes, `drain` for
- * backpressure, `close` before the end as the client's disconnect); anything else goes to the
- * adapter as usual.
+ * Writes a `RelayResponse` straight to the Node response (headers and first chunk in one write),
+ * bypassing the adapter; anything else goes to the adapter as usual.
  */
 export function writeRelaysDirectly<Env extends { outgoing?: unknown } | undefined>(
-  fetch: (request: Request, env: Env) => Response | Promise<Response>,
+  fetch: (request: Request, env: Env & DirectRelayBindings) => Response | Promise<Response>,
 ): (request: Request, env: Env) => Response | Promise<Response> {
-  const route = (response: Response, env: Env) => {
-    const relay = DIRECT.get(response);
-    const outgoing = env?.outgoing;
-    if (relay === undefined || !(outgoing instanceof ServerResponse)) return response;
-    writeRelay(outgoing, response, relay);
+  const route = (response: Response, outgoing: unknown) => {
+    if (!(response instanceof RelayResponse) || !(outgoing instanceof ServerResponse)) {
+      return response;
+    }
+    writeRelay(outgoing, response);
     return RESPONSE_ALREADY_SENT;
   };
   return (request, env) => {
-    const result = fetch(request, env);
+    const outgoing = env?.outgoing;
+    const bindings = (
+      outgoing instanceof ServerResponse ? { ...env, writesRelays: true } : env
+    ) as Env & DirectRelayBindings;
+    const result = fetch(request, bindings);
     return result instanceof Promise
-      ? result.then((response) => route(response, env))
-      : route(result, env);
+      ? result.then((response) => route(response, outgoing))
+      : route(result, outgoing);
   };
 }
 
-function writeRelay(outgoing: ServerResponse, response: Response, direct: DirectRelay): void {
-  const headers: Record<string, string> = { ...direct.headers };
+function writeRelay(outgoing: ServerResponse, response: RelayResponse): void {
+  const headers: Record<string, string> = { ...response.relayHeaders };
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
@@ -108,7 +124,7 @@ function writeRelay(outgoing: ServerResponse, response: Response, direct: Direct
   const socket = outgoing.socket;
   socket?.cork();
   outgoing.writeHead(response.status, headers);
-  const relay = direct.start({
+  const relay = response.startRelay({
     write: (bytes) => outgoing.write(bytes),
     end: (last) => void (last === undefined ? outgoing.end() : outgoing.end(last)),
     waiting: () => !outgoing.writableNeedDrain,

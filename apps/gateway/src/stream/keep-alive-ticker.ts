@@ -1,8 +1,6 @@
 /**
- * One interval per keep-alive period for all streams instead of one timer per stream: creating
- * and clearing a timer on every request cost more than the tick itself. A stream's tick runs
- * every `periodMs` on the shared phase, so an idle stream gets its keep-alive after one to two
- * periods of silence (as with a timer of its own, which starts at a random phase of the silence).
+ * One shared interval per period: a timer per stream cost more than the tick itself. An idle
+ * stream gets its keep-alive after one to two periods, as a random-phase timer of its own would.
  */
 const tickers = new Map<
   number,

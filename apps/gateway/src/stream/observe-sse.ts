@@ -1,21 +1,11 @@
-import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
-import type { PlainDeltaTest } from "./plain-delta.ts";
-import { createSseSplitter } from "./sse-splitter.ts";
+import type { FrameTap, PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
+import { createSseSplitter } from "@interlingua/sse";
 import { MalformedStreamError, wellFormedData } from "./well-formed-sse.ts";
 
 /**
- * How a same-format stream is watched: the upstream codec's push decoder turns its frames into
- * canonical events for `onEvent` (usage, finish reason, errors, generated text). A decoder failure
- * is reported once to `onDecodeError` and stops the watching, never the client's stream.
- *
- * With `plain`, frames its test calls plain content deltas are not decoded at all: they are
- * counted, and the first `SAMPLED_DELTAS` frames kept (those the tap skipped as their bytes,
- * unparsed). What the tap must get right — usage, the finish, errors — never rides on such a
- * frame. Their characters only feed billing's estimate for a stream that ends without its final
- * usage, so they are measured only when asked (`skippedChars`): the kept sample parsed and decoded
- * by a fresh decoder, the other frames at the average of its plain ones (a token per delta is
- * typical, and OpenAI pads frames to hide their length, so an average per frame estimates better
- * than frame bytes). A stream that reports its usage never pays for it.
+ * Plain deltas are only counted and sampled: usage, finish and errors never ride on them, and
+ * their text matters only to billing's estimate when usage never comes. A decode failure stops
+ * the watch, never the client's stream.
  */
 export interface SseObserver {
   decoder: PushTransformer<SseMessage, StreamEvent>;
@@ -23,7 +13,7 @@ export interface SseObserver {
   onDecodeError: (error: unknown) => void;
   plain?:
     | {
-        test: PlainDeltaTest;
+        test: FrameTap["plain"];
         /** A fresh decoder of the stream's format, to measure the kept sample. */
         decoder: () => PushTransformer<SseMessage, StreamEvent>;
       }
@@ -99,11 +89,11 @@ function messagesOf(sample: readonly Kept[]): SseMessage[] {
   return messages;
 }
 
-/** The sample's characters, and those of the plain frames it stands for at its average. */
+/** An average per frame, not frame bytes: OpenAI pads frames to hide their length. */
 function measure(
   sample: readonly Kept[],
   frames: number,
-  test: PlainDeltaTest,
+  test: FrameTap["plain"],
   decoder: PushTransformer<SseMessage, StreamEvent>,
 ): number {
   let chars = 0;

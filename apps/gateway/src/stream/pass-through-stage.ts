@@ -1,22 +1,20 @@
-import type { SseMessage } from "@interlingua/core-types";
+import type { FrameTap, SseMessage } from "@interlingua/core-types";
 import { encodeSseEvent } from "@interlingua/sse";
 import type { SseWatch } from "./observe-sse.ts";
-import type { PlainChunkTest } from "./plain-chunk.ts";
 import { keepAliveAt, type RelayStage } from "./relay-stage.ts";
 import { sseTap } from "./sse-tap.ts";
 
 /**
- * Same format, same framing: every upstream chunk goes to the client as it came (the very same
- * bytes), while a parse of its text feeds the usage watch (runs of plain deltas are only
- * counted, see `sseTap`). A failure first ends whatever frame it cut in half, then appends
- * `failure`'s error frames; a chunk with a malformed frame (the tap throws) is not sent at all.
+ * The client gets the upstream's very bytes while a parse feeds the usage watch. A failure first
+ * closes the frame it cut, then appends `failure`'s frames; a chunk with a malformed frame is not
+ * sent at all.
  */
 export function passThroughStage(
   watch: SseWatch,
   failure: (error: unknown) => SseMessage[],
-  plainChunk?: PlainChunkTest,
+  frames?: FrameTap,
 ): RelayStage {
-  const tap = sseTap(watch, plainChunk);
+  const tap = sseTap(watch, frames);
   // Where the client's bytes stand: a chunk whose parse threw (a malformed frame) is not sent.
   let sent = tap.position();
   return {

@@ -1,8 +1,6 @@
-import type { SseMessage } from "@interlingua/core-types";
+import type { FrameTap, SseMessage, StreamFraming } from "@interlingua/core-types";
 import { encodeSseEvent } from "@interlingua/sse";
-import type { ClientFraming } from "./client-framing.ts";
 import type { SseWatch } from "./observe-sse.ts";
-import type { PlainChunkTest } from "./plain-chunk.ts";
 import { keepAliveAt, type RelayStage } from "./relay-stage.ts";
 import { sseTap } from "./sse-tap.ts";
 
@@ -10,30 +8,27 @@ export interface ReframeOptions {
   /** Whether the client gets a message (the usage chunk it did not ask for is kept from it). */
   keep: (message: SseMessage) => boolean;
   /** Kept blocks go out as their exact upstream text (`raw`) or written by a framing. */
-  framing: "raw" | ClientFraming;
+  framing: "raw" | StreamFraming;
   /** The error messages the client gets when the upstream fails. */
   failure: (error: unknown) => SseMessage[];
   /**
    * With `raw` framing: runs of plain deltas (which `keep` never drops) go out as their frames'
    * bytes without being parsed (see `sseTap`).
    */
-  plainChunk?: PlainChunkTest | undefined;
+  frames?: FrameTap | undefined;
 }
 
 /**
- * Same format, but not every upstream frame reaches the client as is: the watch sees every
- * message (with raw framing, but for runs of plain deltas, which are only measured), the
- * client only whole kept ones, in their upstream text or re-framed. Each upstream
- * chunk's output goes out as one piece, and a half frame waits for its end, so the client only
- * ever reads whole frames.
+ * The watch sees every message, the client only whole kept frames: a chunk's output leaves as one
+ * piece and a half frame waits for its end.
  */
 export function reframeStage(watch: SseWatch, options: ReframeOptions): RelayStage {
-  const { keep, framing, failure, plainChunk } = options;
+  const { keep, framing, failure, frames } = options;
   // The output of the chunk being read: parsed blocks as text, skipped runs as bytes, in order.
   let text = "";
   const parts: Buffer[] = [];
   // Re-framing must see every message, so only the raw framing skips.
-  const tap = sseTap(watch, framing === "raw" ? plainChunk : undefined, {
+  const tap = sseTap(watch, framing === "raw" ? frames : undefined, {
     onBlock(message, raw) {
       if (message === undefined) {
         // Comments (an upstream's own keep-alives) stay when the framing can carry them.

@@ -1,4 +1,4 @@
-import type { SsePosition } from "./sse-splitter.ts";
+import type { StreamPosition } from "@interlingua/sse";
 
 /**
  * One client stream's conversion, run synchronously on each upstream chunk by `startRelay`:
@@ -22,7 +22,7 @@ const KEEP_ALIVE = ": keep-alive";
  * The SSE keep-alive comment for an output position: a whole comment frame between frames, a lone
  * comment line after a finished line inside one, nothing mid-line (it would change the line).
  */
-export function keepAliveAt(position: SsePosition, eol: string): string | undefined {
+export function keepAliveAt(position: StreamPosition, eol: string): string | undefined {
   if (position === "frame") return KEEP_ALIVE + eol + eol;
   if (position === "line") return KEEP_ALIVE + eol;
   return undefined;

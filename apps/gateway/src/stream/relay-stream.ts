@@ -1,11 +1,9 @@
 import type { Relay, RelaySink } from "./relay.ts";
 
 /**
- * A relay as a web stream, for `Response.body`. Nothing starts until the first read (or a
- * cancel, which starts it detached so the upstream is still drained for its usage), so a response
- * written straight to the Node server (see `direct-relay.ts`) never starts this one. The
- * high-water mark is 0: a chunk is only queued when no read waits, and then the upstream pauses
- * until the next read.
+ * Starts on first read, so a response written directly never starts it; a cancel starts it
+ * detached so the upstream is still drained for its usage. High-water mark 0: the upstream
+ * pauses until the next read.
  */
 export function relayReadable(start: (sink: RelaySink) => Relay): ReadableStream<Uint8Array> {
   let relay: Relay | undefined;

@@ -50,18 +50,9 @@ export interface RelayOptions {
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Relays a committed upstream body to a client in one stage instead of a chain of web streams:
- * each upstream chunk goes through `stage` and its output is written at once (the first chunk
- * right away, so it leaves with the headers). The upstream is paused while the client takes no
- * more (backpressure to the upstream socket).
- *
- * - Keep-alive: a tick every `keepAliveMs` (one shared timer for all streams); a tick with no
- *   output since the last one, while the client is waiting, sends the stage's keep-alive.
- * - Failure: an upstream error, or a throw of the stage, ends the stream with `stage.fail`'s
- *   error frames instead of a cut connection.
- * - Disconnect: the upstream is read on briefly through the stage, output discarded (its usage
- *   may be a frame away), then cancelled: bounded by time and bytes (`DEFAULT_DRAIN`: 0.5 s, so
- *   an upstream stops within a second of its client leaving; issue 15, item 4).
+ * One stage per chunk instead of a chain of web streams; the upstream pauses while the client is
+ * full. A failure ends with `stage.fail`'s frames, not a cut connection; after a disconnect the
+ * upstream is drained briefly for its usage, within `DEFAULT_DRAIN` (issue 15, item 4).
  */
 export function startRelay(
   upstream: StartedUpstreamBody,

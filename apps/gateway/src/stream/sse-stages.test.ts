@@ -1,34 +1,13 @@
 import type { SseMessage, StreamEvent } from "@interlingua/core-types";
 import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
+import { nativeJsonArrayFraming } from "@interlingua/fmt-native";
 import { describe, expect, it } from "vitest";
-import { jsonArrayFraming } from "./client-framing.ts";
 import type { SseWatch } from "./observe-sse.ts";
 import { SAMPLED_DELTAS, watchSse } from "./observe-sse.ts";
 import { passThroughStage } from "./pass-through-stage.ts";
 import { reframeStage } from "./reframe-stage.ts";
-import { createSseSplitter } from "./sse-splitter.ts";
 
 const utf8 = new TextEncoder();
-
-/** Every way of cutting `input` into two or three pieces (and whole). */
-function cuts(input: string): string[][] {
-  const out: string[][] = [[input]];
-  for (let i = 1; i < input.length; i++) {
-    out.push([input.slice(0, i), input.slice(i)]);
-    for (let j = i + 1; j < input.length; j += 3) {
-      out.push([input.slice(0, i), input.slice(i, j), input.slice(j)]);
-    }
-  }
-  return out;
-}
-
-function split(pieces: string[]) {
-  const blocks: { message: SseMessage | undefined; raw: string }[] = [];
-  const splitter = createSseSplitter((message, raw) => blocks.push({ message, raw }));
-  for (const piece of pieces) splitter.feed(piece);
-  splitter.flush();
-  return { blocks, position: splitter.position(), lineEnding: splitter.lineEnding() };
-}
 
 const recording = (watched: SseMessage[]): SseWatch => ({
   see: (message) => void watched.push(message),
@@ -37,43 +16,6 @@ const recording = (watched: SseMessage[]): SseWatch => ({
   keepSample: () => {},
   skipFrames: () => {},
   skippedChars: () => 0,
-});
-
-describe("createSseSplitter", () => {
-  const STREAM =
-    "event: a\ndata: one\n\n: comment\n\ndata: x\r\ndata:  y\r\nid: 7\r\nretry: 50\r\n\r\n" +
-    "data\rfoo: ignored\revent:b\r\r";
-  const EXPECTED: SseMessage[] = [
-    { event: "a", data: "one" },
-    { data: "x\n y", id: "7", retry: 50 },
-    { data: "", event: "b" },
-  ];
-
-  it("parses the standard's line endings, fields and comments however the text is cut", () => {
-    for (const pieces of cuts(STREAM)) {
-      const { blocks } = split(pieces);
-      expect(
-        blocks.flatMap((b) => (b.message === undefined ? [] : [b.message])),
-        JSON.stringify(pieces),
-      ).toEqual(EXPECTED);
-      // The blocks' exact text is the stream again, so re-framing can pass them on verbatim; a
-      // CRLF cut in half stays with its block, so dropping a block leaves none of it behind.
-      expect(blocks.map((b) => b.raw).join("")).toBe(STREAM);
-      expect(blocks.filter((b) => b.raw.startsWith("\n"))).toEqual([]);
-    }
-  });
-
-  it("dispatches no block the stream never ended, and says where the text stopped", () => {
-    expect(split(["data: a\n\n"]).position).toBe("frame");
-    expect(split(["data: a\n\ndata: b\n"])).toMatchObject({
-      blocks: [{ message: { data: "a" } }],
-      position: "line",
-    });
-    expect(split(["data: a\n\ndata: b"]).position).toBe("inside");
-    // A CR may be the first half of a CRLF: nothing may go between the two.
-    expect(split(["data: a\r"]).position).toBe("inside");
-    expect(split(["data: a\r\n"])).toMatchObject({ position: "line", lineEnding: "\r\n" });
-  });
 });
 
 describe("passThroughStage", () => {
@@ -132,7 +74,7 @@ describe("reframeStage", () => {
   it("re-frames as a streamed JSON array, with the error as its last element on a failure", () => {
     const stage = reframeStage(recording([]), {
       keep: () => true,
-      framing: jsonArrayFraming(),
+      framing: nativeJsonArrayFraming(),
       failure: () => [{ data: '{"error":1}' }],
     });
     expect(stage.push(utf8.encode('data: {"a":1}\r\n\r\ndata: {"b":2}\r\n\r\n'))).toBe(
@@ -142,7 +84,7 @@ describe("reframeStage", () => {
     expect(stage.fail(new Error("reset"))).toBe(',\r\n{"error":1}]');
     const empty = reframeStage(recording([]), {
       keep: () => true,
-      framing: jsonArrayFraming(),
+      framing: nativeJsonArrayFraming(),
       failure: () => [],
     });
     expect(empty.end()).toBe("[]");

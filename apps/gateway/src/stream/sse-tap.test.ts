@@ -5,8 +5,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type SseWatch, watchSse } from "./observe-sse.ts";
 import { passThroughStage } from "./pass-through-stage.ts";
-import { PLAIN_CHUNK } from "./plain-chunk.ts";
-import { PLAIN_DELTA } from "./plain-delta.ts";
 import { reframeStage } from "./reframe-stage.ts";
 
 const utf8 = new TextEncoder();
@@ -74,7 +72,7 @@ const chatWithoutUsageChunk = (watch: SseWatch) =>
     keep: (m) => !isChatUsageOnlyChunk(m.data),
     framing: "raw",
     failure: () => [],
-    plainChunk: PLAIN_CHUNK.chat,
+    frames: chat.stream.frames,
   });
 
 function watcher(format: "chat" | "messages") {
@@ -99,7 +97,7 @@ function watcher(format: "chat" | "messages") {
     onDecodeError: (error) => {
       throw error;
     },
-    plain: { test: PLAIN_DELTA[format]!, decoder: () => codec.stream.decoder() },
+    plain: { test: codec.stream.frames!.plain, decoder: () => codec.stream.decoder() },
   });
   // Counts the messages the tap parsed (skipped frames never reach `see`).
   const counting: SseWatch = {
@@ -157,7 +155,7 @@ describe("skipping runs of plain deltas", () => {
       fc.property(deltas, cuts, (ds, at) => {
         const wire = utf8.encode(anthropicStream(ds));
         const { watch, result } = watcher("messages");
-        const stage = passThroughStage(watch, () => [], PLAIN_CHUNK.messages);
+        const stage = passThroughStage(watch, () => [], messages.stream.frames);
         const out = cut(wire, at).map((chunk) => stage.push(chunk));
         stage.end();
         expect(Buffer.concat(out.map((o) => (typeof o === "string" ? utf8.encode(o) : o)))).toEqual(
@@ -190,7 +188,7 @@ describe("skipping runs of plain deltas", () => {
     const wire = utf8.encode(anthropicStream(ds));
     // Chunks of about ten frames each, as an upstream writing in bursts would send.
     const { watch, result } = watcher("messages");
-    const stage = passThroughStage(watch, () => [], PLAIN_CHUNK.messages);
+    const stage = passThroughStage(watch, () => [], messages.stream.frames);
     for (const chunk of cut(
       wire,
       Array.from({ length: 25 }, (_, i) => i * 1200),
@@ -215,7 +213,7 @@ describe("skipping runs of plain deltas", () => {
     ];
     const wire = utf8.encode(chatStream(ds));
     const { watch, result } = watcher("chat");
-    const stage = passThroughStage(watch, () => [], PLAIN_CHUNK.chat);
+    const stage = passThroughStage(watch, () => [], chat.stream.frames);
     const chunks = cut(
       wire,
       Array.from({ length: Math.ceil(wire.length / 1000) }, (_, i) => i * 1000),

@@ -1,29 +1,16 @@
-import type { SseMessage } from "@interlingua/core-types";
+import type { FrameTap, SseMessage } from "@interlingua/core-types";
+import { createSseSplitter, type StreamPosition } from "@interlingua/sse";
 import type { SseWatch } from "./observe-sse.ts";
-import type { PlainChunkTest } from "./plain-chunk.ts";
-import { createSseSplitter, type SsePosition } from "./sse-splitter.ts";
 import { MalformedStreamError, wellEndedFrames } from "./well-formed-sse.ts";
 
 const STREAMING = { stream: true } as const;
-/**
- * The longest unfinished frame carried unparsed. A longer one is parsed instead (and the tap
- * skips again after its end), so a huge frame arriving in many chunks is not copied and searched
- * again with each of them.
- */
+/** Past this, an unfinished frame is parsed, so a huge one is not re-copied with every chunk. */
 const CARRY_LIMIT = 16 * 1024;
 
 /**
- * The parse of a same-format upstream stream that feeds the usage watch, shared by the
- * pass-through and re-framing stages. Every message goes to the watch, then every block (with its
- * exact text; a block of only comments has no message) to `onBlock`.
- *
- * Runs of plain content deltas the tap does not read: once the stream's first line has told its
- * line ending and the parse stands between frames, the frames before the first one `plainChunk`
- * calls needed are only measured (counted for the watch, handed to `onSkipped` as they are, the
- * first few kept as the watch's sample); the needed frame is parsed, and the search goes on
- * after it. An unfinished frame with nothing needed in it yet is carried to the next chunk
- * instead of parsed, so the parse stays between frames. On a long stream only the first frame
- * and the last few are parsed; the rest costs a few native searches per chunk.
+ * Runs of plain deltas are skipped by native search up to the next frame the codec's tap needs,
+ * so a long stream parses only its first and last few frames; an unfinished frame is carried,
+ * not parsed, so the parse stays between frames.
  */
 export interface SseTap {
   /** Reads one upstream chunk: its blocks go to `onBlock`, its skipped runs to `onSkipped`, in order. */
@@ -31,7 +18,7 @@ export interface SseTap {
   /** The upstream ended: parses what is left and ends the watch. */
   end(): void;
   /** Where the bytes read so far stand (a carried, unparsed frame is unfinished: `inside`). */
-  position(): SsePosition;
+  position(): StreamPosition;
   /** The line ending the stream uses (from its first line). */
   lineEnding(): "\n" | "\r\n";
 }
@@ -45,9 +32,27 @@ export interface SseTapOptions {
 const asBuffer = (chunk: Uint8Array) =>
   Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 
+/** Frames in `text` between `from` (a frame start) and `to` that start with `marker`. */
+function framesStartingWith(
+  text: string,
+  from: number,
+  to: number,
+  separator: string,
+  marker: string,
+): number {
+  let n = text.startsWith(marker, from) ? 1 : 0;
+  const needle = separator + marker;
+  // A frame that starts before `to` has its separator end before it.
+  for (let at = text.indexOf(needle, from); at >= 0 && at + separator.length < to; ) {
+    n++;
+    at = text.indexOf(needle, at + needle.length);
+  }
+  return n;
+}
+
 export function sseTap(
   watch: SseWatch,
-  plainChunk: PlainChunkTest | undefined,
+  frames: FrameTap | undefined,
   options: SseTapOptions = {},
 ): SseTap {
   const { onBlock, onSkipped } = options;
@@ -80,8 +85,8 @@ export function sseTap(
    * Reads `bytes` from `from`, a frame boundary, on: parses what must be, skips what need not.
    * The searches run on `text`, the bytes as Latin-1, whose offsets are byte offsets.
    */
-  const read = (bytes: Buffer, text: string, test: PlainChunkTest, from: number) => {
-    const needed = test.scan(text);
+  const read = (bytes: Buffer, text: string, tap: FrameTap, from: number) => {
+    const needed = tap.scan(text);
     let at = from;
     while (at < bytes.length) {
       const need = needed(at);
@@ -104,7 +109,7 @@ export function sseTap(
         if (watch.strict === true && !wellEndedFrames(text, at, start, sep)) {
           throw new MalformedStreamError("upstream sent a stream frame cut short");
         }
-        watch.skipFrames(test.deltas(text, at, start, sep));
+        watch.skipFrames(framesStartingWith(text, at, start, sep, tap.deltaFrameStart));
         onSkipped?.(bytes.subarray(at, start));
         at = start;
       }
@@ -129,7 +134,7 @@ export function sseTap(
       const view = asBuffer(chunk);
       const bytes = carry === undefined ? view : Buffer.concat([carry, view]);
       carry = undefined;
-      if (plainChunk === undefined) {
+      if (frames === undefined) {
         feed(bytes);
         return;
       }
@@ -165,7 +170,7 @@ export function sseTap(
           return;
         }
       }
-      read(bytes, text, plainChunk, at);
+      read(bytes, text, frames, at);
     },
     end() {
       if (carry !== undefined) feed(carry);

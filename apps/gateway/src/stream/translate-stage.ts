@@ -1,12 +1,16 @@
-import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
+import type {
+  PushTransformer,
+  SseMessage,
+  StreamEvent,
+  StreamFraming,
+} from "@interlingua/core-types";
 import { createSseTranslator } from "@interlingua/sse";
-import type { ClientFraming } from "./client-framing.ts";
 import type { RelayStage } from "./relay-stage.ts";
 
 export interface TranslateOptions {
   decoder: PushTransformer<SseMessage, StreamEvent>;
   encoder: PushTransformer<StreamEvent, SseMessage>;
-  framing: ClientFraming;
+  framing: StreamFraming;
   /** Sees every canonical event on its way to the client (usage, finish, errors). */
   onEvent: (event: StreamEvent) => void;
   /** The event the stream ends with when the upstream fails mid-stream. */

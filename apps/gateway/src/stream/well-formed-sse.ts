@@ -12,10 +12,8 @@ export class MalformedStreamError extends Error {
 const SSE_FIELDS = ["data", "event", "id", "retry"];
 
 /**
- * Whether the first bytes of an upstream body can start an SSE stream: a comment (`:`) or a known
- * field name, after an optional byte-order mark and blank lines. A JSON object, an array or an
- * HTML page cannot. Bytes that stop inside a field name (a tiny first chunk) are given the benefit
- * of the doubt.
+ * Whether the first bytes can start an SSE stream (a JSON body or HTML page cannot); bytes that
+ * stop inside a field name (a tiny first chunk) get the benefit of the doubt.
  */
 export function startsLikeSse(first: Uint8Array): boolean {
   let at = 0;

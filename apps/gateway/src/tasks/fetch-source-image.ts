@@ -2,7 +2,7 @@ import type { LookupFunction } from "node:net";
 import type { InlineImage } from "@interlingua/fmt-native/veo";
 import { fileTypeFromBuffer } from "file-type";
 import { Agent, request } from "undici";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import { resolveTarget, systemLookup } from "../webhooks/resolve-target.ts";
 import { serviceHosts } from "../webhooks/service-hosts.ts";
 import { ownFileKey } from "./own-file-url.ts";

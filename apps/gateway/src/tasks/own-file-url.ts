@@ -1,6 +1,6 @@
 import { isFileKey } from "../files/file-key.ts";
 import { publicFileUrl } from "../files/public-file-url.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 
 /**
  * The file key when `url` is one of this gateway's own file URLs (an upload passed back in a

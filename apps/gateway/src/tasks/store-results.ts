@@ -2,9 +2,9 @@ import { fileTypeFromBuffer } from "file-type";
 import { FileTooLargeError } from "../files/file-errors.ts";
 import { newFileKey } from "../files/file-key.ts";
 import { publicFileUrl } from "../files/public-file-url.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
+import type { TaskRow } from "../storage/task-store.ts";
 import type { MediaBytes } from "./jobs/job.ts";
-import type { TaskRow } from "./task-store.ts";
 import { bounded } from "./upstream-call.ts";
 
 // A finished task's bytes go to the file store and the `files` table (purpose task-result), and

@@ -3,12 +3,12 @@ import { callbackUrl, checkCallbackUrl, normalizeLanguage } from "@interlingua/t
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { unitUsageRow } from "../billing/unit-usage-row.ts";
 import type { Logger } from "../log/logger.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
+import type { TaskKind, TaskRow } from "../storage/task-store.ts";
 import { holdCredits } from "./task-charge.ts";
 import { newTaskId } from "./task-id.ts";
 import type { HeldUnits, TaskRecord } from "./task-record.ts";
 import type { TaskRoute } from "./task-route.ts";
-import type { TaskKind, TaskRow } from "./task-store.ts";
 
 const SHORT_MESSAGES = {
   token: "insufficient quota on this API key for this task",

@@ -3,7 +3,7 @@ import { type GatewayError, modelNotFound } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
 import type { JobKind } from "./task-record.ts";
 
 /** Which job a channel of each protocol runs for each kind of task model. */
@@ -19,10 +19,9 @@ export interface TaskRoute {
 }
 
 /**
- * The channel a task model runs on: routed like every model (priority, weight, open circuits
- * left out), restricted to channels whose protocol can carry the task (Veo on Gemini; images on
- * OpenAI or Gemini). 404 when none serves it, 403 when the key may not use it, 400 when the
- * catalogue keeps it for another endpoint.
+ * Routed like every model, but only to channels whose protocol can carry the task (Veo on Gemini;
+ * images on OpenAI or Gemini). 404 when none serves it, 403 when the key may not use it, 400 when
+ * the catalogue keeps it for another endpoint.
  */
 export function routeTaskModel(
   services: GatewayServices,

@@ -6,7 +6,8 @@ import {
   renderTask,
   type TaskResult,
 } from "@interlingua/tasks";
-import type { GatewayServices } from "../services.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
+import type { NewDelivery, TaskKind, TaskRow, TaskStatus } from "../storage/task-store.ts";
 import { scheduleDelivery } from "../webhooks/webhook-dispatcher.ts";
 import { geminiImagesJob } from "./jobs/gemini-images-job.ts";
 import type { Job, JobContext, MediaBytes, Step } from "./jobs/job.ts";
@@ -18,7 +19,6 @@ import { newDeliveryId } from "./task-id.ts";
 import { type JobKind, type TaskRecord, taskRecord, upstreamHandle } from "./task-record.ts";
 import { channelForTask } from "./task-route.ts";
 import { taskSnapshot } from "./task-snapshot.ts";
-import type { NewDelivery, TaskKind, TaskRow, TaskStatus } from "./task-store.ts";
 import { taskUsageRow } from "./task-usage.ts";
 import { bounded } from "./upstream-call.ts";
 

@@ -1,5 +1,5 @@
 import type { TaskResult, TaskSnapshot } from "@interlingua/tasks";
-import type { TaskRow } from "./task-store.ts";
+import type { TaskRow } from "../storage/task-store.ts";
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 

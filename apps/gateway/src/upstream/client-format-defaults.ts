@@ -4,11 +4,8 @@ import type { Request, UpstreamProtocol, WireFormat } from "@interlingua/core-ty
 const HIDES_THOUGHTS: ReadonlySet<string> = new Set(["native", "openai-responses"]);
 
 /**
- * What a client format leaves unsaid but means, made explicit before rendering for an upstream
- * whose default differs. Anthropic shows thinking unless told otherwise (`display` absent);
- * Gemini hides thoughts unless `includeThoughts` is set, and the Responses API gives a reasoning
- * summary only when asked. So a messages client's thinking sent to such a model asks for the
- * thoughts it would have got from Claude.
+ * Makes a client format's implied defaults explicit for an upstream whose default differs: Claude
+ * shows thinking unless told otherwise, Gemini and the Responses API only when asked.
  */
 export function withClientDefaults(
   request: Request,

@@ -1,16 +1,24 @@
-import { stripCacheControl } from "@interlingua/cache-control";
-import type { Request, UpstreamProtocol, Warning } from "@interlingua/core-types";
 import {
   cacheControlDropped,
   canonicalCacheControlPaths,
+  stripCacheControl,
   stripWireCacheControl,
-} from "../cache/strip-forwarded-cache-control.ts";
-import { reportUntranslatedFields } from "../pipeline/client-fields.ts";
-import type { GenerationRequest } from "../pipeline/generation-request.ts";
+} from "@interlingua/cache-control";
+import type { Request, UpstreamProtocol, Warning, WireFormat } from "@interlingua/core-types";
 import type { RouteCandidate } from "../routing/model-router.ts";
+import { reportUntranslatedFields } from "./client-fields.ts";
 import { withClientDefaults } from "./client-format-defaults.ts";
 import { withSignedToolTurn } from "./signed-tool-turn.ts";
-import { UPSTREAM_PROTOCOLS } from "./upstream-protocols.ts";
+import { UPSTREAM_PROTOCOLS, type UpstreamCallOptions } from "./upstream-protocols.ts";
+
+/** What preparing an upstream call reads of a client request. */
+export interface UpstreamInput {
+  readonly endpoint: { readonly format: WireFormat };
+  readonly wire: Record<string, unknown>;
+  readonly canonical: Request;
+  readonly stream: boolean;
+  readonly upstream: UpstreamCallOptions;
+}
 
 export interface PreparedUpstreamRequest {
   /** Where the request goes, as the pooled client takes it (no URL parse per request). */
@@ -33,12 +41,8 @@ type Wire = Record<string, unknown>;
 type Stripped = { wire: Wire; removed: string[] };
 
 /**
- * The gateway's own edits to a body forwarded in its own format: the upstream model id, for
- * OpenAI streams a usage frame, and (rule 8) no `cache_control` on chat and native bodies, where
- * the boundary is SPEC.md's and only the gateway's plan may act on it. A messages body keeps its
- * `cache_control`: toward Anthropic it is the client's own Anthropic feature (up to 4
- * breakpoints, on tools and system too), passed through like any other field. Gemini names the
- * model in the path, not the body.
+ * Chat and native lose `cache_control` (SPEC.md's boundary: only the gateway's plan acts on it,
+ * rule 8); messages keep it, as the client's own Anthropic feature passed through.
  */
 const SAME_FORMAT_EDITS: Record<
   "chat" | "messages" | "native",
@@ -65,7 +69,7 @@ const SAME_FORMAT_EDITS: Record<
 };
 
 export function prepareUpstreamRequest(
-  request: GenerationRequest,
+  request: UpstreamInput,
   candidate: RouteCandidate,
   onWarning: (warning: Warning) => void,
   /** A request the cache plan rewrote: rendered even in the client's own format. */

@@ -1,5 +1,6 @@
 import type { Warning } from "@interlingua/core-types";
-import { continuesUnsignedToolTurn, type MessagesMessage } from "@interlingua/fmt-messages";
+import { continuesUnsignedToolTurn } from "@interlingua/fmt-messages/internal";
+import type { MessagesMessage } from "@interlingua/fmt-messages/schemas";
 
 type Wire = Record<string, unknown>;
 

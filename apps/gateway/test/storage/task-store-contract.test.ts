@@ -8,7 +8,7 @@ import { createLogger } from "../../src/log/logger.ts";
 import { openStore } from "../../src/storage/open-store.ts";
 import { TASK_LEASE_HEARTBEAT, taskLeaseOwner } from "../../src/storage/sql-tasks.ts";
 import type { Store, UsageLogInput } from "../../src/storage/store.ts";
-import type { NewDelivery, NewTask, TaskEnd } from "../../src/tasks/task-store.ts";
+import type { NewDelivery, NewTask, TaskEnd } from "../../src/storage/task-store.ts";
 import {
   type Driver,
   dropSchema,

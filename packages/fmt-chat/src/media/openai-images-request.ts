@@ -1,4 +1,4 @@
-import { invalidChatInput } from "../invalid-chat-input.js";
+import { invalidFromZod } from "@interlingua/errors";
 import {
   type OpenAIImageBackground,
   type OpenAIImageOutputFormat,
@@ -46,7 +46,7 @@ export function renderOpenAIImageRequest(request: OpenAIImageRequest): OpenAIIma
 /** A body (ours, or a client's to the simulator) -> the neutral request; a 400 naming the field. */
 export function parseOpenAIImageRequest(body: unknown): OpenAIImageRequest {
   const parsed = openAIImageRequestSchema.safeParse(body);
-  if (!parsed.success) throw invalidChatInput(parsed.error, "image request");
+  if (!parsed.success) throw invalidFromZod(parsed.error, "image request");
   const out: Record<string, unknown> = {};
   for (const [neutral, wire] of keys) {
     if (parsed.data[wire] !== undefined) out[neutral] = parsed.data[wire];

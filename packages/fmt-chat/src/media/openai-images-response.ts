@@ -1,5 +1,4 @@
-import { badGateway } from "@interlingua/errors";
-import { formatChatPath } from "../invalid-chat-input.js";
+import { badGateway, formatFieldPath } from "@interlingua/errors";
 import {
   OPENAI_IMAGE_MAX_N,
   type OpenAIImageResponseWire,
@@ -76,7 +75,7 @@ export function parseOpenAIImageResponse(json: unknown): OpenAIImageResult {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const at =
-      issue === undefined || issue.path.length === 0 ? "" : ` at ${formatChatPath(issue.path)}`;
+      issue === undefined || issue.path.length === 0 ? "" : ` at ${formatFieldPath(issue.path)}`;
     throw badGateway(`Upstream sent an invalid image reply${at}: ${issue?.message ?? "invalid"}`);
   }
   const reply = parsed.data;

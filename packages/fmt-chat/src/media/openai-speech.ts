@@ -1,6 +1,10 @@
-import { type GatewayError, invalidRequest, payloadTooLarge } from "@interlingua/errors";
+import {
+  type GatewayError,
+  invalidFromZod,
+  invalidRequest,
+  payloadTooLarge,
+} from "@interlingua/errors";
 import * as z from "zod";
-import { invalidChatInput } from "../invalid-chat-input.js";
 
 // OpenAI's `POST /v1/audio/speech` as SPEC.md gives it: the five formats, the six voices, input
 // and speed limits. The reply is binary audio; only the request is a JSON body.
@@ -82,7 +86,7 @@ export function parseSpeechRequest(body: unknown): SpeechRequest {
     throw invalidRequest("Invalid speech request: the body must be a JSON object");
   }
   const parsed = speechRequestSchema.safeParse(body);
-  if (!parsed.success) throw invalidChatInput(parsed.error, "speech request");
+  if (!parsed.success) throw invalidFromZod(parsed.error, "speech request");
   const wire = parsed.data;
   const characters = countCharacters(wire.input);
   if (characters > SPEECH_MAX_INPUT_CHARS) throw inputTooLong(characters);

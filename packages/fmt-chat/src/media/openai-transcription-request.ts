@@ -1,6 +1,5 @@
-import { invalidRequest } from "@interlingua/errors";
+import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import * as z from "zod";
-import { invalidChatInput } from "../invalid-chat-input.js";
 import {
   TRANSCRIPTION_DEFAULT_FORMAT,
   TRANSCRIPTION_FORMATS,
@@ -97,7 +96,7 @@ export function parseTranscriptionFields(
     }
   }
   const parsed = transcriptionFieldsSchema.safeParse(single);
-  if (!parsed.success) throw invalidChatInput(parsed.error, "transcription request");
+  if (!parsed.success) throw invalidFromZod(parsed.error, "transcription request");
   const wire = parsed.data;
   return {
     model: wire.model,

@@ -1,11 +1,10 @@
-import { badGateway, type GatewayError } from "@interlingua/errors";
+import { badGateway, formatFieldPath, type GatewayError } from "@interlingua/errors";
 import type * as z from "zod";
-import { formatPath } from "../invalid-native-input.js";
 
 /** An upstream reply that fails its schema: 502 naming the field, never a raw ZodError. */
 export function upstreamInvalid(error: z.ZodError, what: string): GatewayError {
   const issue = error.issues[0];
-  const path = issue === undefined ? "" : formatPath(issue.path);
+  const path = issue === undefined ? "" : formatFieldPath(issue.path);
   const detail = issue === undefined ? "invalid" : issue.message;
   return badGateway(
     `Upstream sent an invalid ${what}${path === "" ? "" : ` at ${path}`}: ${detail}`,

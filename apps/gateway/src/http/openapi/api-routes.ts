@@ -1,9 +1,9 @@
-import { chatRequestSchema, chatResponseSchema } from "@interlingua/fmt-chat";
 import { speechRequestSchema, transcriptionVerboseSchema } from "@interlingua/fmt-chat/media";
-import { messagesRequestSchema, messagesResponseSchema } from "@interlingua/fmt-messages";
-import { nativeRequestSchema, nativeResponseSchema } from "@interlingua/fmt-native";
-import { responsesRequestSchema, responsesResultSchema } from "@interlingua/fmt-responses";
-import { taskResourceSchema } from "@interlingua/tasks";
+import { chatRequestSchema, chatResponseSchema } from "@interlingua/fmt-chat/schemas";
+import { messagesRequestSchema, messagesResponseSchema } from "@interlingua/fmt-messages/schemas";
+import { nativeRequestSchema, nativeResponseSchema } from "@interlingua/fmt-native/schemas";
+import { responsesRequestSchema, responsesResultSchema } from "@interlingua/fmt-responses/schemas";
+import { taskResourceSchema } from "@interlingua/tasks/schemas";
 import { z } from "zod";
 import {
   createTokenSchema,

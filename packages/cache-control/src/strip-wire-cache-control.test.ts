@@ -1,0 +1,101 @@
+import type { Request } from "@interlingua/core-types";
+import { describe, expect, it } from "vitest";
+import { canonicalCacheControlPaths, stripWireCacheControl } from "./strip-wire-cache-control.js";
+
+const MARK = { type: "ephemeral" };
+
+describe("stripWireCacheControl (rule 8, same-format bodies)", () => {
+  it("chat: removes it at every boundary position and names each, copying only what changes", () => {
+    const schema = { type: "object", properties: { cache_control: { type: "string" } } };
+    const untouched = { role: "assistant", content: "ok" };
+    const wire = {
+      model: "m",
+      cache_control: MARK,
+      messages: [
+        {
+          role: "user",
+          cache_control: MARK,
+          content: [{ type: "text", text: "a", cache_control: MARK }],
+        },
+        untouched,
+      ],
+      tools: [
+        {
+          type: "function",
+          cache_control: MARK,
+          function: { name: "f", parameters: schema, cache_control: MARK },
+        },
+      ],
+    };
+    const { wire: out, removed } = stripWireCacheControl("chat", wire);
+    expect(removed).toEqual([
+      "cache_control",
+      "messages[0].cache_control",
+      "messages[0].content[0].cache_control",
+      "tools[0].cache_control",
+      "tools[0].function.cache_control",
+    ]);
+    expect(out).toEqual({
+      model: "m",
+      messages: [{ role: "user", content: [{ type: "text", text: "a" }] }, untouched],
+      // A tool parameter that happens to be called cache_control is the tool's, not a boundary.
+      tools: [{ type: "function", function: { name: "f", parameters: schema } }],
+    });
+    expect((out.messages as unknown[])[1]).toBe(untouched);
+    expect(wire.messages[0]).toHaveProperty("cache_control");
+  });
+
+  it("native: parts, systemInstruction (either spelling), tools and the top level", () => {
+    const wire = {
+      cache_control: MARK,
+      system_instruction: { parts: [{ text: "s", cache_control: MARK }] },
+      contents: [{ role: "user", parts: [{ text: "a", cache_control: MARK }, { text: "b" }] }],
+      tools: [{ functionDeclarations: [{ name: "f", cache_control: MARK }] }],
+    };
+    const { wire: out, removed } = stripWireCacheControl("native", wire);
+    expect(JSON.stringify(out)).not.toContain("cache_control");
+    expect(removed).toEqual([
+      "cache_control",
+      "contents[0].parts[0].cache_control",
+      "system_instruction.parts[0].cache_control",
+      "tools[0].functionDeclarations[0].cache_control",
+    ]);
+  });
+
+  it("a body without markers comes back as the same object", () => {
+    const wire = { model: "m", messages: [{ role: "user", content: "hi" }] };
+    expect(stripWireCacheControl("chat", wire)).toEqual({ wire, removed: [] });
+    expect(stripWireCacheControl("chat", wire).wire).toBe(wire);
+  });
+});
+
+describe("canonicalCacheControlPaths", () => {
+  it("finds boundaries on system, parts, tool-result blocks, tools and in extras", () => {
+    const request: Request = {
+      model: "m",
+      system: [{ type: "text", text: "s", cacheControl: { type: "ephemeral" } }],
+      messages: [
+        {
+          role: "tool",
+          parts: [
+            {
+              type: "tool-result",
+              toolCallId: "c",
+              content: [{ type: "text", text: "r", cacheControl: { type: "ephemeral" } }],
+            },
+          ],
+        },
+      ],
+      sampling: {},
+      tools: [{ type: "function", name: "f", parameters: {}, cacheControl: { type: "ephemeral" } }],
+      stream: false,
+      extras: { messages: { cache_control: MARK } },
+    };
+    expect(canonicalCacheControlPaths(request)).toEqual([
+      "system[0].cacheControl",
+      "messages[0].parts[0].content[0].cacheControl",
+      "tools[0].cacheControl",
+      "extras.messages.cache_control",
+    ]);
+  });
+});

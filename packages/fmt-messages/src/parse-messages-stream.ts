@@ -1,0 +1,285 @@
+import {
+  JSON_INDEX_PATTERN,
+  JSON_STRING_PATTERN,
+  type SseMessage,
+  type StreamEvent,
+} from "@interlingua/core-types";
+import { messagesErrorStatus } from "./map-messages-error-type.js";
+import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
+import { withStopDetails } from "./messages-stop-details.js";
+import { fromMessagesUsage, type MessagesUsageFields } from "./messages-usage.js";
+
+type Kind = "text" | "thinking" | "tool" | "redacted" | "ignored";
+interface Block {
+  kind: Kind;
+  /** Whether any argument text was emitted for a tool_use block. */
+  args: boolean;
+}
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+const str = (value: unknown): string => (typeof value === "string" ? value : "");
+
+const USAGE_KEYS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_input_tokens",
+  "cache_read_input_tokens",
+  "cache_creation",
+  "service_tier",
+  "inference_geo",
+  "output_tokens_details",
+] as const;
+
+/**
+ * A text or thinking delta in the compact form Anthropic writes, nearly every frame of a stream:
+ * read without parsing the whole frame (only its text, a string literal). Any other form takes
+ * the general path, with the same result.
+ */
+const COMPACT_DELTA = new RegExp(
+  `^\\{"type":"content_block_delta","index":(${JSON_INDEX_PATTERN}),"delta":\\{"type":` +
+    `(?:"text_delta","text":(${JSON_STRING_PATTERN})|"thinking_delta","thinking":(${JSON_STRING_PATTERN}))\\}\\}$`,
+);
+
+/**
+ * Anthropic SSE events -> canonical stream events, one message at a time with no buffering.
+ * - The block `index` is the canonical part index; blocks this codec does not model
+ *   (server_tool_use, web_search_tool_result, ...) and their deltas are skipped.
+ * - A tool_use block that streamed no argument text gets "{}" before its part-end.
+ * - Usage is cumulative: message_start and every message_delta merge their fields (message_delta
+ *   may carry input_tokens too) and emit the canonical usage so far.
+ * - A repeated message_start (seen in real streams) does not restart the message: no second
+ *   response-start; only its usage fields are merged.
+ * - message_delta's stop_reason becomes a finish event (raw kept); an explicit null is "other"
+ *   unless a reason was already given.
+ * - `error` events become canonical error events with the status of their type; `ping` and
+ *   `message_stop` produce nothing; a frame that is not JSON becomes a 502 error event.
+ */
+export class MessagesStreamDecoder {
+  private started = false;
+  private finished = false;
+  private readonly usage: MessagesUsageFields = {};
+  private readonly blocks = new Map<number, Block>();
+
+  push(message: SseMessage, emit: (event: StreamEvent) => void): void {
+    const data = message.data;
+    if (data === "" || data === "[DONE]") return;
+    const compact = COMPACT_DELTA.exec(data);
+    if (compact !== null) {
+      const [, index, text, thinking] = compact;
+      if (text !== undefined) this.textDelta(Number(index), "text", JSON.parse(text), emit);
+      else this.textDelta(Number(index), "thinking", JSON.parse(thinking!), emit);
+      return;
+    }
+    let event: unknown;
+    try {
+      event = JSON.parse(data);
+    } catch {
+      emit({
+        type: "error",
+        error: {
+          status: 502,
+          type: "bad_gateway",
+          message: "malformed stream event from upstream",
+        },
+      });
+      return;
+    }
+    if (!isObject(event)) return;
+    switch (event["type"]) {
+      case "message_start":
+        this.messageStart(event["message"], emit);
+        return;
+      case "content_block_start":
+        this.blockStart(event, emit);
+        return;
+      case "content_block_delta":
+        this.blockDelta(event, emit);
+        return;
+      case "content_block_stop":
+        this.blockStop(event, emit);
+        return;
+      case "message_delta":
+        this.messageDelta(event, emit);
+        return;
+      case "error": {
+        const error = isObject(event["error"]) ? event["error"] : {};
+        const type = str(error["type"]) || "api_error";
+        emit({
+          type: "error",
+          error: { status: messagesErrorStatus(type), type, message: str(error["message"]) },
+        });
+        return;
+      }
+      default:
+        // message_stop, ping and future event types carry nothing canonical.
+        return;
+    }
+  }
+
+  /** End of input: every event is decoded as it arrives, so nothing waits to go out. */
+  end(_emit: (event: StreamEvent) => void): void {}
+
+  private messageStart(message: unknown, emit: (event: StreamEvent) => void): void {
+    if (!isObject(message)) return;
+    if (!this.started) {
+      this.started = true;
+      emit({
+        type: "response-start",
+        id: str(message["id"]),
+        model: str(message["model"]),
+        created: 0,
+      });
+    }
+    this.mergeUsage(message["usage"], emit);
+  }
+
+  private mergeUsage(usage: unknown, emit: (event: StreamEvent) => void): void {
+    if (!isObject(usage)) return;
+    const target = this.usage as Record<string, unknown>;
+    for (const key of USAGE_KEYS) {
+      const value = usage[key];
+      if (value !== undefined && value !== null) target[key] = value;
+    }
+    emit({ type: "usage", usage: fromMessagesUsage(this.usage) });
+  }
+
+  private blockStart(event: Json, emit: (event: StreamEvent) => void): void {
+    const index = event["index"];
+    const block = event["content_block"];
+    if (typeof index !== "number" || !isObject(block)) return;
+    switch (block["type"]) {
+      case "text": {
+        this.blocks.set(index, { kind: "text", args: false });
+        emit({ type: "part-start", index, kind: "text" });
+        const text = str(block["text"]);
+        if (text) emit({ type: "text-delta", index, delta: text });
+        return;
+      }
+      case "thinking": {
+        this.blocks.set(index, { kind: "thinking", args: false });
+        emit({ type: "part-start", index, kind: "thinking" });
+        const text = str(block["thinking"]);
+        if (text) emit({ type: "thinking-delta", index, delta: text });
+        const signature = str(block["signature"]);
+        if (signature) emit({ type: "signature-delta", index, signature });
+        return;
+      }
+      case "redacted_thinking":
+        this.blocks.set(index, { kind: "redacted", args: false });
+        emit({ type: "redacted-thinking", index, data: str(block["data"]) });
+        return;
+      case "tool_use": {
+        const input = block["input"];
+        const args = isObject(input) && Object.keys(input).length > 0;
+        this.blocks.set(index, { kind: "tool", args });
+        emit({ type: "tool-call-start", index, id: str(block["id"]), name: str(block["name"]) });
+        if (args) emit({ type: "tool-arguments-delta", index, delta: JSON.stringify(input) });
+        return;
+      }
+      default:
+        this.blocks.set(index, { kind: "ignored", args: false });
+        return;
+    }
+  }
+
+  private blockDelta(event: Json, emit: (event: StreamEvent) => void): void {
+    const index = event["index"];
+    const delta = event["delta"];
+    if (typeof index !== "number" || !isObject(delta)) return;
+    const block = this.blocks.get(index);
+    if (block?.kind === "ignored") return;
+    switch (delta["type"]) {
+      case "text_delta":
+        this.textDelta(index, "text", str(delta["text"]), emit);
+        return;
+      case "thinking_delta":
+        this.textDelta(index, "thinking", str(delta["thinking"]), emit);
+        return;
+      case "signature_delta": {
+        const signature = str(delta["signature"]);
+        if (signature) emit({ type: "signature-delta", index, signature });
+        return;
+      }
+      case "input_json_delta": {
+        const json = str(delta["partial_json"]);
+        if (!json) return;
+        if (block) block.args = true;
+        emit({ type: "tool-arguments-delta", index, delta: json });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** A text or thinking delta, from the general path or the compact one. */
+  private textDelta(
+    index: number,
+    kind: "text" | "thinking",
+    text: string,
+    emit: (event: StreamEvent) => void,
+  ): void {
+    if (!text || this.blocks.get(index)?.kind === "ignored") return;
+    emit(
+      kind === "text"
+        ? { type: "text-delta", index, delta: text }
+        : { type: "thinking-delta", index, delta: text },
+    );
+  }
+
+  private blockStop(event: Json, emit: (event: StreamEvent) => void): void {
+    const index = event["index"];
+    if (typeof index !== "number") return;
+    const block = this.blocks.get(index);
+    if (block?.kind === "ignored") return;
+    // Canonical tool-call arguments are never "": a call without arguments is "{}".
+    if (block?.kind === "tool" && !block.args) {
+      block.args = true;
+      emit({ type: "tool-arguments-delta", index, delta: "{}" });
+    }
+    emit({ type: "part-end", index });
+  }
+
+  private messageDelta(event: Json, emit: (event: StreamEvent) => void): void {
+    const delta = event["delta"];
+    if (isObject(delta) && "stop_reason" in delta) {
+      const reason = delta["stop_reason"];
+      // An explicit null still ends the message (as "other", like a whole message's null), but
+      // never overrides a reason already given.
+      if (typeof reason === "string" || (reason === null && !this.finished)) {
+        this.finished = true;
+        const finish: StreamEvent = {
+          type: "finish",
+          finishReason: withStopDetails(
+            mapMessagesStopReason(typeof reason === "string" ? reason : null),
+            delta["stop_details"],
+          ),
+        };
+        const sequence = delta["stop_sequence"];
+        if (typeof sequence === "string") finish.stopSequence = sequence;
+        emit(finish);
+      }
+    }
+    this.mergeUsage(event["usage"], emit);
+  }
+}
+
+/** The canonical stream of an Anthropic SSE stream (already framed by @interlingua/sse). */
+export function decodeMessagesStream(): TransformStream<SseMessage, StreamEvent> {
+  const decoder = new MessagesStreamDecoder();
+  let target: TransformStreamDefaultController<StreamEvent> | undefined;
+  const emit = (event: StreamEvent) => target?.enqueue(event);
+  return new TransformStream({
+    start(controller) {
+      target = controller;
+    },
+    transform(message) {
+      decoder.push(message, emit);
+    },
+    flush() {
+      decoder.end(emit);
+    },
+  });
+}

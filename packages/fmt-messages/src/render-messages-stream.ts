@@ -1,0 +1,300 @@
+import {
+  emptyUsage,
+  type FinishReason,
+  type SseMessage,
+  type StreamEncodeOptions,
+  type StreamEvent,
+  type Usage,
+  type Warning,
+} from "@interlingua/core-types";
+import { messagesErrorType } from "./map-messages-error-type.js";
+import { toMessagesStopReason } from "./map-messages-finish-reason.js";
+import { renderStopDetails } from "./messages-stop-details.js";
+import { toMessagesUsage } from "./messages-usage.js";
+import { PartSerializer } from "./order-stream-parts.js";
+
+type BlockKind = "text" | "thinking" | "tool" | "redacted";
+interface Block {
+  wire: number;
+  kind: BlockKind;
+  open: boolean;
+}
+
+const frame = (type: string, payload: object): SseMessage => ({
+  event: type,
+  data: JSON.stringify(payload),
+});
+
+/**
+ * A content_block_delta frame written as a template around one quoted string: these are nearly
+ * every frame of a stream, and the template skips building and walking a fresh object; the bytes
+ * are those `frame` would write.
+ */
+const blockDelta = (wire: number, kind: string, field: string, value: string): SseMessage => ({
+  event: "content_block_delta",
+  data: `{"type":"content_block_delta","index":${wire},"delta":{"type":"${kind}","${field}":${JSON.stringify(value)}}}`,
+});
+
+/**
+ * Each frame leaves as soon as its event arrives, except stop reason and usage: Anthropic sends
+ * both in message_delta after the last block, so they are held until the stream ends.
+ * - One block is open at a time: interleaved parallel tool calls are written one after another.
+ * - message_start waits for the event after response-start, so usage that arrives at once
+ *   (Gemini's first chunk) carries the real input_tokens.
+ * - What messages cannot express (choices other than 0, prompt feedback, signatures on text or
+ *   tool-call parts) is dropped, one warning per kind; an `error` event ends the stream.
+ */
+export class MessagesStreamEncoder {
+  private started = false;
+  private done = false;
+  private readonly blocks = new Map<number, Block>();
+  private nextWire = 0;
+  private usage: Usage | undefined;
+  private finishReason: FinishReason | undefined;
+  private stopSequence: string | undefined;
+  private readonly warned = new Set<string>();
+  private readonly serializer = new PartSerializer();
+  /** message_start waits for the event after response-start, to carry usage that comes with it. */
+  private pendingStart: { id: string; model: string } | undefined;
+
+  constructor(private readonly onWarning?: (warning: Warning) => void) {}
+
+  /** One block at a time (order-stream-parts.ts), then the frames. */
+  push(event: StreamEvent, emit: (message: SseMessage) => void): void {
+    this.serializer.push(event, (e) => this.encode(e, emit));
+  }
+
+  private encode(event: StreamEvent, emit: (message: SseMessage) => void): void {
+    if (this.done) return;
+    if (this.pendingStart !== undefined && event.type !== "response-start") {
+      // The upstream's first usage (Gemini sends it with the first chunk) goes in message_start.
+      if (event.type === "usage") this.usage = event.usage;
+      const { id, model } = this.pendingStart;
+      this.pendingStart = undefined;
+      this.start(id, model, emit);
+      if (event.type === "usage") return;
+    }
+    if ("choice" in event && event.choice !== undefined && event.choice !== 0) {
+      this.warnOnce("choices", "a messages stream carries one reply; other choices are dropped");
+      return;
+    }
+    switch (event.type) {
+      case "response-start":
+        if (!this.started && this.pendingStart === undefined) {
+          this.pendingStart = { id: event.id, model: event.model };
+        }
+        return;
+      case "part-start":
+        this.block(event.index, event.kind, emit);
+        return;
+      case "text-delta": {
+        if (event.delta === "") return;
+        const block = this.block(event.index, "text", emit);
+        emit(blockDelta(block.wire, "text_delta", "text", event.delta));
+        return;
+      }
+      case "thinking-delta": {
+        if (event.delta === "") return;
+        const block = this.block(event.index, "thinking", emit);
+        emit(blockDelta(block.wire, "thinking_delta", "thinking", event.delta));
+        return;
+      }
+      case "signature-delta": {
+        const block = this.block(event.index, "thinking", emit);
+        if (block.kind !== "thinking") {
+          this.warnOnce("parts.signature", "only thinking blocks carry a signature");
+          return;
+        }
+        emit(
+          frame("content_block_delta", {
+            type: "content_block_delta",
+            index: block.wire,
+            delta: { type: "signature_delta", signature: event.signature },
+          }),
+        );
+        return;
+      }
+      case "redacted-thinking":
+        this.ensureStarted(emit);
+        this.blocks.set(event.index, { wire: this.nextWire, kind: "redacted", open: true });
+        emit(
+          frame("content_block_start", {
+            type: "content_block_start",
+            index: this.nextWire++,
+            content_block: { type: "redacted_thinking", data: event.data },
+          }),
+        );
+        return;
+      case "tool-call-start":
+        if (this.blocks.has(event.index)) return;
+        this.ensureStarted(emit);
+        this.blocks.set(event.index, { wire: this.nextWire, kind: "tool", open: true });
+        emit(
+          frame("content_block_start", {
+            type: "content_block_start",
+            index: this.nextWire++,
+            content_block: { type: "tool_use", id: event.id, name: event.name, input: {} },
+          }),
+        );
+        return;
+      case "tool-arguments-delta": {
+        if (event.delta === "") return;
+        const known = this.blocks.get(event.index);
+        if (known && !known.open) {
+          this.warnOnce(
+            "parts.arguments",
+            "arguments after the end of their tool call are dropped",
+          );
+          return;
+        }
+        const block = known ?? this.openToolWithoutStart(event.index, emit);
+        emit(blockDelta(block.wire, "input_json_delta", "partial_json", event.delta));
+        return;
+      }
+      case "part-end": {
+        const block = this.blocks.get(event.index);
+        if (block?.open) this.close(block, emit);
+        return;
+      }
+      case "usage":
+        this.usage = event.usage;
+        return;
+      case "finish":
+        this.finishReason = event.finishReason;
+        this.stopSequence = event.stopSequence;
+        if (event.safetyRatings !== undefined) {
+          this.warnOnce("safetyRatings", "a messages stream has no safety ratings");
+        }
+        return;
+      case "prompt-feedback":
+        this.warnOnce("promptFeedback", "a messages stream has no prompt feedback");
+        return;
+      case "error":
+        this.done = true;
+        emit(
+          frame("error", {
+            type: "error",
+            error: { type: messagesErrorType(event.error), message: event.error.message },
+          }),
+        );
+        return;
+    }
+  }
+
+  /** Closes open blocks, then reports the held stop reason and usage and ends the message. */
+  end(emit: (message: SseMessage) => void): void {
+    this.serializer.end((e) => this.encode(e, emit));
+    if (this.pendingStart !== undefined) {
+      this.start(this.pendingStart.id, this.pendingStart.model, emit);
+      this.pendingStart = undefined;
+    }
+    if (this.done || !this.started) return;
+    this.done = true;
+    for (const block of this.blocks.values()) if (block.open) this.close(block, emit);
+    const details = this.finishReason ? renderStopDetails(this.finishReason) : null;
+    emit(
+      frame("message_delta", {
+        type: "message_delta",
+        delta: {
+          stop_reason: this.finishReason ? toMessagesStopReason(this.finishReason) : null,
+          stop_sequence: this.stopSequence ?? null,
+          // Only a refusal's details: an ordinary stop's frame stays as it always was.
+          ...(details ? { stop_details: details } : {}),
+        },
+        usage: toMessagesUsage(this.usage ?? emptyUsage()),
+      }),
+    );
+    emit(frame("message_stop", { type: "message_stop" }));
+  }
+
+  private start(id: string, model: string, emit: (message: SseMessage) => void): void {
+    this.started = true;
+    emit(
+      frame("message_start", {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: toMessagesUsage(this.usage ?? emptyUsage()),
+        },
+      }),
+    );
+  }
+
+  private ensureStarted(emit: (message: SseMessage) => void): void {
+    if (this.started) return;
+    const pending = this.pendingStart;
+    this.pendingStart = undefined;
+    this.start(pending?.id ?? "", pending?.model ?? "", emit);
+  }
+
+  /** The open block of a text or thinking part, starting it (again) when needed. */
+  private block(index: number, kind: "text" | "thinking", emit: (m: SseMessage) => void): Block {
+    const known = this.blocks.get(index);
+    if (known?.open) return known;
+    this.ensureStarted(emit);
+    const block: Block = { wire: this.nextWire++, kind, open: true };
+    this.blocks.set(index, block);
+    emit(
+      frame("content_block_start", {
+        type: "content_block_start",
+        index: block.wire,
+        content_block:
+          block.kind === "text"
+            ? { type: "text", text: "" }
+            : { type: "thinking", thinking: "", signature: "" },
+      }),
+    );
+    return block;
+  }
+
+  private openToolWithoutStart(index: number, emit: (m: SseMessage) => void): Block {
+    this.ensureStarted(emit);
+    const block: Block = { wire: this.nextWire++, kind: "tool", open: true };
+    this.blocks.set(index, block);
+    emit(
+      frame("content_block_start", {
+        type: "content_block_start",
+        index: block.wire,
+        content_block: { type: "tool_use", id: "", name: "", input: {} },
+      }),
+    );
+    return block;
+  }
+
+  private close(block: Block, emit: (message: SseMessage) => void): void {
+    block.open = false;
+    emit(frame("content_block_stop", { type: "content_block_stop", index: block.wire }));
+  }
+
+  private warnOnce(feature: string, message: string): void {
+    if (this.warned.has(feature)) return;
+    this.warned.add(feature);
+    this.onWarning?.({ type: "dropped", feature, message });
+  }
+}
+
+/** The messages-format SSE frames of a canonical stream; pair with @interlingua/sse encodeSse. */
+export function encodeMessagesStream(
+  options: StreamEncodeOptions = {},
+): TransformStream<StreamEvent, SseMessage> {
+  const encoder = new MessagesStreamEncoder(options.onWarning);
+  let target: TransformStreamDefaultController<SseMessage> | undefined;
+  const emit = (message: SseMessage) => target?.enqueue(message);
+  return new TransformStream({
+    start(controller) {
+      target = controller;
+    },
+    transform(event) {
+      encoder.push(event, emit);
+    },
+    flush() {
+      encoder.end(emit);
+    },
+  });
+}

@@ -1,0 +1,116 @@
+import type {
+  AssistantPart,
+  Choice,
+  PromptFeedback,
+  Response,
+  SafetyRating,
+} from "@interlingua/core-types";
+import { invalidFromZod } from "@interlingua/errors";
+import { blockedChoice } from "./blocked-prompt.js";
+import { mapNativeFinishReason } from "./map-native-finish-reason.js";
+import { parseNativeUsage } from "./map-native-usage.js";
+import {
+  type NativePromptFeedback,
+  type NativeSafetyRating,
+  nativeResponseSchema,
+} from "./native-api.js";
+import { buildExtras, type NativeBookkeeping } from "./native-extras.js";
+import { type PartParseContext, parseAssistantPart } from "./native-parts.js";
+import { generatedCallId } from "./native-tool-call-ids.js";
+
+const knownFields = new Set([
+  "createTime",
+  "candidates",
+  "promptFeedback",
+  "usageMetadata",
+  "modelVersion",
+  "responseId",
+]);
+
+export const parseSafetyRating = (rating: NativeSafetyRating): SafetyRating =>
+  rating.blocked === undefined
+    ? { category: rating.category, probability: rating.probability }
+    : { category: rating.category, probability: rating.probability, blocked: rating.blocked };
+
+export function parsePromptFeedback(feedback: NativePromptFeedback): PromptFeedback {
+  const out: PromptFeedback = {};
+  if (feedback.blockReason !== undefined) out.blockReason = feedback.blockReason;
+  if (feedback.safetyRatings !== undefined) {
+    out.safetyRatings = feedback.safetyRatings.map(parseSafetyRating);
+  }
+  return out;
+}
+
+/**
+ * Unix seconds of Vertex's `createTime` (the only creation time this format has); 0 without it.
+ */
+export function createdFromCreateTime(createTime: unknown): number {
+  if (typeof createTime !== "string") return 0;
+  const ms = Date.parse(createTime);
+  return Number.isFinite(ms) && ms >= 0 ? Math.floor(ms / 1000) : 0;
+}
+
+/** How `created` is written as createTime (omitted when 0: no creation time is known). */
+export const createTimeOf = (created: number): string | undefined =>
+  created > 0 ? new Date(created * 1000).toISOString() : undefined;
+
+/**
+ * A generateContent response -> canonical response. responseId and modelVersion are the id and
+ * model ("" when absent); created comes from createTime when the upstream sends one. Function
+ * calls without an id get `gemini_call_<responseId>_<candidate>_<n>`. Unknown top-level fields are
+ * kept in extras.native; finishMessage is the finish reason's explanation; unknown candidate
+ * fields (citations, grounding) are not kept.
+ * A blocked prompt (blockReason, no candidates) is one empty choice finished content-filter.
+ */
+export function parseNativeResponse(wire: unknown): Response {
+  const parsed = nativeResponseSchema.safeParse(wire);
+  if (!parsed.success) throw invalidFromZod(parsed.error, "response");
+  const body = parsed.data;
+  const id = body.responseId ?? "";
+  const book: NativeBookkeeping = {};
+  const choices: Choice[] = (body.candidates ?? []).map((candidate, c) => {
+    const index = candidate.index ?? c;
+    let calls = 0;
+    const ctx: PartParseContext = { book, nextCallId: () => generatedCallId(id, index, calls++) };
+    const parts: AssistantPart[] = (candidate.content?.parts ?? []).map((part, p) =>
+      parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx),
+    );
+    const choice: Choice = {
+      index,
+      message: { role: "assistant", parts },
+      finishReason: mapNativeFinishReason(
+        candidate.finishReason,
+        hasCall(parts),
+        candidate.finishMessage,
+      ),
+    };
+    if (candidate.safetyRatings !== undefined) {
+      choice.safetyRatings = candidate.safetyRatings.map(parseSafetyRating);
+    }
+    return choice;
+  });
+  const unknown: Record<string, unknown> = {};
+  for (const key in body) if (!knownFields.has(key)) unknown[key] = body[key];
+  const created = createdFromCreateTime(body.createTime);
+  // The sent createTime is kept only when it says more than `created` does (sub-second digits).
+  if (body.createTime !== undefined && body.createTime !== createTimeOf(created)) {
+    book.createTime = body.createTime;
+  }
+  const response: Response = {
+    id,
+    model: body.modelVersion ?? "",
+    created,
+    choices,
+    usage: parseNativeUsage(body.usageMetadata),
+  };
+  if (body.promptFeedback !== undefined) {
+    response.promptFeedback = parsePromptFeedback(body.promptFeedback);
+    const blocked = response.promptFeedback.blockReason;
+    if (blocked !== undefined && choices.length === 0) choices.push(blockedChoice(blocked));
+  }
+  const extras = buildExtras(unknown, book);
+  if (extras !== undefined) response.extras = extras;
+  return response;
+}
+
+const hasCall = (parts: AssistantPart[]) => parts.some((p) => p.type === "tool-call");

@@ -1,0 +1,401 @@
+import {
+  movedThinkingSignature,
+  type SafetyRating,
+  type SseMessage,
+  type StreamEvent,
+  type Usage,
+} from "@interlingua/core-types";
+import { parseUpstreamError } from "@interlingua/errors";
+import { blockedFinishReason } from "./blocked-prompt.js";
+import { mapNativeFinishReason } from "./map-native-finish-reason.js";
+import { parseNativeUsage } from "./map-native-usage.js";
+import {
+  type NativePartialArg,
+  type NativeUsageMetadata,
+  nativePromptFeedbackSchema,
+  nativeSafetyRatingSchema,
+} from "./native-api.js";
+import { generatedCallId } from "./native-tool-call-ids.js";
+import {
+  createdFromCreateTime,
+  parsePromptFeedback,
+  parseSafetyRating,
+} from "./parse-native-response.js";
+import { PartialArgsJsonWriter } from "./partial-args-json-writer.js";
+
+type Json = Record<string, unknown>;
+type Emit = (event: StreamEvent) => void;
+
+const isRecord = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+interface OpenPart {
+  index: number;
+  kind: "text" | "thinking" | "tool";
+  /** A part holds one signature; the next signed fragment starts a new part. */
+  signed: boolean;
+  /** Set while a call's arguments are still streaming (partialArgs / willContinue). */
+  writer?: PartialArgsJsonWriter;
+}
+
+interface CandidateState {
+  nextIndex: number;
+  open: OpenPart | undefined;
+  calls: number;
+  hasToolCalls: boolean;
+  safetyRatings: SafetyRating[] | undefined;
+  /** The latest thinking part, where a moved thinking signature goes back. */
+  lastThinking: number | undefined;
+}
+
+const tokenFields = [
+  "promptTokenCount",
+  "candidatesTokenCount",
+  "totalTokenCount",
+  "thoughtsTokenCount",
+  "cachedContentTokenCount",
+] as const;
+
+/** usageMetadata read leniently: a malformed count is ignored rather than failing the stream. */
+function readUsageMetadata(raw: Json): NativeUsageMetadata {
+  const out: NativeUsageMetadata = {};
+  for (const field of tokenFields) {
+    const value = raw[field];
+    if (typeof value === "number" && Number.isInteger(value) && value >= 0) out[field] = value;
+  }
+  if (Array.isArray(raw.promptTokensDetails)) {
+    out.promptTokensDetails = raw.promptTokensDetails
+      .filter(isRecord)
+      .flatMap((d) =>
+        typeof d.modality === "string"
+          ? [
+              typeof d.tokenCount === "number"
+                ? { modality: d.modality, tokenCount: d.tokenCount }
+                : { modality: d.modality },
+            ]
+          : [],
+      );
+  }
+  if (typeof raw.serviceTier === "string") out.serviceTier = raw.serviceTier;
+  return out;
+}
+
+function sameUsage(a: Usage | undefined, b: Usage): boolean {
+  if (a === undefined) return false;
+  return (
+    a.inputTokens === b.inputTokens &&
+    a.outputTokens === b.outputTokens &&
+    a.cachedInputTokens === b.cachedInputTokens &&
+    a.thinkingTokens === b.thinkingTokens &&
+    a.serviceTier === b.serviceTier &&
+    JSON.stringify(a.providerExtras) === JSON.stringify(b.providerExtras)
+  );
+}
+
+function readPartialArgs(raw: unknown): NativePartialArg[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return raw.filter((a): a is NativePartialArg => isRecord(a) && typeof a.jsonPath === "string");
+}
+
+/**
+ * Gemini stream chunks (each SSE `data:` a whole GenerateContentResponse) -> canonical events, one
+ * chunk at a time, nothing held back:
+ * - consecutive text fragments of one kind (thought or not) continue one part until that part has
+ *   received a thoughtSignature; a change of kind, a function call or a second signature starts
+ *   a new part. A signature may ride on an empty text part: it is never dropped. An empty text
+ *   part without a signature carries nothing and opens nothing;
+ * - whole function calls become tool-call-start, one arguments delta and part-end; streamed ones
+ *   (`willContinue`, `partialArgs`) become a delta per fragment of the JSON arguments text, and
+ *   end at the fragment without `willContinue`;
+ * - usageMetadata may ride on every chunk: a usage event is emitted whenever it changes (usage
+ *   events are cumulative, so the last one wins);
+ * - an `{error}` chunk becomes an error event.
+ */
+export class NativeStreamDecoder {
+  private started = false;
+  private responseId = "";
+  private usage: Usage | undefined;
+  private feedback = "";
+  /** A blocked prompt's reason, to finish a stream that brings no candidate (blocked-prompt.ts). */
+  private blockReason: string | undefined;
+  private sawCandidate = false;
+  private failed = false;
+  private readonly candidates = new Map<number, CandidateState>();
+
+  push(message: SseMessage, emit: Emit): void {
+    const data = message.data;
+    if (data === "" || data === "[DONE]") return;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      emit(this.errorEvent(502, { error: { code: 502, message: "a stream frame was not JSON" } }));
+      return;
+    }
+    if (Array.isArray(chunk) && chunk.length === 1) chunk = chunk[0];
+    if (!isRecord(chunk)) {
+      emit(
+        this.errorEvent(502, { error: { code: 502, message: "a stream frame was not an object" } }),
+      );
+      return;
+    }
+    if (chunk.error !== undefined) {
+      this.failed = true;
+      emit(this.errorEvent(200, chunk));
+      return;
+    }
+    if (!this.started) {
+      this.started = true;
+      this.responseId = typeof chunk.responseId === "string" ? chunk.responseId : "";
+      emit({
+        type: "response-start",
+        id: this.responseId,
+        model: typeof chunk.modelVersion === "string" ? chunk.modelVersion : "",
+        created: createdFromCreateTime(chunk.createTime),
+      });
+    }
+    if (chunk.promptFeedback !== undefined) this.promptFeedback(chunk.promptFeedback, emit);
+    // Usage before the chunk's content: the first chunk's prompt count reaches the client's
+    // start frame (a messages client's message_start) instead of waiting for the end.
+    if (isRecord(chunk.usageMetadata)) {
+      const usage = parseNativeUsage(readUsageMetadata(chunk.usageMetadata));
+      if (!sameUsage(this.usage, usage)) {
+        this.usage = usage;
+        emit({ type: "usage", usage });
+      }
+    }
+    if (Array.isArray(chunk.candidates)) {
+      if (chunk.candidates.length > 0) this.sawCandidate = true;
+      chunk.candidates.forEach((candidate, position) => {
+        if (isRecord(candidate)) this.candidate(candidate, position, emit);
+      });
+    }
+  }
+
+  /** Closes the parts still open when the stream ends. */
+  end(emit: Emit): void {
+    for (const [choice, state] of this.candidates) this.closePart(state, choice, emit);
+    if (this.blockReason !== undefined && !this.sawCandidate && !this.failed) {
+      emit({ type: "finish", finishReason: blockedFinishReason(this.blockReason) });
+    }
+  }
+
+  private errorEvent(status: number, body: unknown): StreamEvent {
+    const error = parseUpstreamError("gemini", status, body);
+    const event: StreamEvent = {
+      type: "error",
+      error: { status: error.status, type: error.type, message: error.message },
+    };
+    if (error.code !== undefined) event.error.code = error.code;
+    return event;
+  }
+
+  private promptFeedback(raw: unknown, emit: Emit): void {
+    const parsed = nativePromptFeedbackSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const key = JSON.stringify(parsed.data);
+    if (key === this.feedback) return;
+    this.feedback = key;
+    if (parsed.data.blockReason !== undefined) this.blockReason = parsed.data.blockReason;
+    emit({ type: "prompt-feedback", promptFeedback: parsePromptFeedback(parsed.data) });
+  }
+
+  private state(choice: number): CandidateState {
+    let state = this.candidates.get(choice);
+    if (!state) {
+      state = {
+        nextIndex: 0,
+        open: undefined,
+        calls: 0,
+        hasToolCalls: false,
+        safetyRatings: undefined,
+        lastThinking: undefined,
+      };
+      this.candidates.set(choice, state);
+    }
+    return state;
+  }
+
+  private candidate(candidate: Json, position: number, emit: Emit): void {
+    const choice =
+      typeof candidate.index === "number" &&
+      Number.isInteger(candidate.index) &&
+      candidate.index >= 0
+        ? candidate.index
+        : position;
+    const state = this.state(choice);
+    const content = candidate.content;
+    if (isRecord(content) && Array.isArray(content.parts)) {
+      for (const part of content.parts) {
+        if (isRecord(part)) this.part(part, state, choice, emit);
+      }
+    }
+    if (Array.isArray(candidate.safetyRatings)) {
+      const ratings: SafetyRating[] = [];
+      for (const raw of candidate.safetyRatings) {
+        const rating = nativeSafetyRatingSchema.safeParse(raw);
+        if (rating.success) ratings.push(parseSafetyRating(rating.data));
+      }
+      state.safetyRatings = ratings;
+    }
+    if (typeof candidate.finishReason === "string") {
+      this.closePart(state, choice, emit);
+      const finish: StreamEvent = {
+        type: "finish",
+        finishReason: mapNativeFinishReason(
+          candidate.finishReason,
+          state.hasToolCalls,
+          typeof candidate.finishMessage === "string" ? candidate.finishMessage : undefined,
+        ),
+      };
+      if (choice > 0) finish.choice = choice;
+      if (state.safetyRatings !== undefined) finish.safetyRatings = state.safetyRatings;
+      emit(finish);
+    }
+  }
+
+  private part(part: Json, state: CandidateState, choice: number, emit: Emit): void {
+    let signature = typeof part.thoughtSignature === "string" ? part.thoughtSignature : undefined;
+    // A thinking signature this codec's encoder moved onto a call or text goes back on the
+    // thinking part it belongs to (core-types moved-signature.ts).
+    const moved = movedThinkingSignature(signature);
+    if (moved !== undefined && state.lastThinking !== undefined) {
+      emit(at({ type: "signature-delta", index: state.lastThinking, signature: moved }, choice));
+      signature = undefined;
+    }
+    if (isRecord(part.functionCall)) {
+      this.functionCall(part.functionCall, signature, state, choice, emit);
+      return;
+    }
+    const isText = typeof part.text === "string";
+    if (!isText && (part.inlineData !== undefined || part.fileData !== undefined)) {
+      // Media has no stream event; it still takes its part index, as in the whole response.
+      this.closePart(state, choice, emit);
+      state.nextIndex++;
+      return;
+    }
+    if (!isText && signature === undefined) return;
+    const text = isText ? (part.text as string) : "";
+    if (text === "" && signature === undefined) return;
+    const kind = part.thought === true ? "thinking" : "text";
+    let open = state.open;
+    if (
+      open === undefined ||
+      open.kind !== kind ||
+      (open.signed && (signature !== undefined || text !== ""))
+    ) {
+      this.closePart(state, choice, emit);
+      open = { index: state.nextIndex++, kind, signed: false };
+      state.open = open;
+      if (kind === "thinking") state.lastThinking = open.index;
+      emit(at({ type: "part-start", index: open.index, kind }, choice));
+    }
+    if (text !== "") {
+      emit(
+        at(
+          kind === "text"
+            ? { type: "text-delta", index: open.index, delta: text }
+            : { type: "thinking-delta", index: open.index, delta: text },
+          choice,
+        ),
+      );
+    }
+    if (signature !== undefined) {
+      open.signed = true;
+      emit(at({ type: "signature-delta", index: open.index, signature }, choice));
+    }
+  }
+
+  private functionCall(
+    call: Json,
+    signature: string | undefined,
+    state: CandidateState,
+    choice: number,
+    emit: Emit,
+  ): void {
+    const name = typeof call.name === "string" && call.name !== "" ? call.name : undefined;
+    const partialArgs = readPartialArgs(call.partialArgs);
+    const willContinue = call.willContinue === true;
+    const args = isRecord(call.args) ? call.args : undefined;
+    const open = state.open;
+    if (name === undefined) {
+      // A fragment of the call being streamed; a bare one without an open call carries nothing.
+      if (open?.writer === undefined) return;
+      this.arguments(open, partialArgs, args, choice, emit);
+      if (signature !== undefined) {
+        open.signed = true;
+        emit(at({ type: "signature-delta", index: open.index, signature }, choice));
+      }
+      if (!willContinue) this.closePart(state, choice, emit);
+      return;
+    }
+    this.closePart(state, choice, emit);
+    const id =
+      typeof call.id === "string"
+        ? call.id
+        : generatedCallId(this.responseId, choice, state.calls++);
+    const index = state.nextIndex++;
+    state.hasToolCalls = true;
+    emit(at({ type: "tool-call-start", index, id, name }, choice));
+    if (signature !== undefined) emit(at({ type: "signature-delta", index, signature }, choice));
+    if (willContinue || partialArgs !== undefined) {
+      const part: OpenPart = {
+        index,
+        kind: "tool",
+        signed: signature !== undefined,
+        writer: new PartialArgsJsonWriter(),
+      };
+      state.open = part;
+      this.arguments(part, partialArgs, args, choice, emit);
+      if (!willContinue) this.closePart(state, choice, emit);
+      return;
+    }
+    emit(at({ type: "tool-arguments-delta", index, delta: JSON.stringify(args ?? {}) }, choice));
+    emit(at({ type: "part-end", index }, choice));
+  }
+
+  private arguments(
+    part: OpenPart,
+    partialArgs: NativePartialArg[] | undefined,
+    args: Json | undefined,
+    choice: number,
+    emit: Emit,
+  ): void {
+    const writer = part.writer as PartialArgsJsonWriter;
+    let delta = "";
+    if (partialArgs !== undefined) for (const arg of partialArgs) delta += writer.push(arg);
+    if (args !== undefined) delta += writer.whole(args);
+    if (delta !== "") emit(at({ type: "tool-arguments-delta", index: part.index, delta }, choice));
+  }
+
+  private closePart(state: CandidateState, choice: number, emit: Emit): void {
+    const open = state.open;
+    if (open === undefined) return;
+    state.open = undefined;
+    if (open.writer !== undefined) {
+      const rest = open.writer.finish();
+      if (rest !== "")
+        emit(at({ type: "tool-arguments-delta", index: open.index, delta: rest }, choice));
+    }
+    emit(at({ type: "part-end", index: open.index }, choice));
+  }
+}
+
+/** Events of choice 0 omit `choice`. */
+function at<E extends StreamEvent & { index: number }>(event: E, choice: number): E {
+  if (choice > 0) (event as E & { choice?: number }).choice = choice;
+  return event;
+}
+
+/** `streamGenerateContent?alt=sse` frames -> canonical stream events. */
+export function decodeNativeStream(): TransformStream<SseMessage, StreamEvent> {
+  const decoder = new NativeStreamDecoder();
+  return new TransformStream<SseMessage, StreamEvent>({
+    transform(message, controller) {
+      decoder.push(message, (event) => controller.enqueue(event));
+    },
+    flush(controller) {
+      decoder.end((event) => controller.enqueue(event));
+    },
+  });
+}

@@ -1,0 +1,179 @@
+import type { StreamEvent, Warning } from "@interlingua/core-types";
+import { describe, expect, it } from "vitest";
+import { NativeStreamEncoder } from "./render-native-stream.js";
+
+function encode(events: StreamEvent[]) {
+  const warnings: Warning[] = [];
+  const encoder = new NativeStreamEncoder({ onWarning: (w) => warnings.push(w) });
+  const frames: unknown[] = [];
+  for (const event of events) encoder.push(event, (m) => frames.push(JSON.parse(m.data)));
+  encoder.end((m) => frames.push(JSON.parse(m.data)));
+  return { frames, warnings };
+}
+
+const meta = {
+  modelVersion: "gemini-3-pro-preview",
+  createTime: "2024-01-01T00:00:00.000Z",
+  responseId: "r1",
+};
+const candidate = (parts: object[], extra: object = {}) => ({
+  candidates: [{ content: { role: "model", parts }, index: 0, ...extra }],
+  ...meta,
+});
+
+describe("stream encode", () => {
+  it("writes Gemini chunks as the events arrive; calls whole at their end; no terminator", () => {
+    const { frames } = encode([
+      { type: "response-start", id: "r1", model: "gemini-3-pro-preview", created: 1704067200 },
+      { type: "part-start", index: 0, kind: "thinking" },
+      { type: "thinking-delta", index: 0, delta: "hmm" },
+      { type: "signature-delta", index: 0, signature: "T" },
+      { type: "part-end", index: 0 },
+      { type: "part-start", index: 1, kind: "text" },
+      { type: "text-delta", index: 1, delta: "Hi" },
+      { type: "part-end", index: 1 },
+      { type: "tool-call-start", index: 2, id: "gemini_call_r1_0_0", name: "f" },
+      { type: "tool-arguments-delta", index: 2, delta: '{"a":' },
+      { type: "tool-arguments-delta", index: 2, delta: "1}" },
+      { type: "signature-delta", index: 2, signature: "S" },
+      { type: "part-end", index: 2 },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "STOP" } },
+      {
+        type: "usage",
+        usage: {
+          inputTokens: 5,
+          outputTokens: 9,
+          cachedInputTokens: 2,
+          cacheWriteTokens: 0,
+          thinkingTokens: 4,
+        },
+      },
+    ]);
+    expect(frames).toEqual([
+      candidate([{ text: "hmm", thought: true }]),
+      // The thinking signature rides on the next visible part, never on an empty thought.
+      candidate([{ text: "Hi", thoughtSignature: "interlingua.thinking:T" }]),
+      candidate([{ functionCall: { name: "f", args: { a: 1 } }, thoughtSignature: "S" }]),
+      candidate([{ text: "" }], { finishReason: "STOP" }),
+      {
+        usageMetadata: {
+          promptTokenCount: 5,
+          candidatesTokenCount: 5,
+          thoughtsTokenCount: 4,
+          cachedContentTokenCount: 2,
+          totalTokenCount: 14,
+        },
+        ...meta,
+      },
+    ]);
+  });
+
+  it("a thinking signature (an Anthropic upstream's) goes on the next functionCall, or on empty visible text at the finish", () => {
+    const call = encode([
+      { type: "response-start", id: "r1", model: "gemini-3-pro-preview", created: 1704067200 },
+      { type: "part-start", index: 0, kind: "thinking" },
+      { type: "thinking-delta", index: 0, delta: "hmm" },
+      { type: "signature-delta", index: 0, signature: "SIG" },
+      { type: "part-end", index: 0 },
+      { type: "tool-call-start", index: 1, id: "toolu_1", name: "f" },
+      { type: "tool-arguments-delta", index: 1, delta: "{}" },
+      { type: "part-end", index: 1 },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_use" } },
+    ]).frames;
+    type Frame = { candidates?: { content: { parts: unknown[] } }[] };
+    const parts = (call as Frame[]).flatMap((f) =>
+      (f.candidates ?? []).flatMap((c) => c.content.parts),
+    );
+    expect(parts).toContainEqual({
+      functionCall: { id: "toolu_1", name: "f", args: {} },
+      thoughtSignature: "interlingua.thinking:SIG",
+    });
+    expect(parts).not.toContainEqual(expect.objectContaining({ thought: true, text: "" }));
+
+    const alone = encode([
+      { type: "response-start", id: "r1", model: "gemini-3-pro-preview", created: 1704067200 },
+      { type: "part-start", index: 0, kind: "thinking" },
+      { type: "thinking-delta", index: 0, delta: "hmm" },
+      { type: "signature-delta", index: 0, signature: "SIG" },
+      { type: "part-end", index: 0 },
+      { type: "finish", finishReason: { unified: "stop", raw: "end_turn" } },
+    ]).frames;
+    expect(alone).toContainEqual(
+      candidate([{ text: "", thoughtSignature: "interlingua.thinking:SIG" }]),
+    );
+  });
+
+  it("a blocked prompt writes its promptFeedback and no candidate; decoding it finishes content-filter", () => {
+    const { frames } = encode([
+      { type: "response-start", id: "r1", model: "gemini-3-pro-preview", created: 1704067200 },
+      { type: "prompt-feedback", promptFeedback: { blockReason: "PROHIBITED_CONTENT" } },
+      { type: "finish", finishReason: { unified: "content-filter", raw: "PROHIBITED_CONTENT" } },
+    ]);
+    expect((frames as { candidates?: unknown }[]).some((f) => f.candidates !== undefined)).toBe(
+      false,
+    );
+  });
+
+  it("writes an error event as the upstream's error body, and reports what it drops", () => {
+    const { frames, warnings } = encode([
+      { type: "redacted-thinking", index: 0, data: "x" },
+      { type: "finish", finishReason: { unified: "stop", raw: "end_turn" }, stopSequence: "END" },
+      { type: "error", error: { status: 503, type: "server_error", message: "overloaded" } },
+    ]);
+    expect(frames).toEqual([
+      {
+        candidates: [
+          { content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 },
+        ],
+      },
+      { error: { code: 503, message: "overloaded", status: "UNAVAILABLE" } },
+    ]);
+    expect(warnings.map((w) => w.feature)).toEqual(["redacted-thinking", "stopSequence"]);
+  });
+});
+
+describe("parallel calls", () => {
+  it("reach a Gemini client in index order even when the later one ends first", () => {
+    const { frames } = encode([
+      { type: "response-start", id: "r1", model: "gemini-3-pro-preview", created: 1704067200 },
+      { type: "tool-call-start", index: 0, id: "c0", name: "a" },
+      { type: "tool-call-start", index: 1, id: "c1", name: "b" },
+      { type: "tool-arguments-delta", index: 1, delta: "{}" },
+      { type: "part-end", index: 1 },
+      { type: "tool-arguments-delta", index: 0, delta: "{}" },
+      { type: "part-end", index: 0 },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+    ]);
+    type Frame = { candidates?: { content: { parts: { functionCall?: { id: string } }[] } }[] };
+    const ids = (frames as Frame[])
+      .flatMap((f) => (f.candidates ?? []).flatMap((c) => c.content.parts))
+      .flatMap((p) => (p.functionCall ? [p.functionCall.id] : []));
+    expect(ids).toEqual(["c0", "c1"]);
+  });
+});
+
+describe("a moved thinking signature", () => {
+  it("decodes back onto its thinking part, unprefixed", async () => {
+    const { decodeFrames } = await import("../test/helpers.js");
+    const { accumulateStream } = await import("@interlingua/core-types");
+    const encoder = new NativeStreamEncoder();
+    const data: string[] = [];
+    const events: StreamEvent[] = [
+      { type: "response-start", id: "r1", model: "m", created: 1704067200 },
+      { type: "part-start", index: 0, kind: "thinking" },
+      { type: "thinking-delta", index: 0, delta: "hmm" },
+      { type: "signature-delta", index: 0, signature: "SIG" },
+      { type: "part-end", index: 0 },
+      { type: "tool-call-start", index: 1, id: "toolu_1", name: "f" },
+      { type: "tool-arguments-delta", index: 1, delta: "{}" },
+      { type: "part-end", index: 1 },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "STOP" } },
+    ];
+    for (const event of events) encoder.push(event, (m) => data.push(m.data));
+    encoder.end((m) => data.push(m.data));
+    expect(accumulateStream(decodeFrames(data)).choices[0]?.message.parts).toStrictEqual([
+      { type: "thinking", text: "hmm", signature: "SIG" },
+      { type: "tool-call", id: "toolu_1", name: "f", arguments: "{}" },
+    ]);
+  });
+});

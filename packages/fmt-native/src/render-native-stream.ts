@@ -1,0 +1,329 @@
+import {
+  moveThinkingSignature,
+  type SseMessage,
+  type StreamEncodeOptions,
+  type StreamEvent,
+  type StreamEventOf,
+} from "@interlingua/core-types";
+import { nativeStatusFor } from "@interlingua/errors";
+import { isBlockedFinish } from "./blocked-prompt.js";
+import { renderNativeFinishMessage, renderNativeFinishReason } from "./map-native-finish-reason.js";
+import { renderNativeUsage } from "./map-native-usage.js";
+import type { NativeCandidate, NativePart, NativeResponseWire } from "./native-api.js";
+import { isGeneratedCallId } from "./native-tool-call-ids.js";
+import { createTimeOf } from "./parse-native-response.js";
+import { renderPromptFeedback, renderSafetyRating } from "./render-native-response.js";
+
+interface PendingCall {
+  id: string;
+  name: string;
+  args: string[];
+  signature: string | undefined;
+  /** Its part-end came; it waits only for calls before it (calls go out in index order). */
+  ended: boolean;
+}
+
+type Located = { index: number; choice?: number };
+const keyOf = (e: Located) => `${e.choice ?? 0}:${e.index}`;
+
+/**
+ * Canonical events -> Gemini stream chunks (`SseMessage{data}`; the SSE framing and the absence
+ * of a terminator are the upstream's convention, no [DONE]). Each event that carries content is
+ * written at once as its own chunk, with the responseId and modelVersion every upstream chunk
+ * has. The exceptions the wire imposes: a function call is written whole at its part-end (the
+ * wire streams no argument text), and a text part's signature is written as an empty text part
+ * carrying it, as the upstream itself does. Usage is written as a chunk of its own each time it
+ * arrives.
+ */
+export class NativeStreamEncoder {
+  private id = "";
+  private model = "";
+  private createTime: string | undefined;
+  /** `,"modelVersion":…,"createTime":…,"responseId":…}` closing every frame, built once. */
+  private tail: string | undefined;
+  private readonly kinds = new Map<string, "text" | "thinking">();
+  private readonly calls = new Map<string, PendingCall>();
+  private readonly dropped = new Set<string>();
+  /** A blocked prompt's reason; its content-filter finish writes no candidate (blocked-prompt.ts). */
+  private blockReason: string | undefined;
+  private sawContent = false;
+  /**
+   * A thinking part's signature (an Anthropic upstream's), by choice, waiting for the next
+   * functionCall or visible text: Gemini clients drop thought parts without text, and real Gemini
+   * signs those parts, so that is where the signature goes; at the finish, an empty visible text
+   * part carries it.
+   */
+  private readonly heldSignatures = new Map<number, string>();
+
+  constructor(private readonly options: StreamEncodeOptions = {}) {}
+
+  push(event: StreamEvent, emit: (message: SseMessage) => void): void {
+    if (event.type !== "prompt-feedback" && event.type !== "response-start" && "index" in event) {
+      this.sawContent = true;
+    }
+    switch (event.type) {
+      case "response-start":
+        this.id = event.id;
+        this.model = event.model;
+        this.createTime = createTimeOf(event.created);
+        this.tail = undefined;
+        return;
+      case "prompt-feedback":
+        if (event.promptFeedback.blockReason !== undefined) {
+          this.blockReason = event.promptFeedback.blockReason;
+        }
+        emit(this.frame({ promptFeedback: renderPromptFeedback(event.promptFeedback) }));
+        return;
+      case "part-start":
+        this.kinds.set(keyOf(event), event.kind);
+        return;
+      case "text-delta":
+        if (event.delta !== "") {
+          emit(this.textFrame(event.choice ?? 0, event.delta, this.heldSignature(event, true)));
+        }
+        return;
+      case "thinking-delta":
+        if (event.delta !== "") {
+          emit(this.textFrame(event.choice ?? 0, event.delta, ',"thought":true'));
+        }
+        return;
+      case "signature-delta": {
+        const call = this.calls.get(keyOf(event));
+        if (call) {
+          call.signature = (call.signature ?? "") + event.signature;
+          return;
+        }
+        if (this.kinds.get(keyOf(event)) === "thinking") {
+          const choice = event.choice ?? 0;
+          const held = this.heldSignatures.get(choice);
+          this.heldSignatures.set(
+            choice,
+            held === undefined ? moveThinkingSignature(event.signature) : held + event.signature,
+          );
+          return;
+        }
+        emit(this.parts(event, [{ text: "", thoughtSignature: event.signature }]));
+        return;
+      }
+      case "redacted-thinking":
+        this.warnOnce(`${keyOf(event)}:redacted`, {
+          feature: "redacted-thinking",
+          message: "redacted thinking has no form in this format",
+        });
+        return;
+      case "tool-call-start":
+        this.calls.set(keyOf(event), {
+          id: event.id,
+          name: event.name,
+          args: [],
+          signature: undefined,
+          ended: false,
+        });
+        return;
+      case "tool-arguments-delta":
+        this.calls.get(keyOf(event))?.args.push(event.delta);
+        return;
+      case "part-end": {
+        const key = keyOf(event);
+        this.kinds.delete(key);
+        const call = this.calls.get(key);
+        if (call) {
+          call.ended = true;
+          this.writeEndedCalls(event.choice ?? 0, emit);
+        }
+        return;
+      }
+      case "finish":
+        this.finish(event, emit);
+        return;
+      case "usage":
+        emit(this.frame({ usageMetadata: renderNativeUsage(event.usage, this.options) }));
+        return;
+      case "error":
+        emit({
+          data: JSON.stringify({
+            error: {
+              code: event.error.status,
+              message: event.error.message,
+              status: nativeStatusFor(event.error.status),
+            },
+          }),
+        });
+        return;
+    }
+  }
+
+  /** Calls whose part-end never came are written at the end rather than lost. */
+  end(emit: (message: SseMessage) => void): void {
+    const pending = [...this.calls.keys()].map(
+      (key) => key.split(":").map(Number) as [number, number],
+    );
+    pending.sort(([c1, i1], [c2, i2]) => c1 - c2 || i1 - i2);
+    for (const [choice, index] of pending) {
+      const call = this.calls.get(keyOf({ index, choice }));
+      if (call === undefined) continue;
+      this.signWithHeld(call, choice);
+      emit(this.parts({ index, choice }, [this.functionCall(call)]));
+    }
+    this.calls.clear();
+    for (const choice of [...this.heldSignatures.keys()]) this.flushHeld(choice, emit);
+  }
+
+  /** A choice's pending calls by index. */
+  private callsOf(choice: number): { index: number; call: PendingCall }[] {
+    const out: { index: number; call: PendingCall }[] = [];
+    for (const [key, call] of this.calls) {
+      const [c, index] = key.split(":").map(Number) as [number, number];
+      if (c === choice) out.push({ index, call });
+    }
+    return out.sort((a, b) => a.index - b.index);
+  }
+
+  /**
+   * Ended calls are written in index order: one whose part-end came first (interleaved parallel
+   * calls) waits for the open calls before it, so a Gemini client reads them in order.
+   */
+  private writeEndedCalls(choice: number, emit: (message: SseMessage) => void): void {
+    for (const { index, call } of this.callsOf(choice)) {
+      if (!call.ended) return;
+      this.calls.delete(keyOf({ index, choice }));
+      this.signWithHeld(call, choice);
+      emit(this.parts({ index, choice }, [this.functionCall(call)]));
+    }
+  }
+
+  /** A call without a signature of its own takes the held thinking signature. */
+  private signWithHeld(call: PendingCall, choice: number): void {
+    const held = this.heldSignatures.get(choice);
+    if (call.signature !== undefined || held === undefined) return;
+    call.signature = held;
+    this.heldSignatures.delete(choice);
+  }
+
+  /** A held signature nothing took: on an empty visible text part, as Gemini ends a turn. */
+  private flushHeld(choice: number, emit: (message: SseMessage) => void): void {
+    const held = this.heldSignatures.get(choice);
+    if (held === undefined) return;
+    this.heldSignatures.delete(choice);
+    emit(this.parts({ index: 0, choice }, [{ text: "", thoughtSignature: held }]));
+  }
+
+  private finish(event: StreamEventOf<"finish">, emit: (message: SseMessage) => void): void {
+    const choice = event.choice ?? 0;
+    const blocked =
+      choice === 0 &&
+      !this.sawContent &&
+      event.safetyRatings === undefined &&
+      event.stopSequence === undefined &&
+      isBlockedFinish(event, this.blockReason);
+    if (blocked) return;
+    for (const { index, call } of this.callsOf(choice)) {
+      this.calls.delete(keyOf({ index, choice }));
+      this.signWithHeld(call, choice);
+      emit(this.parts({ index, choice }, [this.functionCall(call)]));
+    }
+    this.flushHeld(choice, emit);
+    if (event.stopSequence !== undefined) {
+      this.warnOnce(`${choice}:stop`, {
+        feature: "stopSequence",
+        message: "candidates do not name the stop sequence that ended them",
+      });
+    }
+    // The upstream's last chunk of a candidate holds an empty text part beside the reason.
+    const candidate: NativeCandidate = {
+      content: { role: "model", parts: [{ text: "" }] },
+      finishReason: renderNativeFinishReason(event.finishReason),
+      ...renderNativeFinishMessage(event.finishReason),
+      index: choice,
+    };
+    if (event.safetyRatings !== undefined) {
+      candidate.safetyRatings = event.safetyRatings.map(renderSafetyRating);
+    }
+    emit(this.frame({ candidates: [candidate] }));
+  }
+
+  /** The held thinking signature as a text fragment's extra field, taken once. */
+  private heldSignature(at: { choice?: number }, visible: boolean): string {
+    const choice = at.choice ?? 0;
+    const held = this.heldSignatures.get(choice);
+    if (!visible || held === undefined) return "";
+    this.heldSignatures.delete(choice);
+    return `,"thoughtSignature":${JSON.stringify(held)}`;
+  }
+
+  private functionCall(call: PendingCall): NativePart {
+    const text = call.args.join("");
+    let args: Record<string, unknown> = {};
+    if (text !== "") {
+      try {
+        const value: unknown = JSON.parse(text);
+        if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+          args = value as Record<string, unknown>;
+        } else throw new TypeError("not an object");
+      } catch {
+        this.warnOnce(`call:${call.id}`, {
+          feature: "tool-call.arguments",
+          message:
+            "functionCall.args must be a JSON object; the arguments were not one and were sent as {}",
+        });
+      }
+    }
+    const functionCall: NonNullable<NativePart["functionCall"]> = { name: call.name, args };
+    if (!isGeneratedCallId(call.id)) functionCall.id = call.id;
+    const part: NativePart = { functionCall };
+    if (call.signature !== undefined) part.thoughtSignature = call.signature;
+    return part;
+  }
+
+  private parts(at: Located, parts: NativePart[]): SseMessage {
+    return this.frame({
+      candidates: [{ content: { role: "model", parts }, index: at.choice ?? 0 }],
+    });
+  }
+
+  /**
+   * A text or thought fragment: nearly every frame of a stream, so it is written as a template
+   * around one quoted string rather than through `JSON.stringify` of a fresh response object;
+   * the bytes are those `parts` writes.
+   */
+  private textFrame(choice: number, text: string, thought: string): SseMessage {
+    this.tail ??= this.frameTail();
+    return {
+      data: `{"candidates":[{"content":{"role":"model","parts":[{"text":${JSON.stringify(text)}${thought}}]},"index":${choice}}]${this.tail}`,
+    };
+  }
+
+  /** What `frame` adds after a body's own fields, closing brace included. */
+  private frameTail(): string {
+    const body = this.frame({}).data;
+    return body === "{}" ? "}" : `,${body.slice(1)}`;
+  }
+
+  private frame(body: NativeResponseWire): SseMessage {
+    if (this.model !== "") body.modelVersion = this.model;
+    if (this.createTime !== undefined) body.createTime = this.createTime;
+    if (this.id !== "") body.responseId = this.id;
+    return { data: JSON.stringify(body) };
+  }
+
+  private warnOnce(key: string, warning: { feature: string; message: string }): void {
+    if (this.dropped.has(key)) return;
+    this.dropped.add(key);
+    this.options.onWarning?.({ type: "dropped", ...warning });
+  }
+}
+
+/** Canonical stream events -> `streamGenerateContent?alt=sse` frames. */
+export function encodeNativeStream(
+  options?: StreamEncodeOptions,
+): TransformStream<StreamEvent, SseMessage> {
+  const encoder = new NativeStreamEncoder(options);
+  return new TransformStream<StreamEvent, SseMessage>({
+    transform(event, controller) {
+      encoder.push(event, (message) => controller.enqueue(message));
+    },
+    flush(controller) {
+      encoder.end((message) => controller.enqueue(message));
+    },
+  });
+}
