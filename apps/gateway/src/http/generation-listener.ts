@@ -108,7 +108,8 @@ async function serveGeneration(
   host: string,
 ): Promise<void> {
   const { services, observer, guards } = served;
-  const observed = observer?.start("POST", path);
+  const observation =
+    observer === undefined ? undefined : { observer, observed: observer.start("POST", path) };
   const requestId = newRequestId();
   const headers = new IncomingHeaders(incoming.headers);
   // The client leaving before its reply was written cancels what is under way.
@@ -137,14 +138,17 @@ async function serveGeneration(
   };
   let reply: Response | TextReply;
   try {
-    reply = await (observed === undefined ? handle() : observer!.run(observed, handle));
+    reply = await (observation === undefined
+      ? handle()
+      : observation.observer.run(observation.observed, handle));
   } catch (error) {
     services.log.error({ requestId, err: error }, "unhandled error");
     reply = errorResponse("standard", toGatewayError(error), requestId);
   }
-  const stream = reply instanceof RelayResponse;
-  if (observed !== undefined) {
-    observer!.end(observed, "POST", route.pattern, reply.status, stream, requestId);
+  if (observation !== undefined) {
+    const stream = reply instanceof RelayResponse;
+    const { observer: seen, observed } = observation;
+    seen.end(observed, "POST", route.pattern, reply.status, stream, requestId);
   }
   await writeReply(outgoing, reply, requestId, served.redactor);
 }
