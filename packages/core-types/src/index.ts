@@ -5,6 +5,7 @@ export * from "./codec.js";
 export * from "./content-part.js";
 export * from "./data-url.js";
 export * from "./finish-reason.js";
+export * from "./frame-scan.js";
 export * from "./guard-tool-arguments.js";
 export * from "./json-depth.js";
 export * from "./json-patterns.js";

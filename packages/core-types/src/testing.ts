@@ -31,6 +31,7 @@ import type { ThinkingConfig } from "./thinking-config.js";
 import type { Tool, ToolChoice } from "./tool.js";
 import type { Usage } from "./usage.js";
 
+export { frameTapOracle, wireJson } from "./frame-tap-oracle.js";
 export {
   ARGUMENT_FRAGMENTS,
   assertNoHalfJson,

@@ -1,39 +1,10 @@
-import type { SseMessage } from "@interlingua/core-types";
+import { frameTapOracle, wireJson as json } from "@interlingua/core-types/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chat } from "./chat-codec.js";
 import { chatStreamFrames } from "./chat-stream-frames.js";
 
-/** What a usage-and-finish reader must never miss. */
-const NEEDED = new Set(["usage", "finish", "error", "prompt-feedback"]);
-
-/** The needed events of each frame, decoded in order by one decoder (state carries over). */
-function neededPerFrame(frames: readonly SseMessage[]): string[][] {
-  const decoder = chat.stream.decoder();
-  return frames.map((frame) => {
-    const needed: string[] = [];
-    decoder.push(frame, (event) => {
-      if (NEEDED.has(event.type)) needed.push(event.type);
-    });
-    return needed;
-  });
-}
-
-/** Which frames of the stream hold no key the scan of its bytes (as Latin-1) calls needed. */
-function unneeded(texts: readonly string[]): boolean[] {
-  const needed = chatStreamFrames.scan(Buffer.from(texts.join("")).toString("latin1"));
-  let start = 0;
-  return texts.map((text) => {
-    const end = start + Buffer.byteLength(text);
-    const skipped = needed(start) >= end;
-    start = end;
-    return skipped;
-  });
-}
-
-/** Compact JSON, as providers write it, or with a space after every colon and comma. */
-const json = (value: unknown, spaced: boolean) =>
-  spaced ? JSON.stringify(value, null, 1).replace(/\n */g, " ") : JSON.stringify(value);
+const { neededPerFrame, unneeded } = frameTapOracle(chat, chatStreamFrames);
 
 /** Text that looks like the keys searched for, inside a string value, where it must not count. */
 const trickyText = fc.oneof(

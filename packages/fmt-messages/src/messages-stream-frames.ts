@@ -1,4 +1,4 @@
-import type { FrameTap, SseMessage } from "@interlingua/core-types";
+import { type FrameTap, type SseMessage, scanFrames } from "@interlingua/core-types";
 
 /**
  * Usage rides on message_start and message_delta, the stop reason on message_delta; errors come
@@ -15,23 +15,7 @@ const DELTA = '{"type":"content_block_delta"';
  * line that opens its frame, and a content_block_delta holds one delta of one block, by protocol.
  */
 export const messagesStreamFrames: FrameTap = {
-  scan(text) {
-    // The first match at or after `from`, remembered: a later `from` at or before it costs nothing.
-    let found = -1;
-    let done = false;
-    return (from) => {
-      if (done) return text.length;
-      if (found >= from) return found;
-      NEEDED.lastIndex = from;
-      const at = NEEDED.exec(text)?.index ?? -1;
-      if (at < 0) {
-        done = true;
-        return text.length;
-      }
-      found = at;
-      return at;
-    };
-  },
+  scan: scanFrames([NEEDED]),
   deltaFrameStart: "event: content_block_delta",
   plain: ({ data }: SseMessage) => data.startsWith(DELTA),
 };

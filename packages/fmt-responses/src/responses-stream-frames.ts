@@ -1,4 +1,4 @@
-import type { FrameTap, SseMessage } from "@interlingua/core-types";
+import { type FrameTap, type SseMessage, scanFrames } from "@interlingua/core-types";
 
 /**
  * The usage and the finish ride on the terminal events (response.completed, .incomplete,
@@ -17,23 +17,7 @@ const TEXT_DELTA = '{"type":"response.output_text.delta"';
  * (reasoning, tool arguments) are not needed either, but are neither counted nor called plain.
  */
 export const responsesStreamFrames: FrameTap = {
-  scan(text) {
-    // The first match at or after `from`, remembered: a later `from` at or before it costs nothing.
-    let found = -1;
-    let done = false;
-    return (from) => {
-      if (done) return text.length;
-      if (found >= from) return found;
-      NEEDED.lastIndex = from;
-      const at = NEEDED.exec(text)?.index ?? -1;
-      if (at < 0) {
-        done = true;
-        return text.length;
-      }
-      found = at;
-      return at;
-    };
-  },
+  scan: scanFrames([NEEDED]),
   deltaFrameStart: "event: response.output_text.delta",
   plain: ({ data }: SseMessage) => data.startsWith(TEXT_DELTA),
 };
