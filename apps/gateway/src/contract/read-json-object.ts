@@ -1,7 +1,9 @@
 import { type GatewayError, invalidRequest, payloadTooLarge } from "@interlingua/errors";
-import { readBodyCapped } from "./read-body.ts";
+import { type BodyReadResult, readBodyCapped } from "./read-body.ts";
 
 export type JsonObject = Record<string, unknown>;
+
+export type JsonObjectResult = { ok: true; body: JsonObject } | { ok: false; error: GatewayError };
 
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -11,11 +13,12 @@ const isObject = (value: unknown): value is JsonObject =>
  * for an unreadable body, text that is not JSON, or JSON that is not an object. The caller
  * renders the refusal in its endpoint's envelope.
  */
-export async function readJsonObject(
-  request: Request,
-  limit: number,
-): Promise<{ ok: true; body: JsonObject } | { ok: false; error: GatewayError }> {
-  const read = await readBodyCapped(request, limit);
+export async function readJsonObject(request: Request, limit: number): Promise<JsonObjectResult> {
+  return parseJsonObject(await readBodyCapped(request, limit));
+}
+
+/** `readJsonObject` from a body already read (capped), whichever server read it. */
+export function parseJsonObject(read: BodyReadResult): JsonObjectResult {
   if (!read.ok) {
     return {
       ok: false,

@@ -8,13 +8,7 @@ import {
   findTooDeep,
   MAX_JSON_DEPTH,
 } from "@interlingua/core-types";
-import {
-  type GatewayError,
-  invalidRequest,
-  notFound,
-  payloadTooLarge,
-  toGatewayError,
-} from "@interlingua/errors";
+import { type GatewayError, invalidRequest, notFound, toGatewayError } from "@interlingua/errors";
 import type { Context } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import type { AppEnv } from "../contract/app-env.ts";
@@ -22,6 +16,7 @@ import type { EndpointSpec } from "../contract/endpoints.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import { type BodyReadResult, readBodyCapped } from "../contract/read-body.ts";
+import { parseJsonObject } from "../contract/read-json-object.ts";
 import { isStrict } from "../contract/warnings-header.ts";
 import { logRefused } from "../log/log-refused.ts";
 import { requestLog } from "../log/request-log.ts";
@@ -34,9 +29,6 @@ import { writesDirectly } from "../stream/direct-relay.ts";
 import { parseNativeTarget } from "./native-target.ts";
 
 const NO_CACHE: CacheAnalysis = { mode: "none", warnings: [] };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What the front half reads of an HTTP request, whichever server it came through. */
 export interface GenerationCall {
@@ -112,21 +104,9 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
     if (!auth.ok) return refuse(auth.error);
     const token = auth.token;
 
-    const body = await call.readBody(services.config.limits.max_body_bytes);
-    if (!body.ok) {
-      return refuse(
-        body.kind === "too-large"
-          ? payloadTooLarge(`request body exceeds ${body.limit} bytes`)
-          : invalidRequest("request body could not be read"),
-      );
-    }
-    let wire: unknown;
-    try {
-      wire = JSON.parse(body.text);
-    } catch {
-      return refuse(invalidRequest("request body is not valid JSON"));
-    }
-    if (!isObject(wire)) return refuse(invalidRequest("request body must be a JSON object"));
+    const read = parseJsonObject(await call.readBody(services.config.limits.max_body_bytes));
+    if (!read.ok) return refuse(read.error);
+    const wire = read.body;
     // Bounded before anything walks the body (codecs, prompt sizing, converters recurse).
     const tooDeep = findTooDeep(wire);
     if (tooDeep !== undefined) {

@@ -13,7 +13,8 @@ import {
   prepareUpstreamRequest,
 } from "../upstream/prepare-upstream-request.ts";
 import { readFirstChunk, type StartedUpstreamBody } from "../upstream/read-first-chunk.ts";
-import { readAllText, sendUpstream } from "../upstream/send-upstream.ts";
+import { sendUpstream } from "../upstream/send-upstream.ts";
+import { sendUpstreamText } from "../upstream/send-upstream-text.ts";
 import { noChannelAvailable, upstreamFailureToError } from "../upstream/upstream-error.ts";
 import {
   failureFromError,
@@ -190,37 +191,35 @@ async function attemptOne(
 ): Promise<AttemptResult> {
   const timeout = candidate.channel.timeout;
   const sent = performance.now();
+  const base = { candidate, prepared, warnings };
+  const timeouts = { headersTimeoutMs: timeout?.firstByteMs, bodyTimeoutMs: timeout?.idleMs };
+  if (!request.stream) {
+    // The client's leaving cancels the call until its whole reply is read (the handler unlinks).
+    const read = await sendUpstreamText(agent, prepared, { signal: request.signal, ...timeouts });
+    if (!read.ok) return read;
+    return parseJsonReply(candidate, prepared, base, read.text);
+  }
   // Until the commit the client's leaving cancels the call; a committed stream's relay does after.
   const cancel = linkedAbort(request.signal);
   try {
-    const reply = await sendUpstream(agent, prepared, {
-      signal: cancel.signal,
-      headersTimeoutMs: timeout?.firstByteMs,
-      bodyTimeoutMs: timeout?.idleMs,
-    });
+    const reply = await sendUpstream(agent, prepared, { signal: cancel.signal, ...timeouts });
     if (!reply.ok) return reply;
-    const base = { candidate, prepared, warnings };
-    if (request.stream) {
-      const first = await readFirstChunk(
-        reply.body,
-        timeout?.firstByteMs === undefined
-          ? undefined
-          : timeout.firstByteMs - (performance.now() - sent),
-      );
-      if (!first.ok) return { ok: false, failure: failureFromError(first.error) };
-      // A JSON or HTML body answering a stream request is no stream: nothing of it is relayed.
-      if (!startsLikeSse(first.body.first)) {
-        first.body.rest.destroy();
-        return {
-          ok: false,
-          failure: { kind: "malformed", message: "upstream answered a stream request without SSE" },
-        };
-      }
-      return { ok: true, value: { ...base, kind: "stream", body: first.body } };
+    const first = await readFirstChunk(
+      reply.body,
+      timeout?.firstByteMs === undefined
+        ? undefined
+        : timeout.firstByteMs - (performance.now() - sent),
+    );
+    if (!first.ok) return { ok: false, failure: failureFromError(first.error) };
+    // A JSON or HTML body answering a stream request is no stream: nothing of it is relayed.
+    if (!startsLikeSse(first.body.first)) {
+      first.body.rest.destroy();
+      return {
+        ok: false,
+        failure: { kind: "malformed", message: "upstream answered a stream request without SSE" },
+      };
     }
-    const read = await readAllText(reply.body);
-    if (!read.ok) return read;
-    return parseJsonReply(candidate, prepared, base, read.text);
+    return { ok: true, value: { ...base, kind: "stream", body: first.body } };
   } finally {
     cancel.unlink();
   }

@@ -3,7 +3,7 @@ import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
 import { failureFromError, statusFailure, type UpstreamFailure } from "./upstream-failure.ts";
 
 /** The most of an upstream error body the gateway reads: enough for any real error object. */
-const ERROR_BODY_LIMIT = 64 * 1024;
+export const ERROR_BODY_LIMIT = 64 * 1024;
 
 export type UpstreamBody = Dispatcher.ResponseData["body"];
 
@@ -62,15 +62,4 @@ export async function sendUpstream(
     // A reset while reading an error body still leaves the status to report.
   }
   return { ok: false, failure: statusFailure(response.statusCode, response.headers, text) };
-}
-
-/** Reads a whole 2xx body as text; a reset or timeout mid-body is a failure like any other. */
-export async function readAllText(
-  body: UpstreamBody,
-): Promise<{ ok: true; text: string } | { ok: false; failure: UpstreamFailure }> {
-  try {
-    return { ok: true, text: await body.text() };
-  } catch (error) {
-    return { ok: false, failure: failureFromError(error) };
-  }
 }
