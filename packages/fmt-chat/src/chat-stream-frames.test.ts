@@ -56,12 +56,28 @@ describe("chatStreamFrames", () => {
   it("a frame the scan or the plain test lets by decodes to nothing a reader needs", () => {
     fc.assert(
       fc.property(
-        fc.array(chunk, { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.tuple(
+            chunk,
+            fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, fc.constant(true)),
+          ),
+          {
+            minLength: 1,
+            maxLength: 6,
+          },
+        ),
         fc.boolean(),
         (values, spaced) => {
-          const frames = values.map((value) => ({ data: json(value, spaced) }));
+          // Now and then a frame named `event: error`: an error whatever its data says.
+          const frames = values.map(([value, named]) =>
+            named ? { event: "error", data: json(value, spaced) } : { data: json(value, spaced) },
+          );
           const needed = neededPerFrame(frames);
-          const skipped = unneeded(frames.map((frame) => `data: ${frame.data}\n\n`));
+          const skipped = unneeded(
+            frames.map(
+              (frame) => `${"event" in frame ? "event: error\n" : ""}data: ${frame.data}\n\n`,
+            ),
+          );
           frames.forEach((frame, i) => {
             if (skipped[i] || chatStreamFrames.plain(frame))
               expect(needed[i], frame.data).toEqual([]);

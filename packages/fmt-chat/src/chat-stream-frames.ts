@@ -10,14 +10,16 @@ import {
  * What an OpenAI chunk carries that a reader needs: a finish_reason or usage that is not null
  * (OpenAI writes `"usage":null` on each chunk when asked for the usage chunk; a spaced
  * `"usage": null` is needed), an error (`"error"`, found as `error"` after a quote: a regular
- * expression is much faster here), Groq's usage, or the usage chunk's empty choices. Quoted keys
- * cannot occur inside a JSON string value (their quotes would be escaped there).
+ * expression is much faster here), Groq's usage, the usage chunk's empty choices, or any `event:`
+ * line (OpenAI names none; the decoder reads `event: error` as an error whatever its data). Quoted
+ * keys cannot occur inside a JSON string value (their quotes would be escaped there).
  */
 const NEEDED: readonly FrameSearch[] = [
   /"(?:finish_reason|usage)"(?!:null)/g,
   /(?<=")error"/g,
   { literal: "x_groq", where: (text, at) => text.startsWith('"x_groq"', at - 1) },
   { literal: "[]", where: (text, at) => text.startsWith('"choices":', at - 10) },
+  { literal: "event:", where: (text, at) => at === 0 || text.charCodeAt(at - 1) === 0x0a },
 ];
 
 /**
@@ -29,5 +31,6 @@ const NEEDED: readonly FrameSearch[] = [
 export const chatStreamFrames: FrameTap = {
   scan: scanFrames(NEEDED),
   deltaFrameStart: "data: {",
-  plain: ({ data }: SseMessage) => data.includes('"delta"') && !matchesAnyFrameSearch(data, NEEDED),
+  plain: ({ data, event }: SseMessage) =>
+    event === undefined && data.includes('"delta"') && !matchesAnyFrameSearch(data, NEEDED),
 };
