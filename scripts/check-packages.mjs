@@ -39,7 +39,7 @@ async function attempt(file, args, cwd) {
 
 async function check(dir) {
   const packed = await attempt("pnpm", ["pack", "--pack-destination", out], dir);
-  if (!packed.ok) return { dir, ok: false, report: packed.output };
+  if (!packed.ok) return { dir, ok: false, report: [packed.output] };
   const tarball = packed.output.trim().split("\n").pop();
   const [publint, attw] = await Promise.all([
     attempt(bin("publint"), ["run", tarball, "--strict"], root),
@@ -68,7 +68,7 @@ for (const r of results) {
   console.log(
     `${r.ok ? "ok  " : "FAIL"} ${name}  publint --strict: ${r.publint ? "ok" : "FAIL"}  attw: ${r.attw ? "ok" : "FAIL"}`,
   );
-  if (!r.ok) console.log(String(r.report.join ? r.report.join("\n") : r.report));
+  if (!r.ok) console.log(r.report.join("\n"));
 }
 const failed = results.filter((r) => !r.ok).length;
 console.log(

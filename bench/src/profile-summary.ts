@@ -30,8 +30,7 @@ profile.samples.forEach((id, i) => {
   selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 });
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
-const short = (url: string) =>
-  url.replace(/^file:\/\/.*?\/(apps|packages|node_modules)\//, "$1/").replace(/^node:/, "node:");
+const short = (url: string) => url.replace(/^file:\/\/.*?\/(apps|packages|node_modules)\//, "$1/");
 const label = (n: Node) =>
   `${n.callFrame.functionName || "(anonymous)"} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
+import { listenLocal } from "./listen-local.ts";
 
 /**
  * The floor the gateway is measured against: an HTTP proxy that forwards every request to one
@@ -35,15 +35,11 @@ export async function startPassthroughProxy(
       res.writeHead(502).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listening.close();
       await agent.close();
     },
   };

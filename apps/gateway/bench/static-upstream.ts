@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createProviderSimApp } from "@interlingua/provider-sim";
+import { listenLocal } from "./listen-local.ts";
 
 /**
  * An upstream that costs next to nothing: the simulator's replies to a few canned requests,
@@ -33,16 +33,7 @@ export async function startStaticUpstream(): Promise<{ url: string; close(): Pro
       res.end(reply.frames[last]);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenLocal(server);
 }
 
 interface Reply {

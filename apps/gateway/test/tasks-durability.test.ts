@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import { type AddressInfo, createConnection } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startProviderSim } from "@interlingua/provider-sim";
@@ -12,14 +12,9 @@ import type { MemoryWorkQueue } from "../src/queue/memory-work-queue.ts";
 import { ManualClock } from "../src/queue/work-clock.ts";
 import type { WorkHandler, WorkKind, WorkQueue } from "../src/queue/work-queue.ts";
 import { type GatewayOptions, type RunningGateway, startGateway } from "../src/start-gateway.ts";
+import { REDIS_URL, redisReachable } from "./redis-support.ts";
 import { auth, eventuallyAsync, KEY, postJson, type Sim, UPSTREAM_KEY } from "./stack.ts";
-import {
-  dropSchema,
-  freshSchema,
-  IN_CI,
-  POSTGRES_URL,
-  postgresReachable,
-} from "./storage/drivers.ts";
+import { dropSchema, freshSchema, POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
 import {
   ackId,
   FAST_TASKS,
@@ -39,27 +34,7 @@ import type { Json } from "./wire.ts";
 const pgUp = await postgresReachable();
 const drivers: ("sqlite" | "postgres")[] = ["sqlite", ...(pgUp ? (["postgres"] as const) : [])];
 
-const REDIS_URL = process.env["TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379";
-async function redisReachable(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  const ok = await new Promise<boolean>((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
-    const done = (answer: boolean) => {
-      socket.destroy();
-      resolve(answer);
-    };
-    socket.setTimeout(2_000, () => done(false));
-    socket.once("error", () => done(false));
-    socket.once("connect", () => socket.write("PING\r\n"));
-    socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
-  });
-  if (!ok && IN_CI)
-    throw new Error(`Redis at ${REDIS_URL} is unreachable: CI must run the BullMQ tests`);
-  if (!ok)
-    console.warn(`\n!!! Redis at ${REDIS_URL} is unreachable: the BullMQ task test is SKIPPED.\n`);
-  return ok;
-}
-const redisUp = await redisReachable();
+const redisUp = await redisReachable("BullMQ task");
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,4 +1,5 @@
-import type { Part, Request, UpstreamProtocol, Warning } from "@interlingua/core-types";
+import type { Request, UpstreamProtocol, Warning } from "@interlingua/core-types";
+import { findBoundaries } from "./find-boundaries.js";
 
 // SPEC.md rule 8 for what is forwarded without a cache plan (no boundary, an explicit native
 // cachedContent, a messages or responses client toward another upstream): nothing carries
@@ -77,23 +78,18 @@ export function stripWireCacheControl(
 
 /** Where a canonical request carries a boundary (or a top-level `cache_control` in its extras). */
 export function canonicalCacheControlPaths(request: Request): string[] {
-  const paths: string[] = [];
-  const visit = (value: object, at: string) => {
-    if ("cacheControl" in value && value.cacheControl !== undefined) {
-      paths.push(`${at}.cacheControl`);
-    }
-  };
-  for (const [i, part] of request.system.entries()) visit(part, `system[${i}]`);
-  for (const [m, message] of request.messages.entries()) {
-    for (const [p, part] of (message.parts as Part[]).entries()) {
-      const at = `messages[${m}].parts[${p}]`;
-      if (part.type === "tool-result") {
-        for (const [c, block] of part.content.entries()) visit(block, `${at}.content[${c}]`);
-      }
-      visit(part, at);
+  const paths = findBoundaries(request).map(({ boundary }) =>
+    boundary.area === "system"
+      ? `system[${boundary.part}].cacheControl`
+      : `messages[${boundary.message}].parts[${boundary.part}]${
+          boundary.content === undefined ? "" : `.content[${boundary.content}]`
+        }.cacheControl`,
+  );
+  for (const [t, tool] of request.tools.entries()) {
+    if ("cacheControl" in tool && tool.cacheControl !== undefined) {
+      paths.push(`tools[${t}].cacheControl`);
     }
   }
-  for (const [t, tool] of request.tools.entries()) visit(tool, `tools[${t}]`);
   for (const [format, bag] of Object.entries(request.extras ?? {})) {
     if ("cache_control" in bag) paths.push(`extras.${format}.cache_control`);
   }

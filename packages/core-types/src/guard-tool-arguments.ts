@@ -130,12 +130,18 @@ const locate = (event: { index: number; choice?: number }) =>
 export function pushDecoderStream(
   decoder: PushTransformer<SseMessage, StreamEvent>,
 ): TransformStream<SseMessage, StreamEvent> {
+  // One emit for the whole stream rather than a closure per message.
+  let target: TransformStreamDefaultController<StreamEvent> | undefined;
+  const emit = (event: StreamEvent) => target?.enqueue(event);
   return new TransformStream({
-    transform(message, controller) {
-      decoder.push(message, (event) => controller.enqueue(event));
+    start(controller) {
+      target = controller;
     },
-    flush(controller) {
-      decoder.end((event) => controller.enqueue(event));
+    transform(message) {
+      decoder.push(message, emit);
+    },
+    flush() {
+      decoder.end(emit);
     },
   });
 }

@@ -1,6 +1,7 @@
 import {
   JSON_INDEX_PATTERN,
   JSON_STRING_PATTERN,
+  pushDecoderStream,
   type SseMessage,
   type StreamEvent,
   type Usage,
@@ -373,15 +374,7 @@ function emitError(error: GatewayError, emit: Emit): void {
 
 /** The codec's `stream.decode()`: chat SSE messages in, canonical events out. */
 export function decodeChatStream(): TransformStream<SseMessage, StreamEvent> {
-  const decoder = new ChatStreamDecoder();
-  return new TransformStream({
-    transform(message, controller) {
-      decoder.push(message, (event) => controller.enqueue(event));
-    },
-    flush(controller) {
-      decoder.end((event) => controller.enqueue(event));
-    },
-  });
+  return pushDecoderStream(new ChatStreamDecoder());
 }
 
 /** Decodes a whole recorded stream at once (tests, replays, benchmarks). */

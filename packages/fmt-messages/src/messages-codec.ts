@@ -19,20 +19,8 @@ export const messages: Codec<MessagesRequestWire, MessagesResultWire> = {
   stream: {
     decode: decodeMessagesStream,
     encode: encodeMessagesStream,
-    decoder: () => {
-      const decoder = new MessagesStreamDecoder();
-      return {
-        push: (message, emit) => decoder.push(message, emit),
-        end: (emit) => decoder.end(emit),
-      };
-    },
-    encoder: (options) => {
-      const encoder = new MessagesStreamEncoder(options?.onWarning);
-      return {
-        push: (event, emit) => encoder.push(event, emit),
-        end: (emit) => encoder.end(emit),
-      };
-    },
+    decoder: () => new MessagesStreamDecoder(),
+    encoder: (options) => new MessagesStreamEncoder(options?.onWarning),
     frames: messagesStreamFrames,
   },
 };

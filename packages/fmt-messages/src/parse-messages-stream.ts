@@ -1,6 +1,7 @@
 import {
   JSON_INDEX_PATTERN,
   JSON_STRING_PATTERN,
+  pushDecoderStream,
   type SseMessage,
   type StreamEvent,
 } from "@interlingua/core-types";
@@ -268,18 +269,5 @@ export class MessagesStreamDecoder {
 
 /** The canonical stream of an Anthropic SSE stream (already framed by @interlingua/sse). */
 export function decodeMessagesStream(): TransformStream<SseMessage, StreamEvent> {
-  const decoder = new MessagesStreamDecoder();
-  let target: TransformStreamDefaultController<StreamEvent> | undefined;
-  const emit = (event: StreamEvent) => target?.enqueue(event);
-  return new TransformStream({
-    start(controller) {
-      target = controller;
-    },
-    transform(message) {
-      decoder.push(message, emit);
-    },
-    flush() {
-      decoder.end(emit);
-    },
-  });
+  return pushDecoderStream(new MessagesStreamDecoder());
 }

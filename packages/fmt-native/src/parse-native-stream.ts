@@ -1,5 +1,6 @@
 import {
   movedThinkingSignature,
+  pushDecoderStream,
   type SafetyRating,
   type SseMessage,
   type StreamEvent,
@@ -389,13 +390,5 @@ function at<E extends StreamEvent & { index: number }>(event: E, choice: number)
 
 /** `streamGenerateContent?alt=sse` frames -> canonical stream events. */
 export function decodeNativeStream(): TransformStream<SseMessage, StreamEvent> {
-  const decoder = new NativeStreamDecoder();
-  return new TransformStream<SseMessage, StreamEvent>({
-    transform(message, controller) {
-      decoder.push(message, (event) => controller.enqueue(event));
-    },
-    flush(controller) {
-      decoder.end((event) => controller.enqueue(event));
-    },
-  });
+  return pushDecoderStream(new NativeStreamDecoder());
 }

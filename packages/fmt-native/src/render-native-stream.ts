@@ -79,7 +79,8 @@ export class NativeStreamEncoder {
         return;
       case "text-delta":
         if (event.delta !== "") {
-          emit(this.textFrame(event.choice ?? 0, event.delta, this.heldSignature(event, true)));
+          const choice = event.choice ?? 0;
+          emit(this.textFrame(choice, event.delta, this.takeHeldSignature(choice)));
         }
         return;
       case "thinking-delta":
@@ -162,8 +163,7 @@ export class NativeStreamEncoder {
     for (const [choice, index] of pending) {
       const call = this.calls.get(keyOf({ index, choice }));
       if (call === undefined) continue;
-      this.signWithHeld(call, choice);
-      emit(this.parts({ index, choice }, [this.functionCall(call)]));
+      this.writeCall(call, index, choice, emit);
     }
     this.calls.clear();
     for (const choice of [...this.heldSignatures.keys()]) this.flushHeld(choice, emit);
@@ -187,17 +187,23 @@ export class NativeStreamEncoder {
     for (const { index, call } of this.callsOf(choice)) {
       if (!call.ended) return;
       this.calls.delete(keyOf({ index, choice }));
-      this.signWithHeld(call, choice);
-      emit(this.parts({ index, choice }, [this.functionCall(call)]));
+      this.writeCall(call, index, choice, emit);
     }
   }
 
-  /** A call without a signature of its own takes the held thinking signature. */
-  private signWithHeld(call: PendingCall, choice: number): void {
+  /** Writes a call whole; one without a signature of its own takes the held thinking signature. */
+  private writeCall(
+    call: PendingCall,
+    index: number,
+    choice: number,
+    emit: (message: SseMessage) => void,
+  ): void {
     const held = this.heldSignatures.get(choice);
-    if (call.signature !== undefined || held === undefined) return;
-    call.signature = held;
-    this.heldSignatures.delete(choice);
+    if (call.signature === undefined && held !== undefined) {
+      call.signature = held;
+      this.heldSignatures.delete(choice);
+    }
+    emit(this.parts({ index, choice }, [this.functionCall(call)]));
   }
 
   /** A held signature nothing took: on an empty visible text part, as Gemini ends a turn. */
@@ -219,8 +225,7 @@ export class NativeStreamEncoder {
     if (blocked) return;
     for (const { index, call } of this.callsOf(choice)) {
       this.calls.delete(keyOf({ index, choice }));
-      this.signWithHeld(call, choice);
-      emit(this.parts({ index, choice }, [this.functionCall(call)]));
+      this.writeCall(call, index, choice, emit);
     }
     this.flushHeld(choice, emit);
     if (event.stopSequence !== undefined) {
@@ -243,10 +248,9 @@ export class NativeStreamEncoder {
   }
 
   /** The held thinking signature as a text fragment's extra field, taken once. */
-  private heldSignature(at: { choice?: number }, visible: boolean): string {
-    const choice = at.choice ?? 0;
+  private takeHeldSignature(choice: number): string {
     const held = this.heldSignatures.get(choice);
-    if (!visible || held === undefined) return "";
+    if (held === undefined) return "";
     this.heldSignatures.delete(choice);
     return `,"thoughtSignature":${JSON.stringify(held)}`;
   }

@@ -19,20 +19,8 @@ export function buildResponsesCodec<RequestWire, ResponseWire>(
     stream: {
       decode: decodeResponsesStream,
       encode: encodeResponsesStream,
-      decoder: () => {
-        const decoder = new ResponsesStreamDecoder();
-        return {
-          push: (message, emit) => decoder.push(message, emit),
-          end: (emit) => decoder.end(emit),
-        };
-      },
-      encoder: (options) => {
-        const encoder = new ResponsesStreamEncoder(options);
-        return {
-          push: (event, emit) => encoder.push(event, emit),
-          end: (emit) => encoder.end(emit),
-        };
-      },
+      decoder: () => new ResponsesStreamDecoder(),
+      encoder: (options) => new ResponsesStreamEncoder(options),
       frames: responsesStreamFrames,
     },
   };

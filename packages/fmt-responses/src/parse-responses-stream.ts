@@ -1,4 +1,4 @@
-import type { SseMessage, StreamEvent } from "@interlingua/core-types";
+import { pushDecoderStream, type SseMessage, type StreamEvent } from "@interlingua/core-types";
 import { badGateway } from "@interlingua/errors";
 import { expandParallelWrapper, parallelWrapperNames } from "./expand-parallel-wrapper.js";
 import { errorFromResponsesWire } from "./map-responses-error.js";
@@ -530,15 +530,7 @@ export class ResponsesStreamDecoder {
 
 /** Responses SSE messages -> canonical stream events, emitted as each message arrives. */
 export function decodeResponsesStream(): TransformStream<SseMessage, StreamEvent> {
-  const decoder = new ResponsesStreamDecoder();
-  return new TransformStream({
-    transform(message, controller) {
-      decoder.push(message, (event) => controller.enqueue(event));
-    },
-    flush(controller) {
-      decoder.end((event) => controller.enqueue(event));
-    },
-  });
+  return pushDecoderStream(new ResponsesStreamDecoder());
 }
 
 /** The same decoding over a list, for callers that already hold every message. */

@@ -1,8 +1,9 @@
+import { invalidFromZod } from "@interlingua/errors";
 import * as z from "zod";
 import { asyncFields, asyncFieldsShape, nonBlank, oneOfModels } from "./common-fields.js";
 import type { Language } from "./language.js";
 import { httpUrlProblem } from "./media-url.js";
-import { fieldError, requireObject, zodToInvalidRequest } from "./request-error.js";
+import { fieldError, requireObject } from "./request-error.js";
 
 /** SPEC "POST /v1/images/generations" model ids. */
 export const IMAGE_MODELS = ["txtC-3-pro-image-preview", "txtA-image-2"] as const;
@@ -85,7 +86,7 @@ export function parseImageRequest(body: unknown): ImageRequest {
   const object = requireObject(body, "image request");
   refuseInlineImages(object["image_urls"]);
   const parsed = imageWireSchema.safeParse(object);
-  if (!parsed.success) throw zodToInvalidRequest(parsed.error, "image request");
+  if (!parsed.success) throw invalidFromZod(parsed.error, "image request");
   const w = parsed.data;
   const imageUrls = (w.image_urls ?? []).map(({ url }, i) => {
     const problem = httpUrlProblem(url);

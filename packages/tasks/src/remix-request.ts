@@ -1,7 +1,8 @@
+import { invalidFromZod } from "@interlingua/errors";
 import * as z from "zod";
 import { asyncFields, asyncFieldsShape, nonBlank, oneOfModels } from "./common-fields.js";
 import type { Language } from "./language.js";
-import { fieldError, requireObject, zodToInvalidRequest } from "./request-error.js";
+import { fieldError, requireObject } from "./request-error.js";
 import type { TaskStatus } from "./task-status.js";
 import { canonicalVideoModel, REMIX_MODELS } from "./video-models.js";
 import type { AspectRatio } from "./video-request.js";
@@ -43,7 +44,7 @@ const remixWireSchema = z.strictObject({
  */
 export function parseRemixRequest(body: unknown, source: RemixSource): RemixRequest {
   const parsed = remixWireSchema.safeParse(requireObject(body, "remix request"));
-  if (!parsed.success) throw zodToInvalidRequest(parsed.error, "remix request");
+  if (!parsed.success) throw invalidFromZod(parsed.error, "remix request");
   const w = parsed.data;
   if (source.status !== "completed") {
     throw fieldError(

@@ -1,8 +1,9 @@
+import { invalidFromZod } from "@interlingua/errors";
 import * as z from "zod";
 import { asyncFields, asyncFieldsShape, nonBlank } from "./common-fields.js";
 import type { Language } from "./language.js";
 import { httpUrlProblem, videoImageUrlProblem } from "./media-url.js";
-import { fieldError, requireObject, zodToInvalidRequest } from "./request-error.js";
+import { fieldError, requireObject } from "./request-error.js";
 import {
   canonicalVideoModel,
   isOfficialVideoModel,
@@ -197,7 +198,7 @@ function checkRules<W>(rules: readonly RequestRule<W>[], wire: W): void {
 
 function parseWire<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw zodToInvalidRequest(parsed.error, what);
+  if (!parsed.success) throw invalidFromZod(parsed.error, what);
   return parsed.data;
 }
 

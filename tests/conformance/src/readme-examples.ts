@@ -74,8 +74,8 @@ export function compileExamples(examples: ReadmeExample[], dir: string): string 
 }
 
 /** Runs one compiled example with Node; throws with its output when it fails. */
-export function runExample(example: ReadmeExample, dir: string, node = process.execPath): string {
-  return execFileSync(node, [join(dir, "out", `${example.name}.mjs`)], {
+export function runExample(example: ReadmeExample, dir: string): string {
+  return execFileSync(process.execPath, [join(dir, "out", `${example.name}.mjs`)], {
     cwd: dir,
     encoding: "utf8",
     timeout: 20_000,

@@ -58,41 +58,37 @@ export interface CheckedRow {
 /** The row as both drivers will take it, and what had to be repaired. */
 export function checkUsageRow(row: UsageLogInput): CheckedRow {
   const problems: string[] = [];
-  const fixed: Record<string, unknown> = { ...row };
+  // Copied only once a field needs repair: the usual row is fine and passes as it is.
+  let fixed: Record<string, unknown> | undefined;
+  const repair = (key: string, value: unknown) => {
+    problems.push(key);
+    fixed ??= { ...row };
+    fixed[key] = value;
+  };
   for (const key of Object.keys(TEXT_LIMITS) as (keyof typeof TEXT_LIMITS)[]) {
     const value = row[key];
     if (value === undefined && (key === "channel" || key === "error")) continue;
     const text = safeText(value, TEXT_LIMITS[key]);
-    if (text !== value) {
-      problems.push(key);
-      fixed[key] = text;
-    }
+    if (text !== value) repair(key, text);
   }
   for (const key of COUNTS) {
     const value = row[key];
     if (isCount(value)) continue;
-    problems.push(key);
-    fixed[key] =
+    repair(
+      key,
       typeof value === "number" && Number.isFinite(value)
         ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(value)))
-        : 0;
+        : 0,
+    );
   }
-  if (!(typeof row.cost === "number" && Number.isFinite(row.cost))) {
-    problems.push("cost");
-    fixed["cost"] = 0;
-  }
+  if (!(typeof row.cost === "number" && Number.isFinite(row.cost))) repair("cost", 0);
   // A status the client could not have been sent is a gateway fault: 500.
   if (!(Number.isInteger(row.status) && row.status >= 100 && row.status <= 599)) {
-    problems.push("status");
-    fixed["status"] = 500;
+    repair("status", 500);
   }
-  if (typeof row.stream !== "boolean") {
-    problems.push("stream");
-    fixed["stream"] = Boolean(row.stream);
-  }
+  if (typeof row.stream !== "boolean") repair("stream", Boolean(row.stream));
   if (row.uncappedCredits !== undefined && !isCount(row.uncappedCredits)) {
-    problems.push("uncappedCredits");
-    fixed["uncappedCredits"] = Number.MAX_SAFE_INTEGER;
+    repair("uncappedCredits", Number.MAX_SAFE_INTEGER);
   }
-  return { row: problems.length === 0 ? row : (fixed as unknown as UsageLogInput), problems };
+  return { row: fixed === undefined ? row : (fixed as unknown as UsageLogInput), problems };
 }

@@ -1,5 +1,6 @@
 import { type SqlConnection, type SqlRow, sqlBool, sqlNum } from "./sql-connection.ts";
 import { compareSubjects, KEY_MATCH, keyParams, subjectId, TABLE } from "./sql-leases.ts";
+import { optJson } from "./sql-optional.ts";
 import { insertLogs } from "./sql-usage-logs.ts";
 import type {
   BatchOutcome,
@@ -128,7 +129,7 @@ const toDeadLetter = (row: SqlRow): DeadLetterRow => ({
   createdAt: sqlNum(row["created_at"]),
   reason: String(row["reason"]),
   applied: Boolean(row["applied"]),
-  charge: row["charge"] == null ? undefined : JSON.parse(String(row["charge"])),
+  charge: optJson(row["charge"]) as DeadLetterRow["charge"],
   log: JSON.parse(String(row["log"])),
 });
 

@@ -1,5 +1,5 @@
 // Readers of nullable columns: SQL NULL (or a missing column) is `undefined` in the row types,
-// never `null`, `"null"` or 0. Shared by the task, webhook and file tables.
+// never `null`, `"null"` or 0. Shared by the row readers of every SQL table.
 
 const missing = (value: unknown): value is null | undefined =>
   value === null || value === undefined;

@@ -15,6 +15,7 @@ import {
   returnLease,
   takeLease,
 } from "./sql-leases.ts";
+import { optNum } from "./sql-optional.ts";
 import { SqlTaskStore } from "./sql-tasks.ts";
 import { toLog } from "./sql-usage-logs.ts";
 import { SqlWebhookStore } from "./sql-webhooks.ts";
@@ -36,9 +37,6 @@ import type {
   UserRow,
 } from "./store.ts";
 
-const opt = (value: unknown): number | undefined =>
-  value === null || value === undefined ? undefined : Number(value);
-
 const toUser = (row: SqlRow): UserRow => ({
   id: String(row["id"]),
   quota: num(row["quota"]),
@@ -58,14 +56,14 @@ const toToken = (row: SqlRow): TokenRow => ({
   used: num(row["used"]),
   reserved: num(row["reserved"]),
   unlimited: Boolean(row["unlimited"]),
-  expiresAt: opt(row["expires_at"]),
+  expiresAt: optNum(row["expires_at"]),
   models: row["models"] == null ? undefined : (JSON.parse(String(row["models"])) as string[]),
   status: row["status"] === "disabled" ? "disabled" : "active",
   source: row["source"] === "config" ? "config" : "api",
   createdAt: num(row["created_at"]),
   ...(row["rate_rpm"] == null && row["rate_tpm"] == null
     ? {}
-    : { rateLimit: { rpm: opt(row["rate_rpm"]), tpm: opt(row["rate_tpm"]) } }),
+    : { rateLimit: { rpm: optNum(row["rate_rpm"]), tpm: optNum(row["rate_tpm"]) } }),
 });
 
 /** Each optional filter and its condition. */

@@ -1,6 +1,6 @@
 import { type Agent, type Dispatcher, errors } from "undici";
 import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
-import { ERROR_BODY_LIMIT, type SendOptions } from "./send-upstream.ts";
+import { dispatchOptions, ERROR_BODY_LIMIT, type SendOptions } from "./send-upstream.ts";
 import { failureFromError, statusFailure, type UpstreamFailure } from "./upstream-failure.ts";
 
 export type UpstreamText =
@@ -22,20 +22,7 @@ export function sendUpstreamText(
   return new Promise((resolve) => {
     const handler = new TextHandler(resolve, options.signal);
     try {
-      agent.dispatch(
-        {
-          origin: prepared.origin,
-          path: prepared.path,
-          method: "POST",
-          headers: prepared.headers,
-          body: prepared.body,
-          ...(options.headersTimeoutMs === undefined
-            ? {}
-            : { headersTimeout: options.headersTimeoutMs }),
-          ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
-        },
-        handler,
-      );
+      agent.dispatch(dispatchOptions(prepared, options), handler);
     } catch (error) {
       handler.fail(error);
     }

@@ -16,6 +16,22 @@ export interface SendOptions {
   bodyTimeoutMs?: number | undefined;
 }
 
+/** The POST of `prepared` with the call's timeouts (the signal is each sender's own business). */
+export function dispatchOptions(
+  prepared: PreparedUpstreamRequest,
+  options: SendOptions,
+): Dispatcher.DispatchOptions {
+  return {
+    origin: prepared.origin,
+    path: prepared.path,
+    method: "POST",
+    headers: prepared.headers,
+    body: prepared.body,
+    ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
+    ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
+  };
+}
+
 export type UpstreamReply =
   | { ok: true; status: number; body: UpstreamBody }
   | { ok: false; failure: UpstreamFailure };
@@ -31,18 +47,9 @@ export async function sendUpstream(
 ): Promise<UpstreamReply> {
   let response: Awaited<ReturnType<Agent["request"]>>;
   try {
-    response = await agent.request({
-      origin: prepared.origin,
-      path: prepared.path,
-      method: "POST",
-      headers: prepared.headers,
-      body: prepared.body,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.headersTimeoutMs === undefined
-        ? {}
-        : { headersTimeout: options.headersTimeoutMs }),
-      ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
-    });
+    const request: Dispatcher.RequestOptions = dispatchOptions(prepared, options);
+    if (options.signal !== undefined) request.signal = options.signal;
+    response = await agent.request(request);
   } catch (error) {
     return { ok: false, failure: failureFromError(error) };
   }

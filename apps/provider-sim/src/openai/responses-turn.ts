@@ -16,7 +16,7 @@ function mediaParts(content: unknown): JsonObject[] {
 }
 
 /** Items as a list; a string input is one user message. */
-export function inputItems(body: JsonObject): JsonObject[] {
+function inputItems(body: JsonObject): JsonObject[] {
   if (typeof body.input === "string") return [{ role: "user", content: body.input }];
   return asArray(body.input).filter(isObject);
 }

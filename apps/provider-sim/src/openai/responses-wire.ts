@@ -24,9 +24,9 @@ export function responsesUsage(usage: PlannedUsage) {
   };
 }
 
-export const functionCallId = (call: PlannedToolCall) => `call_${call.id}`;
+const functionCallId = (call: PlannedToolCall) => `call_${call.id}`;
 
-export function reasoningItem(meta: ResponseMeta, turn: ResponsesTurn, text: string): OutputItem {
+function reasoningItem(meta: ResponseMeta, turn: ResponsesTurn, text: string): OutputItem {
   return {
     id: `rs_${hexId(`${meta.seed}:reasoning`, 48)}`,
     type: "reasoning",
@@ -35,7 +35,7 @@ export function reasoningItem(meta: ResponseMeta, turn: ResponsesTurn, text: str
   };
 }
 
-export function messageItem(meta: ResponseMeta, text: string): OutputItem {
+function messageItem(meta: ResponseMeta, text: string): OutputItem {
   return {
     id: `msg_${hexId(`${meta.seed}:message`, 48)}`,
     type: "message",
@@ -45,7 +45,7 @@ export function messageItem(meta: ResponseMeta, text: string): OutputItem {
   };
 }
 
-export function functionCallItem(call: PlannedToolCall): OutputItem {
+function functionCallItem(call: PlannedToolCall): OutputItem {
   return {
     id: `fc_${call.id}`,
     type: "function_call",
