@@ -1,5 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { sharedConfig } from "../../vitest.shared";
 
-// These tests import built bundles, spawn the machine's own Node and bundle for a browser; on a
-// loaded 2-core CI machine a single import of fast-check can take seconds.
-export default defineConfig({ test: { testTimeout: 60_000, hookTimeout: 60_000 } });
+// Integration tests keep per-file isolation: they start servers and hold process-wide state.
+export default sharedConfig();

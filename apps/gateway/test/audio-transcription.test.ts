@@ -595,12 +595,14 @@ describe("POST /v1/audio/transcriptions against an upstream that answers verbose
       signal: controller.signal,
     });
     sent.catch(() => {});
-    await eventually(() => hung.length === 1, 5000);
+    await eventually(() => hung.length === 1);
     const left = Date.now();
     controller.abort();
     await expect(sent).rejects.toThrow();
-    await eventually(() => hung[0]!.closedAt !== undefined, 2000);
-    expect(hung[0]!.closedAt! - left).toBeLessThan(1000);
+    await eventually(() => hung[0]!.closedAt !== undefined);
+    // The upstream hangs for ever: a close at all is the cancel, and the bound only says it was
+    // prompt with room for a loaded machine.
+    expect(hung[0]!.closedAt! - left).toBeLessThan(5_000);
     // Nothing was delivered: the hold is refunded, and the call's one row charges nothing.
     const rows = await eventuallyAsync(
       async () => (await usageRows(only)).filter((row) => row.status !== 200),

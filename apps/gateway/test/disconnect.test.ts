@@ -68,9 +68,15 @@ async function settled(key = KEY) {
 
 /** Waits until the pool has nothing running at the simulator; returns how long that took. */
 async function cancelledWithin(leftAt: number): Promise<number> {
-  await eventually(() => running() === 0, 3000);
+  await eventually(() => running() === 0);
   return performance.now() - leftAt;
 }
+
+// The gateway cancels within a second on an idle machine; the upstreams here would run for 30 s
+// or for ever, so these bounds still tell a cancel from a run-out while leaving a loaded CI
+// machine room to schedule.
+const CANCELLED_MS = 5_000;
+const MANY_CANCELLED_MS = 10_000;
 
 /** The request id the gateway logged for the last request that ended with `status`. */
 const lastIdWithStatus = (status: number) =>
@@ -126,7 +132,7 @@ describe("a client that leaves cancels its upstream call within a second", () =>
       { model: "txtA-5", messages: [{ role: "user", content: prompt }] },
       { leaveAfterMs: 200 },
     );
-    expect(await cancelledWithin(leftAt)).toBeLessThan(1000);
+    expect(await cancelledWithin(leftAt)).toBeLessThan(CANCELLED_MS);
     await eventually(() => lastIdWithStatus(499) !== null);
     const row = await rowOf(lastIdWithStatus(499));
     expect(row).toMatchObject({ status: 499, estimated: true, completionTokens: 0 });
@@ -145,7 +151,7 @@ describe("a client that leaves cancels its upstream call within a second", () =>
       REQUEST.responses({ model: "txtA-5", text: "[[fault:hang]] d", stream: true }),
     ]) {
       const { leftAt } = await leave(request.path, request.body, { leaveAfterMs: 150 });
-      expect(await cancelledWithin(leftAt), request.path).toBeLessThan(1000);
+      expect(await cancelledWithin(leftAt), request.path).toBeLessThan(CANCELLED_MS);
     }
     expect((await settled()).reserved).toBe(0);
   });
@@ -158,7 +164,7 @@ describe("a client that leaves cancels its upstream call within a second", () =>
       { model: "txtA-5", messages: [{ role: "user", content: prompt }], stream: true },
       { readFirst: true },
     );
-    expect(await cancelledWithin(leftAt)).toBeLessThan(1000);
+    expect(await cancelledWithin(leftAt)).toBeLessThan(CANCELLED_MS);
     const row = await rowOf(requestId);
     expect(row.estimated).toBe(true);
     expect(row.promptTokens).toBeGreaterThan(0);
@@ -183,7 +189,7 @@ describe("a client that leaves cancels its upstream call within a second", () =>
     });
     const left = await Promise.all(leavers);
     const lastLeft = Math.max(...left.map((l) => l.leftAt));
-    expect(await cancelledWithin(lastLeft)).toBeLessThan(1000);
+    expect(await cancelledWithin(lastLeft)).toBeLessThan(MANY_CANCELLED_MS);
     const started = performance.now();
     const normal = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -194,7 +200,8 @@ describe("a client that leaves cancels its upstream call within a second", () =>
       ),
     );
     expect(normal.map((r) => r.status)).toEqual(Array(20).fill(200));
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A pool still held by the hung calls would wait for ever (their upstream never answers).
+    expect(performance.now() - started).toBeLessThan(MANY_CANCELLED_MS);
     expect((await settled()).reserved).toBe(0);
   });
 });
@@ -204,29 +211,29 @@ describe("per-channel timeouts (channels[].timeout)", () => {
     const started = performance.now();
     const chat = await postJson(
       url("/v1/chat/completions"),
-      REQUEST.chat({ model: "txtD-v3.2-exp", text: "[[fault:latency=3000]] slow", stream: false })
+      REQUEST.chat({ model: "txtD-v3.2-exp", text: "[[fault:latency=20000]] slow", stream: false })
         .body,
     );
     expect(chat.status).toBe(502);
     expect(chat.json.error).toMatchObject({ code: 502, type: "bad_gateway" });
-    // Bounded by the channel's 300 ms (undici's timers tick coarsely: well under a second or
-    // two), not by the simulator's 3 s.
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Bounded by the channel's 300 ms (undici's timers tick coarsely, and CI is loaded), not by
+    // the simulator's 20 s.
+    expect(performance.now() - started).toBeLessThan(10_000);
     const second = performance.now();
     const messages = await postJson(
       url("/v1/messages"),
-      REQUEST.messages({ model: "txtD-v4-pro", text: "[[fault:latency=3000]] slow", stream: true })
+      REQUEST.messages({ model: "txtD-v4-pro", text: "[[fault:latency=20000]] slow", stream: true })
         .body,
     );
     expect(messages.status).toBe(502);
     expect(messages.json).toMatchObject({ type: "error", error: { type: "api_error" } });
-    expect(performance.now() - second).toBeLessThan(2000);
+    expect(performance.now() - second).toBeLessThan(10_000);
   });
 
   it("silence between chunks past idle_ms: the stream ends with an error event", async () => {
     const { path, body } = REQUEST.chat({
       model: "txtD-v3.2-exp",
-      text: "[[fault:chunk-delay=1500]] [[len:30]] idle",
+      text: "[[fault:chunk-delay=20000]] [[len:30]] idle",
       stream: true,
     });
     const started = performance.now();
@@ -234,7 +241,8 @@ describe("per-channel timeouts (channels[].timeout)", () => {
     expect(res.status).toBe(200);
     const frames = parseSse(res.text).filter((f) => f.data !== "[DONE]");
     expect(JSON.parse(frames.at(-1)!.data).error).toMatchObject({ type: "bad_gateway" });
-    expect(performance.now() - started).toBeLessThan(2500);
+    // Cut after idle_ms (300 ms) of silence, long before the simulator's 20 s gap.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it("a channel without timeouts still answers a normal stream", async () => {

@@ -167,7 +167,7 @@ describe.skipIf(!pgUp || !redisUp)("two gateway instances on PostgreSQL and Redi
       const logs = await db.queryLogs({ userId: "dave" }, { offset: 0, limit: 100 });
       const ok = logs.items.filter((row) => row.status === 200);
       return ok.length === served ? ok : undefined;
-    }, 5_000);
+    }, 20_000);
     const charged = rows.reduce((sum, row) => sum + row.credits, 0);
     expect(charged).toBeGreaterThan(0);
     const token = await db.findTokenByHash(await hashOf("sk-dave"));
@@ -194,12 +194,12 @@ describe.skipIf(!pgUp || !redisUp)("two gateway instances on PostgreSQL and Redi
       headers: { authorization: "Bearer sk-alice-admin" },
     });
     expect(deleted.status).toBe(200);
-    const start = Date.now();
+    // Within the 5 s memory ttl, so only the broadcast can explain it, with room for a loaded
+    // machine (the broadcast itself takes milliseconds).
     await until(
       async () => ((await statusOf(chat(b.url, data.key))) === 401 ? true : undefined),
-      1_000,
+      4_000,
     );
-    expect(Date.now() - start).toBeLessThan(1_000);
   });
 
   it("shares upstream caches: one Gemini cache for the same prefix on both instances", async () => {
@@ -250,7 +250,7 @@ describe.skipIf(!pgUp || !redisUp)("two gateway instances on PostgreSQL and Redi
       return logs.items.length === 3
         ? logs.items.reduce((sum, row) => sum + row.credits, 0)
         : undefined;
-    }, 5_000);
+    }, 20_000);
     expect(settled).toBeGreaterThan(0);
     const stream = await chat(
       b.url,
@@ -273,7 +273,7 @@ describe.skipIf(!pgUp || !redisUp)("two gateway instances on PostgreSQL and Redi
       return leases.some((l) => l.subject === String(carol.id) || l.subject === "carol")
         ? undefined
         : true;
-    }, 10_000);
+    }, 20_000);
     const token = await db.getToken(carol.id);
     const user = await db.getUser("carol");
     // Everything b settled is there, nothing more is held: the cut stream's hold came back.

@@ -148,8 +148,9 @@ describe("health and graceful shutdown of a gateway process", () => {
     const { text } = await reading;
     expect(text).not.toContain("data: [DONE]");
     expect(await gateway.exited).toBe(0);
-    // The bound, plus the time to cancel the upstream and flush the usage.
-    expect(Date.now() - signalled).toBeLessThan(5_000);
+    // The bound, plus the time to cancel the upstream and flush the usage, on a loaded machine:
+    // the stream itself would run for minutes.
+    expect(Date.now() - signalled).toBeLessThan(15_000);
     const rows = await usageRows("cut");
     expect(rows).toHaveLength(1);
     expect(rows[0]?.stream).toBe(true);

@@ -148,7 +148,7 @@ export async function postJson(
 }
 
 /** Waits (bounded) until `check` holds; for log lines written after a reply was sent. */
-export async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void> {
+export async function eventually(check: () => boolean, timeoutMs = 20_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > end) throw new Error("condition not met in time");
@@ -163,7 +163,7 @@ export async function eventually(check: () => boolean, timeoutMs = 3000): Promis
 export async function eventuallyAsync<T>(
   read: () => Promise<T>,
   ok: (value: T) => boolean,
-  timeoutMs = 5000,
+  timeoutMs = 20_000,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {

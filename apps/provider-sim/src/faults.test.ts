@@ -178,7 +178,8 @@ describe("timing faults", () => {
     const started = performance.now();
     setTimeout(() => controller.abort(), 100);
     await expect(call(openai, "hi", "hang", true, controller.signal)).rejects.toThrow();
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A hang lasts maxDelayMs (30 s here): ending well before it is the abort.
+    expect(performance.now() - started).toBeLessThan(15_000);
     expect((await call(openai, "still there?")).status).toBe(200);
   });
 

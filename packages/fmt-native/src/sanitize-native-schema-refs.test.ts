@@ -33,6 +33,7 @@ describe("sanitizeNativeSchema: $ref inlining is bounded (issue 15, item 6)", ()
     expect(thrown).toBeInstanceOf(GatewayError);
     expect((thrown as GatewayError).status).toBe(400);
     expect((thrown as GatewayError).message).toContain(String(MAX_INLINED_REFS));
-    expect(performance.now() - started).toBeLessThan(1000);
+    // 2^40 inlined refs would never finish: any bound far below that tells a refusal apart.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });

@@ -47,7 +47,8 @@ describe("readFirstChunk", () => {
     const silent = new PassThrough();
     const started = performance.now();
     const result = await readFirstChunk(silent, 50);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // The body never speaks: any return at all is the timeout; the bound leaves room for load.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(failureFromError(result.error).kind).toBe("timeout");
     expect(silent.destroyed).toBe(true);
