@@ -2,13 +2,15 @@
 // Packs every public package under packages/ exactly as `pnpm publish` would (workspace:
 // ranges rewritten, only `files` included), then lints each tarball with publint --strict and
 // checks its types under every module resolution with @arethetypeswrong/cli (node10 included,
-// which is what `typesVersions` is for). Run after `pnpm build`; exits non-zero on any problem.
+// which is what `typesVersions` is for), and checks that inlined third-party code ships its
+// notices. Run after `pnpm build`; exits non-zero on any problem.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { inlinedPackages, noticeText } from "./third-party-notices.mjs";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -45,8 +47,22 @@ async function check(dir) {
     attempt(bin("publint"), ["run", tarball, "--strict"], root),
     attempt(bin("attw"), [tarball, "--format", "ascii", "--no-emoji", "--no-color"], root),
   ]);
-  const report = [!publint.ok && publint.output, !attw.ok && attw.output].filter(Boolean);
-  return { dir, tarball, publint: publint.ok, attw: attw.ok, ok: publint.ok && attw.ok, report };
+  const notices = await checkNotices(dir, tarball);
+  const report = [!publint.ok && publint.output, !attw.ok && attw.output, notices].filter(Boolean);
+  const ok = publint.ok && attw.ok && notices === undefined;
+  return { dir, tarball, publint: publint.ok, attw: attw.ok, notices: !notices, ok, report };
+}
+
+/** Code the build inlined ships with its licence: the tarball holds the current notices. */
+async function checkNotices(dir, tarball) {
+  const names = inlinedPackages(dir);
+  if (names.length === 0) return undefined;
+  const shipped = await attempt("tar", ["-xOzf", tarball, "package/THIRD_PARTY_NOTICES.md"], root);
+  if (!shipped.ok) return `the tarball inlines ${names.join(", ")} but has no THIRD_PARTY_NOTICES.md`;
+  if (shipped.output !== noticeText(dir, names)) {
+    return "THIRD_PARTY_NOTICES.md is stale: run node scripts/third-party-notices.mjs";
+  }
+  return undefined;
 }
 
 const started = Date.now();
@@ -66,7 +82,7 @@ results.sort((a, b) => a.dir.localeCompare(b.dir));
 for (const r of results) {
   const name = r.dir.slice(root.length);
   console.log(
-    `${r.ok ? "ok  " : "FAIL"} ${name}  publint --strict: ${r.publint ? "ok" : "FAIL"}  attw: ${r.attw ? "ok" : "FAIL"}`,
+    `${r.ok ? "ok  " : "FAIL"} ${name}  publint --strict: ${r.publint ? "ok" : "FAIL"}  attw: ${r.attw ? "ok" : "FAIL"}  notices: ${r.notices ? "ok" : "FAIL"}`,
   );
   if (!r.ok) console.log(r.report.join("\n"));
 }

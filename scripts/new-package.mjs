@@ -57,7 +57,7 @@ const entry = (sub) => ({
 const fastCheck = rangeOf("fast-check");
 write("package.json", {
   name: `@interlingua/${name}`,
-  version: "0.1.0",
+  version: "0.0.0",
   description,
   license: "Apache-2.0",
   repository: { type: "git", url: `git+${REPO}.git`, directory: dir },
@@ -75,7 +75,7 @@ write("package.json", {
   },
   // node10 resolution (no `exports`) finds the subpath's types here.
   typesVersions: { "*": { testing: ["./dist/testing.d.cts"] } },
-  files: ["dist", "README.md", "LICENSE"],
+  files: ["dist", "README.md", "LICENSE", "CHANGELOG.md"],
   engines: { node: ">=20" },
   publishConfig: { access: "public" },
   scripts: {

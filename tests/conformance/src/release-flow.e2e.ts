@@ -1,8 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -13,12 +15,13 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishablePackages, repoRoot } from "./packages.js";
+import { publishablePackages, repoRoot, subpaths } from "./packages.js";
 import { compileExamples, readmeExamples, runExample } from "./readme-examples.js";
 
-// The release flow end to end, against a throwaway local registry: a changeset, `changeset
-// version`, `changeset publish` (pnpm publish underneath, so workspace: ranges are rewritten),
-// then a new npm project installs the published packages and runs every README example.
+// The release flow end to end, against a throwaway local registry: the repository's own pending
+// changesets through `changeset status` and `changeset version` in a copy of the workspace, then
+// `changeset publish` (pnpm publish underneath, so workspace: ranges are rewritten), then a new
+// npm project installs the published packages, imports every entry and runs every README example.
 // Nothing leaves the machine but the registry's fetches of third-party packages (zod), which it
 // proxies to the registry npm is configured with. Run with `pnpm test:release` after a build.
 
@@ -119,54 +122,57 @@ afterAll(() => {
 
 describe("release flow against a local registry", () => {
   const versions = new Map<string, string>();
+  const ws = () => join(tmp, "workspace");
 
-  it("changeset -> version -> publish", () => {
-    // A workspace laid out like the repository's, holding only what is published.
-    const ws = join(tmp, "workspace");
-    mkdirSync(join(ws, ".changeset"), { recursive: true });
-    writeFileSync(
-      join(ws, "package.json"),
-      JSON.stringify({ name: "release-test", private: true, packageManager: "pnpm@10.34.9" }),
-    );
-    writeFileSync(join(ws, "pnpm-workspace.yaml"), "packages:\n  - packages/*\n");
-    writeFileSync(join(ws, "pnpm-lock.yaml"), "lockfileVersion: '9.0'\n");
-    cpSync(join(repoRoot, ".changeset", "config.json"), join(ws, ".changeset", "config.json"));
+  it("the repository's own changesets: status, version, a CHANGELOG.md each", () => {
+    const root = ws();
+    layOutWorkspace(root);
+    const pending = pendingChangesets(root);
+    expect(pending.length, "pending changesets").toBeGreaterThan(0);
+    const before = new Map(packages.map((p) => [p.name, readVersion(root, p.dir)]));
+
+    // status compares with main: the copy is a one-commit repository on main.
+    const git = ["-c", "user.name=release-test", "-c", "user.email=release@test.invalid"];
+    sh("git", ["init", "--quiet", "--initial-branch=main"], root);
+    sh("git", ["add", "--all"], root);
+    sh("git", [...git, "commit", "--quiet", "--message", "release test"], root);
+    // status and version refuse a changeset naming a private (ignored) package, among others.
+    sh(process.execPath, [changesetBin, "status"], root);
+    sh(process.execPath, [changesetBin, "version"], root);
+
     for (const pkg of packages) {
-      cpSync(pkg.dir, join(ws, "packages", folder(pkg.dir)), {
-        recursive: true,
-        filter: (src) => !/\/(node_modules|src|test|\.turbo)(\/|$)/.test(src.slice(pkg.dir.length)),
-      });
-    }
-    // pnpm publish reads workspace: dependencies' versions through node_modules: link them.
-    for (const pkg of packages) {
-      const manifest = JSON.parse(readFileSync(join(pkg.dir, "package.json"), "utf8"));
-      const deps = { ...manifest.dependencies, ...manifest.devDependencies };
-      for (const dep of Object.keys(deps)) {
-        const target = packages.find((p) => p.name === dep);
-        if (!target) continue;
-        const link = join(ws, "packages", folder(pkg.dir), "node_modules", dep);
-        mkdirSync(dirname(link), { recursive: true });
-        symlinkSync(join(ws, "packages", folder(target.dir)), link, "dir");
+      const version = readVersion(root, pkg.dir);
+      // Never published: 0.0.0 in the repository, and the first release is 0.1.0 (pre-1.0, a
+      // minor bump marks a breaking change). Later releases only ever move forward.
+      if (before.get(pkg.name) === "0.0.0") expect(version, pkg.name).toBe("0.1.0");
+      else expect(version, pkg.name).not.toBe(before.get(pkg.name));
+      versions.set(pkg.name, version);
+      const changelog = readFileSync(
+        join(root, "packages", folder(pkg.dir), "CHANGELOG.md"),
+        "utf8",
+      );
+      expect(changelog, pkg.name).toContain(`## ${version}`);
+      // Every pending changeset that names the package is in its changelog.
+      for (const changeset of pending.filter((c) => c.packages.includes(pkg.name))) {
+        expect(changelog, `${pkg.name}: ${changeset.file}`).toContain(changeset.headline);
       }
     }
-    const before = new Map(packages.map((p) => [p.name, readVersion(ws, p.dir)]));
-    writeFileSync(
-      join(ws, ".changeset", "release-test.md"),
-      `---\n${packages.map((p) => `"${p.name}": patch`).join("\n")}\n---\n\nRelease test.\n`,
-    );
-
-    sh(process.execPath, [changesetBin, "version"], ws);
-    for (const pkg of packages) {
-      const version = readVersion(ws, pkg.dir);
-      expect(version, pkg.name).not.toBe(before.get(pkg.name));
-      versions.set(pkg.name, version);
+    expect(pendingChangesets(root)).toEqual([]);
+    // Private packages are neither versioned nor published.
+    for (const dir of privatePackageDirs()) {
+      const manifest = (at: string) => JSON.parse(readFileSync(join(at, "package.json"), "utf8"));
+      const copy = join(root, dir.slice(repoRoot.length));
+      expect(manifest(copy).version, dir).toBe(manifest(dir).version);
     }
+  });
 
-    // The copy is no git checkout; tagging is the one step left out.
-    sh(process.execPath, [changesetBin, "publish", "--no-git-tag"], ws);
+  it("publishes what changeset version wrote", () => {
+    expect(versions.size).toBe(packages.length);
+    // Tags belong to the maintainer's checkout, not to this copy.
+    sh(process.execPath, [changesetBin, "publish", "--no-git-tag"], ws());
     for (const pkg of packages) {
       const info = JSON.parse(
-        sh("npm", ["view", `${pkg.name}@${versions.get(pkg.name)}`, "--json"], ws),
+        sh("npm", ["view", `${pkg.name}@${versions.get(pkg.name)}`, "--json"], ws()),
       );
       expect(info.version).toBe(versions.get(pkg.name));
       // pnpm publish rewrote workspace: ranges into real ones.
@@ -174,7 +180,7 @@ describe("release flow against a local registry", () => {
     }
   });
 
-  it("a new npm project installs the published packages and runs the README examples", () => {
+  it("a new npm project installs them, imports every entry both ways, runs the README examples", () => {
     expect(versions.size).toBe(packages.length);
     const app = join(tmp, "app");
     mkdirSync(app);
@@ -189,11 +195,112 @@ describe("release flow against a local registry", () => {
     }
     const specs = [...[...versions].map(([n, v]) => `${n}@${v}`), ...peers];
     sh("npm", ["install", "--no-audit", "--no-fund", ...specs], app);
+
+    const entries = packages.flatMap((pkg) =>
+      subpaths(pkg).map((sub) => (sub === "." ? pkg.name : `${pkg.name}${sub.slice(1)}`)),
+    );
+    writeFileSync(
+      join(app, "entries.mjs"),
+      [
+        'import { createRequire } from "node:module";',
+        "const require = createRequire(import.meta.url);",
+        `const entries = ${JSON.stringify(entries)};`,
+        "const empty = [];",
+        "for (const entry of entries) {",
+        "  if (Object.keys(await import(entry)).length === 0) empty.push('import ' + entry);",
+        "  if (Object.keys(require(entry)).length === 0) empty.push('require ' + entry);",
+        "}",
+        "console.log(JSON.stringify({ loaded: entries.length, empty }));",
+      ].join("\n"),
+    );
+    const loaded = JSON.parse(sh(process.execPath, ["entries.mjs"], app).trim().split("\n").pop()!);
+    expect(loaded).toEqual({ loaded: entries.length, empty: [] });
+
+    for (const pkg of packages) {
+      const installed = join(app, "node_modules", pkg.name);
+      expect(existsSync(join(installed, "CHANGELOG.md")), pkg.name).toBe(true);
+      expect(existsSync(join(installed, "LICENSE")), pkg.name).toBe(true);
+    }
+    // Code a build inlines ships with its licence.
+    expect(
+      readFileSync(join(app, "node_modules/@interlingua/sse/THIRD_PARTY_NOTICES.md"), "utf8"),
+    ).toContain("eventsource-parser");
+
     const examples = readmeExamples();
     expect(compileExamples(examples, app)).toBe("");
     for (const example of examples) runExample(example, app);
   });
 });
+
+/**
+ * The repository as `changeset version` and `pnpm publish` see it: the root manifest, the
+ * workspace file, the real .changeset folder, every workspace package's manifest, and each
+ * publishable package as it would be packed (built dist, README, LICENSE, notices).
+ */
+function layOutWorkspace(root: string): void {
+  mkdirSync(root, { recursive: true });
+  for (const file of ["package.json", "pnpm-workspace.yaml", "pnpm-lock.yaml"]) {
+    cpSync(join(repoRoot, file), join(root, file));
+  }
+  cpSync(join(repoRoot, ".changeset"), join(root, ".changeset"), { recursive: true });
+  for (const dir of privatePackageDirs()) {
+    const to = join(root, dir.slice(repoRoot.length));
+    mkdirSync(to, { recursive: true });
+    cpSync(join(dir, "package.json"), join(to, "package.json"));
+  }
+  for (const pkg of packages) {
+    cpSync(pkg.dir, join(root, "packages", folder(pkg.dir)), {
+      recursive: true,
+      filter: (src) => !/\/(node_modules|src|test|\.turbo)(\/|$)/.test(src.slice(pkg.dir.length)),
+    });
+  }
+  // pnpm publish reads workspace: dependencies' versions through node_modules: link them.
+  for (const pkg of packages) {
+    const manifest = JSON.parse(readFileSync(join(pkg.dir, "package.json"), "utf8"));
+    const deps = { ...manifest.dependencies, ...manifest.devDependencies };
+    for (const dep of Object.keys(deps)) {
+      const target = packages.find((p) => p.name === dep);
+      if (!target) continue;
+      const link = join(root, "packages", folder(pkg.dir), "node_modules", dep);
+      mkdirSync(dirname(link), { recursive: true });
+      symlinkSync(join(root, "packages", folder(target.dir)), link, "dir");
+    }
+  }
+}
+
+/** The private workspace packages (apps, tests, bench), by folder. */
+function privatePackageDirs(): string[] {
+  return ["apps", "tests"]
+    .flatMap((group) =>
+      readdirSync(join(repoRoot, group), { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => join(repoRoot, group, d.name)),
+    )
+    .concat(join(repoRoot, "bench"))
+    .filter((dir) => existsSync(join(dir, "package.json")));
+}
+
+interface PendingChangeset {
+  file: string;
+  packages: string[];
+  /** The summary's first line, as the changelog quotes it. */
+  headline: string;
+}
+
+function pendingChangesets(root: string): PendingChangeset[] {
+  const folder = join(root, ".changeset");
+  return readdirSync(folder)
+    .filter((file) => file.endsWith(".md") && file !== "README.md")
+    .map((file) => {
+      const text = readFileSync(join(folder, file), "utf8");
+      const [, front = "", body = ""] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text) ?? [];
+      const packages = front
+        .split("\n")
+        .map((line) => /^["']?([^"':]+)["']?\s*:/.exec(line.trim())?.[1])
+        .filter((name): name is string => name !== undefined);
+      return { file, packages, headline: body.trim().split("\n")[0] ?? "" };
+    });
+}
 
 function folder(dir: string): string {
   return basename(dir);
