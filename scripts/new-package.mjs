@@ -80,7 +80,7 @@ write("package.json", {
   publishConfig: { access: "public" },
   scripts: {
     build: "tsup",
-    typecheck: "tsc -p tsconfig.json && tsc -p tsconfig.test.json",
+    typecheck: "tsc -p tsconfig.test.json",
     lint: "biome check .",
     test: "vitest run",
   },
@@ -110,6 +110,13 @@ write(
   },
   "include": ["src", "test"]
 }
+`,
+);
+write(
+  "vitest.config.ts",
+  `import { sharedConfig } from "../../vitest.shared";
+
+export default sharedConfig({ isolate: false });
 `,
 );
 write(

@@ -37,6 +37,8 @@ beforeAll(() => {
     ".gitignore",
     "biome.json",
     "tsconfig.base.json",
+    "vitest.shared.ts",
+    "scripts/test/fast-check-seed.ts",
     "scripts/new-package.mjs",
     "tests/conformance/package.json",
     "tests/conformance/src/bundle-size.test.ts",
@@ -77,9 +79,10 @@ describe("scripts/new-package.mjs", () => {
         "tsconfig.json",
         "tsconfig.test.json",
         "tsup.config.ts",
+        "vitest.config.ts",
       ].sort(),
     );
-    for (const same of ["LICENSE", "tsconfig.json", "tsconfig.test.json"]) {
+    for (const same of ["LICENSE", "tsconfig.json", "tsconfig.test.json", "vitest.config.ts"]) {
       expect(file(same), same).toBe(readFileSync(join(packagesDir, "sse", same), "utf8"));
     }
     // fmt-messages' build, entry points aside (a format package adds `/internal`, `/schemas`).
@@ -107,13 +110,14 @@ describe("scripts/new-package.mjs", () => {
       "main",
       "module",
       "types",
-      "files",
       "engines",
       "publishConfig",
       "scripts",
     ]) {
       expect(manifest[key], key).toEqual(sse[key]);
     }
+    // sse adds the notices of the code its build inlines; a new package inlines nothing.
+    expect(manifest.files).toEqual(real("fmt-messages").files);
     // The entries every package has; a real one may add subpaths (`./media`, `./internal`).
     const exports = sse.exports as Record<string, unknown>;
     expect(manifest.exports).toEqual({
