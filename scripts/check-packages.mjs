@@ -58,7 +58,8 @@ async function checkNotices(dir, tarball) {
   const names = inlinedPackages(dir);
   if (names.length === 0) return undefined;
   const shipped = await attempt("tar", ["-xOzf", tarball, "package/THIRD_PARTY_NOTICES.md"], root);
-  if (!shipped.ok) return `the tarball inlines ${names.join(", ")} but has no THIRD_PARTY_NOTICES.md`;
+  if (!shipped.ok)
+    return `the tarball inlines ${names.join(", ")} but has no THIRD_PARTY_NOTICES.md`;
   if (shipped.output !== noticeText(dir, names)) {
     return "THIRD_PARTY_NOTICES.md is stale: run node scripts/third-party-notices.mjs";
   }
