@@ -65,7 +65,8 @@ function sh(cmd: string, args: string[], cwd: string): string {
     return execFileSync(cmd, args, {
       cwd,
       encoding: "utf8",
-      timeout: 60_000,
+      // Publishing nine packages or installing them takes a minute or two on a loaded machine.
+      timeout: 300_000,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
         ...process.env,
