@@ -93,6 +93,11 @@ beforeAll(async () => {
       "uplinks:",
       "  upstream:",
       `    url: ${upstream}`,
+      // Verdaccio's defaults give up on the upstream for five minutes after two slow answers
+      // and then answer 404 for every third-party package: too touchy for a loaded machine.
+      "    timeout: 120s",
+      "    max_fails: 50",
+      "    fail_timeout: 1s",
       "packages:",
       "  '@interlingua/*':",
       "    access: $all",
