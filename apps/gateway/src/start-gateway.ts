@@ -99,6 +99,8 @@ export const DEFAULT_BREAKER = { failureThreshold: 3, cooldownMs: 30_000 };
  */
 export const DEFAULT_DRAIN: DrainLimits = { maxMs: 500, maxBytes: 1024 * 1024 };
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** How long a start waits for Redis before serving without it (failing open) meanwhile. */
+const REDIS_STARTUP_WAIT_MS = 2_000;
 export const DEFAULT_TOKEN_TTL_MS = 5_000;
 
 /** Fills in what an empty config leaves out: a simulated upstream and a dev key. */
@@ -133,6 +135,7 @@ export async function startGateway(
         queueDepth: () => queueDepth(queue),
         openHolds: () => accounting?.openHolds,
         openTasks: async () => store.tasks.countOpen?.(),
+        redisUp: () => (shared.redis === undefined ? undefined : shared.redis.outage.down ? 0 : 1),
       })
     : undefined;
   const store = observed(
@@ -178,7 +181,15 @@ export async function startGateway(
   }
   const now = options.now ?? Date.now;
   // Rate-limit windows and the cache registry: on Redis when redis_url is set, else in process.
-  const shared = openSharedState(effective, log, options.now);
+  const shared = openSharedState(effective, log, options.now, (operation) =>
+    metrics?.redisFailed(operation),
+  );
+  // A Redis down at startup is an outage like any other (the gateway serves, failing open),
+  // not a reason to wait: its commands are bounded from here on.
+  await shared.redis?.ready(REDIS_STARTUP_WAIT_MS).catch((error: unknown) => {
+    shared.redis?.bound();
+    shared.redis?.outage.failed("connect", error);
+  });
   let draining = false;
   const fileStore = openFileStore(effective);
   // Known once the server listens (port 0 picks one); only read when public_url is unset.
@@ -187,7 +198,12 @@ export async function startGateway(
   const queue =
     queueOption !== undefined && "schedule" in queueOption
       ? queueOption
-      : openWorkQueue(effective, { prefix: effective.redis_prefix, ...queueOption, log });
+      : openWorkQueue(effective, {
+          prefix: effective.redis_prefix,
+          ...queueOption,
+          log,
+          outage: shared.redis?.outage,
+        });
   const services: GatewayServices = {
     config: effective,
     store: view,
@@ -246,15 +262,21 @@ export async function startGateway(
   const bound = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
   listenUrl = url;
-  // Tokens changed through /api/* on another instance are forgotten here at once.
-  await shared.bus
-    ?.subscribe((message) => services.tokens.forget(message.keyHash))
-    .catch((error: unknown) =>
-      log.warn(
-        { err: error },
-        "Redis pub/sub unavailable: token changes elsewhere show after the token ttl",
-      ),
-    );
+  // Tokens changed through /api/* on another instance are forgotten here at once. Bounded: a
+  // Redis down at startup must not hold the start (ioredis subscribes once it is back).
+  if (shared.bus !== undefined) {
+    const subscribed = shared.bus
+      .subscribe((message) => services.tokens.forget(message.keyHash))
+      .then(() => true);
+    subscribed.catch(() => undefined);
+    const timeout = new Promise<boolean>((resolve) => {
+      setTimeout(() => resolve(false), REDIS_STARTUP_WAIT_MS).unref();
+    });
+    const done = await Promise.race([subscribed, timeout]).catch(() => false);
+    if (!done) {
+      log.warn("Redis pub/sub unavailable: token changes elsewhere show after the token ttl");
+    }
+  }
   // Pushes owed from before a restart are scheduled again here.
   const webhooks = new WebhookDispatcher(services, options.webhooks);
   await webhooks.start();
