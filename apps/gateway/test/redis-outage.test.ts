@@ -34,12 +34,9 @@ describe.skipIf(!available)("a Redis outage", () => {
   }, 60_000);
 
   afterAll(async () => {
-    await redis?.start().catch(() => undefined);
-    const t = Date.now();
+    // Closing is bounded whether Redis is up (the test restarts it) or not (it failed midway).
     await stack?.close();
-    console.log("close took", Date.now() - t);
     await redis?.stop();
-    console.log("stop took", Date.now() - t);
   }, 60_000);
 
   const chat = (key: string) =>
@@ -99,6 +96,7 @@ describe.skipIf(!available)("a Redis outage", () => {
     expect(metrics).toMatch(/interlingua_redis_up 0/);
     const ready = await fetch(`${stack.gateway.url}/readyz`);
     expect(ready.status).toBe(503);
+    await ready.text();
 
     // Back: the limit is enforced again (a fresh Redis: a new window of 3), and it says so.
     await redis.start();
