@@ -92,7 +92,16 @@ export interface RunningGateway {
   close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
-export const DEFAULT_BREAKER = { failureThreshold: 3, cooldownMs: 30_000 };
+/**
+ * Per (channel, model): 3 failures from at least 2 callers open it; a trial goes through after
+ * 5 s, then 10, 20, 30 s while trials keep failing.
+ */
+export const DEFAULT_BREAKER = {
+  failureThreshold: 3,
+  cooldownMs: 5_000,
+  maxCooldownMs: 30_000,
+  minSources: 2,
+};
 /**
  * After its client left, a stream is read on only briefly (its usage may be a frame away), then
  * cancelled: the upstream must stop within a second, freeing its connection (issue 15, item 4).
