@@ -85,11 +85,11 @@ export interface RunningGateway {
   readonly config: GatewayConfig;
   readonly services: GatewayServices;
   /**
-   * Stops the gateway. With `drainMs` (SIGTERM), stops accepting, lets open requests and
-   * streams finish for at most that long (readiness turns 503 meanwhile), then closes the rest;
-   * usage is flushed either way.
+   * Stops the gateway. With `unreadyMs` (SIGTERM), first serves on that long with readiness
+   * 503 `draining`; with `drainMs`, stops accepting, lets open requests and streams finish for at
+   * most that long, then closes the rest; usage is flushed either way.
    */
-  close(options?: { readonly drainMs?: number }): Promise<void>;
+  close(options?: { readonly drainMs?: number; readonly unreadyMs?: number }): Promise<void>;
 }
 
 /**
@@ -314,6 +314,11 @@ export async function startGateway(
     services,
     async close(closeOptions = {}) {
       draining = true;
+      // Still accepting, readiness 503 `draining`: a load balancer polling it moves away first.
+      if ((closeOptions.unreadyMs ?? 0) > 0) {
+        log.info({ ms: closeOptions.unreadyMs }, "shutting down: not ready, still serving");
+        await new Promise((resolve) => setTimeout(resolve, closeOptions.unreadyMs));
+      }
       const drained = await openRequests.drain(closeOptions.drainMs ?? 0);
       if (!drained) log.warn({ open: openRequests.count() }, "shutdown cut open requests short");
       // Running jobs finish (polls, pushes, what they settle) before their agent, accounting

@@ -43,9 +43,14 @@ export const billingSchema = z.strictObject({
     .optional(),
 });
 
-/** SIGTERM: stop accepting, let open streams finish for at most drain_ms, flush usage, exit. */
+/**
+ * SIGTERM: for unready_ms keep serving while /readyz answers `draining` (so load balancers that
+ * poll it stop sending here), then stop accepting, let open streams finish for at most drain_ms,
+ * flush usage, exit.
+ */
 export const shutdownSchema = z.strictObject({
   drain_ms: z.number().int().min(0).default(10_000),
+  unready_ms: z.number().int().min(0).default(0),
 });
 
 /** Sliding one-minute windows; absent = no limit. */
