@@ -21,6 +21,7 @@ import { answerClientErrors } from "./http/client-error.ts";
 import { createApp } from "./http/create-app.ts";
 import { generationListener } from "./http/generation-listener.ts";
 import { createLogger, type Logger, redactingLogger } from "./log/logger.ts";
+import { tracingMismatch } from "./log/tracing.ts";
 import { GatewayMetrics } from "./observe/metrics.ts";
 import { observed } from "./observe/observing-store.ts";
 import { queueDepth } from "./observe/queue-depth.ts";
@@ -181,6 +182,8 @@ export async function startGateway(
     new CircuitBreaker(options.breaker ?? DEFAULT_BREAKER),
     options.random,
   );
+  const mismatch = effective.tracing.enabled ? tracingMismatch() : undefined;
+  if (mismatch !== undefined) log.warn(`tracing is on but no span is exported: ${mismatch}`);
   const unpriced = router.modelIds().filter((id) => !prices.has(id));
   if (unpriced.length > 0) {
     log.warn(

@@ -52,7 +52,8 @@ const RULES: readonly {
   },
   {
     test: (f) => f.code === "EADDRNOTAVAIL" || (f.code === "ENOTFOUND" && f.syscall === "listen"),
-    say: (f) => `cannot listen on ${String(f.address ?? "")}: no such address on this host (listen.host)`,
+    say: (f) =>
+      `cannot listen on ${String(f.address ?? "")}: no such address on this host (listen.host)`,
   },
   {
     test: (_f, error) => isDatabaseUnavailable(error),

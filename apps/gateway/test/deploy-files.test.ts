@@ -114,7 +114,9 @@ describe("deploy/compose.yaml", () => {
   it("keeps secrets out of the files: passwords and keys come from Docker secrets", () => {
     const text = readFileSync(COMPOSE, "utf8");
     expect(text).not.toMatch(/POSTGRES_PASSWORD:/);
-    expect(services["postgres"].environment.POSTGRES_PASSWORD_FILE).toBe("/run/secrets/db_password");
+    expect(services["postgres"].environment.POSTGRES_PASSWORD_FILE).toBe(
+      "/run/secrets/db_password",
+    );
     expect(services["postgres"].secrets).toContain("db_password");
     for (const name of [...GATEWAYS, "migrate"]) {
       const service = services[name];
@@ -123,7 +125,10 @@ describe("deploy/compose.yaml", () => {
       expect(service.secrets, name).toEqual(["db_password", "demo_api_key"]);
     }
     expect(Object.keys(compose.secrets).sort()).toEqual(["db_password", "demo_api_key"]);
-    const config = readFileSync(bindSource(services["gateway-1"], "/etc/interlingua/gateway.yaml"), "utf8");
+    const config = readFileSync(
+      bindSource(services["gateway-1"], "/etc/interlingua/gateway.yaml"),
+      "utf8",
+    );
     expect(config).toContain("${DB_PASSWORD}");
     expect(config).toContain("${DEMO_API_KEY}");
     expect(config).not.toMatch(/interlingua:interlingua@/);

@@ -36,7 +36,8 @@ const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
 /** Runs a PostgreSQL tool, as the postgres user when we are root (initdb refuses root). */
 function pgTool(bin: string, tool: string, args: string[]): void {
   const command = join(bin, tool);
-  if (asRoot) execFileSync("runuser", ["-u", "postgres", "--", command, ...args], { stdio: "pipe" });
+  if (asRoot)
+    execFileSync("runuser", ["-u", "postgres", "--", command, ...args], { stdio: "pipe" });
   else execFileSync(command, args, { stdio: "pipe" });
 }
 
@@ -53,7 +54,8 @@ export interface PrivatePostgres {
 /** Whether a private PostgreSQL can be started here; in CI it must (throws otherwise). */
 export function privatePostgresAvailable(): boolean {
   if (postgresBin() !== undefined) return true;
-  if (IN_CI) throw new Error("PostgreSQL binaries (initdb, pg_ctl) are missing: CI must run these tests");
+  if (IN_CI)
+    throw new Error("PostgreSQL binaries (initdb, pg_ctl) are missing: CI must run these tests");
   console.warn("\n!!! PostgreSQL binaries are missing: the database fault tests are SKIPPED.\n");
   return false;
 }
@@ -72,7 +74,17 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=60`;
   const ctl = (action: string, ...extra: string[]) =>
-    pgTool(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", ...extra, action]);
+    pgTool(bin, "pg_ctl", [
+      "-D",
+      data,
+      "-o",
+      options,
+      "-l",
+      join(dir, "log"),
+      "-w",
+      ...extra,
+      action,
+    ]);
   const start = () => ctl("start", "-t", "30");
   start();
   return {

@@ -81,7 +81,10 @@ describe.skipIf(!available)("a Redis outage", () => {
       {
         model: "txtC-2.5-pro",
         messages: [
-          { role: "user", content: [{ type: "text", text: LONG, cache_control: { type: "ephemeral" } }] },
+          {
+            role: "user",
+            content: [{ type: "text", text: LONG, cache_control: { type: "ephemeral" } }],
+          },
           { role: "user", content: "Summarise in one word." },
         ],
       },
@@ -110,9 +113,7 @@ describe.skipIf(!available)("a Redis outage", () => {
       20_000,
     );
     expect(after).toContain(429);
-    expect(
-      stack.logs().some((line) => String(line["msg"]).startsWith("Redis is back")),
-    ).toBe(true);
+    expect(stack.logs().some((line) => String(line["msg"]).startsWith("Redis is back"))).toBe(true);
     expect(warnings()).toHaveLength(1);
   }, 90_000);
 });

@@ -150,7 +150,10 @@ describe("health and graceful shutdown of a gateway process", () => {
   }, 30_000);
 
   it("SIGTERM with shutdown.unready_ms: /readyz says draining while it still serves, then it drains", async () => {
-    const config = { ...configFor("unready", 1_000), shutdown: { drain_ms: 1_000, unready_ms: 1_500 } };
+    const config = {
+      ...configFor("unready", 1_000),
+      shutdown: { drain_ms: 1_000, unready_ms: 1_500 },
+    };
     const gateway = await startGatewayChild(dir, "unready", config, children);
     expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
     gateway.process.kill("SIGTERM");

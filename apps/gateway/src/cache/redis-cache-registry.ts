@@ -72,9 +72,7 @@ export class RedisCacheRegistry implements CacheRegistry {
       const shared = await local;
       return shared.kind === "created" ? { kind: "reused", entry: shared.entry } : shared;
     }
-    const acquisition = this.#acquireOrLocal(key, create).finally(() =>
-      this.#pending.delete(key),
-    );
+    const acquisition = this.#acquireOrLocal(key, create).finally(() => this.#pending.delete(key));
     this.#pending.set(key, acquisition as Promise<CacheAcquisition<unknown>>);
     return acquisition;
   }

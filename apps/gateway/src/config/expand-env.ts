@@ -29,12 +29,7 @@ export function expandEnv(value: unknown, env: Env = process.env): ExpandResult 
   return errors.length === 0 ? { ok: true, value: expanded } : { ok: false, errors };
 }
 
-function expandString(
-  text: string,
-  path: (string | number)[],
-  env: Env,
-  errors: string[],
-): string {
+function expandString(text: string, path: (string | number)[], env: Env, errors: string[]): string {
   if (!text.includes("${")) return text;
   return text.replace(REFERENCE, (match, name: string | undefined) => {
     if (name === undefined) return "${";

@@ -52,5 +52,7 @@ export const databaseUnavailable = (cause: unknown): GatewayError =>
 
 /** Rethrows an outage as `databaseUnavailable`, anything else as it is. */
 export function asDatabaseError(error: unknown): unknown {
-  return isGatewayError(error) || !isDatabaseUnavailable(error) ? error : databaseUnavailable(error);
+  return isGatewayError(error) || !isDatabaseUnavailable(error)
+    ? error
+    : databaseUnavailable(error);
 }

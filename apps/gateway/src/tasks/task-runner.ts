@@ -6,6 +6,9 @@ import {
   renderTask,
   type TaskResult,
 } from "@interlingua/tasks";
+import { SpanKind } from "@opentelemetry/api";
+import { linkTo } from "../log/trace-context.ts";
+import { inSpan } from "../log/tracing.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { NewDelivery, TaskKind, TaskRow, TaskStatus } from "../storage/task-store.ts";
 import { scheduleDelivery } from "../webhooks/webhook-dispatcher.ts";
@@ -140,9 +143,22 @@ export class TaskRunner {
   }
 
   async #step(id: string): Promise<void> {
-    const { store, now } = { store: this.#services.store, now: this.#services.now() };
-    const row = await store.tasks.get(id);
+    const row = await this.#services.store.tasks.get(id);
     if (row === undefined || isTerminal(row.status)) return;
+    if (!this.#services.config.tracing.enabled) return this.#stepRow(id, row);
+    // A span of its own (no request is around), linked to the request that submitted the task.
+    return inSpan(
+      "task.step",
+      { "interlingua.task_id": id, "interlingua.task_kind": row.kind },
+      () => this.#stepRow(id, row),
+      SpanKind.CONSUMER,
+      true,
+      linkTo(taskRecord(row).traceparent),
+    );
+  }
+
+  async #stepRow(id: string, row: TaskRow): Promise<void> {
+    const { store, now } = { store: this.#services.store, now: this.#services.now() };
     if (row.nextPollAt > now) {
       await this.#schedule(id, row.nextPollAt);
       return;
