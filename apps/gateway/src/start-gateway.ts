@@ -290,10 +290,17 @@ export async function startGateway(
     }
   }
   // Pushes owed from before a restart are scheduled again here.
-  const webhooks = new WebhookDispatcher(services, options.webhooks);
+  const webhooks = new WebhookDispatcher(services, {
+    sweepIntervalMs: effective.webhooks.sweep_interval_ms,
+    ...options.webhooks,
+  });
   await webhooks.start();
   // Unfinished tasks from before a restart are scheduled again here.
-  const tasks = new TaskRunner(services, options.tasks);
+  const tasks = new TaskRunner(services, {
+    stepLeaseMs: effective.tasks.step_lease_ms,
+    sweepIntervalMs: effective.tasks.sweep_interval_ms,
+    ...options.tasks,
+  });
   await tasks.start();
   const fileSweeper = startFileSweeper({
     records: store.files,

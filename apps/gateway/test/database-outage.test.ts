@@ -45,11 +45,7 @@ describe.skipIf(!available)("a PostgreSQL outage", () => {
 
   afterAll(async () => {
     // The database is up again by now unless the test failed midway; close writes what is left.
-    try {
-      db?.start();
-    } catch {
-      // Already running.
-    }
+    await db?.start().catch(() => undefined);
     await stack?.close();
     db?.destroy();
     if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
@@ -86,7 +82,7 @@ describe.skipIf(!available)("a PostgreSQL outage", () => {
     for (const stream of streams) stream.catch(() => undefined);
     // Each stream has started (its headers came) before the database goes away.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    db.stop();
+    await db.stop();
 
     // A key never seen needs the database: 503 with Retry-After, in each endpoint's envelope.
     const chat = await postJson(
@@ -139,7 +135,7 @@ describe.skipIf(!available)("a PostgreSQL outage", () => {
     expect(journaled.length).toBeGreaterThan(0);
 
     // Back: readiness recovers without a restart, and every settled call has exactly one row.
-    db.start();
+    await db.start();
     await eventuallyAsync(
       async () => (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) })).status,
       (status) => status === 200,
@@ -189,7 +185,7 @@ describe.skipIf(!available)("a PostgreSQL restart under a transaction", () => {
         (error: unknown) => error,
       );
       await new Promise((resolve) => setTimeout(resolve, 200));
-      db.restart();
+      await db.restart();
       const error = (await settled) as { status?: number; retryAfterSeconds?: number };
       expect(error?.status).toBe(503);
       expect(error?.retryAfterSeconds).toBeGreaterThan(0);

@@ -1,8 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { IN_CI } from "./storage/drivers.ts";
 
 // A PostgreSQL and a Redis of the test's own, on free loopback ports: restarting them (what the
@@ -41,12 +42,20 @@ function pgTool(bin: string, tool: string, args: string[]): void {
   else execFileSync(command, args, { stdio: "pipe" });
 }
 
+/** `pgTool`, without blocking the event loop (servers in this process keep serving). */
+async function pgToolAsync(bin: string, tool: string, args: string[]): Promise<void> {
+  const command = join(bin, tool);
+  if (asRoot) await promisify(execFile)("runuser", ["-u", "postgres", "--", command, ...args]);
+  else await promisify(execFile)(command, args);
+}
+
 export interface PrivatePostgres {
   readonly url: string;
-  stop(): void;
-  start(): void;
-  /** Stops it (fast shutdown: sessions are cut, as in a real restart) and starts it again. */
-  restart(): void;
+  /** Fast shutdown: sessions are cut, as in a real restart. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it (fast shutdown) and starts it again. */
+  restart(): Promise<void>;
   /** Stops it and removes its data directory. */
   destroy(): void;
 }
@@ -73,28 +82,28 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   pgTool(bin, "initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=60`;
+  const args = (action: string, ...extra: string[]) => [
+    "-D",
+    data,
+    "-o",
+    options,
+    "-l",
+    join(dir, "log"),
+    "-w",
+    ...extra,
+    action,
+  ];
   const ctl = (action: string, ...extra: string[]) =>
-    pgTool(bin, "pg_ctl", [
-      "-D",
-      data,
-      "-o",
-      options,
-      "-l",
-      join(dir, "log"),
-      "-w",
-      ...extra,
-      action,
-    ]);
-  const start = () => ctl("start", "-t", "30");
-  start();
+    pgToolAsync(bin, "pg_ctl", args(action, ...extra));
+  await ctl("start", "-t", "30");
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => ctl("stop", "-m", "fast", "-t", "30"),
-    start,
+    start: () => ctl("start", "-t", "30"),
     restart: () => ctl("restart", "-m", "fast", "-t", "30"),
     destroy() {
       try {
-        ctl("stop", "-m", "immediate", "-t", "30");
+        pgTool(bin, "pg_ctl", args("stop", "-m", "immediate", "-t", "30"));
       } catch {
         // Already stopped.
       }

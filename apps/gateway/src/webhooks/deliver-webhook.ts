@@ -30,8 +30,12 @@ export interface DeliveryContext {
   readonly traceOf?: (taskId: string) => Promise<string | undefined>;
 }
 
-/** How long a claim outlives the attempt's own timeout, so no other worker sends meanwhile. */
-const CLAIM_MARGIN_MS = 20_000;
+/**
+ * How long a claim outlives the attempt's own timeout (which bounds the attempt: its signal
+ * aborts it), so no other worker sends meanwhile; short, so a push whose instance died is sent by
+ * another soon after.
+ */
+const CLAIM_MARGIN_MS = 5_000;
 
 /** The fields of an outcome that describe the attempt. */
 function attemptFields(attempt: DeliveryAttempt): { lastStatus?: number; lastError?: string } {

@@ -21,7 +21,8 @@ export interface WebhookServices {
     readonly tasks?: { get(id: string): Promise<TaskRow | undefined> };
   };
   readonly queue: WorkQueue;
-  readonly config: Pick<GatewayConfig, "webhooks" | "public_url" | "listen"> & {
+  readonly config: Pick<GatewayConfig, "public_url" | "listen"> & {
+    readonly webhooks: Pick<GatewayConfig["webhooks"], "allow_private_targets">;
     readonly tracing?: { readonly enabled: boolean };
   };
   readonly log: Logger;
