@@ -129,8 +129,9 @@ describe("deploy/compose.yaml", () => {
       bindSource(services["gateway-1"], "/etc/interlingua/gateway.yaml"),
       "utf8",
     );
-    expect(config).toContain("${DB_PASSWORD}");
-    expect(config).toContain("${DEMO_API_KEY}");
+    // `${NAME}` references (written without a template literal's look).
+    expect(config).toContain(`$\{DB_PASSWORD}`);
+    expect(config).toContain(`$\{DEMO_API_KEY}`);
     expect(config).not.toMatch(/interlingua:interlingua@/);
   });
 

@@ -39,6 +39,9 @@ async function serve(
   return { code, stderr };
 }
 
+/** A config's `${NAME}` reference (not a template literal). */
+const ref = (name: string) => `$\{${name}}`;
+
 const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
 
 describe("startup failures", () => {
@@ -82,32 +85,35 @@ describe("startup failures", () => {
 
   it("a secret named in the config but not set: a config error naming its path", async () => {
     const { code, stderr } = await serve(
-      { tokens: [{ key: "${GATEWAY_TEST_UNSET_KEY}", user: "u" }], users: [{ id: "u", quota: 1 }] },
+      {
+        tokens: [{ key: ref("GATEWAY_TEST_UNSET_KEY"), user: "u" }],
+        users: [{ id: "u", quota: 1 }],
+      },
       {},
     );
     expect(code).toBe(1);
     expect(stderr).toContain(
-      "tokens[0].key: ${GATEWAY_TEST_UNSET_KEY} is not set (set GATEWAY_TEST_UNSET_KEY or GATEWAY_TEST_UNSET_KEY_FILE)",
+      `tokens[0].key: ${ref("GATEWAY_TEST_UNSET_KEY")} is not set (set GATEWAY_TEST_UNSET_KEY or GATEWAY_TEST_UNSET_KEY_FILE)`,
     );
   }, 40_000);
 });
 
 describe("secrets from the environment", () => {
   const yaml = [
-    "database_url: postgres://gateway:${DB_PASSWORD}@db:5432/interlingua",
+    `database_url: postgres://gateway:${ref("DB_PASSWORD")}@db:5432/interlingua`,
     "channels:",
-    "  - { name: oa, protocol: openai, base_url: https://api.example.com, api_key: '${OPENAI_KEY}', models: [txtA-5] }",
-    "tokens: [{ key: 'literal $${NOT_A_VAR}', user: u, unlimited: true }]",
+    `  - { name: oa, protocol: openai, base_url: https://api.example.com, api_key: '${ref("OPENAI_KEY")}', models: [txtA-5] }`,
+    `tokens: [{ key: 'literal $${ref("NOT_A_VAR")}', user: u, unlimited: true }]`,
     "users: [{ id: u, quota: 1 }]",
   ].join("\n");
 
-  it("${NAME} takes the variable's value", () => {
+  it("a reference takes the variable's value", () => {
     const result = parseConfigText(yaml, "c.yaml", { DB_PASSWORD: "pw1", OPENAI_KEY: "sk-abc" });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.config.database_url).toBe("postgres://gateway:pw1@db:5432/interlingua");
     expect(result.config.channels[0]?.api_key).toBe("sk-abc");
-    expect(result.config.tokens[0]?.key).toBe("literal ${NOT_A_VAR}");
+    expect(result.config.tokens[0]?.key).toBe(`literal ${ref("NOT_A_VAR")}`);
   });
 
   it("NAME_FILE is read when NAME is unset (Docker secrets), without its final newline", async () => {
