@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -112,6 +112,21 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   };
 }
 
+/** Whether a Redis on loopback `port` answers PING now. */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once("error", () => done(false));
+    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
+  });
+}
+
 function uidOf(user: string): number {
   return Number(execFileSync("id", ["-u", user]).toString().trim());
 }
@@ -147,22 +162,21 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     const started = spawn(
       "redis-server",
       ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      { stdio: ["ignore", "pipe", "pipe"] },
+      // No pipes to this process: it outlives nothing of ours and needs nothing read.
+      { stdio: "ignore" },
     );
     child = started;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("redis-server did not start")), 10_000);
-      started.stdout?.on("data", (data: Buffer) => {
-        if (data.toString().includes("Ready to accept connections")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      started.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited (${code})`));
-      });
+    let exited = false;
+    started.once("exit", () => {
+      exited = true;
     });
+    // Ready once it answers PING (bounded).
+    for (let i = 0; i < 200; i++) {
+      if (exited) throw new Error("redis-server exited at start");
+      if (await answersPing(port)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error("redis-server did not start");
   };
   const stop = async () => {
     const running = child;
