@@ -28,6 +28,9 @@ export const DEFAULT_QUEUE_PREFIX = "interlingua";
  */
 export const SCHEDULE_TIMEOUT_MS = 1_000;
 
+/** How long closing the queues and workers may take before their connections are dropped. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
 /** Tries of a job whose handler throws; the row stays due either way. */
 const JOB_ATTEMPTS = 3;
 
@@ -120,8 +123,20 @@ export class BullMqWorkQueue implements WorkQueue {
   /** Stops taking jobs, lets the running ones finish, then disconnects. */
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#workers.values()].map((worker) => worker.close()));
-    await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
+    // Bounded: a connection that never became ready (Redis was down when it opened) must not
+    // hold a shutdown; after the bound, connections are dropped.
+    const workers = [...this.#workers.values()];
+    await within(
+      Promise.all(workers.map((worker) => worker.close())),
+      CLOSE_TIMEOUT_MS,
+      "closing workers",
+    ).catch(() => Promise.all(workers.map((worker) => worker.close(true).catch(() => undefined))));
+    const queues = [...this.#queues.values()];
+    await within(
+      Promise.all(queues.map((queue) => queue.close())),
+      CLOSE_TIMEOUT_MS,
+      "closing queues",
+    ).catch(() => Promise.all(queues.map((queue) => queue.disconnect().catch(() => undefined))));
     this.#workers.clear();
     this.#queues.clear();
   }
