@@ -124,19 +124,17 @@ export class BullMqWorkQueue implements WorkQueue {
   async close(): Promise<void> {
     this.#closed = true;
     // Bounded: a connection that never became ready (Redis was down when it opened) must not
-    // hold a shutdown; after the bound, connections are dropped.
+    // hold a shutdown; after the bound its connections are dropped without waiting.
     const workers = [...this.#workers.values()];
-    await within(
-      Promise.all(workers.map((worker) => worker.close())),
-      CLOSE_TIMEOUT_MS,
-      "closing workers",
-    ).catch(() => Promise.all(workers.map((worker) => worker.close(true).catch(() => undefined))));
     const queues = [...this.#queues.values()];
-    await within(
-      Promise.all(queues.map((queue) => queue.close())),
-      CLOSE_TIMEOUT_MS,
-      "closing queues",
-    ).catch(() => Promise.all(queues.map((queue) => queue.disconnect().catch(() => undefined))));
+    const closing = Promise.all([
+      ...workers.map((worker) => worker.close()),
+      ...queues.map((queue) => queue.close()),
+    ]);
+    await within(closing, CLOSE_TIMEOUT_MS, "closing the queues").catch(() => {
+      for (const worker of workers) void worker.close(true).catch(() => undefined);
+      for (const queue of queues) void queue.disconnect().catch(() => undefined);
+    });
     this.#workers.clear();
     this.#queues.clear();
   }
