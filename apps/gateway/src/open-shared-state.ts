@@ -6,6 +6,7 @@ import type { RateLimiter } from "./ratelimit/rate-limiter.ts";
 import { RedisRateLimiter } from "./ratelimit/redis-rate-limiter.ts";
 import { InvalidationBus } from "./redis/invalidation-bus.ts";
 import { RedisLink } from "./redis/redis-link.ts";
+import { RedisOutage } from "./redis/redis-outage.ts";
 
 /** What instances share when `redis_url` is set, and keep in process otherwise. */
 export interface SharedState {
@@ -26,6 +27,7 @@ export function openSharedState(
   config: { readonly redis_url?: string | undefined; readonly redis_prefix: string },
   log: Logger,
   clock?: () => number,
+  onFailure?: (operation: string) => void,
 ): SharedState {
   const now = clock ?? Date.now;
   if (config.redis_url === undefined) {
@@ -37,24 +39,14 @@ export function openSharedState(
       close: async () => {},
     };
   }
-  const redis = new RedisLink(config.redis_url, config.redis_prefix);
-  let warned = 0;
-  const onError = (error: unknown) => {
-    // One line per 10 s at most: an outage would otherwise log once per request.
-    if (Date.now() - warned < 10_000) return;
-    warned = Date.now();
-    log.warn({ err: error }, "Redis failed: rate limits are not enforced until it is back");
-  };
+  // One warning per outage, a metric per failed call (docs/scale-out.md, "Redis down").
+  const outage = new RedisOutage({ log, ...(onFailure === undefined ? {} : { onFailure }) });
+  const redis = new RedisLink(config.redis_url, config.redis_prefix, outage);
   return {
-    limiter: new RedisRateLimiter(redis, {
-      onError,
-      ...(clock === undefined ? {} : { now: clock }),
-    }),
+    limiter: new RedisRateLimiter(redis, clock === undefined ? {} : { now: clock }),
     caches: new RedisCacheRegistry(redis, now),
     redis,
-    bus: new InvalidationBus(redis, (error) =>
-      log.warn({ err: error }, "Redis failed to publish an invalidation"),
-    ),
+    bus: new InvalidationBus(redis, (error) => outage.failed("publish", error)),
     close: () => redis.close(),
   };
 }

@@ -4,6 +4,7 @@ import { loadConfigFile, validateConfig } from "./config/load-config.ts";
 import { doctorCommand } from "./doctor/doctor.ts";
 import { createLogger } from "./log/logger.ts";
 import { type RunningGateway, startGateway } from "./start-gateway.ts";
+import { describeStartupFailure } from "./startup-error.ts";
 import { createTokenCommand, migrateCommand } from "./store-commands.ts";
 
 const USAGE = `usage: interlingua serve [--config <file>]
@@ -30,7 +31,7 @@ export async function resolveConfig(
   file: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<{ ok: true; config: GatewayConfig } | { ok: false; errors: string[] }> {
-  const result = file === undefined ? validateConfig({}) : await loadConfigFile(file);
+  const result = file === undefined ? validateConfig({}) : await loadConfigFile(file, env);
   if (!result.ok) return result;
   const portText = env["PORT"];
   if (portText === undefined || portText === "") return result;
@@ -96,9 +97,16 @@ export async function runCli(
   if (command === "migrate") return migrateCommand(resolved.config, io);
   if (command === "doctor") return doctorCommand(resolved.config, file, io);
   if (tokenCreate) return createTokenCommand(resolved.config, parsed.values, io);
-  const gateway = await startGateway(resolved.config, {
-    logger: createLogger({ level: env["LOG_LEVEL"] ?? "info" }),
-  });
+  let gateway: RunningGateway;
+  try {
+    gateway = await startGateway(resolved.config, {
+      logger: createLogger({ level: env["LOG_LEVEL"] ?? "info" }),
+    });
+  } catch (error) {
+    // One line to act on (the port is taken, the database unreachable), not a stack trace.
+    io.err(`interlingua: ${describeStartupFailure(error, resolved.config.database_url)}`);
+    return 1;
+  }
   io.out(`Interlingua gateway listening on ${gateway.url}`);
   if (gateway.simulatorUrl !== undefined) {
     io.out(`No channels configured: built-in provider simulator at ${gateway.simulatorUrl}`);
@@ -116,6 +124,9 @@ export async function main(argv: string[]): Promise<void> {
   const result = await runCli(argv);
   if (typeof result === "number") {
     process.exitCode = result;
+    // A start that failed half way may leave a handle open (a pool, a simulator): exit anyway,
+    // once the output is written.
+    setTimeout(() => process.exit(result), 1_000).unref();
     return;
   }
   // SIGTERM/SIGINT: stop accepting, drain open streams up to shutdown.drain_ms, flush usage,
@@ -124,7 +135,8 @@ export async function main(argv: string[]): Promise<void> {
   const stop = () => {
     if (stopping) process.exit(1);
     stopping = true;
-    void result.close({ drainMs: result.config.shutdown.drain_ms }).then(
+    const { drain_ms, unready_ms } = result.config.shutdown;
+    void result.close({ drainMs: drain_ms, unreadyMs: unready_ms }).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error("shutdown failed:", error);

@@ -21,6 +21,7 @@ import { answerClientErrors } from "./http/client-error.ts";
 import { createApp } from "./http/create-app.ts";
 import { generationListener } from "./http/generation-listener.ts";
 import { createLogger, type Logger, redactingLogger } from "./log/logger.ts";
+import { tracingMismatch } from "./log/tracing.ts";
 import { GatewayMetrics } from "./observe/metrics.ts";
 import { observed } from "./observe/observing-store.ts";
 import { queueDepth } from "./observe/queue-depth.ts";
@@ -85,20 +86,31 @@ export interface RunningGateway {
   readonly config: GatewayConfig;
   readonly services: GatewayServices;
   /**
-   * Stops the gateway. With `drainMs` (SIGTERM), stops accepting, lets open requests and
-   * streams finish for at most that long (readiness turns 503 meanwhile), then closes the rest;
-   * usage is flushed either way.
+   * Stops the gateway. With `unreadyMs` (SIGTERM), first serves on that long with readiness
+   * 503 `draining`; with `drainMs`, stops accepting, lets open requests and streams finish for at
+   * most that long, then closes the rest; usage is flushed either way.
    */
-  close(options?: { readonly drainMs?: number }): Promise<void>;
+  close(options?: { readonly drainMs?: number; readonly unreadyMs?: number }): Promise<void>;
 }
 
-export const DEFAULT_BREAKER = { failureThreshold: 3, cooldownMs: 30_000 };
+/**
+ * Per (channel, model): 3 failures from at least 2 callers open it; a trial goes through after
+ * 5 s, then 10, 20, 30 s while trials keep failing.
+ */
+export const DEFAULT_BREAKER = {
+  failureThreshold: 3,
+  cooldownMs: 5_000,
+  maxCooldownMs: 30_000,
+  minSources: 2,
+};
 /**
  * After its client left, a stream is read on only briefly (its usage may be a frame away), then
  * cancelled: the upstream must stop within a second, freeing its connection (issue 15, item 4).
  */
 export const DEFAULT_DRAIN: DrainLimits = { maxMs: 500, maxBytes: 1024 * 1024 };
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** How long a start waits for Redis before serving without it (failing open) meanwhile. */
+const REDIS_STARTUP_WAIT_MS = 2_000;
 export const DEFAULT_TOKEN_TTL_MS = 5_000;
 
 /** Fills in what an empty config leaves out: a simulated upstream and a dev key. */
@@ -133,6 +145,7 @@ export async function startGateway(
         queueDepth: () => queueDepth(queue),
         openHolds: () => accounting?.openHolds,
         openTasks: async () => store.tasks.countOpen?.(),
+        redisUp: () => (shared.redis === undefined ? undefined : shared.redis.outage.down ? 0 : 1),
       })
     : undefined;
   const store = observed(
@@ -169,6 +182,8 @@ export async function startGateway(
     new CircuitBreaker(options.breaker ?? DEFAULT_BREAKER),
     options.random,
   );
+  const mismatch = effective.tracing.enabled ? tracingMismatch() : undefined;
+  if (mismatch !== undefined) log.warn(`tracing is on but no span is exported: ${mismatch}`);
   const unpriced = router.modelIds().filter((id) => !prices.has(id));
   if (unpriced.length > 0) {
     log.warn(
@@ -178,7 +193,15 @@ export async function startGateway(
   }
   const now = options.now ?? Date.now;
   // Rate-limit windows and the cache registry: on Redis when redis_url is set, else in process.
-  const shared = openSharedState(effective, log, options.now);
+  const shared = openSharedState(effective, log, options.now, (operation) =>
+    metrics?.redisFailed(operation),
+  );
+  // A Redis down at startup is an outage like any other (the gateway serves, failing open),
+  // not a reason to wait: its commands are bounded from here on.
+  await shared.redis?.ready(REDIS_STARTUP_WAIT_MS).catch((error: unknown) => {
+    shared.redis?.bound();
+    shared.redis?.outage.failed("connect", error);
+  });
   let draining = false;
   const fileStore = openFileStore(effective);
   // Known once the server listens (port 0 picks one); only read when public_url is unset.
@@ -187,7 +210,12 @@ export async function startGateway(
   const queue =
     queueOption !== undefined && "schedule" in queueOption
       ? queueOption
-      : openWorkQueue(effective, { prefix: effective.redis_prefix, ...queueOption, log });
+      : openWorkQueue(effective, {
+          prefix: effective.redis_prefix,
+          ...queueOption,
+          log,
+          outage: shared.redis?.outage,
+        });
   const services: GatewayServices = {
     config: effective,
     store: view,
@@ -246,20 +274,33 @@ export async function startGateway(
   const bound = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
   listenUrl = url;
-  // Tokens changed through /api/* on another instance are forgotten here at once.
-  await shared.bus
-    ?.subscribe((message) => services.tokens.forget(message.keyHash))
-    .catch((error: unknown) =>
-      log.warn(
-        { err: error },
-        "Redis pub/sub unavailable: token changes elsewhere show after the token ttl",
-      ),
-    );
+  // Tokens changed through /api/* on another instance are forgotten here at once. Bounded: a
+  // Redis down at startup must not hold the start (ioredis subscribes once it is back).
+  if (shared.bus !== undefined) {
+    const subscribed = shared.bus
+      .subscribe((message) => services.tokens.forget(message.keyHash))
+      .then(() => true);
+    subscribed.catch(() => undefined);
+    const timeout = new Promise<boolean>((resolve) => {
+      setTimeout(() => resolve(false), REDIS_STARTUP_WAIT_MS).unref();
+    });
+    const done = await Promise.race([subscribed, timeout]).catch(() => false);
+    if (!done) {
+      log.warn("Redis pub/sub unavailable: token changes elsewhere show after the token ttl");
+    }
+  }
   // Pushes owed from before a restart are scheduled again here.
-  const webhooks = new WebhookDispatcher(services, options.webhooks);
+  const webhooks = new WebhookDispatcher(services, {
+    sweepIntervalMs: effective.webhooks.sweep_interval_ms,
+    ...options.webhooks,
+  });
   await webhooks.start();
   // Unfinished tasks from before a restart are scheduled again here.
-  const tasks = new TaskRunner(services, options.tasks);
+  const tasks = new TaskRunner(services, {
+    stepLeaseMs: effective.tasks.step_lease_ms,
+    sweepIntervalMs: effective.tasks.sweep_interval_ms,
+    ...options.tasks,
+  });
   await tasks.start();
   const fileSweeper = startFileSweeper({
     records: store.files,
@@ -283,6 +324,11 @@ export async function startGateway(
     services,
     async close(closeOptions = {}) {
       draining = true;
+      // Still accepting, readiness 503 `draining`: a load balancer polling it moves away first.
+      if ((closeOptions.unreadyMs ?? 0) > 0) {
+        log.info({ ms: closeOptions.unreadyMs }, "shutting down: not ready, still serving");
+        await new Promise((resolve) => setTimeout(resolve, closeOptions.unreadyMs));
+      }
       const drained = await openRequests.drain(closeOptions.drainMs ?? 0);
       if (!drained) log.warn({ open: openRequests.count() }, "shutdown cut open requests short");
       // Running jobs finish (polls, pushes, what they settle) before their agent, accounting

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { breakerKey } from "../src/routing/circuit-breaker.ts";
 import { auth, eventually, KEY, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
 import type { Json } from "./wire.ts";
 
@@ -525,7 +526,8 @@ describe("Gemini caches: rules 4, 7, 10 and the registry", () => {
     await native(body("two?"), KEY, "txtC-3-flash-preview");
     expect(cacheCreates()).toHaveLength(before + 1);
     // ge-a out of the way (its circuit open): ge-b serves the same user, model and prefix.
-    for (let i = 0; i < 3; i++) breaker.onFailure("ge-a");
+    const circuit = breakerKey("ge-a", "txtC-3-flash-preview");
+    breaker.trip(circuit);
     try {
       const other = await native(body("three?"), KEY, "txtC-3-flash-preview");
       expect(other.status).toBe(200);
@@ -533,7 +535,7 @@ describe("Gemini caches: rules 4, 7, 10 and the registry", () => {
       expect(cacheCreates()).toHaveLength(before + 2);
       expect(other.json.data.usageMetadata.cachedContentTokenCount).toBeGreaterThan(1000);
     } finally {
-      breaker.onSuccess("ge-a");
+      breaker.onSuccess(circuit);
     }
   });
 

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { expandEnv } from "../src/config/expand-env.ts";
 import { validateConfig } from "../src/config/load-config.ts";
 import type { Json } from "./wire.ts";
 
@@ -85,7 +86,13 @@ describe("deploy/compose.yaml", () => {
     );
     expect(sources.size).toBe(1);
     const [file = ""] = sources;
-    const result = validateConfig(parse(readFileSync(file, "utf8")));
+    // Its secrets are references, resolved from the environment the gateways get.
+    const expanded = expandEnv(parse(readFileSync(file, "utf8")), {
+      DB_PASSWORD: "pw-from-secret",
+      DEMO_API_KEY: "sk-from-secret",
+    });
+    if (!expanded.ok) throw new Error(expanded.errors.join("\n"));
+    const result = validateConfig(expanded.value);
     if (!result.ok) throw new Error(result.errors.join("\n"));
     const config = result.config;
     expect(config.listen).toEqual({ host: "0.0.0.0", port: 8080 });
@@ -93,7 +100,8 @@ describe("deploy/compose.yaml", () => {
     expect(database.hostname).toBe("postgres");
     const env = services["postgres"].environment;
     expect(decodeURIComponent(database.username)).toBe(env.POSTGRES_USER);
-    expect(decodeURIComponent(database.password)).toBe(env.POSTGRES_PASSWORD);
+    expect(decodeURIComponent(database.password)).toBe("pw-from-secret");
+    expect(config.tokens[0]?.key).toBe("sk-from-secret");
     expect(database.pathname).toBe(`/${env.POSTGRES_DB}`);
     expect(new URL(config.redis_url ?? "").hostname).toBe("redis");
     expect(config.metrics.enabled).toBe(true);
@@ -101,6 +109,35 @@ describe("deploy/compose.yaml", () => {
       const volume = (services[name].volumes as string[]).find((v) => v.startsWith("files:"));
       expect(config.files_dir.startsWith(volume?.split(":")[1] ?? "?"), name).toBe(true);
     }
+  });
+
+  it("keeps secrets out of the files: passwords and keys come from Docker secrets", () => {
+    const text = readFileSync(COMPOSE, "utf8");
+    expect(text).not.toMatch(/POSTGRES_PASSWORD:/);
+    expect(services["postgres"].environment.POSTGRES_PASSWORD_FILE).toBe(
+      "/run/secrets/db_password",
+    );
+    expect(services["postgres"].secrets).toContain("db_password");
+    for (const name of [...GATEWAYS, "migrate"]) {
+      const service = services[name];
+      expect(service.environment.DB_PASSWORD_FILE, name).toBe("/run/secrets/db_password");
+      expect(service.environment.DEMO_API_KEY_FILE, name).toBe("/run/secrets/demo_api_key");
+      expect(service.secrets, name).toEqual(["db_password", "demo_api_key"]);
+    }
+    expect(Object.keys(compose.secrets).sort()).toEqual(["db_password", "demo_api_key"]);
+    const config = readFileSync(
+      bindSource(services["gateway-1"], "/etc/interlingua/gateway.yaml"),
+      "utf8",
+    );
+    // `${NAME}` references (written without a template literal's look).
+    expect(config).toContain(`$\{DB_PASSWORD}`);
+    expect(config).toContain(`$\{DEMO_API_KEY}`);
+    expect(config).not.toMatch(/interlingua:interlingua@/);
+  });
+
+  it("does not serve /metrics on the published port", () => {
+    const nginx = readFileSync(bindSource(services["lb"], "/etc/nginx/nginx.conf"), "utf8");
+    expect(nginx).toMatch(/location = \/metrics \{\s*return 404;\s*\}/);
   });
 
   it("balances over both instances at their listen port, streams unbuffered", () => {

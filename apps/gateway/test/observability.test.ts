@@ -227,7 +227,7 @@ describe("traces", () => {
     context.disable();
   });
 
-  it("one span per request with auth, upstream and billing children; ids in the logs", async () => {
+  it("one span per request with auth, billing and GenAI call children, upstream under the call; ids in the logs", async () => {
     const chat = REQUEST.chat({ model: "txtA-5", text: "trace me", stream: false });
     const res = await postJson(stack.gateway.url + chat.path, chat.body);
     expect(res.status).toBe(200);
@@ -242,8 +242,15 @@ describe("traces", () => {
     const children = spans.filter(
       (s) => s.spanContext().traceId === traceId && s.parentSpanContext?.spanId === rootId,
     );
-    expect(children.map((s) => s.name).sort()).toEqual(["auth", "billing.reserve", "upstream"]);
-    const upstream = children.find((s) => s.name === "upstream");
+    expect(children.map((s) => s.name).sort()).toEqual(["auth", "billing.reserve", "chat txtA-5"]);
+    // The GenAI call span (ended when the call settles) holds the upstream attempts.
+    await eventually(() => exporter.getFinishedSpans().some((s) => s.name === "upstream"));
+    const call = children.find((s) => s.name === "chat txtA-5");
+    const upstream = exporter
+      .getFinishedSpans()
+      .find(
+        (s) => s.name === "upstream" && s.parentSpanContext?.spanId === call?.spanContext().spanId,
+      );
     expect(upstream?.attributes["interlingua.channel"]).toBe("oa");
     expect(root?.attributes["http.response.status_code"]).toBe(200);
     expect(root?.attributes["http.route"]).toBe("/v1/chat/completions");

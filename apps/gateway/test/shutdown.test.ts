@@ -72,6 +72,19 @@ async function readAll(
   }
 }
 
+/** /readyz until it answers 503 (the signal may take a moment to arrive); bounded. */
+async function eventuallyReady(
+  url: string,
+): Promise<{ status: number; body: { checks: Record<string, string> } }> {
+  for (let i = 0; i < 40; i++) {
+    const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+    const body = (await response.json()) as { checks: Record<string, string> };
+    if (response.status === 503) return { status: response.status, body };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error("readiness never turned 503");
+}
+
 const usageRows = async (name: string) => {
   const store = await openStore(`sqlite:${join(dir, name, "gw.db")}`);
   try {
@@ -134,6 +147,22 @@ describe("health and graceful shutdown of a gateway process", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ stream: true, status: 200 });
     expect(rows[0]?.completionTokens).toBeGreaterThan(0);
+  }, 30_000);
+
+  it("SIGTERM with shutdown.unready_ms: /readyz says draining while it still serves, then it drains", async () => {
+    const config = {
+      ...configFor("unready", 1_000),
+      shutdown: { drain_ms: 1_000, unready_ms: 1_500 },
+    };
+    const gateway = await startGatewayChild(dir, "unready", config, children);
+    expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
+    gateway.process.kill("SIGTERM");
+    // Still accepting new connections: readiness answers, and says why it is not ready.
+    const draining = await eventuallyReady(gateway.url);
+    expect(draining.status).toBe(503);
+    expect(draining.body.checks.shutdown).toBe("draining");
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    expect(await gateway.exited).toBe(0);
   }, 30_000);
 
   it("SIGTERM: cuts a stream still open after drain_ms, still writes its usage, exits 0", async () => {

@@ -12,6 +12,7 @@ import type { MemoryWorkQueue } from "../src/queue/memory-work-queue.ts";
 import { ManualClock } from "../src/queue/work-clock.ts";
 import type { WorkHandler, WorkKind, WorkQueue } from "../src/queue/work-queue.ts";
 import { type GatewayOptions, type RunningGateway, startGateway } from "../src/start-gateway.ts";
+import { DEFAULT_TASK_RUNNER_OPTIONS } from "../src/tasks/task-runner.ts";
 import { REDIS_URL, redisReachable } from "./redis-support.ts";
 import { auth, eventuallyAsync, KEY, postJson, type Sim, UPSTREAM_KEY } from "./stack.ts";
 import { dropSchema, freshSchema, POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
@@ -255,6 +256,33 @@ describe.each(drivers)("durable tasks (%s)", (driver) => {
       expect(owed).toHaveLength(1);
     },
   );
+});
+
+describe("step leases (issue 27, point 3)", () => {
+  it("a step in flight renews its short lease: another instance's sweep leaves it alone", async () => {
+    const [databaseUrl, sim] = await Promise.all([sharedDatabase("sqlite"), sharedSim()]);
+    const lease = { ...FAST_TASKS, stepLeaseMs: 300 };
+    const a = await gatewayOn(databaseUrl, sim, { tasks: lease });
+    // B looks for due tasks every 50 ms: without renewals it would take the task over at 300 ms
+    // and call the upstream a second time.
+    const b = await gatewayOn(databaseUrl, sim, { tasks: { ...lease, sweepIntervalMs: 50 } });
+    const prompt = "slow one [[fault:latency=1500]]";
+    const id = await submitAt(a.url, "/v1/images/generations", { model: "txtA-image-2", prompt });
+    const done = await settledAt(a.url, id, { timeoutMs: 10_000 });
+    expect(done.status).toBe("completed");
+    const calls = sim.requests.filter(
+      (r) => r.path === "/v1/images/generations" && JSON.stringify(r.body).includes("slow one"),
+    );
+    expect(calls).toHaveLength(1);
+    expect((await keyRow(b))?.used).toBe(done.credits_cost);
+  });
+
+  it("runs with a lease of seconds by default, renewed while a step runs", () => {
+    expect(DEFAULT_TASK_RUNNER_OPTIONS.stepLeaseMs).toBeLessThanOrEqual(30_000);
+    expect(
+      DEFAULT_TASK_RUNNER_OPTIONS.stepLeaseMs + DEFAULT_TASK_RUNNER_OPTIONS.sweepIntervalMs,
+    ).toBeLessThanOrEqual(30_000);
+  });
 });
 
 describe("upstream trouble and time limits", () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   auth,
   eventually,
+  KEY,
   postJson,
   type Sim,
   type Stack,
@@ -259,19 +260,30 @@ describe("upstream faults", () => {
 });
 
 describe("circuit breaker", () => {
+  // Per (channel, model), opened only by failures from two callers or more, and only by
+  // failures that mean the channel is unhealthy.
+  const OTHER = "sk-test-breaker-bob";
   let stack: Stack;
   let broken: Sim;
   beforeAll(async () => {
     broken = await startProviderSim({ port: 0, fault: "status=500" });
     stack = await startStack(
       {
+        users: [
+          { id: "alice", quota: 1_000_000_000_000 },
+          { id: "bob", quota: 1_000_000_000_000 },
+        ],
+        tokens: [
+          { key: KEY, user: "alice", unlimited: true },
+          { key: OTHER, user: "bob", unlimited: true },
+        ],
         extraChannels: () => [
           {
             name: "broken",
             protocol: "openai",
             base_url: broken.url,
             api_key: UPSTREAM_KEY,
-            models: ["txtA-5"],
+            models: ["txtA-5", "txtD-v3.2"],
             priority: -1,
           },
         ],
@@ -284,18 +296,31 @@ describe("circuit breaker", () => {
     await broken.close();
   });
 
-  it("a channel that keeps failing is cooled down: after 2 failures it is not tried", async () => {
-    for (let i = 0; i < 3; i++) {
-      const { path, body } = chat("txtA-5", `cool ${i}`);
-      const res = await postJson(stack.gateway.url + path, body);
-      expect(res.status, res.text).toBe(200);
-      expect(res.json.data.choices[0].message.content).toBe(`echo: cool ${i}`);
-    }
+  const send = async (model: string, text: string, key: string) => {
+    const { path, body } = chat(model, text);
+    const res = await postJson(stack.gateway.url + path, body, auth(key));
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.choices[0].message.content).toBe(`echo: ${text}`);
+  };
+
+  it("one caller's failures alone never open it; a second caller's do, for that model only", async () => {
+    for (let i = 0; i < 3; i++) await send("txtA-5", `alone ${i}`, KEY);
     await eventually(() => completed(stack).length === 3);
+    // Three failures, one caller: still tried every time (and fallen back from).
     expect(completed(stack).map(attemptsOf)).toEqual([
       ["broken:status", "oa:ok"],
       ["broken:status", "oa:ok"],
+      ["broken:status", "oa:ok"],
+    ]);
+    await send("txtA-5", "second caller", OTHER);
+    await send("txtA-5", "after", KEY);
+    // Another model on the same channel still goes there first.
+    await send("txtD-v3.2", "other model", KEY);
+    await eventually(() => completed(stack).length === 6);
+    expect(completed(stack).slice(3).map(attemptsOf)).toEqual([
+      ["broken:status", "oa:ok"],
       ["oa:ok"],
+      ["broken:status", "oa:ok"],
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { GatewayError } from "@interlingua/errors";
 import type { Dispatcher, FormData } from "undici";
 import { type AttemptRecord, attemptRecorder } from "../pipeline/attempt-upstreams.ts";
+import { breakerKey } from "../routing/circuit-breaker.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { UpstreamBody } from "../upstream/send-upstream.ts";
@@ -44,13 +45,15 @@ export async function callAudioUpstreams(
   build: (candidate: RouteCandidate) => AudioUpstreamRequest | Promise<AudioUpstreamRequest>,
   signal: AbortSignal,
   attempts: AttemptRecord[],
+  /** Who the call is for (the token id): one caller alone cannot open a circuit. */
+  source: string,
 ): Promise<AudioUpstreamResult> {
   const breaker = services.router.breaker;
   let lastError: GatewayError | undefined;
   for (const candidate of candidates) {
     if (signal.aborted) break;
     const record = attemptRecorder(attempts, candidate.channel.name);
-    const name = candidate.channel.name;
+    const name = breakerKey(candidate.channel.name, candidate.upstreamModel);
     if (!breaker.tryAcquire(name)) {
       record("skipped-open-circuit");
       continue;
@@ -67,8 +70,8 @@ export async function callAudioUpstreams(
     // A call the client abandoned says nothing about the channel.
     if (signal.aborted) break;
     const policy = failurePolicy(failure);
-    if (policy.channelFault) breaker.onFailure(name);
-    else breaker.onSuccess(name);
+    if (policy.health === "unhealthy") breaker.onFailure(name, source);
+    else if (policy.health === "alive") breaker.onSuccess(name);
     lastError = upstreamFailureToError("openai", failure);
     if (!policy.retry) break;
   }

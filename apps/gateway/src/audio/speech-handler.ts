@@ -69,6 +69,7 @@ export function speechHandler(services: GatewayServices) {
       }),
       c.req.raw.signal,
       attempts,
+      String(token.id),
     );
     if (!result.ok) {
       account.refund({ status: result.error.status, error: result.error.message });

@@ -142,6 +142,7 @@ async function transcribe(
     },
     signal,
     attempts,
+    String(token.id),
   );
   if (!result.ok) {
     account.refund({ status: result.error.status, error: result.error.message });

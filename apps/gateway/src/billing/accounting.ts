@@ -117,6 +117,8 @@ export class Accounting {
   /** Holds neither settled nor refunded yet: shutdown waits (a while) for them. */
   #open = 0;
   #closed = false;
+  /** Whether unwritten settlements are journaled now (a database outage). */
+  #spooling = false;
   /** Names this process's journal file (its first owner id: the owner changes after a drop). */
   readonly #journalId: string;
 
@@ -161,6 +163,7 @@ export class Accounting {
         if (!lease.dropped)
           this.#book.drop("a charge batch found a lease row of this instance gone");
       },
+      onUnwritten: (batches) => this.#spoolUnwritten(batches),
     });
   }
 
@@ -280,6 +283,28 @@ export class Accounting {
       cost: toBillingUnit(input.amount, this.#billing),
       uncappedCredits: claimed,
     };
+  }
+
+  // A database outage: what is not written yet is journaled at once (and the journal emptied
+  // once it is written), so an instance dying meanwhile loses no settled call; the next start of
+  // any instance on this data directory applies it, by batch id, so at most once.
+  #spoolUnwritten(batches: SpilledBatch[]): void {
+    if (this.#closed || this.#spill === undefined) return;
+    try {
+      replaceSpills(this.#spill, this.#journalId, [], batches);
+    } catch (error) {
+      this.#log.error({ err: error }, "journaling unwritten settlements failed");
+      return;
+    }
+    const rows = batches.reduce((n, b) => n + b.calls.length, 0);
+    if (rows > 0 && !this.#spooling) {
+      this.#log.warn(
+        { rows, dir: this.#spill.dir },
+        "settlements cannot be written now: journaled, and written when the database is back",
+      );
+    }
+    if (rows === 0 && this.#spooling) this.#log.info("journaled settlements written");
+    this.#spooling = rows > 0;
   }
 
   // A call settled after shutdown: journaled for the next start (or, without a journal, logged).

@@ -35,6 +35,12 @@ export interface ChargeBatcherOptions {
   readonly serial: <T>(task: () => Promise<T>) => Promise<T>;
   /** A lease whose row was gone when a batch drew on it: the instance's leases were reclaimed. */
   readonly onLostLease: (lease: QuotaLease) => void;
+  /**
+   * What is not written yet, after a write failed and after each write while anything failed
+   * is left (empty once caught up): the journal keeps it, so a crash during a database outage
+   * loses no settled call.
+   */
+  readonly onUnwritten?: (batches: SpilledBatch[]) => void;
 }
 
 /**
@@ -99,6 +105,8 @@ export class ChargeBatcher {
   #timer: NodeJS.Timeout | undefined;
   #writeScheduled = false;
   #stopped = false;
+  /** Whether `onUnwritten` was last told of something unwritten. */
+  #spooled = false;
 
   constructor(options: ChargeBatcherOptions) {
     this.#o = options;
@@ -152,17 +160,26 @@ export class ChargeBatcher {
     this.#failed = [];
     this.#stuck = [];
     for (let next = this.#take(); next !== undefined; next = this.#take()) batches.push(next);
-    return batches.map((b) => ({
-      id: b.batch.id,
-      stage: b.stage,
-      ...(b.batch.supersedes === undefined ? {} : { supersedes: b.batch.supersedes }),
-      ...(b.stage === "whole" ? {} : { reason: b.batch.deadLetters?.[0]?.reason ?? "" }),
-      calls: b.calls.map((call) =>
-        call.charge === undefined
-          ? { log: call.log }
-          : { log: call.log, charge: storedCharge(call.charge) },
-      ),
-    }));
+    return batches.map(spilledOf);
+  }
+
+  /**
+   * Everything not written, as batches, kept: queued calls are formed into batches first, so
+   * the journal and the retries name them by the same ids (a batch both journaled and written
+   * is applied once).
+   */
+  #unwritten(): SpilledBatch[] {
+    for (let next = this.#take(); next !== undefined; next = this.#take()) this.#failed.push(next);
+    return [...this.#failed, ...this.#stuck].map(spilledOf);
+  }
+
+  #spool(): void {
+    const report = this.#o.onUnwritten;
+    if (report === undefined) return;
+    const batches = this.#unwritten();
+    if (batches.length === 0 && !this.#spooled) return;
+    this.#spooled = batches.length > 0;
+    report(batches);
   }
 
   /**
@@ -195,6 +212,7 @@ export class ChargeBatcher {
         failure = error;
       }
     }
+    if (this.#spooled) this.#spool();
     if (this.#stuck.length > 0) {
       this.#armStuck();
       throw failure;
@@ -251,14 +269,19 @@ export class ChargeBatcher {
         return;
       }
       this.#arm(this.#o.intervalMs * 20);
-      this.#o.log.error(
-        { err: error, rows: next.calls.length, batch: next.batch.id, tries: next.tries },
-        "writing charges failed; the batch will be retried",
-      );
+      this.#spool();
+      // Once, then now and then: an outage retries every few hundred ms.
+      if (next.tries === 1 || next.tries % 60 === 0) {
+        this.#o.log.error(
+          { err: error, rows: next.calls.length, batch: next.batch.id, tries: next.tries },
+          "writing charges failed; the batch will be retried",
+        );
+      }
       throw error;
     }
     if (this.#failed[0] === next) this.#failed.shift();
     this.#committed(next, outcome);
+    if (this.#spooled) this.#spool();
   }
 
   // Committed: from here on the batch is never retried, so its bookkeeping happens once.
@@ -362,6 +385,20 @@ export class ChargeBatcher {
       call.charge?.userLease?.written(call.charge.userConsumed, false);
     }
   }
+}
+
+function spilledOf(b: Batch): SpilledBatch {
+  return {
+    id: b.batch.id,
+    stage: b.stage,
+    ...(b.batch.supersedes === undefined ? {} : { supersedes: b.batch.supersedes }),
+    ...(b.stage === "whole" ? {} : { reason: b.batch.deadLetters?.[0]?.reason ?? "" }),
+    calls: b.calls.map((call) =>
+      call.charge === undefined
+        ? { log: call.log }
+        : { log: call.log, charge: storedCharge(call.charge) },
+    ),
+  };
 }
 
 function batchOf(

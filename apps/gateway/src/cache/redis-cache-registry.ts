@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { RedisLink } from "../redis/redis-link.ts";
-import type {
-  CacheAcquisition,
-  CacheCreation,
-  CacheEntry,
-  CacheRegistry,
+import {
+  type CacheAcquisition,
+  type CacheCreation,
+  type CacheEntry,
+  type CacheRegistry,
+  MemoryCacheRegistry,
 } from "./cache-registry.ts";
 
 // Same margin as the in-process registry: an entry this close to expiry is not handed out.
@@ -34,20 +35,32 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * The shared registry (`redis_url` set): entries in Redis with their expiry as the key's TTL,
  * single flight across instances by a lock key (`SET NX PX`), and within one instance by a map
  * of pending acquisitions, so local callers do not all poll Redis.
+ *
+ * A cache must never fail a request: while Redis is down the registry is an in-process one
+ * (this instance shares its caches with no other until Redis is back), and a Redis failure after
+ * a cache was created only costs the entry its sharing.
  */
 export class RedisCacheRegistry implements CacheRegistry {
   readonly #link: RedisLink;
   readonly #now: () => number;
   readonly #pending = new Map<string, Promise<CacheAcquisition<unknown>>>();
+  readonly #local: MemoryCacheRegistry;
 
   constructor(link: RedisLink, now: () => number = Date.now) {
     this.#link = link;
     this.#now = now;
+    this.#local = new MemoryCacheRegistry(now);
   }
 
   async delete(key: string, name?: string): Promise<void> {
-    if (name === undefined) await this.#link.commands.del(this.#entryKey(key));
-    else await this.#link.commands.eval(DELETE_IF_NAME_LUA, 1, this.#entryKey(key), name);
+    await this.#local.delete(key, name);
+    if (this.#link.outage.skip()) return;
+    try {
+      if (name === undefined) await this.#link.commands.del(this.#entryKey(key));
+      else await this.#link.commands.eval(DELETE_IF_NAME_LUA, 1, this.#entryKey(key), name);
+    } catch (error) {
+      this.#link.outage.failed("cache", error);
+    }
   }
 
   async acquire<C>(
@@ -59,14 +72,31 @@ export class RedisCacheRegistry implements CacheRegistry {
       const shared = await local;
       return shared.kind === "created" ? { kind: "reused", entry: shared.entry } : shared;
     }
-    const acquisition = this.#acquire(key, create).finally(() => this.#pending.delete(key));
+    const acquisition = this.#acquireOrLocal(key, create).finally(() => this.#pending.delete(key));
     this.#pending.set(key, acquisition as Promise<CacheAcquisition<unknown>>);
     return acquisition;
+  }
+
+  // Redis first; when it fails before `create` ran, the in-process registry instead.
+  async #acquireOrLocal<C>(
+    key: string,
+    create: () => Promise<CacheCreation<C>>,
+  ): Promise<CacheAcquisition<C>> {
+    if (this.#link.outage.skip()) return this.#local.acquire(key, create);
+    const state = { creating: false };
+    try {
+      return await this.#acquire(key, create, state);
+    } catch (error) {
+      this.#link.outage.failed("cache", error);
+      if (state.creating) throw error;
+      return this.#local.acquire(key, create);
+    }
   }
 
   async #acquire<C>(
     key: string,
     create: () => Promise<CacheCreation<C>>,
+    state: { creating: boolean },
   ): Promise<CacheAcquisition<C>> {
     const redis = this.#link.commands;
     const owner = randomUUID();
@@ -86,6 +116,11 @@ export class RedisCacheRegistry implements CacheRegistry {
       if (Date.now() > deadline) return { kind: "failed", reason: "cache creation timed out" };
       await sleep(POLL_MS);
     }
+    this.#link.outage.ok();
+    state.creating = true;
+    // From here on a Redis failure only costs sharing: the creation's outcome stands.
+    const shared = (write: Promise<unknown>) =>
+      write.catch((error: unknown) => this.#link.outage.failed("cache", error));
     try {
       let made: CacheCreation<C>;
       try {
@@ -94,10 +129,10 @@ export class RedisCacheRegistry implements CacheRegistry {
         made = { failed: error instanceof Error ? error.message : String(error) };
       }
       if ("failed" in made) {
-        await redis.set(this.#failureKey(key), made.failed, "PX", FAILURE_MS);
+        await shared(redis.set(this.#failureKey(key), made.failed, "PX", FAILURE_MS));
         return { kind: "failed", reason: made.failed };
       }
-      await this.#set(key, made.entry);
+      await shared(this.#set(key, made.entry));
       return { kind: "created", entry: made.entry, created: made as C };
     } finally {
       await redis.eval(UNLOCK_LUA, 1, this.#lockKey(key), owner).catch(() => undefined);

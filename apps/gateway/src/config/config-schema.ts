@@ -43,9 +43,23 @@ export const billingSchema = z.strictObject({
     .optional(),
 });
 
-/** SIGTERM: stop accepting, let open streams finish for at most drain_ms, flush usage, exit. */
+/**
+ * SIGTERM: for unready_ms keep serving while /readyz answers `draining` (so load balancers that
+ * poll it stop sending here), then stop accepting, let open streams finish for at most drain_ms,
+ * flush usage, exit.
+ */
 export const shutdownSchema = z.strictObject({
   drain_ms: z.number().int().min(0).default(10_000),
+  unready_ms: z.number().int().min(0).default(0),
+});
+
+/**
+ * Task steps: how long a step owns its task (renewed while it runs; a dead instance's tasks are
+ * taken over after it) and how often due tasks whose job was lost are looked for.
+ */
+export const tasksSchema = z.strictObject({
+  step_lease_ms: z.number().int().min(100).default(20_000),
+  sweep_interval_ms: z.number().int().min(100).default(10_000),
 });
 
 /** Sliding one-minute windows; absent = no limit. */
@@ -56,6 +70,8 @@ export const rateLimitSchema = z.strictObject({
 
 export const webhooksSchema = z.strictObject({
   allow_private_targets: z.boolean().default(false),
+  /** How often owed pushes whose job was lost (Redis restarted, an instance died) are looked for. */
+  sweep_interval_ms: z.number().int().min(100).default(30_000),
 });
 
 /**
@@ -218,6 +234,7 @@ export const configSchema = z
     /** Prefix of every Redis key (limits, caches, pub/sub, queues): one per gateway fleet. */
     redis_prefix: nonEmpty.default("interlingua"),
     shutdown: shutdownSchema.prefault({}),
+    tasks: tasksSchema.prefault({}),
     files_dir: nonEmpty.default("./data/files"),
     files: filesSchema.optional(),
     envelope: z.enum(["spec", "bare"]).default("spec"),

@@ -55,7 +55,8 @@ describe("config", () => {
         database_url: "sqlite:./data/interlingua.db",
         files_dir: "./data/files",
         redis_prefix: "interlingua",
-        shutdown: { drain_ms: 10_000 },
+        shutdown: { drain_ms: 10_000, unready_ms: 0 },
+        tasks: { step_lease_ms: 20_000, sweep_interval_ms: 10_000 },
         envelope: "spec",
         billing: {
           unit: "USD",
@@ -64,7 +65,7 @@ describe("config", () => {
           flush_max_rows: 200,
           flush_interval_ms: 50,
         },
-        webhooks: { allow_private_targets: false },
+        webhooks: { allow_private_targets: false, sweep_interval_ms: 30_000 },
         limits: {
           max_body_bytes: 33554432,
           rate_limit: {},

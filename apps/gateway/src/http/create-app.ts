@@ -72,7 +72,8 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
 
   app.onError((error, c) => {
     services.log.error({ requestId: c.get("requestId"), err: error }, "unhandled error");
-    return errorResponse("standard", toGatewayError(error), c.get("requestId"));
+    // In the path's own envelope: a database outage is a 503 with Retry-After everywhere.
+    return pathErrorResponse(c.req.path, toGatewayError(error), c.get("requestId"));
   });
 
   return app;

@@ -109,7 +109,9 @@ async function serveGeneration(
 ): Promise<void> {
   const { services, observer, guards } = served;
   const observation =
-    observer === undefined ? undefined : { observer, observed: observer.start("POST", path) };
+    observer === undefined
+      ? undefined
+      : { observer, observed: observer.start("POST", path, incoming.headers) };
   const requestId = newRequestId();
   const headers = new IncomingHeaders(incoming.headers);
   // The client leaving before its reply was written cancels what is under way.

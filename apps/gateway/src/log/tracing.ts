@@ -1,7 +1,9 @@
 import {
   type Attributes,
+  type Context,
   context,
   isSpanContextValid,
+  type Link,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -16,9 +18,12 @@ const TRACER_NAME = "@interlingua/gateway";
 
 const tracer = () => trace.getTracer(TRACER_NAME);
 
-/** The request's root span (SERVER kind); ended by the caller. */
-export function startRequestSpan(method: string, attributes: Attributes): Span {
-  return tracer().startSpan(method, { kind: SpanKind.SERVER, attributes });
+/**
+ * The request's span (SERVER kind), a child of `parent` (the trace an incoming `traceparent`
+ * continues); ended by the caller.
+ */
+export function startRequestSpan(method: string, attributes: Attributes, parent?: Context): Span {
+  return tracer().startSpan(method, { kind: SpanKind.SERVER, attributes }, parent);
 }
 
 /** Runs `run` with `span` as the active span (child spans and log lines see it). */
@@ -38,9 +43,10 @@ export function inSpan<T>(
   run: () => Promise<T>,
   kind: SpanKind = SpanKind.INTERNAL,
   root = false,
+  links: Link[] = [],
 ): Promise<T> {
   if (!root && trace.getActiveSpan() === undefined) return run();
-  return tracer().startActiveSpan(name, { kind, attributes }, async (span) => {
+  return tracer().startActiveSpan(name, { kind, attributes, links }, async (span) => {
     try {
       return await run();
     } catch (error) {
@@ -68,4 +74,21 @@ export function traceFields(): Record<string, string> {
   if (span === undefined) return {};
   const ids = span.spanContext();
   return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
+/**
+ * Why spans would go nowhere although tracing is on, or undefined: an SDK registered a tracer
+ * provider through another copy of `@opentelemetry/api` whose version this one does not accept
+ * (the globals are shared per major version, but a minor older than ours is refused), so every
+ * span here is a no-op. Said once at startup.
+ */
+export function tracingMismatch(): string | undefined {
+  const global = (globalThis as Record<symbol, { version?: string; trace?: unknown } | undefined>)[
+    Symbol.for("opentelemetry.js.api.1")
+  ];
+  if (global?.trace === undefined) return undefined;
+  const provider = trace.getTracerProvider() as { getDelegate?: () => object };
+  const delegate = provider.getDelegate?.() ?? provider;
+  if (delegate.constructor.name !== "NoopTracerProvider") return undefined;
+  return `an OpenTelemetry SDK registered @opentelemetry/api ${global.version ?? "?"}, which the gateway's copy does not accept: install one version of @opentelemetry/api for both (the gateway takes any 1.x as a peer)`;
 }

@@ -23,6 +23,8 @@ export interface MetricSources {
   openHolds?: () => number | undefined;
   /** Task rows not finished yet, by status (one query per scrape). */
   openTasks?: () => Promise<{ pending: number; processing: number } | undefined>;
+  /** 1 while Redis answers, 0 during an outage; undefined without Redis. */
+  redisUp?: () => number | undefined;
 }
 
 const SECOND = 1000;
@@ -118,6 +120,12 @@ export class GatewayMetrics {
     buckets: LAG_BUCKETS,
     registers: [this.registry],
   });
+  readonly #redisFailures = new Counter({
+    name: "interlingua_redis_failures_total",
+    help: "Redis calls that failed or were skipped during an outage (the gateway failed open), by what they were for",
+    labelNames: ["operation"] as const,
+    registers: [this.registry],
+  });
   readonly #billingBatches = new Counter({
     name: "interlingua_billing_batches_total",
     help: "Charge batches written",
@@ -157,7 +165,16 @@ export class GatewayMetrics {
   );
 
   constructor(sources: MetricSources = {}) {
-    const { queueDepth, openHolds, openTasks } = sources;
+    const { queueDepth, openHolds, openTasks, redisUp } = sources;
+    new Gauge({
+      name: "interlingua_redis_up",
+      help: "1 while Redis answers, 0 during an outage (limits fail open meanwhile); absent without Redis",
+      registers: [this.registry],
+      collect() {
+        const up = redisUp?.();
+        if (up !== undefined) this.set(up);
+      },
+    });
     new Gauge({
       name: "interlingua_tasks_open",
       help: "Asynchronous tasks (video, image) not finished yet, by status (from the database: the same on every instance)",
@@ -252,6 +269,11 @@ export class GatewayMetrics {
       if (log.credits > 0) this.#creditsOf(log.model, channel).inc(log.credits);
       this.#billingLag.observe(Math.max(0, now - log.time) / SECOND);
     }
+  }
+
+  /** A Redis call failed (or was skipped during an outage); the gateway went on without it. */
+  redisFailed(operation: string): void {
+    this.#redisFailures.labels(operation).inc();
   }
 
   /** A charge batch was written. */

@@ -1,8 +1,10 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { type Span, SpanStatusCode } from "@opentelemetry/api";
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../contract/app-env.ts";
 import { GENERATION_ROUTES } from "../contract/endpoints.ts";
+import { parentContext } from "../log/trace-context.ts";
 import { startRequestSpan, withSpan } from "../log/tracing.ts";
 import { RelayResponse } from "../stream/direct-relay.ts";
 import type { GatewayMetrics } from "./metrics.ts";
@@ -44,9 +46,14 @@ export class RequestObserver {
     this.tracing = tracing;
   }
 
-  start(method: string, path: string): ObservedRequest {
+  /** `headers`: an incoming `traceparent` among them continues the client's trace. */
+  start(method: string, path: string, headers?: Headers | IncomingHttpHeaders): ObservedRequest {
     const span = this.tracing
-      ? startRequestSpan(method, { "http.request.method": method, "url.path": path })
+      ? startRequestSpan(
+          method,
+          { "http.request.method": method, "url.path": path },
+          headers === undefined ? undefined : parentContext(headers),
+        )
       : undefined;
     return { started: performance.now(), span };
   }
@@ -89,7 +96,7 @@ export function observeRequests(
   const observer = new RequestObserver(metrics, tracing);
   return async (c, next) => {
     const method = c.req.method;
-    const observed = observer.start(method, c.req.path);
+    const observed = observer.start(method, c.req.path, c.req.raw.headers);
     try {
       await observer.run(observed, next);
     } finally {

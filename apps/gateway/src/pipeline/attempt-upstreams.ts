@@ -5,6 +5,7 @@ import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
 import type { CachePlanner } from "../cache/cache-planner.ts";
 import { strictRefusal } from "../contract/warnings-header.ts";
 import { upstreamSpan } from "../log/tracing.ts";
+import { breakerKey } from "../routing/circuit-breaker.ts";
 import type { ModelRouter, RouteCandidate } from "../routing/model-router.ts";
 import { startsLikeSse } from "../stream/well-formed-sse.ts";
 import { linkedAbort } from "../upstream/linked-abort.ts";
@@ -136,7 +137,8 @@ export async function attemptUpstreams(
   };
   for (const candidate of candidates) {
     const record = attemptRecorder(attempts, candidate.channel.name);
-    if (!router.breaker.tryAcquire(candidate.channel.name)) {
+    const circuit = breakerKey(candidate.channel.name, candidate.upstreamModel);
+    if (!router.breaker.tryAcquire(circuit)) {
       record("skipped-open-circuit");
       continue;
     }
@@ -162,7 +164,7 @@ export async function attemptUpstreams(
     }
     const { result, plan: cachePlan } = tried;
     if (result.ok) {
-      router.breaker.onSuccess(candidate.channel.name);
+      router.breaker.onSuccess(circuit);
       record("ok");
       return { ok: true, committed: { ...result.value, cachePlan, cacheStorageTokenHours } };
     }
@@ -174,8 +176,9 @@ export async function attemptUpstreams(
     }
     record(failure.kind, failure.kind === "status" ? failure.status : undefined);
     const policy = failurePolicy(failure);
-    if (policy.channelFault) router.breaker.onFailure(candidate.channel.name);
-    else router.breaker.onSuccess(candidate.channel.name);
+    // Only what says the channel is unhealthy counts, per (channel, model) and per caller.
+    if (policy.health === "unhealthy") router.breaker.onFailure(circuit, String(request.token.id));
+    else if (policy.health === "alive") router.breaker.onSuccess(circuit);
     lastError = upstreamFailureToError(candidate.channel.protocol, failure);
     if (!policy.retry) break;
   }

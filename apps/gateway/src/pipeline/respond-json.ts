@@ -20,6 +20,8 @@ export interface JsonDelivery {
   readonly usage: Usage | undefined;
   /** Characters of generated text, thinking and tool-call arguments in the reply. */
   readonly outputChars: number;
+  /** The first choice's unified finish reason (traces), when the reply could be read. */
+  readonly finishReason?: string;
 }
 
 export interface JsonReply {
@@ -111,5 +113,8 @@ export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
     // A reply without usage parses to `known: false`: unknown, to be estimated, not a free call.
     usage: isUsageKnown(response.usage) ? response.usage : undefined,
     outputChars: outputChars(response),
+    ...(response.choices[0] === undefined
+      ? {}
+      : { finishReason: response.choices[0].finishReason.unified }),
   };
 }

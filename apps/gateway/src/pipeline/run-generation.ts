@@ -11,6 +11,7 @@ import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import { warningsHeaders } from "../contract/warnings-header.ts";
+import { startGenAiCall } from "../log/gen-ai-span.ts";
 import { inSpan } from "../log/tracing.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
@@ -71,16 +72,21 @@ export async function runGeneration(
   const account = opened.account;
 
   const attempts: AttemptRecord[] = [];
-  const result = await attemptUpstreams(
-    services.agent,
-    services.router,
-    request,
-    services.router.plan(route),
-    attempts,
-    cachePlanner(services, request, route.gatewayModel),
+  // The GenAI span of the call: the attempts are its children, the settlement ends it.
+  const genAi = startGenAiCall(endpoint.format, request.model, request.stream);
+  const result = await genAi.run(() =>
+    attemptUpstreams(
+      services.agent,
+      services.router,
+      request,
+      services.router.plan(route),
+      attempts,
+      cachePlanner(services, request, route.gatewayModel),
+    ),
   );
   services.metrics?.attempts(endpoint.name, request.model, attempts, result.ok);
   if (!result.ok) {
+    genAi.end({ error: result.error.message });
     account.end({
       status: result.error.status,
       error: result.error.message,
@@ -97,6 +103,7 @@ export async function runGeneration(
     return fail(result.error, attempts);
   }
   const committed = result.committed;
+  genAi.committed(committed.candidate.channel.protocol, committed.candidate.upstreamModel);
   const cacheStorageTokenHours = committed.cacheStorageTokenHours;
   const warnings: Warning[] = committed.warnings;
   const summary = {
@@ -119,6 +126,7 @@ export async function runGeneration(
       const gatewayError = toGatewayError(error);
       // The upstream did the work (and billed it) even though its reply could not be rendered.
       const delivered = jsonDelivery(committed);
+      genAi.end({ usage: delivered.usage, error: gatewayError.message });
       account.end({
         status: gatewayError.status,
         usage: delivered.usage,
@@ -131,7 +139,8 @@ export async function runGeneration(
     }
     // Usage is read after the reply is on its way; the client waits for neither charge nor log.
     setImmediate(() => {
-      const { usage, outputChars } = reply.delivered();
+      const { usage, outputChars, finishReason } = reply.delivered();
+      genAi.end({ usage, finishReason });
       account.end({
         status: 200,
         usage,
@@ -153,6 +162,11 @@ export async function runGeneration(
   const { response, settled } = streamReply(services, request, committed);
   void settled.then((outcome) => {
     streamClosed?.();
+    genAi.end({
+      usage: outcome.usage,
+      finishReason: outcome.finishReason,
+      ...(outcome.error === undefined ? {} : { error: outcome.error.message }),
+    });
     const { skippedChars, ...said } = outcome;
     account.end({
       status: outcome.error?.status ?? 200,

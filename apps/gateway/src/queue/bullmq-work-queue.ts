@@ -22,6 +22,15 @@ export interface BullMqWorkQueueOptions {
 
 export const DEFAULT_QUEUE_PREFIX = "interlingua";
 
+/**
+ * How long scheduling may take (ms): a submit answers promptly even when Redis is down; the row
+ * is due in the database, and the runner's sweep takes it when the job could not be added.
+ */
+export const SCHEDULE_TIMEOUT_MS = 1_000;
+
+/** How long closing the queues and workers may take before their connections are dropped. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
 /** Tries of a job whose handler throws; the row stays due either way. */
 const JOB_ATTEMPTS = 3;
 
@@ -38,6 +47,8 @@ export const jobIdOf = (kind: WorkKind, id: string, atMs: number): string =>
 
 export class BullMqWorkQueue implements WorkQueue {
   readonly #connection: { url: string };
+  /** The producers' connection: no offline queue, so adding a job fails fast while Redis is away. */
+  readonly #producer: { url: string; enableOfflineQueue: false };
   readonly #prefix: string;
   readonly #concurrency: number;
   readonly #onError: NonNullable<BullMqWorkQueueOptions["onError"]>;
@@ -47,6 +58,7 @@ export class BullMqWorkQueue implements WorkQueue {
 
   constructor(options: BullMqWorkQueueOptions) {
     this.#connection = { url: options.url };
+    this.#producer = { url: options.url, enableOfflineQueue: false };
     this.#prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
     this.#concurrency = options.concurrency ?? 8;
     this.#onError = options.onError ?? (() => {});
@@ -55,7 +67,7 @@ export class BullMqWorkQueue implements WorkQueue {
   #queue(kind: WorkKind): Queue<JobData> {
     let queue = this.#queues.get(kind);
     if (queue === undefined) {
-      queue = new Queue<JobData>(kind, { connection: this.#connection, prefix: this.#prefix });
+      queue = new Queue<JobData>(kind, { connection: this.#producer, prefix: this.#prefix });
       queue.on("error", (error) => this.#onError(error, kind, undefined));
       this.#queues.set(kind, queue);
     }
@@ -65,7 +77,7 @@ export class BullMqWorkQueue implements WorkQueue {
   async schedule(kind: WorkKind, id: string, atMs: number): Promise<void> {
     if (this.#closed) return;
     // A job whose id exists already (waiting, delayed or running) is not added again.
-    await this.#queue(kind).add(
+    const added = this.#queue(kind).add(
       kind,
       { id },
       {
@@ -77,6 +89,7 @@ export class BullMqWorkQueue implements WorkQueue {
         removeOnFail: { age: 24 * 60 * 60 },
       },
     );
+    await within(added, SCHEDULE_TIMEOUT_MS, "adding a job");
   }
 
   process(kind: WorkKind, handler: WorkHandler): void {
@@ -97,7 +110,11 @@ export class BullMqWorkQueue implements WorkQueue {
   async depth(): Promise<number> {
     let jobs = 0;
     for (const queue of this.#queues.values()) {
-      const counts = await queue.getJobCounts("waiting", "delayed", "active", "prioritized");
+      const counts = await within(
+        queue.getJobCounts("waiting", "delayed", "active", "prioritized"),
+        SCHEDULE_TIMEOUT_MS,
+        "counting jobs",
+      );
       for (const count of Object.values(counts)) jobs += count;
     }
     return jobs;
@@ -106,9 +123,33 @@ export class BullMqWorkQueue implements WorkQueue {
   /** Stops taking jobs, lets the running ones finish, then disconnects. */
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#workers.values()].map((worker) => worker.close()));
-    await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
+    // Bounded: a connection that never became ready (Redis was down when it opened) must not
+    // hold a shutdown; after the bound its connections are dropped without waiting.
+    const workers = [...this.#workers.values()];
+    const queues = [...this.#queues.values()];
+    const closing = Promise.all([
+      ...workers.map((worker) => worker.close()),
+      ...queues.map((queue) => queue.close()),
+    ]);
+    await within(closing, CLOSE_TIMEOUT_MS, "closing the queues").catch(() => {
+      for (const worker of workers) void worker.close(true).catch(() => undefined);
+      for (const queue of queues) void queue.disconnect().catch(() => undefined);
+    });
     this.#workers.clear();
     this.#queues.clear();
+  }
+}
+
+/** `work`, or a rejection after `ms` (the work itself goes on; an add is idempotent by job id). */
+async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis: ${what} took over ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

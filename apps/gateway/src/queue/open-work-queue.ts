@@ -1,4 +1,5 @@
 import type { Logger } from "../log/logger.ts";
+import type { RedisOutage } from "../redis/redis-outage.ts";
 import { BullMqWorkQueue } from "./bullmq-work-queue.ts";
 import { MemoryWorkQueue } from "./memory-work-queue.ts";
 import type { WorkClock } from "./work-clock.ts";
@@ -12,6 +13,8 @@ export interface OpenWorkQueueOptions {
   /** BullMQ driver only: jobs run at once per kind. */
   readonly concurrency?: number;
   readonly log?: Logger;
+  /** BullMQ driver only: connection failures count toward the Redis outage (one warning each). */
+  readonly outage?: RedisOutage | undefined;
 }
 
 /** BullMQ on `redis_url` when it is set (shared by every instance), otherwise in process. */
@@ -20,8 +23,12 @@ export function openWorkQueue(
   options: OpenWorkQueueOptions = {},
 ): WorkQueue {
   const log = options.log;
-  const onError = (error: unknown, kind: WorkKind, id: string | undefined) =>
-    log?.error({ err: error, kind, id }, "background work failed");
+  const outage = options.outage;
+  // A job's failure is logged; a connection's (no job) is the Redis outage's, said once.
+  const onError = (error: unknown, kind: WorkKind, id: string | undefined) => {
+    if (id === undefined && outage !== undefined) outage.failed("queue", error);
+    else log?.error({ err: error, kind, id }, "background work failed");
+  };
   if (config.redis_url !== undefined) {
     return new BullMqWorkQueue({
       url: config.redis_url,

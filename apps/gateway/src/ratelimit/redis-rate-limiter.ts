@@ -74,7 +74,7 @@ interface WindowCommands {
 export interface RedisRateLimiterOptions {
   /** A clock for tests; by default Redis's own, so instances with skewed clocks agree. */
   readonly now?: () => number;
-  /** Redis failed: the request is admitted (limits fail open) and this is told. */
+  /** Redis failed: the request is admitted (limits fail open) and this is told (besides the link's outage). */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -96,6 +96,11 @@ export class RedisRateLimiter implements RateLimiter {
 
   async admit(key: string, limit: RateLimitConfig): Promise<Admission> {
     if (limit.rpm === undefined && limit.tpm === undefined) return ADMITTED;
+    // During an outage most calls skip Redis: failing open must cost nothing.
+    if (this.#link.outage.skip()) {
+      this.#link.outage.failed("rate-limit", undefined);
+      return ADMITTED;
+    }
     try {
       const wait = await this.#scripts.interlinguaAdmit(
         this.#windowKey(key, "r"),
@@ -104,17 +109,19 @@ export class RedisRateLimiter implements RateLimiter {
         limit.rpm ?? -1,
         limit.tpm ?? -1,
       );
+      this.#link.outage.ok();
       const ms = Number(wait);
       return ms > 0 ? { ok: false, retryAfterMs: ms } : ADMITTED;
     } catch (error) {
       // Availability over strictness: a Redis outage must not refuse every request.
+      this.#link.outage.failed("rate-limit", error);
       this.#onError(error);
       return ADMITTED;
     }
   }
 
   async recordTokens(key: string, tokens: number): Promise<void> {
-    if (tokens <= 0) return;
+    if (tokens <= 0 || this.#link.outage.skip()) return;
     try {
       await this.#scripts.interlinguaRecordTokens(
         this.#windowKey(key, "t"),
@@ -122,6 +129,7 @@ export class RedisRateLimiter implements RateLimiter {
         Math.round(tokens),
       );
     } catch (error) {
+      this.#link.outage.failed("rate-limit", error);
       this.#onError(error);
     }
   }

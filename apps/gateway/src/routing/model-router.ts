@@ -1,6 +1,6 @@
 import { canonicalModelId } from "@interlingua/core-types";
 import type { Channel } from "./channel.ts";
-import type { CircuitBreaker } from "./circuit-breaker.ts";
+import { breakerKey, type CircuitBreaker } from "./circuit-breaker.ts";
 import { weightedOrder } from "./weighted-order.ts";
 
 export interface RouteCandidate {
@@ -65,7 +65,9 @@ export class ModelRouter {
       })),
       this.#random,
     );
-    return ordered.filter((c) => this.#breaker.phase(c.channel.name) !== "open");
+    return ordered.filter(
+      (c) => this.#breaker.phase(breakerKey(c.channel.name, c.upstreamModel)) !== "open",
+    );
   }
 
   get breaker(): CircuitBreaker {

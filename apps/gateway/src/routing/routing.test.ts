@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toChannel } from "./channel.ts";
-import { CircuitBreaker } from "./circuit-breaker.ts";
+import { breakerKey, CircuitBreaker } from "./circuit-breaker.ts";
 import { ModelRouter } from "./model-router.ts";
 import { weightedOrder } from "./weighted-order.ts";
 
@@ -24,7 +24,12 @@ const channel = (
 describe("CircuitBreaker", () => {
   it("opens after N consecutive failures, half-opens after the cooldown, closes on success", () => {
     let now = 0;
-    const breaker = new CircuitBreaker({ failureThreshold: 2, cooldownMs: 1000, now: () => now });
+    const breaker = new CircuitBreaker({
+      failureThreshold: 2,
+      cooldownMs: 1000,
+      minSources: 1,
+      now: () => now,
+    });
     breaker.onFailure("a");
     expect(breaker.phase("a")).toBe("closed");
     breaker.onFailure("a");
@@ -39,18 +44,56 @@ describe("CircuitBreaker", () => {
     expect(breaker.phase("a")).toBe("closed");
   });
 
-  it("re-opens when the half-open trial fails", () => {
+  it("re-opens when the half-open trial fails, for twice as long each time up to the maximum", () => {
     let now = 0;
-    const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 100, now: () => now });
+    const breaker = new CircuitBreaker({
+      failureThreshold: 1,
+      cooldownMs: 100,
+      maxCooldownMs: 300,
+      minSources: 1,
+      now: () => now,
+    });
     breaker.onFailure("a");
     now = 100;
     expect(breaker.tryAcquire("a")).toBe(true);
     breaker.onFailure("a");
     expect(breaker.phase("a")).toBe("open");
-    now = 199;
+    now = 299;
     expect(breaker.phase("a")).toBe("open");
-    now = 200;
+    now = 300;
+    expect(breaker.tryAcquire("a")).toBe(true);
+    breaker.onFailure("a");
+    now = 599;
+    expect(breaker.phase("a")).toBe("open");
+    now = 600;
+    expect(breaker.tryAcquire("a")).toBe(true);
+    breaker.onFailure("a");
+    // Capped: 300 ms again.
+    now = 900;
     expect(breaker.phase("a")).toBe("half-open");
+    breaker.onSuccess("a");
+    expect(breaker.phase("a")).toBe("closed");
+  });
+
+  it("one caller alone cannot open it: failures from two callers are needed", () => {
+    let now = 0;
+    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 5000, now: () => now });
+    for (let i = 0; i < 10; i++) breaker.onFailure("a", "token-1");
+    expect(breaker.phase("a")).toBe("closed");
+    breaker.onFailure("a", "token-2");
+    expect(breaker.phase("a")).toBe("open");
+    now = 5000;
+    expect(breaker.phase("a")).toBe("half-open");
+  });
+
+  it("is kept per (channel, model): another model on the channel is not affected", () => {
+    const breaker = new CircuitBreaker({ failureThreshold: 2, cooldownMs: 5000 });
+    const sick = breakerKey("oa", "model-x");
+    breaker.onFailure(sick, "token-1");
+    breaker.onFailure(sick, "token-2");
+    expect(breaker.phase(sick)).toBe("open");
+    expect(breaker.phase(breakerKey("oa", "model-y"))).toBe("closed");
+    expect(breaker.phase(breakerKey("other", "model-x"))).toBe("closed");
   });
 
   it("a success resets the failure count", () => {
@@ -120,10 +163,14 @@ describe("ModelRouter", () => {
     expect(router.modelIds().sort()).toEqual(["my-model", "txtA-5", "vidV3.1-fast"]);
   });
 
-  it("leaves channels with an open circuit out of the plan", () => {
-    breaker.onFailure("primary");
+  it("leaves channels whose circuit for the model is open out of the plan", () => {
+    breaker.trip(breakerKey("primary", "txtA-5"));
     expect(router.plan(router.resolve("txtA-5")!).map((c) => c.channel.name)).toEqual(["backup"]);
-    breaker.onSuccess("primary");
+    // The channel's other model still goes there.
+    expect(router.plan(router.resolve("vidV3.1-fast")!).map((c) => c.channel.name)).toEqual([
+      "primary",
+    ]);
+    breaker.onSuccess(breakerKey("primary", "txtA-5"));
   });
 
   it("strips a trailing slash from base_url", () => {

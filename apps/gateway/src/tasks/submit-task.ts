@@ -3,6 +3,7 @@ import { callbackUrl, checkCallbackUrl, normalizeLanguage } from "@interlingua/t
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { unitUsageRow } from "../billing/unit-usage-row.ts";
 import type { Logger } from "../log/logger.ts";
+import { currentTraceparent } from "../log/trace-context.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { TaskKind, TaskRow } from "../storage/task-store.ts";
 import { holdCredits } from "./task-charge.ts";
@@ -56,6 +57,7 @@ export async function submitTask(
     requestId: s.requestId,
     units: s.units,
     input: s.input,
+    ...traceparentField(),
   };
   const outcome = await services.store.tasks.submit({
     id: newTaskId(),
@@ -109,6 +111,11 @@ export async function submitTask(
   }
   return { ok: true, task: outcome.task, created: outcome.created };
 }
+
+const traceparentField = (): { traceparent?: string } => {
+  const traceparent = currentTraceparent();
+  return traceparent === undefined ? {} : { traceparent };
+};
 
 /** The callback URL, or undefined when none was given or it breaks SPEC's rules (dropped silently). */
 function webhookTarget(services: GatewayServices, s: Submission): string | undefined {

@@ -31,6 +31,8 @@ export interface TaskRecord {
   readonly units: HeldUnits;
   /** The tasks package's parsed request (JSON-safe). */
   readonly input: Record<string, unknown>;
+  /** The submitting request's span (W3C `traceparent`): task steps and pushes link to it. */
+  readonly traceparent?: string;
 }
 
 export const taskRecord = (row: TaskRow): TaskRecord => row.request as TaskRecord;

@@ -6,6 +6,9 @@ import {
   renderTask,
   type TaskResult,
 } from "@interlingua/tasks";
+import { SpanKind } from "@opentelemetry/api";
+import { linkTo } from "../log/trace-context.ts";
+import { inSpan } from "../log/tracing.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { NewDelivery, TaskKind, TaskRow, TaskStatus } from "../storage/task-store.ts";
 import { scheduleDelivery } from "../webhooks/webhook-dispatcher.ts";
@@ -37,7 +40,11 @@ export interface TaskRunnerOptions {
   readonly maxAttempts: number;
   /** A task not finished this long after its creation fails with upstream_timeout. */
   readonly maxAgeMs: Readonly<Record<TaskKind, number>>;
-  /** How long a started step owns a task before another runner may take it over. */
+  /**
+   * How long a started step owns a task before another runner may take it over. The lease is
+   * renewed (every third of it) while the step runs, so it can be short: a runner that died
+   * loses its tasks to another within about this plus a sweep interval.
+   */
   readonly stepLeaseMs: number;
   /** How long result files are served: videos 24 h (SPEC), images the same (docs/tasks.md). */
   readonly resultLifetimeMs: Readonly<Record<"video" | "image", number>>;
@@ -53,9 +60,9 @@ export const DEFAULT_TASK_RUNNER_OPTIONS: TaskRunnerOptions = {
   backoffMs: 2_000,
   maxAttempts: 8,
   maxAgeMs: { video: 2 * HOUR, image: HOUR / 4 },
-  stepLeaseMs: 5 * 60_000,
+  stepLeaseMs: 20_000,
   resultLifetimeMs: { video: 24 * HOUR, image: 24 * HOUR },
-  sweepIntervalMs: 30_000,
+  sweepIntervalMs: 10_000,
 };
 
 const JOBS: Record<JobKind, Job> = {
@@ -136,9 +143,22 @@ export class TaskRunner {
   }
 
   async #step(id: string): Promise<void> {
-    const { store, now } = { store: this.#services.store, now: this.#services.now() };
-    const row = await store.tasks.get(id);
+    const row = await this.#services.store.tasks.get(id);
     if (row === undefined || isTerminal(row.status)) return;
+    if (!this.#services.config.tracing.enabled) return this.#stepRow(id, row);
+    // A span of its own (no request is around), linked to the request that submitted the task.
+    return inSpan(
+      "task.step",
+      { "interlingua.task_id": id, "interlingua.task_kind": row.kind },
+      () => this.#stepRow(id, row),
+      SpanKind.CONSUMER,
+      true,
+      linkTo(taskRecord(row).traceparent),
+    );
+  }
+
+  async #stepRow(id: string, row: TaskRow): Promise<void> {
+    const { store, now } = { store: this.#services.store, now: this.#services.now() };
     if (row.nextPollAt > now) {
       await this.#schedule(id, row.nextPollAt);
       return;
@@ -187,13 +207,45 @@ export class TaskRunner {
       handle,
       candidate,
     };
-    const step =
-      handle.videos !== undefined
-        ? await job.collect(context)
-        : handle.operation !== undefined
-          ? await job.poll(context)
-          : await job.start(context);
+    // A Veo operation recorded by an earlier step (this runner's, or a dead one's) is polled,
+    // never started again; synchronous image calls have nothing to resume and start again.
+    const renewal = this.#renewLease(id);
+    let step: Step;
+    try {
+      step =
+        handle.videos !== undefined
+          ? await job.collect(context)
+          : handle.operation !== undefined
+            ? await job.poll(context)
+            : await job.start(context);
+    } finally {
+      await renewal.stop();
+    }
     await this.#apply(context, job, step);
+  }
+
+  // While a step runs, its lease is pushed forward every third of it: a live runner keeps the
+  // task however long the upstream takes, a dead one loses it within a lease.
+  #renewLease(id: string): { stop(): Promise<void> } {
+    const leaseMs = this.#options.stepLeaseMs;
+    let pending: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(
+      () => {
+        pending = this.#services.store.tasks
+          .update(id, "processing", { nextPollAt: this.#services.now() + leaseMs })
+          .catch((error: unknown) =>
+            this.#services.log.warn({ task: id, err: error }, "renewing a task step lease failed"),
+          );
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    timer.unref();
+    return {
+      async stop() {
+        clearInterval(timer);
+        await pending;
+      },
+    };
   }
 
   async #apply(context: JobContext, job: Job, step: Step): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Agent } from "undici";
+import { withTraceHeaders } from "../log/trace-context.ts";
 import type { Channel } from "../routing/channel.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 
@@ -94,7 +95,7 @@ export async function callJson(
       origin: channel.origin,
       path: channel.basePath + spec.path,
       method: spec.method,
-      headers,
+      headers: withTraceHeaders(headers),
       ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
     });
   } catch (error) {

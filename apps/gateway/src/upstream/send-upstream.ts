@@ -1,4 +1,5 @@
 import type { Agent, Dispatcher } from "undici";
+import { withTraceHeaders } from "../log/trace-context.ts";
 import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
 import { failureFromError, statusFailure, type UpstreamFailure } from "./upstream-failure.ts";
 
@@ -25,7 +26,8 @@ export function dispatchOptions(
     origin: prepared.origin,
     path: prepared.path,
     method: "POST",
-    headers: prepared.headers,
+    // The upstream attempt's span goes along (`traceparent`) when tracing is on.
+    headers: withTraceHeaders(prepared.headers),
     body: prepared.body,
     ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
     ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),

@@ -3,23 +3,34 @@ import { upstreamFailureToError } from "./upstream-error.ts";
 import { failureFromError, failurePolicy } from "./upstream-failure.ts";
 
 describe("upstream failures", () => {
-  it("retries and blames the channel for 408, 429, 5xx, rejected channel keys and network errors", () => {
+  it("retries 408, 429, 5xx, rejected channel keys, network errors and unreadable replies", () => {
     for (const status of [408, 429, 500, 502, 503, 529, 401, 403]) {
-      expect(failurePolicy({ kind: "status", status, body: {} }), String(status)).toEqual({
-        retry: true,
-        channelFault: true,
-      });
+      expect(failurePolicy({ kind: "status", status, body: {} }).retry, String(status)).toBe(true);
     }
     for (const kind of ["timeout", "connection", "malformed"] as const) {
-      expect(failurePolicy({ kind, message: "" })).toEqual({ retry: true, channelFault: true });
+      expect(failurePolicy({ kind, message: "" }).retry).toBe(true);
     }
+  });
+
+  it("counts only 5xx, timeouts and connection errors against the channel's health", () => {
+    for (const status of [500, 502, 503, 529]) {
+      expect(failurePolicy({ kind: "status", status, body: {} }).health).toBe("unhealthy");
+    }
+    for (const kind of ["timeout", "connection"] as const) {
+      expect(failurePolicy({ kind, message: "" }).health).toBe("unhealthy");
+    }
+    // Busy, a key it does not take, or a reply the gateway could not translate: not "down".
+    for (const status of [408, 429, 401, 403]) {
+      expect(failurePolicy({ kind: "status", status, body: {} }).health).toBe("neutral");
+    }
+    expect(failurePolicy({ kind: "malformed", message: "" }).health).toBe("neutral");
   });
 
   it("returns the caller's own mistakes without retrying", () => {
     for (const status of [400, 404, 413, 422]) {
       expect(failurePolicy({ kind: "status", status, body: {} })).toEqual({
         retry: false,
-        channelFault: false,
+        health: "alive",
       });
     }
   });

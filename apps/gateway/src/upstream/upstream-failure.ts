@@ -49,22 +49,35 @@ export function failureFromError(error: unknown): UpstreamFailure {
 export interface FailurePolicy {
   /** Try the next channel (only possible before the first byte reached the client). */
   retry: boolean;
-  /** Counts toward the channel's circuit breaker. */
-  channelFault: boolean;
+  /**
+   * What the failure says of the channel's health, for its circuit breaker: `unhealthy` (5xx,
+   * timeouts, connection errors) counts toward opening it; `alive` (it answered, the caller was
+   * wrong) closes it; `neutral` (rate limited, a key the channel does not take, a reply the
+   * gateway could not read) changes nothing.
+   */
+  health: "unhealthy" | "alive" | "neutral";
 }
 
 /**
- * Which upstream statuses are the channel's fault (retry elsewhere, count toward the breaker) and
- * which are the caller's (returned as they are). 401/403 mean the channel's key is wrong, which
- * another channel may not share.
+ * Which upstream statuses are the channel's fault (retry elsewhere) and which are the caller's
+ * (returned as they are). 401/403 mean the channel's key is wrong, which another channel may not
+ * share; 429 that it is busy: both try another, neither means the channel is down.
  */
 const STATUS_POLICY: { test: (status: number) => boolean; policy: FailurePolicy }[] = [
-  { test: (s) => s === 408 || s === 429 || s >= 500, policy: { retry: true, channelFault: true } },
-  { test: (s) => s === 401 || s === 403, policy: { retry: true, channelFault: true } },
-  { test: () => true, policy: { retry: false, channelFault: false } },
+  { test: (s) => s >= 500, policy: { retry: true, health: "unhealthy" } },
+  { test: (s) => s === 408 || s === 429, policy: { retry: true, health: "neutral" } },
+  { test: (s) => s === 401 || s === 403, policy: { retry: true, health: "neutral" } },
+  { test: () => true, policy: { retry: false, health: "alive" } },
 ];
 
+/** Failures without a status: the channel did not answer, or answered what could not be read. */
+const KIND_POLICY: Record<Exclude<UpstreamFailure["kind"], "status">, FailurePolicy> = {
+  timeout: { retry: true, health: "unhealthy" },
+  connection: { retry: true, health: "unhealthy" },
+  malformed: { retry: true, health: "neutral" },
+};
+
 export function failurePolicy(failure: UpstreamFailure): FailurePolicy {
-  if (failure.kind !== "status") return { retry: true, channelFault: true };
+  if (failure.kind !== "status") return KIND_POLICY[failure.kind];
   return STATUS_POLICY.find((rule) => rule.test(failure.status))!.policy;
 }

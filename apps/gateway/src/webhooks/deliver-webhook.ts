@@ -1,5 +1,8 @@
 import { type DeliveryAttempt, nextDeliveryStep } from "@interlingua/tasks";
+import { SpanKind } from "@opentelemetry/api";
 import type { Logger } from "../log/logger.ts";
+import { linkTo } from "../log/trace-context.ts";
+import { inSpan } from "../log/tracing.ts";
 import type { WorkQueue } from "../queue/work-queue.ts";
 import { resolveTarget, type TargetPolicy } from "./resolve-target.ts";
 import { sendWebhook } from "./send-webhook.ts";
@@ -20,10 +23,19 @@ export interface DeliveryContext {
   readonly timeoutMs: number;
   /** Rows whose job fired early, and the time they were re-scheduled for (see below). */
   readonly early: Map<string, number>;
+  /**
+   * Tracing on: each attempt is a span linked to the request that submitted the task, found
+   * through this (the submitting span's `traceparent`).
+   */
+  readonly traceOf?: (taskId: string) => Promise<string | undefined>;
 }
 
-/** How long a claim outlives the attempt's own timeout, so no other worker sends meanwhile. */
-const CLAIM_MARGIN_MS = 20_000;
+/**
+ * How long a claim outlives the attempt's own timeout (which bounds the attempt: its signal
+ * aborts it), so no other worker sends meanwhile; short, so a push whose instance died is sent by
+ * another soon after.
+ */
+const CLAIM_MARGIN_MS = 5_000;
 
 /** The fields of an outcome that describe the attempt. */
 function attemptFields(attempt: DeliveryAttempt): { lastStatus?: number; lastError?: string } {
@@ -96,7 +108,18 @@ export async function deliverWebhook(ctx: DeliveryContext, id: string): Promise<
     return;
   }
   ctx.early.delete(id);
-  const result = await attempt(ctx, row);
+  const traceOf = ctx.traceOf;
+  const result =
+    traceOf === undefined
+      ? await attempt(ctx, row)
+      : await inSpan(
+          "webhook.deliver",
+          { "interlingua.task_id": row.taskId, "interlingua.delivery_id": id },
+          () => attempt(ctx, row),
+          SpanKind.CLIENT,
+          true,
+          linkTo(await traceOf(row.taskId).catch(() => undefined)),
+        );
   const outcome = outcomeOf(ctx, row, result);
   const recorded = await ctx.webhooks.record(id, row.attempts, outcome, ctx.now());
   // The URL, headers and secret stay out of the log: the task and the outcome say enough.

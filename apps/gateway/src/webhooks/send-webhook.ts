@@ -1,6 +1,7 @@
 import type { LookupFunction } from "node:net";
 import type { DeliveryAttempt } from "@interlingua/tasks";
 import { Agent, request } from "undici";
+import { withTraceHeaders } from "../log/trace-context.ts";
 import type { ResolvedAddress } from "./resolve-target.ts";
 
 // One POST of a push to a vetted target. The connection goes to the address resolve-target
@@ -57,7 +58,7 @@ export async function sendWebhook(send: SendRequest): Promise<DeliveryAttempt> {
   try {
     const reply = await request(send.url, {
       method: "POST",
-      headers: send.headers,
+      headers: withTraceHeaders(send.headers),
       body: send.body,
       dispatcher: agent,
       signal: send.signal,

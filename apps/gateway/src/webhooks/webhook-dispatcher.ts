@@ -2,6 +2,8 @@ import { WEBHOOK_TIMEOUT_MS } from "@interlingua/tasks";
 import type { GatewayConfig } from "../config/config-schema.ts";
 import type { Logger } from "../log/logger.ts";
 import type { WorkQueue } from "../queue/work-queue.ts";
+import type { TaskRow } from "../storage/task-store.ts";
+import { taskRecord } from "../tasks/task-record.ts";
 import { type DeliveryContext, deliverWebhook } from "./deliver-webhook.ts";
 import { type LookupAll, systemLookup } from "./resolve-target.ts";
 import { serviceHosts } from "./service-hosts.ts";
@@ -13,9 +15,16 @@ import type { WebhookStore } from "./webhook-store.ts";
 
 /** What the dispatcher needs of GatewayServices. */
 export interface WebhookServices {
-  readonly store: { readonly webhooks: WebhookStore };
+  readonly store: {
+    readonly webhooks: WebhookStore;
+    /** With tracing on, a push's span links to its task's submitting request. */
+    readonly tasks?: { get(id: string): Promise<TaskRow | undefined> };
+  };
   readonly queue: WorkQueue;
-  readonly config: Pick<GatewayConfig, "webhooks" | "public_url" | "listen">;
+  readonly config: Pick<GatewayConfig, "public_url" | "listen"> & {
+    readonly webhooks: Pick<GatewayConfig["webhooks"], "allow_private_targets">;
+    readonly tracing?: { readonly enabled: boolean };
+  };
   readonly log: Logger;
   readonly now: () => number;
   /** The gateway's own base URL (public_url, or where it listens): never a push target. */
@@ -44,6 +53,18 @@ export function scheduleDelivery(
   return services.queue.schedule("webhook", deliveryId, atMs);
 }
 
+/** How a push finds its task's submitting span, when tracing is on. */
+function traceLookup(services: WebhookServices): Pick<DeliveryContext, "traceOf"> {
+  const tasks = services.store.tasks;
+  if (services.config.tracing?.enabled !== true || tasks === undefined) return {};
+  return {
+    traceOf: async (taskId) => {
+      const task = await tasks.get(taskId);
+      return task === undefined ? undefined : taskRecord(task).traceparent;
+    },
+  };
+}
+
 export class WebhookDispatcher {
   readonly #services: WebhookServices;
   readonly #context: DeliveryContext;
@@ -62,6 +83,7 @@ export class WebhookDispatcher {
       log: services.log,
       timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
       early: new Map(),
+      ...traceLookup(services),
       policy: {
         serviceHosts: serviceHosts(services.config, services.publicUrl?.()),
         allowPrivate: services.config.webhooks.allow_private_targets,
