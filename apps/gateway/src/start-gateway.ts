@@ -29,6 +29,8 @@ import { type OpenWorkQueueOptions, openWorkQueue } from "./queue/open-work-queu
 import type { WorkQueue } from "./queue/work-queue.ts";
 import { toChannel } from "./routing/channel.ts";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./routing/circuit-breaker.ts";
+import { BackgroundResponses } from "./responses/background-response.ts";
+import { startResponseSweeper } from "./responses/response-sweeper.ts";
 import { ModelRouter } from "./routing/model-router.ts";
 import type { GatewayServices } from "./services/gateway-services.ts";
 import { openStore } from "./storage/open-store.ts";
@@ -261,6 +263,9 @@ export async function startGateway(
   // Unfinished tasks from before a restart are scheduled again here.
   const tasks = new TaskRunner(services, options.tasks);
   await tasks.start();
+  // Background responses queued or cut short before a restart run again.
+  const backgroundResponses = new BackgroundResponses(services);
+  await backgroundResponses.start();
   const fileSweeper = startFileSweeper({
     records: store.files,
     store: fileStore,
@@ -270,6 +275,7 @@ export async function startGateway(
       ? {}
       : { intervalMs: options.fileSweepIntervalMs }),
   });
+  const responseSweeper = startResponseSweeper({ store: store.responses, now, log });
   log.info(
     { url, channels: effective.channels.map((c) => c.name), database: store.driver },
     "gateway listening",
@@ -288,11 +294,13 @@ export async function startGateway(
       // Running jobs finish (polls, pushes, what they settle) before their agent, accounting
       // and the store close.
       await tasks.close();
+      await backgroundResponses.close();
       await webhooks.close();
       await queue.close();
       await agent.close();
       await services.accounting?.close();
       await fileSweeper.stop();
+      await responseSweeper.stop();
       await fileStore.close();
       await store.close();
       await shared.close();

@@ -196,6 +196,26 @@ export const modelPriceSchema = z
   })
   .refine((p) => Object.keys(p).length > 0, "must set at least one price");
 
+/**
+ * Responses kept for `store: true` (the Responses API default): how long they live, and the most
+ * one stored response may hold (its whole conversation and its output, as JSON bytes).
+ */
+export const responsesSchema = z.strictObject({
+  retention_days: z.number().positive().default(30),
+  max_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
+  /** How long a follow-up naming a response still being recorded waits for it (ms). */
+  follow_up_wait_ms: z.number().int().min(0).default(10_000),
+  /**
+   * How long a runner owns a background response it started (ms): past it, another instance
+   * (or this one after a restart) runs it again, as a task whose runner died is taken over.
+   */
+  background_claim_ms: z.number().int().positive().default(15 * 60_000),
+});
+
 /** Prometheus metrics at `path` (GET, no auth: expose it only where scrapers reach it). */
 export const metricsSchema = z.strictObject({
   enabled: z.boolean().default(false),
@@ -230,6 +250,7 @@ export const configSchema = z
     pricing: z.record(nonEmpty, modelPriceSchema).default({}),
     metrics: metricsSchema.prefault({}),
     tracing: tracingSchema.prefault({}),
+    responses: responsesSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const duplicates = (

@@ -8,6 +8,7 @@ import {
   type SqlValue,
 } from "./sql-connection.ts";
 import { SqlFileRecords } from "./sql-files.ts";
+import { SqlResponseStore } from "./sql-responses.ts";
 import {
   heartbeatLeases,
   listLeases,
@@ -98,6 +99,7 @@ export class SqlStore implements Store {
   readonly files: SqlFileRecords;
   readonly tasks: SqlTaskStore;
   readonly webhooks: SqlWebhookStore;
+  readonly responses: SqlResponseStore;
   readonly #db: SqlConnection;
   readonly #now: () => number;
 
@@ -108,6 +110,7 @@ export class SqlStore implements Store {
     this.files = new SqlFileRecords(db);
     this.tasks = new SqlTaskStore(db);
     this.webhooks = new SqlWebhookStore(db, now);
+    this.responses = new SqlResponseStore(db);
   }
 
   async migrate(): Promise<number[]> {
