@@ -213,7 +213,11 @@ export const responsesSchema = z.strictObject({
    * How long a runner owns a background response it started (ms): past it, another instance
    * (or this one after a restart) runs it again, as a task whose runner died is taken over.
    */
-  background_claim_ms: z.number().int().positive().default(15 * 60_000),
+  background_claim_ms: z
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60_000),
 });
 
 /** Prometheus metrics at `path` (GET, no auth: expose it only where scrapers reach it). */

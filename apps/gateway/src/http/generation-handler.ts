@@ -7,6 +7,7 @@ import {
   type Request as CanonicalRequest,
   findTooDeep,
   MAX_JSON_DEPTH,
+  type Warning,
 } from "@interlingua/core-types";
 import { type GatewayError, invalidRequest, notFound, toGatewayError } from "@interlingua/errors";
 import type { Context } from "hono";
@@ -120,11 +121,13 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
 
     // Responses state: previous_response_id and item_reference become the items they name.
     let stored: StorePlan | undefined;
+    let notes: Warning[] | undefined;
     if (endpoint.format === "responses") {
       const state = await resolveStoredState(services, token.userId, wire);
       if (!state.ok) return refuse(state.error);
       wire = state.wire;
       stored = state.plan;
+      notes = state.warnings;
     }
 
     let canonical: CanonicalRequest;
@@ -180,6 +183,7 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       signal: call.signal,
       strict: isStrict(headers),
       ...(stored === undefined ? {} : { stored }),
+      ...(notes === undefined || notes.length === 0 ? {} : { notes }),
     };
     if (stored?.background === true) {
       try {

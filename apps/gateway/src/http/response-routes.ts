@@ -121,7 +121,13 @@ export function mountResponseRoutes(app: Hono<AppEnv>, services: GatewayServices
         throw new Refusal(invalidRequest('order: must be "asc" or "desc"', "order"));
       }
       const items = await services.store.responses.items(row.id, false);
-      return reply(c, pageItems(items, { after: c.req.query("after"), limit, order }));
+      return reply(
+        c,
+        pageItems(
+          items.map((entry) => entry.item),
+          { after: c.req.query("after"), limit, order },
+        ),
+      );
     }),
   );
 

@@ -1,5 +1,5 @@
 import type { CacheAnalysis } from "@interlingua/cache-control";
-import type { Request } from "@interlingua/core-types";
+import type { Request, Warning } from "@interlingua/core-types";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { EndpointSpec } from "../contract/endpoints.ts";
 import type { RequestLog } from "../log/request-log.ts";
@@ -33,6 +33,8 @@ export interface ParsedGeneration {
   readonly strict?: boolean;
   /** A responses call kept for `store: true`: its response id and conversation (issue 25). */
   readonly stored?: StorePlan;
+  /** What the gateway's own reading of the request left out (stored history), for the header. */
+  readonly notes?: readonly Warning[];
 }
 
 /** How the reply goes out. */

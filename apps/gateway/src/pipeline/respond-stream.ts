@@ -134,7 +134,8 @@ function stageFor(
         fill,
       ),
       // A responses stream's snapshots say whether the response is kept.
-      encoder: format === "responses" ? withSnapshotFields(encoder, stateFields(request.stored)) : encoder,
+      encoder:
+        format === "responses" ? withSnapshotFields(encoder, stateFields(request.stored)) : encoder,
       framing,
       onEvent,
       failed: upstreamStreamFailed,

@@ -135,6 +135,7 @@ export async function runGeneration(
   const summary = {
     model: request.model,
     channel: committed.candidate.channel.name,
+    protocol: committed.candidate.channel.protocol,
     upstreamModel: committed.candidate.upstreamModel,
     sameFormat: committed.prepared.sameFormat,
     ...(committed.cachePlan === undefined
@@ -174,7 +175,7 @@ export async function runGeneration(
     const translated = reply.translated;
     if (plan !== undefined && translated !== undefined) {
       await recordQuietly(services, plan, () =>
-        finishStored(services, plan, storedBody(translated, plan)),
+        finishStored(services, plan, storedBody(translated, plan), summary.protocol),
       );
     }
     // Usage is read after the reply is on its way; the client waits for neither charge nor log.
@@ -210,6 +211,7 @@ export async function runGeneration(
           broken === undefined
             ? said
             : { ...said, status: "failed", error: { code: broken.type, message: broken.message } },
+          summary.protocol,
         ),
       );
     }

@@ -76,12 +76,14 @@ export async function finishStored(
   services: GatewayServices,
   plan: StorePlan,
   body: Record<string, unknown>,
+  /** The upstream protocol that made the output. */
+  origin?: string,
 ): Promise<boolean> {
   const status = STATUSES.find((s) => s === body["status"]) ?? "completed";
   const output = Array.isArray(body["output"]) ? (body["output"] as StoredItem[]) : [];
   return services.store.responses.finish(
     plan.responseId,
-    { status, body, outputItems: output },
+    { status, body, outputItems: output, origin },
     services.now(),
   );
 }

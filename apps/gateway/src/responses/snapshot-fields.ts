@@ -12,11 +12,13 @@ export function withSnapshotFields(
   const patch =
     (emit: (message: SseMessage) => void) =>
     (message: SseMessage): void => {
-      if (!LIFECYCLE.test(message.data)) return emit(message);
+      if (!LIFECYCLE.test(message.data)) {
+        emit(message);
+        return;
+      }
       const frame = JSON.parse(message.data) as { response?: Record<string, unknown> };
-      if (frame.response === undefined) return emit(message);
-      frame.response = { ...frame.response, ...fields };
-      emit({ ...message, data: JSON.stringify(frame) });
+      if (frame.response !== undefined) frame.response = { ...frame.response, ...fields };
+      emit(frame.response === undefined ? message : { ...message, data: JSON.stringify(frame) });
     };
   return {
     push: (event, emit) => encoder.push(event, patch(emit)),

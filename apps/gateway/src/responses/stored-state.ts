@@ -1,13 +1,19 @@
 import { randomBytes } from "node:crypto";
+import type { Warning } from "@interlingua/core-types";
 import { type GatewayError, invalidRequest, notFound } from "@interlingua/errors";
 import {
   inputAsItems,
+  itemType,
   referencedItemIds,
   resolveItemReferences,
   type StoredItem,
 } from "@interlingua/fmt-responses";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import { OPEN_STATUSES, type StoredResponseRow } from "../storage/response-store.ts";
+import {
+  OPEN_STATUSES,
+  type StoredEntry,
+  type StoredResponseRow,
+} from "../storage/response-store.ts";
 
 // The front of a stateful Responses call (issue 25): `previous_response_id` and `item_reference`
 // become the items they name, so the request that reaches the codec is a whole conversation any
@@ -19,7 +25,7 @@ export interface StorePlan {
   readonly userId: string;
   readonly previousId: string | undefined;
   /** The whole conversation the response answers: history, then this call's input. */
-  readonly inputItems: readonly StoredItem[];
+  readonly inputItems: readonly StoredEntry[];
   /** Unix ms. */
   readonly createdAt: number;
   /** `background: true`: written queued at once, run by the background runner. */
@@ -27,7 +33,13 @@ export interface StorePlan {
 }
 
 export type StoredState =
-  | { ok: true; wire: Record<string, unknown>; plan: StorePlan | undefined }
+  | {
+      ok: true;
+      wire: Record<string, unknown>;
+      plan: StorePlan | undefined;
+      /** What the stored history could not give this upstream. */
+      warnings?: Warning[];
+    }
   | { ok: false; error: GatewayError };
 
 export const newResponseId = (): string => `resp_${randomBytes(16).toString("hex")}`;
@@ -110,7 +122,7 @@ export async function resolveStoredState(
     return { ok: true, wire: rest, plan: undefined };
   }
 
-  let history: StoredItem[] = [];
+  let history: StoredEntry[] = [];
   if (typeof previous === "string") {
     const row = await settledResponse(services, previous, userId);
     if (row === undefined) {
@@ -136,9 +148,15 @@ export async function resolveStoredState(
 
   const found =
     references.length === 0
-      ? new Map<string, StoredItem>()
+      ? new Map<string, StoredEntry>()
       : await services.store.responses.findItems(userId, references, services.now());
-  const resolved = resolveItemReferences(history, items, found);
+  const origins = new Map<string, string | undefined>();
+  for (const entry of [...history, ...found.values()]) origins.set(entry.item.id, entry.origin);
+  const resolved = resolveItemReferences(
+    history.map((entry) => entry.item),
+    items,
+    new Map([...found].map(([id, entry]) => [id, entry.item])),
+  );
   if (resolved.missing.length > 0) {
     return {
       ok: false,
@@ -146,8 +164,13 @@ export async function resolveStoredState(
     };
   }
 
-  const wire = { ...rest, input: resolved.items };
-  if (!keep) return { ok: true, wire, plan: undefined };
+  const { kept, warnings } = withoutForeignReasoning(
+    resolved.items,
+    origins,
+    targetProtocol(services, rest["model"]),
+  );
+  const wire = { ...rest, input: kept };
+  if (!keep) return { ok: true, wire, plan: undefined, warnings };
   const bytes = JSON.stringify(resolved.items).length;
   const cap = services.config.responses.max_bytes;
   if (bytes > cap) {
@@ -166,9 +189,47 @@ export async function resolveStoredState(
       responseId: newResponseId(),
       userId,
       previousId: typeof previous === "string" ? previous : undefined,
-      inputItems: resolved.items,
+      inputItems: resolved.items.map((item) => ({ item, origin: origins.get(item.id) })),
       createdAt: services.now(),
       ...(background === true ? { background: true } : {}),
     },
+    warnings,
   };
+}
+
+/** The protocol of the channel that would serve `model` first (undefined: no channel does). */
+function targetProtocol(services: GatewayServices, model: unknown): string | undefined {
+  if (typeof model !== "string") return undefined;
+  return services.router.resolve(model)?.candidates[0]?.channel.protocol;
+}
+
+/**
+ * Reasoning a model of another upstream protocol made (its signature or encrypted content is
+ * that provider's, which no other provider accepts) is left out of a conversation moved to
+ * another protocol, and said so; it stays stored, so a turn back on its own family has it again.
+ */
+function withoutForeignReasoning(
+  items: readonly StoredItem[],
+  origins: ReadonlyMap<string, string | undefined>,
+  target: string | undefined,
+): { kept: StoredItem[]; warnings: Warning[] } {
+  if (target === undefined) return { kept: [...items], warnings: [] };
+  const kept: StoredItem[] = [];
+  let dropped = 0;
+  for (const item of items) {
+    const origin = origins.get(item.id);
+    if (itemType(item) === "reasoning" && origin !== undefined && origin !== target) dropped++;
+    else kept.push(item);
+  }
+  const warnings: Warning[] =
+    dropped === 0
+      ? []
+      : [
+          {
+            type: "dropped",
+            feature: "input.reasoning",
+            message: `${dropped} stored reasoning item(s) made by another upstream protocol are not sent to the ${target} upstream`,
+          },
+        ];
+  return { kept, warnings };
 }

@@ -5,6 +5,12 @@ import type { StoredItem } from "@interlingua/fmt-responses";
 // stream is still being recorded, and finished once (a compare-and-swap on the status: a
 // response cancelled in the meantime stays cancelled). Every read is scoped to the user.
 
+/** A stored item, and the upstream protocol that made it (undefined: the client sent it). */
+export interface StoredEntry {
+  readonly item: StoredItem;
+  readonly origin: string | undefined;
+}
+
 /** OpenAI's Response.status values. */
 export type StoredStatus =
   | "queued"
@@ -39,7 +45,7 @@ export interface NewStoredResponse {
   readonly status: StoredStatus;
   readonly body: Record<string, unknown>;
   /** The whole conversation the response answers, in order: history, then the new input. */
-  readonly inputItems: readonly StoredItem[];
+  readonly inputItems: readonly StoredEntry[];
   /** A background response: the request its runner replays (JSON). */
   readonly backgroundRequest?: unknown;
   readonly createdAt: number;
@@ -50,6 +56,8 @@ export interface StoredResponseEnd {
   readonly status: StoredStatus;
   readonly body: Record<string, unknown>;
   readonly outputItems: readonly StoredItem[];
+  /** The upstream protocol that made the output. */
+  readonly origin?: string | undefined;
 }
 
 export interface ResponseStore {
@@ -85,9 +93,13 @@ export interface ResponseStore {
   /** The user's response, unless it expired. */
   get(id: string, userId: string, now: number): Promise<StoredResponseRow | undefined>;
   /** Its items in order: the input items, then (`output`) the output items. */
-  items(id: string, output: boolean): Promise<StoredItem[]>;
+  items(id: string, output: boolean): Promise<StoredEntry[]>;
   /** Items of the user's live responses by item id (any copy: they are the same item). */
-  findItems(userId: string, itemIds: readonly string[], now: number): Promise<Map<string, StoredItem>>;
+  findItems(
+    userId: string,
+    itemIds: readonly string[],
+    now: number,
+  ): Promise<Map<string, StoredEntry>>;
   /** Deletes the user's response and its items; false when there was none. */
   delete(id: string, userId: string): Promise<boolean>;
   /** Deletes up to `limit` expired responses with their items; how many went. */

@@ -1,6 +1,7 @@
 import type { StoredItem } from "@interlingua/fmt-responses";
 import type {
   NewStoredResponse,
+  StoredEntry,
   ResponseStore,
   StoredResponseEnd,
   StoredResponseRow,
@@ -34,6 +35,11 @@ const toRow = (row: SqlRow): StoredResponseRow => ({
   expiresAt: num(row["expires_at"]),
 });
 
+const toEntry = (row: SqlRow): StoredEntry => ({
+  item: JSON.parse(String(row["body"])) as StoredItem,
+  origin: text(row["origin"]),
+});
+
 const marks = (count: number) => Array.from({ length: count }, () => "?").join(", ");
 const OPEN = `status IN (${OPEN_STATUSES.map((s) => `'${s}'`).join(", ")})`;
 
@@ -41,24 +47,25 @@ async function insertItems(
   tx: SqlConnection,
   responseId: string,
   userId: string,
-  items: readonly StoredItem[],
+  items: readonly StoredEntry[],
   first: number,
   output: boolean,
 ): Promise<void> {
   // A few hundred rows per statement keeps under both drivers' parameter limits.
   for (let at = 0; at < items.length; at += 100) {
     const chunk = items.slice(at, at + 100);
-    const params = chunk.flatMap((item, i) => [
+    const params = chunk.flatMap((entry, i) => [
       responseId,
       first + at + i,
       userId,
-      item.id,
+      entry.item.id,
       sqlBool(output),
-      JSON.stringify(item),
+      entry.origin ?? null,
+      JSON.stringify(entry.item),
     ]);
     await tx.run(
-      `INSERT INTO stored_response_items (response_id, position, user_id, item_id, output, body)
-       VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`,
+      `INSERT INTO stored_response_items (response_id, position, user_id, item_id, output, origin, body)
+       VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
       params,
     );
   }
@@ -74,7 +81,8 @@ export class SqlResponseStore implements ResponseStore {
   async begin(response: NewStoredResponse, now: number): Promise<void> {
     const body = JSON.stringify(response.body);
     const bytes =
-      body.length + response.inputItems.reduce((sum, item) => sum + JSON.stringify(item).length, 0);
+      body.length +
+      response.inputItems.reduce((sum, entry) => sum + JSON.stringify(entry.item).length, 0);
     await this.#db.transaction(async (tx) => {
       await tx.run(
         `INSERT INTO stored_responses
@@ -87,7 +95,9 @@ export class SqlResponseStore implements ResponseStore {
           response.status,
           body,
           bytes,
-          response.backgroundRequest === undefined ? null : JSON.stringify(response.backgroundRequest),
+          response.backgroundRequest === undefined
+            ? null
+            : JSON.stringify(response.backgroundRequest),
           response.createdAt,
           now,
           response.expiresAt,
@@ -117,7 +127,7 @@ export class SqlResponseStore implements ResponseStore {
         tx,
         id,
         String(owner["user_id"]),
-        end.outputItems,
+        end.outputItems.map((item) => ({ item, origin: end.origin })),
         num(count[0]?.["n"]),
         true,
       );
@@ -188,31 +198,31 @@ export class SqlResponseStore implements ResponseStore {
     return rows[0] === undefined ? undefined : toRow(rows[0]);
   }
 
-  async items(id: string, output: boolean): Promise<StoredItem[]> {
+  async items(id: string, output: boolean): Promise<StoredEntry[]> {
     const rows = await this.#db.all(
-      "SELECT body FROM stored_response_items WHERE response_id = ? AND output = ? ORDER BY position",
+      "SELECT origin, body FROM stored_response_items WHERE response_id = ? AND output = ? ORDER BY position",
       [id, sqlBool(output)],
     );
-    return rows.map((row) => JSON.parse(String(row["body"])) as StoredItem);
+    return rows.map(toEntry);
   }
 
   async findItems(
     userId: string,
     itemIds: readonly string[],
     now: number,
-  ): Promise<Map<string, StoredItem>> {
-    const found = new Map<string, StoredItem>();
+  ): Promise<Map<string, StoredEntry>> {
+    const found = new Map<string, StoredEntry>();
     const wanted = [...new Set(itemIds)];
     for (let at = 0; at < wanted.length; at += 100) {
       const chunk = wanted.slice(at, at + 100);
       const rows = await this.#db.all(
-        `SELECT i.item_id, i.body FROM stored_response_items i
+        `SELECT i.item_id, i.origin, i.body FROM stored_response_items i
            JOIN stored_responses r ON r.id = i.response_id
          WHERE i.user_id = ? AND i.item_id IN (${marks(chunk.length)}) AND r.expires_at > ?`,
         [userId, ...chunk, now],
       );
       for (const row of rows) {
-        found.set(String(row["item_id"]), JSON.parse(String(row["body"])) as StoredItem);
+        found.set(String(row["item_id"]), toEntry(row));
       }
     }
     return found;

@@ -2,7 +2,8 @@ import type { Migration } from "../migrations.ts";
 
 // Responses kept for `store: true` (issue 25): the Responses object as last known, and its input
 // items (the whole conversation up to it) and output items, one row each, so `previous_response_id`
-// rebuilds a history and `item_reference` finds an item by id. Rows belong to a user and expire
+// rebuilds a history and `item_reference` finds an item by id. An item a model made names the
+// upstream protocol that made it (`origin`): its reasoning is only replayed to that protocol. Rows belong to a user and expire
 // (`responses.retention_days`). A background response keeps the request it runs
 // (`background_request`) and the time its runner's claim lapses. Times are unix milliseconds.
 export const STORED_RESPONSES_MIGRATION: Migration = {
@@ -30,6 +31,7 @@ CREATE TABLE stored_response_items (
   user_id TEXT NOT NULL,
   item_id TEXT NOT NULL,
   output BOOLEAN NOT NULL,
+  origin TEXT,
   body TEXT NOT NULL,
   PRIMARY KEY (response_id, position)
 ) {{keyed}};
