@@ -202,7 +202,7 @@ describe("stored responses through the openai SDK", () => {
     }
     // Another family's signed reasoning is left out of what the upstream is sent, and said so.
     const { response: moved } = await client.responses
-      .create({ model: "txtB-sonnet-4-6", previous_response_id: previous, input: "done?" })
+      .create({ model: "txtB-sonnet-4-6", previous_response_id: previous ?? null, input: "done?" })
       .withResponse();
     expect(moved.headers.get("x-interlingua-warnings")).toContain("input.reasoning=dropped");
     const sent = JSON.stringify(upstreamBodies(/\/v1\/messages$/).at(-1));

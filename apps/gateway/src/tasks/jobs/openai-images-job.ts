@@ -1,4 +1,7 @@
+import type { ImageQuality } from "@interlingua/tasks";
 import {
+  dallEQualities,
+  type OpenAIImageQuality,
   openAIImageSize,
   parseOpenAIImageResponse,
   renderOpenAIImageRequest,
@@ -28,6 +31,9 @@ export const openaiImagesJob: Job = {
         model: context.candidate.upstreamModel,
         prompt: input.prompt,
         ...(size === undefined ? {} : { size }),
+        ...(input.n === undefined || input.n === 1 ? {} : { n: input.n }),
+        ...(input.quality === undefined ? {} : { quality: upstreamQuality(input.quality) }),
+        ...(input.user === undefined ? {} : { user: input.user }),
       }),
     });
     if (!reply.ok) {
@@ -69,6 +75,12 @@ export const openaiImagesJob: Job = {
     return this.start(context);
   },
 };
+
+/** DALL-E's `standard` / `hd` as the GPT image quality of the same intent. */
+const upstreamQuality = (quality: ImageQuality): OpenAIImageQuality =>
+  Object.hasOwn(dallEQualities, quality)
+    ? dallEQualities[quality as keyof typeof dallEQualities]
+    : (quality as OpenAIImageQuality);
 
 function isPolicyRefusal(code: string | undefined, message: string): boolean {
   return (code !== undefined && POLICY_CODES.has(code)) || /safety system/i.test(message);
