@@ -110,27 +110,44 @@ async function tokenOf(
 export class BackgroundResponses {
   readonly #services: GatewayServices;
   readonly #inFlight = new Set<Promise<void>>();
+  #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
 
   constructor(services: GatewayServices) {
     this.#services = services;
   }
 
-  /** Registers the runner and schedules every open background response again. */
+  /**
+   * Registers the runner and schedules every open background response again; then looks for
+   * ones whose runner died (claim lapsed) every half claim, at most every 30 s, so another
+   * instance takes them over without a restart of the one that lost them.
+   */
   async start(): Promise<void> {
     this.#services.queue.process(KIND, (id) => this.run(id));
+    const resumed = await this.sweep();
+    if (resumed > 0)
+      this.#services.log.info({ responses: resumed }, "background responses resumed");
+    const claimMs = this.#services.config.responses.background_claim_ms;
+    this.#timer = setInterval(
+      () => void this.sweep().catch(() => undefined),
+      Math.max(250, Math.min(30_000, Math.floor(claimMs / 2))),
+    );
+    this.#timer.unref();
+  }
+
+  /** Schedules the open background responses: queued ones now, claimed ones when it lapses. */
+  async sweep(): Promise<number> {
     const open = await this.#services.store.responses.openBackground(RESUME_BATCH);
     const now = this.#services.now();
-    // A claimed one is due when its claim lapses (its runner may still be alive elsewhere).
     for (const { id, claimedUntil } of open) {
       await this.#services.queue.schedule(KIND, id, Math.max(now, claimedUntil + 1));
     }
-    if (open.length > 0)
-      this.#services.log.info({ responses: open.length }, "background responses resumed");
+    return open.length;
   }
 
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#timer !== undefined) clearInterval(this.#timer);
     await Promise.allSettled([...this.#inFlight]);
   }
 
