@@ -79,9 +79,10 @@ export function resolveItemReferences(
       continue;
     }
     const id = typeof item["id"] === "string" ? item["id"] : "";
+    if (seen.has(id)) continue;
     const stored = found.get(id);
     if (stored === undefined) missing.push(id);
-    else if (!seen.has(id)) {
+    else {
       seen.add(id);
       items.push(stored);
     }
