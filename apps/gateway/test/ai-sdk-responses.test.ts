@@ -88,7 +88,7 @@ describe("the AI SDK's default OpenAI provider through the gateway", () => {
         expect(bodies).toHaveLength(2);
         expect(bodies[0]?.store ?? true).toBe(true);
         // Step 2 names the items of step 1 it keeps by id, as the SDK does with store on.
-        const references = (bodies[1]?.input as Json[]).filter(
+        const references = ((bodies[1]?.input ?? []) as Json[]).filter(
           (item) => item.type === "item_reference",
         );
         expect(references.length).toBeGreaterThan(0);
