@@ -8,6 +8,7 @@ import {
   toGatewayError,
 } from "@interlingua/errors";
 import { openCallAccount } from "../billing/call-account.ts";
+import { inlineFiles, namesFiles } from "../files/inline-files.ts";
 import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../contract/error-response.ts";
@@ -34,8 +35,9 @@ const JSON_HEADERS = { "content-type": "application/json" };
 /** The back half of a generation: route, call upstream (with fallback), reply in the client's format. */
 export async function runGeneration(
   services: GatewayServices,
-  request: GenerationRequest,
+  asked: GenerationRequest,
 ): Promise<Response | TextReply> {
+  let request = asked;
   const started = performance.now();
   const { log, endpoint } = request;
   const fail = (error: GatewayError, attempts: AttemptRecord[] = []) => {
@@ -79,6 +81,16 @@ export async function runGeneration(
         "model",
       ),
     );
+  }
+
+  // Files named by URL or by a gateway file id travel inline (fetched, size- and type-checked).
+  if (namesFiles(request.canonical)) {
+    const inlined = await inlineFiles(services, request.token.userId, request.canonical);
+    if (!inlined.ok) {
+      await failStored(inlined.error);
+      return fail(inlined.error);
+    }
+    request = { ...request, canonical: inlined.request };
   }
 
   // A background response was written when it was queued.
