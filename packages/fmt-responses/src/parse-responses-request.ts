@@ -244,7 +244,8 @@ const FILE_TYPES: Readonly<Record<string, string>> = {
 /** `input_file` as a canonical file part: inline bytes, a URL, or an id (the schema saw one). */
 function filePart(block: ResponsesInputFileBlock): FilePart {
   let part: FilePart;
-  if (block.file_url !== undefined) part = { type: "file", source: { type: "url", url: block.file_url } };
+  if (block.file_url !== undefined)
+    part = { type: "file", source: { type: "url", url: block.file_url } };
   else if (block.file_id !== undefined)
     part = { type: "file", source: { type: "file-id", fileId: block.file_id } };
   else {

@@ -34,6 +34,7 @@ describe("stored items", () => {
       "msg_ref",
     ]);
     expect(inputAsItems(42, newId)).toBeUndefined();
+    expect(inputAsItems([{ role: "user", content: "a" }, null], newId)).toBeUndefined();
   });
 
   it("references resolve in place, never repeating an item the history holds", () => {

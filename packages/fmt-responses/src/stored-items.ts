@@ -19,7 +19,8 @@ export const itemType = (item: Record<string, unknown>): string =>
 
 /**
  * The client's `input` as items: a string is one user message; each item without an id gets one
- * (`newId` makes the random part), so `input_items` and `item_reference` can name it.
+ * (`newId` makes the random part), so `input_items` and `item_reference` can name it. Undefined
+ * when `input` is neither a string nor an array of objects (the codec's parse names the field).
  */
 export function inputAsItems(
   input: unknown,
@@ -36,12 +37,14 @@ export function inputAsItems(
     ];
   }
   if (!Array.isArray(input)) return undefined;
-  return input.map((item: unknown) => {
-    if (item === null || typeof item !== "object" || Array.isArray(item)) return item as never;
-    const object = item as Record<string, unknown>;
+  const isObject = (item: unknown): item is Record<string, unknown> =>
+    item !== null && typeof item === "object" && !Array.isArray(item);
+  if (!input.every(isObject)) return undefined;
+  return input.map((object) => {
     if (itemType(object) === "item_reference") return object;
     if (typeof object["id"] === "string" && object["id"] !== "") return object;
-    return { id: `${ITEM_PREFIX[itemType(object)] ?? "item"}_${newId()}`, ...object };
+    // An id that is not a string is no id: the item gets one of its own.
+    return { ...object, id: `${ITEM_PREFIX[itemType(object)] ?? "item"}_${newId()}` };
   });
 }
 

@@ -67,7 +67,8 @@ export async function fromFileStore(
   const stream = await services.fileStore.get(key);
   if (stream === undefined) return { ok: false, message: "the uploaded file is gone" };
   const bytes = await readLimited(stream, maxBytes);
-  if (bytes === undefined) return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
+  if (bytes === undefined)
+    return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
   return { ok: true, bytes };
 }
 
