@@ -24,8 +24,8 @@ import { type JsonObject, readJsonObject } from "../contract/read-json-object.ts
 import { isStrict, strictRefusal, warningsHeaders } from "../contract/warnings-header.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { TaskRow } from "../storage/task-store.ts";
-import { sizeText } from "../tasks/jobs/image-input.ts";
 import { imagesResponse, taskFailure, waitForTask } from "../tasks/images-response.ts";
+import { sizeText } from "../tasks/jobs/image-input.ts";
 import { type Submission, submitTask } from "../tasks/submit-task.ts";
 import { isTaskId } from "../tasks/task-id.ts";
 import { upstreamHandle } from "../tasks/task-record.ts";

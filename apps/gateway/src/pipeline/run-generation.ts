@@ -8,11 +8,11 @@ import {
   toGatewayError,
 } from "@interlingua/errors";
 import { openCallAccount } from "../billing/call-account.ts";
-import { inlineFiles, namesFiles } from "../files/inline-files.ts";
 import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import { warningsHeaders } from "../contract/warnings-header.ts";
+import { inlineFiles, namesFiles } from "../files/inline-files.ts";
 import { inSpan } from "../log/tracing.ts";
 import {
   beginStored,

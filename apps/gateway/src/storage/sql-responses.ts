@@ -1,14 +1,14 @@
 import type { StoredItem } from "@interlingua/fmt-responses";
 import type {
   NewStoredResponse,
-  StoredEntry,
   ResponseStore,
+  StoredEntry,
   StoredResponseEnd,
   StoredResponseRow,
   StoredStatus,
 } from "./response-store.ts";
 import { OPEN_STATUSES } from "./response-store.ts";
-import { sqlBool, sqlNum as num, type SqlConnection, type SqlRow } from "./sql-connection.ts";
+import { sqlNum as num, type SqlConnection, type SqlRow, sqlBool } from "./sql-connection.ts";
 import { optText as text } from "./sql-optional.ts";
 
 // The `stored_responses` and `stored_response_items` tables (migration 8) on either driver.

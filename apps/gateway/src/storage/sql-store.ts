@@ -8,7 +8,6 @@ import {
   type SqlValue,
 } from "./sql-connection.ts";
 import { SqlFileRecords } from "./sql-files.ts";
-import { SqlResponseStore } from "./sql-responses.ts";
 import {
   heartbeatLeases,
   listLeases,
@@ -17,6 +16,7 @@ import {
   takeLease,
 } from "./sql-leases.ts";
 import { optNum } from "./sql-optional.ts";
+import { SqlResponseStore } from "./sql-responses.ts";
 import { SqlTaskStore } from "./sql-tasks.ts";
 import { toLog } from "./sql-usage-logs.ts";
 import { SqlWebhookStore } from "./sql-webhooks.ts";

@@ -1,4 +1,3 @@
-import type { ImageQuality } from "@interlingua/tasks";
 import {
   dallEQualities,
   type OpenAIImageQuality,
@@ -6,6 +5,7 @@ import {
   parseOpenAIImageResponse,
   renderOpenAIImageRequest,
 } from "@interlingua/fmt-chat/media";
+import type { ImageQuality } from "@interlingua/tasks";
 import { callJson, download } from "../upstream-call.ts";
 import { type ImageInput, sizeText } from "./image-input.ts";
 import { failureStep, type Job, type MediaBytes, type Step } from "./job.ts";
