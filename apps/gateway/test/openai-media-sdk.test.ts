@@ -71,6 +71,8 @@ describe("images and speech through the openai SDK", () => {
         // One call for both images; the user id reaches OpenAI.
         expect(sent).toHaveLength(1);
         expect(sent[0]).toMatchObject({ n: 2, user: "end-user-7" });
+        // OpenAI reported its usage: the answer carries it, as OpenAI's does.
+        expect(result.usage?.output_tokens).toBeGreaterThan(0);
       } else {
         expect(sent).toHaveLength(2);
       }

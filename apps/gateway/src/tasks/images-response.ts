@@ -2,6 +2,7 @@ import { GatewayError } from "@interlingua/errors";
 import { isTerminal, type TaskResult } from "@interlingua/tasks";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { TaskRow } from "../storage/task-store.ts";
+import { upstreamHandle } from "./task-record.ts";
 
 // OpenAI's synchronous `ImagesResponse` for an image task (issue 25): what the official SDKs'
 // `images.generate` reads (`created`, `data[].url` or `data[].b64_json`). The task runs as any
@@ -51,7 +52,12 @@ export async function imagesResponse(
     format === "url"
       ? urls.map((url) => ({ url }))
       : await Promise.all(urls.map(async (url) => ({ b64_json: await base64Of(services, url) })));
-  return { created: Math.floor(task.createdAt / 1000), data };
+  const usage = upstreamHandle(task).imageUsage;
+  return {
+    created: Math.floor(task.createdAt / 1000),
+    data,
+    ...(usage === undefined ? {} : { usage }),
+  };
 }
 
 const STATUS_BY_TYPE: Readonly<Record<string, 400 | 500 | 502>> = {

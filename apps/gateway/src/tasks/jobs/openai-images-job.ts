@@ -64,7 +64,11 @@ export const openaiImagesJob: Job = {
     if (media.length === 0) {
       return { kind: "failed", code: "invalid_upstream_result", message: "no image in the reply" };
     }
-    return { kind: "results", media } satisfies Step;
+    // OpenAI's own usage object, as its ImagesResponse carries it (images-response.ts).
+    const usage = (reply.value as { usage?: unknown }).usage;
+    return usage !== null && typeof usage === "object"
+      ? { kind: "results", media, usage: usage as Record<string, unknown> }
+      : ({ kind: "results", media } satisfies Step);
   },
 
   // Synchronous upstream: a task found mid-way (its runner died) simply starts again.
