@@ -346,6 +346,16 @@ describe("stored responses through the openai SDK", () => {
     ).toBeInstanceOf(OpenAI.BadRequestError);
   });
 
+  it("a channel key an upstream echoes is kept redacted, as the client got it", async () => {
+    const rsp = await client.responses.create({ model: "txtA-5", input: `say ${UPSTREAM_KEY}` });
+    expect(rsp.output_text).not.toContain(UPSTREAM_KEY);
+    const row = await stack.gateway.services.store.responses.get(rsp.id, "alice", Date.now());
+    expect(JSON.stringify(row?.body)).toContain("echo: say");
+    expect(JSON.stringify(row?.body)).not.toContain(UPSTREAM_KEY);
+    const output = await stack.gateway.services.store.responses.items(rsp.id, true);
+    expect(JSON.stringify(output)).not.toContain(UPSTREAM_KEY);
+  });
+
   it("the spec envelope: the same stored response, wrapped", async () => {
     const created = await postJson(`${stack.gateway.url}/v1/responses`, {
       model: "txtA-5",

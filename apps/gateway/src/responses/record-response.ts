@@ -79,11 +79,15 @@ export async function finishStored(
   /** The upstream protocol that made the output. */
   origin?: string,
 ): Promise<boolean> {
-  const status = STATUSES.find((s) => s === body["status"]) ?? "completed";
-  const output = Array.isArray(body["output"]) ? (body["output"] as StoredItem[]) : [];
+  // Kept as the client got it: a channel key an upstream echoed is redacted here too.
+  const kept = services.redactor.active
+    ? (JSON.parse(services.redactor.redact(JSON.stringify(body))) as Record<string, unknown>)
+    : body;
+  const status = STATUSES.find((s) => s === kept["status"]) ?? "completed";
+  const output = Array.isArray(kept["output"]) ? (kept["output"] as StoredItem[]) : [];
   return services.store.responses.finish(
     plan.responseId,
-    { status, body, outputItems: output, origin },
+    { status, body: kept, outputItems: output, origin },
     services.now(),
   );
 }
