@@ -229,33 +229,31 @@ export class BackgroundResponses {
     signal: AbortSignal,
   ): Promise<void> {
     const services = this.#services;
-    {
-      const canonical = CODECS.responses.request.parse(replay.wire);
-      const request: GenerationRequest = {
-        endpoint: ENDPOINTS.responses,
+    const canonical = CODECS.responses.request.parse(replay.wire);
+    const request: GenerationRequest = {
+      endpoint: ENDPOINTS.responses,
+      requestId,
+      token,
+      log: requestLog(services.log, {
         requestId,
-        token,
-        log: requestLog(services.log, {
-          requestId,
-          endpoint: "responses.background",
-          responseId: id,
-          token: token.name,
-        }),
-        wire: replay.wire,
-        canonical: { ...canonical, stream: false },
-        cache: NO_CACHE,
-        model: canonical.model,
-        stream: false,
-        jsonArrayStream: false,
-        wrap: false,
-        upstream: replay.upstream,
-        writesDirectly: false,
-        signal,
-        strict: replay.strict,
-        stored: plan,
-      };
-      // The generation path records the outcome (completed, or failed with its error).
-      await runGeneration(services, request);
-    }
+        endpoint: "responses.background",
+        responseId: id,
+        token: token.name,
+      }),
+      wire: replay.wire,
+      canonical: { ...canonical, stream: false },
+      cache: NO_CACHE,
+      model: canonical.model,
+      stream: false,
+      jsonArrayStream: false,
+      wrap: false,
+      upstream: replay.upstream,
+      writesDirectly: false,
+      signal,
+      strict: replay.strict,
+      stored: plan,
+    };
+    // The generation path records the outcome (completed, or failed with its error).
+    await runGeneration(services, request);
   }
 }
