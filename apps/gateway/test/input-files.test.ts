@@ -133,6 +133,24 @@ describe("input files on every upstream", () => {
     });
   });
 
+  it("a type an upstream cannot take is a clear 400 before the call (OpenAI chat: PDF only)", async () => {
+    const before = stack.sim.requests.length;
+    const error = await client.responses
+      .create({
+        model: "txtA-5",
+        input: [
+          { role: "user", content: [{ type: "input_file", file_url: `${filesUrl}/notes.txt` }] },
+        ],
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as Error).message).toContain("PDF files only");
+    expect(stack.sim.requests.length).toBe(before);
+  });
+
   it("a file_id naming the caller's own upload is read from the file store (responses and chat)", async () => {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(png())], { type: "image/png" }), "dot.png");
