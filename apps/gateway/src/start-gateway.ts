@@ -28,6 +28,8 @@ import { queueDepth } from "./observe/queue-depth.ts";
 import { openSharedState } from "./open-shared-state.ts";
 import { type OpenWorkQueueOptions, openWorkQueue } from "./queue/open-work-queue.ts";
 import type { WorkQueue } from "./queue/work-queue.ts";
+import { BackgroundResponses } from "./responses/background-response.ts";
+import { startResponseSweeper } from "./responses/response-sweeper.ts";
 import { toChannel } from "./routing/channel.ts";
 import { CircuitBreaker, type CircuitBreakerOptions } from "./routing/circuit-breaker.ts";
 import { ModelRouter } from "./routing/model-router.ts";
@@ -302,6 +304,9 @@ export async function startGateway(
     ...options.tasks,
   });
   await tasks.start();
+  // Background responses queued or cut short before a restart run again.
+  const backgroundResponses = new BackgroundResponses(services);
+  await backgroundResponses.start();
   const fileSweeper = startFileSweeper({
     records: store.files,
     store: fileStore,
@@ -311,6 +316,7 @@ export async function startGateway(
       ? {}
       : { intervalMs: options.fileSweepIntervalMs }),
   });
+  const responseSweeper = startResponseSweeper({ store: store.responses, now, log });
   log.info(
     { url, channels: effective.channels.map((c) => c.name), database: store.driver },
     "gateway listening",
@@ -334,11 +340,13 @@ export async function startGateway(
       // Running jobs finish (polls, pushes, what they settle) before their agent, accounting
       // and the store close.
       await tasks.close();
+      await backgroundResponses.close();
       await webhooks.close();
       await queue.close();
       await agent.close();
       await services.accounting?.close();
       await fileSweeper.stop();
+      await responseSweeper.stop();
       await fileStore.close();
       await store.close();
       await shared.close();

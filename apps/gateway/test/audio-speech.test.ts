@@ -74,6 +74,13 @@ const FORMATS = [
     type: "audio/pcm",
     magic: (b: Buffer) => b.length === EXPECTED_SECONDS * 24_000 * 2,
   },
+  {
+    // OpenAI's own default, which its SDKs ask for: an MPEG audio frame sync (or an ID3 tag).
+    format: "mp3",
+    type: "audio/mpeg",
+    magic: (b: Buffer) =>
+      b.toString("latin1", 0, 3) === "ID3" || (b[0] === 0xff && (b[1]! & 0xe0) === 0xe0),
+  },
 ] as const;
 
 describe("POST /v1/audio/speech formats", () => {
@@ -96,7 +103,8 @@ describe("POST /v1/audio/speech formats", () => {
         { duration: true },
       );
       expect(metadata.format.duration).toBeCloseTo(EXPECTED_SECONDS, 1);
-      expect(metadata.format.sampleRate).toBe(24_000);
+      // OpenAI's mp3 is 44.1 kHz (the simulator's too); the other formats are 24 kHz.
+      expect(metadata.format.sampleRate).toBe(format === "mp3" ? 44_100 : 24_000);
     });
   }
 
@@ -158,7 +166,7 @@ describe("POST /v1/audio/speech bad input", () => {
   const cases: [string, unknown, number, string | undefined][] = [
     ["an unknown voice", { ...ok, voice: "bob" }, 400, "voice"],
     ["a voice of the wrong type", { ...ok, voice: 1 }, 400, "voice"],
-    ["an unknown format", { ...ok, response_format: "mp3" }, 400, "response_format"],
+    ["an unknown format", { ...ok, response_format: "ogg" }, 400, "response_format"],
     ["speed below 0.25", { ...ok, speed: 0.2 }, 400, "speed"],
     ["speed above 4", { ...ok, speed: 4.5 }, 400, "speed"],
     ["speed as a string", { ...ok, speed: "1" }, 400, "speed"],

@@ -39,8 +39,14 @@ const CASES: {
   {
     format: "responses",
     path: () => "/v1/responses",
-    body: (stream) => ({ model: "txtB-sonnet-4-6", input: "hi", store: true, stream }),
-    dropped: ["store=dropped"],
+    // store is honoured by the gateway (stored responses); include has no Anthropic equivalent.
+    body: (stream) => ({
+      model: "txtB-sonnet-4-6",
+      input: "hi",
+      include: ["message.output_text.logprobs"],
+      stream,
+    }),
+    dropped: ["include=dropped"],
     envelope: (json) =>
       expect(json.error).toMatchObject({ code: 400, type: "invalid_request_error" }),
   },
@@ -117,14 +123,14 @@ describe("translation fidelity on the request side (issue 20)", () => {
     expect(lastBody((p) => p === "/v1/chat/completions")).toMatchObject({ logprobs: true });
   });
 
-  it("previous_response_id is refused (the gateway keeps no response state), strict or not", async () => {
+  it("an unknown previous_response_id is a 404 naming it (the gateway keeps response state)", async () => {
     const res = await postJson(url("/v1/responses"), {
       model: "txtA-5",
       input: "hi",
       previous_response_id: "resp_123",
     });
-    expect(res.status).toBe(400);
-    expect(res.json.error.message).toMatch(/previous_response_id/);
+    expect(res.status).toBe(404);
+    expect(res.json.error.message).toMatch(/resp_123/);
   });
 
   it("same-name parallel results answered out of order reach Gemini in call order", async () => {

@@ -357,7 +357,7 @@ describe("openai-responses upstream: every client format", () => {
     }
   });
 
-  it("a responses client's own fields reach the Responses API unwarned; server-side state is refused", async () => {
+  it("a responses client's own fields reach the Responses API unwarned; unknown state is a 404", async () => {
     const fields = {
       truncation: "auto",
       metadata: { a: "b" },
@@ -378,8 +378,8 @@ describe("openai-responses upstream: every client format", () => {
       { model: MODEL, input: "hi", previous_response_id: "resp_1" },
       BARE,
     );
-    expect(stateful.status).toBe(400);
-    expect(stateful.text).toContain("previous_response_id");
+    expect(stateful.status).toBe(404);
+    expect(stateful.text).toContain("resp_1");
     expect(upstream()).toHaveLength(before);
   });
 

@@ -272,6 +272,34 @@ describe("validation: a 400 naming the field", () => {
     ]);
   });
 
+  it("render: OpenAI chat takes PDF files; an image file goes as an image, other types are a 400", () => {
+    const request = (mediaType: string): Request => ({
+      model: "m",
+      system: [],
+      messages: [
+        {
+          role: "user",
+          parts: [{ type: "file", source: { type: "base64", mediaType, data: "AAAA" } }],
+        },
+      ],
+      sampling: {},
+      tools: [],
+      stream: false,
+    });
+    const warnings: Warning[] = [];
+    const image = renderChatRequest(request("image/png"), { onWarning: (w) => warnings.push(w) });
+    expect(image.messages[0]).toMatchObject({
+      content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }],
+    });
+    expect(warnings.map((w) => `${w.feature}=${w.type}`)).toContain("parts.file=mapped");
+    const text = rejection(() => renderChatRequest(request("text/plain")));
+    expect(text.param).toBe("messages[0].parts[0].source.mediaType");
+    expect(text.message).toContain("PDF files only");
+    expect(renderChatRequest(request("application/pdf")).messages[0]).toMatchObject({
+      content: [{ type: "file", file: { file_data: "data:application/pdf;base64,AAAA" } }],
+    });
+  });
+
   it("parse throws only 400 GatewayErrors, whatever the input", () => {
     fc.assert(
       fc.property(

@@ -176,7 +176,7 @@ function renderUserMessage(message: UserMessage, at: string, warn: Warn): ChatUs
 function userBlock(part: UserPart, at: string, warn: Warn): ChatUserBlock {
   if (part.type === "text") return textBlock(part, at, warn);
   if (part.type === "image") return imageBlock(part);
-  return fileBlock(part, at);
+  return fileBlock(part, at, warn);
 }
 
 function imageBlock(part: ImagePart): ChatImageBlock {
@@ -190,12 +190,30 @@ function imageBlock(part: ImagePart): ChatImageBlock {
   return block;
 }
 
-function fileBlock(part: FilePart, at: string): ChatFileBlock {
+/**
+ * OpenAI's chat file input takes PDFs only (it answers 400 for any other type), so an image file
+ * goes as an image and any other type is refused here, naming the part, before the call.
+ */
+function fileBlock(part: FilePart, at: string, warn: Warn): ChatFileBlock | ChatImageBlock {
   const source = part.source;
   if (source.type === "url") {
     throw invalidRequest(
       `${at}.source: chat carries files as base64 file_data or a file_id, not by URL`,
       `${at}.source`,
+    );
+  }
+  if (source.type === "base64" && source.mediaType.startsWith("image/")) {
+    warn({
+      type: "mapped",
+      feature: "parts.file",
+      message: `${at}: an image file is sent as an image`,
+    });
+    return imageBlock({ type: "image", source });
+  }
+  if (source.type === "base64" && source.mediaType !== "application/pdf") {
+    throw invalidRequest(
+      `${at}.source.mediaType: the chat protocol (OpenAI) takes PDF files only, not ${source.mediaType}`,
+      `${at}.source.mediaType`,
     );
   }
   const file: ChatFileBlock["file"] =

@@ -69,3 +69,14 @@ export {
   responsesRequestFields,
   untranslatedResponsesFields,
 } from "./responses-request-fields.js";
+export {
+  type ItemPage,
+  type ItemPageQuery,
+  inputAsItems,
+  itemType,
+  pageItems,
+  type ResolvedItems,
+  referencedItemIds,
+  resolveItemReferences,
+  type StoredItem,
+} from "./stored-items.js";

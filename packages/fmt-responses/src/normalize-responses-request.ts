@@ -6,6 +6,7 @@ import {
   normalizeArguments,
 } from "./parse-responses-request.js";
 import {
+  type ResponsesInputFileBlock,
   type ResponsesInputImageBlock,
   type ResponsesInputItem,
   type ResponsesInputTextBlock,
@@ -116,10 +117,19 @@ function normalizeTool(tool: ResponsesTool): ResponsesTool {
   }
 }
 
-type UserBlock = ResponsesInputTextBlock | ResponsesInputImageBlock;
+type UserBlock = ResponsesInputTextBlock | ResponsesInputImageBlock | ResponsesInputFileBlock;
 
 const normalizeBlock = (block: UserBlock): UserBlock => {
   if (block.type === "input_text") return { type: "input_text", text: block.text };
+  if (block.type === "input_file") {
+    const { type, file_data, file_url, file_id, filename } = block;
+    const out: ResponsesInputFileBlock = { type };
+    if (file_data !== undefined) out.file_data = file_data;
+    if (file_url !== undefined) out.file_url = file_url;
+    if (file_id !== undefined) out.file_id = file_id;
+    if (filename !== undefined) out.filename = filename;
+    return out;
+  }
   const out: ResponsesInputImageBlock = { type: "input_image", image_url: block.image_url };
   if (block.detail !== undefined) out.detail = block.detail;
   return out;
@@ -174,12 +184,14 @@ function normalizeInput(w: ResponsesRequestWire): ResponsesInputItem[] {
   return system.length > 0 ? [{ role: "system", content: system }, ...rest] : rest;
 }
 
-function normalizeOutput(output: string | readonly UserBlock[]): string | UserBlock[] {
+type OutputBlock = ResponsesInputTextBlock | ResponsesInputImageBlock;
+
+function normalizeOutput(output: string | readonly OutputBlock[]): string | OutputBlock[] {
   if (typeof output === "string") return output;
   const first = output[0];
   if (output.length === 0) return "";
   if (output.length === 1 && first?.type === "input_text" && first.text !== "") return first.text;
-  return output.map(normalizeBlock);
+  return output.map((block) => normalizeBlock(block) as OutputBlock);
 }
 
 /** One assistant turn: adjacent message items merge, empty ones vanish unless alone. */

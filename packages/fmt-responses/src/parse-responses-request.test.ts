@@ -409,4 +409,59 @@ describe("parseResponsesRequest", () => {
       expect(error.status).toBe(400);
     }
   });
+
+  it("input_file: inline data, a URL or an id, as file parts, and back", () => {
+    const pdf = "JVBERi0xLjQK";
+    const req = parseResponsesRequest({
+      model: "m",
+      input: [
+        {
+          role: "user",
+          content: [
+            {
+              type: "input_file",
+              filename: "a.pdf",
+              file_data: `data:application/pdf;base64,${pdf}`,
+            },
+            { type: "input_file", filename: "notes.txt", file_data: "aGVsbG8=" },
+            { type: "input_file", file_url: "https://example.com/r.pdf" },
+            { type: "input_file", file_id: "file-123" },
+          ],
+        },
+      ],
+    });
+    const parts = req.messages[0]?.parts;
+    expect(parts).toEqual([
+      {
+        type: "file",
+        filename: "a.pdf",
+        source: { type: "base64", mediaType: "application/pdf", data: pdf },
+      },
+      {
+        type: "file",
+        filename: "notes.txt",
+        source: { type: "base64", mediaType: "text/plain", data: "aGVsbG8=" },
+      },
+      { type: "file", source: { type: "url", url: "https://example.com/r.pdf" } },
+      { type: "file", source: { type: "file-id", fileId: "file-123" } },
+    ]);
+    const rendered = renderResponsesRequest(req) as { input: { content: unknown[] }[] };
+    expect(rendered.input[0]?.content).toEqual([
+      { type: "input_file", file_data: `data:application/pdf;base64,${pdf}`, filename: "a.pdf" },
+      { type: "input_file", file_data: "data:text/plain;base64,aGVsbG8=", filename: "notes.txt" },
+      { type: "input_file", file_url: "https://example.com/r.pdf" },
+      { type: "input_file", file_id: "file-123" },
+    ]);
+    // One source exactly; base64 of no known type is a 400 naming file_data.
+    expect(
+      rejection({ model: "m", input: [{ role: "user", content: [{ type: "input_file" }] }] })
+        .status,
+    ).toBe(400);
+    expect(
+      rejection({
+        model: "m",
+        input: [{ role: "user", content: [{ type: "input_file", file_data: "AAAA" }] }],
+      }).param,
+    ).toBe("file_data");
+  });
 });

@@ -1,15 +1,17 @@
-import type {
-  AssistantMessage,
-  AssistantPart,
-  Message,
-  Request,
-  Sampling,
-  TextPart,
-  ToolMessage,
-  ToolResultContent,
-  UserPart,
+import {
+  type AssistantMessage,
+  type AssistantPart,
+  type FilePart,
+  type Message,
+  parseDataUrl,
+  type Request,
+  type Sampling,
+  type TextPart,
+  type ToolMessage,
+  type ToolResultContent,
+  type UserPart,
 } from "@interlingua/core-types";
-import { invalidFromZod } from "@interlingua/errors";
+import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import { imageSourceFromUrl } from "./image-url.js";
 import {
   responseFormatFromText,
@@ -19,6 +21,7 @@ import {
 import { toolFromResponses } from "./map-responses-tools.js";
 import { liftOpaqueReasoning } from "./opaque-reasoning.js";
 import {
+  type ResponsesInputFileBlock,
   type ResponsesInputImageBlock,
   type ResponsesInputItem,
   type ResponsesInputTextBlock,
@@ -210,6 +213,7 @@ function messagesFromItems(items: readonly ResponsesInputItem[], system: TextPar
 type Block =
   | ResponsesInputTextBlock
   | ResponsesInputImageBlock
+  | ResponsesInputFileBlock
   | { type: "output_text"; text: string };
 
 function blocksOf<B extends Block>(
@@ -218,10 +222,46 @@ function blocksOf<B extends Block>(
   return typeof content === "string" ? [{ type: "input_text", text: content }] : content;
 }
 
-function userPart(block: ResponsesInputTextBlock | ResponsesInputImageBlock): UserPart {
+function userPart(
+  block: ResponsesInputTextBlock | ResponsesInputImageBlock | ResponsesInputFileBlock,
+): UserPart {
   if (block.type === "input_text") return { type: "text", text: block.text };
+  if (block.type === "input_file") return filePart(block);
   const part: UserPart = { type: "image", source: imageSourceFromUrl(block.image_url) };
   if (block.detail !== undefined) part.detail = block.detail;
+  return part;
+}
+
+/** File types by extension, for base64 `file_data` sent without a data-URL prefix. */
+const FILE_TYPES: Readonly<Record<string, string>> = {
+  pdf: "application/pdf",
+  txt: "text/plain",
+  md: "text/markdown",
+  csv: "text/csv",
+  json: "application/json",
+};
+
+/** `input_file` as a canonical file part: inline bytes, a URL, or an id (the schema saw one). */
+function filePart(block: ResponsesInputFileBlock): FilePart {
+  let part: FilePart;
+  if (block.file_url !== undefined)
+    part = { type: "file", source: { type: "url", url: block.file_url } };
+  else if (block.file_id !== undefined)
+    part = { type: "file", source: { type: "file-id", fileId: block.file_id } };
+  else {
+    const data = block.file_data as string;
+    const inline = parseDataUrl(data);
+    const extension = block.filename?.split(".").pop()?.toLowerCase() ?? "";
+    const mediaType = inline?.mediaType ?? FILE_TYPES[extension];
+    if (mediaType === undefined) {
+      throw invalidRequest(
+        "file_data: a data URL (data:<type>;base64,...) or base64 with a filename whose extension names its type (.pdf, .txt, ...)",
+        "file_data",
+      );
+    }
+    part = { type: "file", source: { type: "base64", mediaType, data: inline?.data ?? data } };
+  }
+  if (block.filename !== undefined) part.filename = block.filename;
   return part;
 }
 

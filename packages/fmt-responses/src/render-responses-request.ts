@@ -1,11 +1,13 @@
-import type {
-  AssistantMessage,
-  Message,
-  RenderOptions,
-  Request,
-  ToolMessage,
-  UserMessage,
-  Warning,
+import {
+  type AssistantMessage,
+  type FilePart,
+  formatDataUrl,
+  type Message,
+  type RenderOptions,
+  type Request,
+  type ToolMessage,
+  type UserMessage,
+  type Warning,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import { imageUrlFromSource } from "./image-url.js";
@@ -18,6 +20,7 @@ import { toolToResponses } from "./map-responses-tools.js";
 import { opaqueContentOf } from "./opaque-reasoning.js";
 import type {
   ResponsesAssistantItem,
+  ResponsesInputFileBlock,
   ResponsesInputImageBlock,
   ResponsesInputItem,
   ResponsesInputTextBlock,
@@ -184,16 +187,14 @@ function userBlocks(
   message: UserMessage,
   at: string,
   warn: Warn,
-): (ResponsesInputTextBlock | ResponsesInputImageBlock)[] {
-  const blocks: (ResponsesInputTextBlock | ResponsesInputImageBlock)[] = [];
+): (ResponsesInputTextBlock | ResponsesInputImageBlock | ResponsesInputFileBlock)[] {
+  const blocks: (ResponsesInputTextBlock | ResponsesInputImageBlock | ResponsesInputFileBlock)[] =
+    [];
   message.parts.forEach((part, j) => {
     const partAt = `${at}.parts[${j}]`;
     if (part.type === "file") {
-      warn({
-        type: "dropped",
-        feature: "parts.file",
-        message: `${partAt}: the responses format has no file blocks`,
-      });
+      dropPartExtras(part, partAt, warn);
+      blocks.push(fileBlock(part));
       return;
     }
     dropPartExtras(part, partAt, warn);
@@ -202,6 +203,19 @@ function userBlocks(
     );
   });
   return blocks;
+}
+
+/** A file part as OpenAI's `input_file`: inline as a data URL, by URL, or by id. */
+function fileBlock(part: FilePart): ResponsesInputFileBlock {
+  const source = part.source;
+  const block: ResponsesInputFileBlock =
+    source.type === "base64"
+      ? { type: "input_file", file_data: formatDataUrl(source) }
+      : source.type === "url"
+        ? { type: "input_file", file_url: source.url }
+        : { type: "input_file", file_id: source.fileId };
+  if (part.filename !== undefined) block.filename = part.filename;
+  return block;
 }
 
 function imageBlock(

@@ -21,6 +21,28 @@ export const inputImageBlockSchema = z.looseObject({
   /** Not in the spec; OpenAI's Responses convention, carried as the canonical `detail`. */
   detail: z.enum(["auto", "low", "high"]).optional(),
 });
+/**
+ * A file (OpenAI's Responses `input_file`): inline `file_data` (a data URL, or base64 whose type
+ * the filename's extension gives), a `file_url` the gateway fetches, or a `file_id`; one of them.
+ */
+export const inputFileBlockSchema = z
+  .looseObject({
+    type: z.literal("input_file"),
+    file_data: z.string().min(1).optional(),
+    file_url: z.string().min(1).optional(),
+    file_id: z.string().min(1).optional(),
+    filename: z.string().optional(),
+  })
+  .superRefine((block, ctx) => {
+    const given = [block.file_data, block.file_url, block.file_id].filter((v) => v !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["file_data"],
+        message: "give exactly one of file_data, file_url or file_id",
+      });
+    }
+  });
 /** Assistant history as the Responses API returns it; `input_text` is accepted there too. */
 export const outputTextBlockSchema = z.looseObject({
   type: z.literal("output_text"),
@@ -34,7 +56,13 @@ export const userItemSchema = z.looseObject({
   role: z.literal("user"),
   content: z.union([
     z.string(),
-    z.array(z.discriminatedUnion("type", [inputTextBlockSchema, inputImageBlockSchema])),
+    z.array(
+      z.discriminatedUnion("type", [
+        inputTextBlockSchema,
+        inputImageBlockSchema,
+        inputFileBlockSchema,
+      ]),
+    ),
   ]),
 });
 /** SPEC.md's "the service" role is `system`; OpenAI's `developer` means the same here. */
@@ -200,6 +228,7 @@ export const responsesRequestSchema = z.looseObject({
 
 export type ResponsesInputTextBlock = z.infer<typeof inputTextBlockSchema>;
 export type ResponsesInputImageBlock = z.infer<typeof inputImageBlockSchema>;
+export type ResponsesInputFileBlock = z.infer<typeof inputFileBlockSchema>;
 export type ResponsesOutputTextBlock = z.infer<typeof outputTextBlockSchema>;
 export type ResponsesUserItem = z.infer<typeof userItemSchema>;
 export type ResponsesSystemItem = z.infer<typeof systemItemSchema>;

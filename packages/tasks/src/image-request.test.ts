@@ -10,6 +10,20 @@ describe("parseImageRequest", () => {
     expect(image()).toEqual({ model: "txtC-3-pro-image-preview", prompt: "a fox", imageUrls: [] });
     expect(image({ model: "txtA-image-2" }).model).toBe("txtA-image-2");
   });
+  it("takes the OpenAI Images fields the SDKs send", () => {
+    const fields = { n: 3, response_format: "b64_json", quality: "hd", style: "vivid", user: "u" };
+    expect(image({ model: "txtA-image-2", ...fields })).toMatchObject({
+      n: 3,
+      responseFormat: "b64_json",
+      quality: "hd",
+      style: "vivid",
+      user: "u",
+    });
+    expect400(() => image({ n: 11 }), "n");
+    expect400(() => image({ n: "2" }), "n");
+    expect400(() => image({ response_format: "png" }), "response_format");
+    expect400(() => image({ style: "odd" }), "style");
+  });
   it("an unknown model names model", () => {
     expect400(() => image({ model: "dall-e-9" }), "model");
   });
@@ -81,7 +95,7 @@ describe("parseImageRequest", () => {
     expect(image({ language: "klingon" })).not.toHaveProperty("language");
   });
   it("unknown fields are refused, naming the field", () => {
-    expect400(() => image({ n: 2 }), "n");
+    expect400(() => image({ count: 2 }), "count");
   });
 });
 

@@ -12,14 +12,34 @@ export type ImageModel = (typeof IMAGE_MODELS)[number];
 /** A ratio such as 16:9 or a pixel size such as 1024x1024. */
 export type ImageSize = { aspectRatio: string } | { width: number; height: number };
 
+/** How an OpenAI client wants its images in the synchronous answer (the task keeps files). */
+export type ImageResponseFormat = (typeof IMAGE_RESPONSE_FORMATS)[number];
+export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
+export type ImageStyle = (typeof IMAGE_STYLES)[number];
+
 export interface ImageRequest {
   model: string;
   prompt: string;
   imageUrls: string[];
   size?: ImageSize;
+  /** Images to make, 1 to MAX_IMAGES_PER_REQUEST (OpenAI's `n`); absent means 1. */
+  n?: number;
+  responseFormat?: ImageResponseFormat;
+  quality?: ImageQuality;
+  style?: ImageStyle;
+  /** The end user's id, as OpenAI's `user`. */
+  user?: string;
   webhook?: string;
   language?: Language;
 }
+
+/** OpenAI Images API fields the official SDKs send (`images.generate`). */
+export const IMAGE_RESPONSE_FORMATS = ["url", "b64_json"] as const;
+/** GPT image qualities, and DALL-E 3's `standard` / `hd`. */
+export const IMAGE_QUALITIES = ["auto", "low", "medium", "high", "standard", "hd"] as const;
+export const IMAGE_STYLES = ["vivid", "natural"] as const;
+/** OpenAI's own bound on `n`. */
+export const MAX_IMAGES_PER_REQUEST = 10;
 
 /** SPEC does not give limits; ours, stated in the README. */
 export const MAX_IMAGE_URLS = 16;
@@ -38,6 +58,11 @@ const imageWireSchema = z.strictObject({
     .max(MAX_IMAGE_URLS, { error: `at most ${MAX_IMAGE_URLS} images` })
     .exactOptional(),
   size: z.string().exactOptional(),
+  n: z.int().min(1).max(MAX_IMAGES_PER_REQUEST).exactOptional(),
+  response_format: z.enum(IMAGE_RESPONSE_FORMATS).exactOptional(),
+  quality: z.enum(IMAGE_QUALITIES).exactOptional(),
+  style: z.enum(IMAGE_STYLES).exactOptional(),
+  user: z.string().exactOptional(),
   ...asyncFieldsShape,
 });
 
@@ -108,6 +133,11 @@ export function parseImageRequest(body: unknown): ImageRequest {
     prompt: w.prompt,
     imageUrls,
     ...(size === undefined ? {} : { size }),
+    ...(w.n === undefined ? {} : { n: w.n }),
+    ...(w.response_format === undefined ? {} : { responseFormat: w.response_format }),
+    ...(w.quality === undefined ? {} : { quality: w.quality }),
+    ...(w.style === undefined ? {} : { style: w.style }),
+    ...(w.user === undefined ? {} : { user: w.user }),
     ...asyncFields(w),
   };
 }

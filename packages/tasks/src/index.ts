@@ -12,10 +12,17 @@ export {
 } from "./failure-messages.js";
 export {
   IMAGE_MODELS,
+  IMAGE_QUALITIES,
+  IMAGE_RESPONSE_FORMATS,
+  IMAGE_STYLES,
   type ImageModel,
+  type ImageQuality,
   type ImageRequest,
+  type ImageResponseFormat,
   type ImageSize,
+  type ImageStyle,
   MAX_IMAGE_URLS,
+  MAX_IMAGES_PER_REQUEST,
   parseImageRequest,
 } from "./image-request.js";
 export { LANGUAGES, type Language, normalizeLanguage } from "./language.js";

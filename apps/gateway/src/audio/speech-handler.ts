@@ -1,8 +1,9 @@
-import { toGatewayError } from "@interlingua/errors";
+import { invalidRequest, toGatewayError } from "@interlingua/errors";
 import {
   parseSpeechRequest,
   renderSpeechRequest,
   SPEECH_CONTENT_TYPES,
+  SPEECH_FORMATS,
   type SpeechRequest,
   speechRequestSchema,
 } from "@interlingua/fmt-chat/media";
@@ -49,6 +50,21 @@ export function speechHandler(services: GatewayServices) {
 
     const route = resolveAudioRoute(services, token, speech.model, "speech");
     if (!route.ok) return call.refuse(route.error);
+    // Only channels that produce the format asked for; none: a 400 naming what they produce.
+    const candidates = route.candidates.filter(
+      (candidate) => candidate.channel.speechFormats?.has(speech.responseFormat) ?? true,
+    );
+    if (candidates.length === 0) {
+      const offered = new Set(
+        route.candidates.flatMap((c) => [...(c.channel.speechFormats ?? [])]),
+      );
+      return call.refuse(
+        invalidRequest(
+          `response_format: ${speech.responseFormat} is not available for ${speech.model}; its channels produce ${SPEECH_FORMATS.filter((f) => offered.has(f)).join(", ")}`,
+          "response_format",
+        ),
+      );
+    }
     const consumed = { characters: speech.characters };
     const opened = await openMediaAccount(
       services,
@@ -61,7 +77,7 @@ export function speechHandler(services: GatewayServices) {
     const attempts: AttemptRecord[] = [];
     const result = await callAudioUpstreams(
       services,
-      route.candidates,
+      candidates,
       SPEECH_PATH,
       (candidate) => ({
         headers: { "content-type": "application/json", accept: "audio/*" },

@@ -34,6 +34,7 @@ export class LeaseAwareStore implements Store {
   readonly files: Store["files"];
   readonly tasks: Store["tasks"];
   readonly webhooks: Store["webhooks"];
+  readonly responses: Store["responses"];
   readonly #store: Store;
   readonly #leases: LocalLeases;
 
@@ -44,6 +45,7 @@ export class LeaseAwareStore implements Store {
     this.files = store.files;
     this.tasks = store.tasks;
     this.webhooks = store.webhooks;
+    this.responses = store.responses;
   }
 
   /** The row with this instance's free lease on its subject left out of `reserved`. */

@@ -78,6 +78,13 @@ describe("config", () => {
         pricing: {},
         metrics: { enabled: false, path: "/metrics" },
         tracing: { enabled: false },
+        responses: {
+          retention_days: 30,
+          max_bytes: 16 * 1024 * 1024,
+          follow_up_wait_ms: 10_000,
+          background_claim_ms: 15 * 60_000,
+        },
+        images: { wait_seconds: 120, max_wait_seconds: 600 },
       },
     });
   });

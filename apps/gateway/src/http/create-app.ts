@@ -17,6 +17,7 @@ import { mountObservabilityRoutes } from "./observability-routes.ts";
 import { redactOutbound } from "./redact-outbound.ts";
 import { requestGuards } from "./request-guards.ts";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.ts";
+import { mountResponseRoutes } from "./response-routes.ts";
 import { pathErrorResponse } from "./route-envelope.ts";
 import { mountTaskRoutes } from "./task-routes.ts";
 import { mountUploadRoutes } from "./upload-routes.ts";
@@ -57,6 +58,7 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
   mountUploadRoutes(app, services);
   mountFileRoutes(app, services);
   mountTaskRoutes(app, services);
+  mountResponseRoutes(app, services);
   mountWebhookSecretRoutes(app, services);
   mountHealthRoutes(app, services);
   mountObservabilityRoutes(app, services);

@@ -7,6 +7,7 @@ import {
   type Request as CanonicalRequest,
   findTooDeep,
   MAX_JSON_DEPTH,
+  type Warning,
 } from "@interlingua/core-types";
 import { type GatewayError, invalidRequest, notFound, toGatewayError } from "@interlingua/errors";
 import type { Context } from "hono";
@@ -24,6 +25,8 @@ import { CODECS } from "../pipeline/codecs.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
+import { submitBackground } from "../responses/background-response.ts";
+import { resolveStoredState, type StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { writesDirectly } from "../stream/direct-relay.ts";
 import { parseNativeTarget } from "./native-target.ts";
@@ -106,7 +109,7 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
 
     const read = parseJsonObject(await call.readBody(services.config.limits.max_body_bytes));
     if (!read.ok) return refuse(read.error);
-    const wire = read.body;
+    let wire = read.body;
     // Bounded before anything walks the body (codecs, prompt sizing, converters recurse).
     const tooDeep = findTooDeep(wire);
     if (tooDeep !== undefined) {
@@ -114,6 +117,17 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       return refuse(
         invalidRequest(`${field}: nested more than ${MAX_JSON_DEPTH} levels deep`, field),
       );
+    }
+
+    // Responses state: previous_response_id and item_reference become the items they name.
+    let stored: StorePlan | undefined;
+    let notes: Warning[] | undefined;
+    if (endpoint.format === "responses") {
+      const state = await resolveStoredState(services, token.userId, wire);
+      if (!state.ok) return refuse(state.error);
+      wire = state.wire;
+      stored = state.plan;
+      notes = state.warnings;
     }
 
     let canonical: CanonicalRequest;
@@ -168,7 +182,16 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       writesDirectly: call.writesDirectly,
       signal: call.signal,
       strict: isStrict(headers),
+      ...(stored === undefined ? {} : { stored }),
+      ...(notes === undefined || notes.length === 0 ? {} : { notes }),
     };
+    if (stored?.background === true) {
+      try {
+        return await submitBackground(services, request, stored);
+      } catch (error) {
+        return refuse(toGatewayError(error));
+      }
+    }
     return runGeneration(services, request);
   };
 }

@@ -19,10 +19,12 @@ import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { AppEnv } from "../contract/app-env.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
 import { errorResponse } from "../contract/error-response.ts";
+import { parsePrefer } from "../contract/prefer-header.ts";
 import { type JsonObject, readJsonObject } from "../contract/read-json-object.ts";
 import { isStrict, strictRefusal, warningsHeaders } from "../contract/warnings-header.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { TaskRow } from "../storage/task-store.ts";
+import { imagesResponse, taskFailure, waitForTask } from "../tasks/images-response.ts";
 import { sizeText } from "../tasks/jobs/image-input.ts";
 import { type Submission, submitTask } from "../tasks/submit-task.ts";
 import { isTaskId } from "../tasks/task-id.ts";
@@ -116,7 +118,13 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
     c: Ctx,
     s: Omit<Submission, "requestId" | "log" | "serviceHosts" | "idempotencyKey">,
     warnings: readonly Warning[],
-  ) => {
+  ) => acknowledge(c, await submitted(c, s, warnings));
+
+  const submitted = async (
+    c: Ctx,
+    s: Omit<Submission, "requestId" | "log" | "serviceHosts" | "idempotencyKey">,
+    warnings: readonly Warning[],
+  ): Promise<TaskRow> => {
     // Before anything is held: strict refuses a field that would be dropped.
     warn(c, [...warnings, ...languageWarnings(s.language)]);
     const requestId = c.get("requestId");
@@ -130,7 +138,7 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
     if (!outcome.ok) throw new Refusal(outcome.error);
     // A repeated Idempotency-Key: the first task's acknowledgement, marked as a replay.
     if (!outcome.created) c.header(REPLAYED_HEADER, "true");
-    return acknowledge(c, outcome.task);
+    return outcome.task;
   };
 
   app.post(
@@ -216,7 +224,17 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
       const routed = routeTaskModel(services, token, request.model, "image", "images");
       if (!routed.ok) throw new Refusal(routed.error);
       checkImageRequest(routed.route, request);
-      return submit(
+      // OpenAI's clients read a synchronous ImagesResponse: under the bare envelope (unless they
+      // prefer respond-async) or when they say how long they wait (RFC 7240 `Prefer: wait=N`).
+      const prefer = parsePrefer(c.req.header("prefer"));
+      const bare = !shouldWrap(
+        true,
+        services.config.envelope,
+        c.req.header(ENVELOPE_HEADER) ?? null,
+      );
+      const sync = prefer.wait !== undefined || (bare && !prefer.respondAsync);
+      const images = request.n ?? 1;
+      const task = await submitted(
         c,
         {
           token,
@@ -225,13 +243,28 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
           endpoint: "images",
           route: routed.route,
           input: { ...request },
-          units: { requests: 1, outputs: 1 },
+          units: { requests: images, outputs: images },
           estimatedTime: estimatedTimeSeconds(request),
           webhook: request.webhook,
           language: body["language"],
         },
         imageWarnings(routed.route, request),
       );
+      if (!sync) return acknowledge(c, task);
+      const limits = services.config.images;
+      const wait = Math.min(prefer.wait ?? limits.wait_seconds, limits.max_wait_seconds);
+      if (prefer.wait !== undefined) c.header("preference-applied", `wait=${wait}`);
+      const now = await waitForTask(services, task.id, wait * 1000, c.req.raw.signal);
+      if (now?.status === "completed") {
+        return reply(c, await imagesResponse(services, now, request.responseFormat ?? "url"));
+      }
+      if (now?.status === "failed" || now?.status === "cancelled") {
+        throw new Refusal(taskFailure(now));
+      }
+      // Not done in time: the task, to poll like any other.
+      const snapshot = renderTask(taskSnapshot(now ?? task));
+      c.status(202);
+      return c.json(bare ? snapshot : { code: 202, data: snapshot });
     }),
   );
 

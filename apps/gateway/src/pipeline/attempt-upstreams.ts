@@ -143,7 +143,7 @@ export async function attemptUpstreams(
       continue;
     }
     // The cache analysis's own warnings (a boundary ignored or dropped) go with every attempt's.
-    const warnings: Warning[] = [...request.cache.warnings];
+    const warnings: Warning[] = [...request.cache.warnings, ...(request.notes ?? [])];
     let tried = await tryChannel(candidate, warnings);
     // A cache the registry still lists but the upstream no longer has: the same channel once
     // more with a fresh plan (a new cache, or an ordinary request); the refusal was not its fault.

@@ -20,6 +20,8 @@ export interface FillContext {
   readonly requestId: string;
   /** The model as the client named it. */
   readonly model: string;
+  /** A stored response's own id, which replaces the upstream's (the client names it later). */
+  readonly responseId?: string;
 }
 
 const estimateThinking = (usage: Usage, thinkingChars: number): Usage =>
@@ -36,7 +38,7 @@ export function fillResponse(response: CanonicalResponse, ctx: FillContext): Can
   }
   return {
     ...response,
-    id: response.id === "" ? ctx.requestId : response.id,
+    id: ctx.responseId ?? (response.id === "" ? ctx.requestId : response.id),
     model: response.model === "" ? ctx.model : response.model,
     created: response.created > 0 ? response.created : ctx.now,
     usage: estimateThinking(response.usage, thinkingChars),
@@ -56,7 +58,7 @@ export function fillingDecoder(
         case "response-start":
           emit({
             ...event,
-            id: event.id === "" ? ctx.requestId : event.id,
+            id: ctx.responseId ?? (event.id === "" ? ctx.requestId : event.id),
             model: event.model === "" ? ctx.model : event.model,
             created: event.created > 0 ? event.created : ctx.now,
           });
@@ -81,9 +83,14 @@ export function fillingDecoder(
 /** The fill context of one call: now on the gateway's clock, its request id and client model. */
 export const fillContext = (
   services: { readonly now: () => number },
-  request: { readonly requestId: string; readonly model: string },
+  request: {
+    readonly requestId: string;
+    readonly model: string;
+    readonly stored?: { readonly responseId: string };
+  },
 ): FillContext => ({
   now: Math.floor(services.now() / 1000),
   requestId: request.requestId,
   model: request.model,
+  ...(request.stored === undefined ? {} : { responseId: request.stored.responseId }),
 });

@@ -1,8 +1,9 @@
 import type { CacheAnalysis } from "@interlingua/cache-control";
-import type { Request } from "@interlingua/core-types";
+import type { Request, Warning } from "@interlingua/core-types";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { EndpointSpec } from "../contract/endpoints.ts";
 import type { RequestLog } from "../log/request-log.ts";
+import type { StorePlan } from "../responses/stored-state.ts";
 import type { UpstreamCallOptions } from "../upstream/upstream-protocols.ts";
 
 /** Who asked and where: what every stage logs, bills to and answers (in the endpoint's envelope). */
@@ -30,6 +31,10 @@ export interface ParsedGeneration {
   readonly upstream: UpstreamCallOptions;
   /** `x-interlingua-strict: true`: a request that would lose a field is refused (400) instead. */
   readonly strict?: boolean;
+  /** A responses call kept for `store: true`: its response id and conversation (issue 25). */
+  readonly stored?: StorePlan;
+  /** What the gateway's own reading of the request left out (stored history), for the header. */
+  readonly notes?: readonly Warning[];
 }
 
 /** How the reply goes out. */

@@ -26,6 +26,8 @@ export interface JsonDelivery {
 
 export interface JsonReply {
   body: string;
+  /** The reply as the client's codec saw it (translated replies only). */
+  translated?: CanonicalResponse;
   /** What the upstream delivered, resolved off the hot path on the fast path. */
   delivered: () => JsonDelivery;
 }
@@ -60,6 +62,8 @@ export function renderJsonReply(
   committed: JsonCommitted,
   warnings: Warning[],
   fill?: FillContext,
+  /** Top-level fields added to the rendered body (a bare Responses object's `store`). */
+  extra?: Record<string, unknown>,
 ): JsonReply {
   const wrap = (json: string) => (request.wrap ? wrapJsonText(json) : json);
   const delivered = () => jsonDelivery(committed);
@@ -69,7 +73,8 @@ export function renderJsonReply(
   const rendered = clientCodec(request).response.render(translated, {
     onWarning: (w) => warnings.push(w),
   });
-  return { body: wrap(JSON.stringify(rendered)), delivered };
+  const body = extra === undefined ? rendered : { ...(rendered as object), ...extra };
+  return { body: wrap(JSON.stringify(body)), delivered, translated };
 }
 
 /** Characters a reply part generated (media output is billed by its model's own prices). */

@@ -1,6 +1,8 @@
 import {
+  type Response as CanonicalResponse,
   guardToolArguments,
   type SseMessage,
+  StreamAccumulator,
   type StreamEvent,
   type StreamFraming,
 } from "@interlingua/core-types";
@@ -8,6 +10,8 @@ import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
 import { nativeJsonArrayFraming } from "@interlingua/fmt-native";
 import { sseFraming } from "@interlingua/sse";
 import { warningsHeaders } from "../contract/warnings-header.ts";
+import { stateFields } from "../responses/record-response.ts";
+import { withSnapshotFields } from "../responses/snapshot-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { relayResponse } from "../stream/direct-relay.ts";
 import { watchSse } from "../stream/observe-sse.ts";
@@ -42,6 +46,8 @@ export type StreamSettled = StreamOutcome & StreamEnd;
 export interface StreamReply {
   readonly response: Response;
   readonly settled: Promise<StreamSettled>;
+  /** What the stream said, as one response: kept only for a stored responses call. */
+  readonly accumulated?: () => CanonicalResponse;
 }
 
 const keepAll = () => true;
@@ -64,7 +70,15 @@ export function streamReply(
   const outcome: StreamOutcome = {};
   // A native client without `alt=sse` reads Gemini's streamed JSON array instead of SSE.
   const framing = request.jsonArrayStream ? nativeJsonArrayFraming() : sseFraming;
-  const stage = stageFor(request, committed, outcome, framing, fillContext(services, request));
+  const accumulator = request.stored === undefined ? undefined : new StreamAccumulator();
+  const stage = stageFor(
+    request,
+    committed,
+    outcome,
+    framing,
+    fillContext(services, request),
+    accumulator,
+  );
   let onEnd!: (end: StreamEnd) => void;
   const settled = new Promise<StreamSettled>((resolve) => {
     onEnd = (end) => resolve({ ...outcome, ...end });
@@ -86,7 +100,9 @@ export function streamReply(
     },
     request.writesDirectly,
   );
-  return { response, settled };
+  return accumulator === undefined
+    ? { response, settled }
+    : { response, settled, accumulated: () => accumulator.result() };
 }
 
 function stageFor(
@@ -95,11 +111,21 @@ function stageFor(
   outcome: StreamOutcome,
   framing: StreamFraming,
   fill: FillContext,
+  accumulator?: StreamAccumulator,
 ): RelayStage {
   const format = request.endpoint.format;
   const { codec: upstreamCodec } = UPSTREAM_PROTOCOLS[committed.candidate.channel.protocol];
-  const onEvent = (event: StreamEvent) => recordEvent(outcome, event);
+  const onEvent =
+    accumulator === undefined
+      ? (event: StreamEvent) => recordEvent(outcome, event)
+      : (event: StreamEvent) => {
+          recordEvent(outcome, event);
+          accumulator.push(event);
+        };
   if (!committed.prepared.sameFormat) {
+    const encoder = CODECS[format].stream.encoder({
+      includeUsage: request.canonical.includeUsage === true,
+    });
     return translateStage({
       // Across formats a client never gets half-JSON tool arguments (core-types
       // guardToolArguments); the same-format tap below stays unguarded: it sees only some frames.
@@ -107,9 +133,9 @@ function stageFor(
         onceFinished(guardToolArguments(upstreamCodec.stream.decoder())),
         fill,
       ),
-      encoder: CODECS[format].stream.encoder({
-        includeUsage: request.canonical.includeUsage === true,
-      }),
+      // A responses stream's snapshots say whether the response is kept.
+      encoder:
+        format === "responses" ? withSnapshotFields(encoder, stateFields(request.stored)) : encoder,
       framing,
       onEvent,
       failed: upstreamStreamFailed,

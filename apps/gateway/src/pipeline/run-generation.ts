@@ -1,6 +1,7 @@
 import { findModel, type Warning } from "@interlingua/core-types";
 import {
   type GatewayError,
+  internalError,
   invalidRequest,
   modelNotFound,
   permissionDenied,
@@ -11,8 +12,17 @@ import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import { warningsHeaders } from "../contract/warnings-header.ts";
+import { inlineFiles, namesFiles } from "../files/inline-files.ts";
 import { startGenAiCall } from "../log/gen-ai-span.ts";
 import { inSpan } from "../log/tracing.ts";
+import {
+  beginStored,
+  failedBody,
+  finishStored,
+  recordQuietly,
+  stateFields,
+  storedBody,
+} from "../responses/record-response.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
 import { fillContext } from "./fill-translated.ts";
@@ -26,8 +36,9 @@ const JSON_HEADERS = { "content-type": "application/json" };
 /** The back half of a generation: route, call upstream (with fallback), reply in the client's format. */
 export async function runGeneration(
   services: GatewayServices,
-  request: GenerationRequest,
+  asked: GenerationRequest,
 ): Promise<Response | TextReply> {
+  let request = asked;
   const started = performance.now();
   const { log, endpoint } = request;
   const fail = (error: GatewayError, attempts: AttemptRecord[] = []) => {
@@ -48,6 +59,14 @@ export async function runGeneration(
     return errorResponse(endpoint.errors, error, request.requestId);
   };
   const elapsed = () => Math.round(performance.now() - started);
+  const plan = request.stored;
+  // A stored response that cannot be answered is kept as failed, so naming it later says so.
+  const failStored = async (error: GatewayError) => {
+    if (plan === undefined) return;
+    await recordQuietly(services, plan, () =>
+      finishStored(services, plan, failedBody(plan, request.model, error)),
+    );
+  };
 
   const route = services.router.resolve(request.model);
   if (route === undefined) return fail(modelNotFound(request.model));
@@ -65,10 +84,35 @@ export async function runGeneration(
     );
   }
 
+  // Files named by URL or by a gateway file id travel inline (fetched, size- and type-checked).
+  if (namesFiles(request.canonical)) {
+    const inlined = await inlineFiles(services, request.token.userId, request.canonical);
+    if (!inlined.ok) {
+      await failStored(inlined.error);
+      return fail(inlined.error);
+    }
+    request = { ...request, canonical: inlined.request };
+  }
+
+  // A background response was written when it was queued.
+  if (plan !== undefined && plan.background !== true) {
+    try {
+      await beginStored(services, plan, request.model);
+    } catch (error) {
+      log.error({ err: error, responseId: plan.responseId }, "could not store the response");
+      return fail(
+        internalError("could not store the response (store: true); retry, or send store: false"),
+      );
+    }
+  }
+
   const opened = await inSpan("billing.reserve", {}, () =>
     openCallAccount(services, request, route.gatewayModel, started),
   );
-  if (!opened.ok) return fail(opened.error);
+  if (!opened.ok) {
+    await failStored(opened.error);
+    return fail(opened.error);
+  }
   const account = opened.account;
 
   const attempts: AttemptRecord[] = [];
@@ -100,6 +144,7 @@ export async function runGeneration(
           }
         : {}),
     });
+    await failStored(result.error);
     return fail(result.error, attempts);
   }
   const committed = result.committed;
@@ -109,6 +154,7 @@ export async function runGeneration(
   const summary = {
     model: request.model,
     channel: committed.candidate.channel.name,
+    protocol: committed.candidate.channel.protocol,
     upstreamModel: committed.candidate.upstreamModel,
     sameFormat: committed.prepared.sameFormat,
     ...(committed.cachePlan === undefined
@@ -121,7 +167,14 @@ export async function runGeneration(
   if (committed.kind === "json") {
     let reply: ReturnType<typeof renderJsonReply>;
     try {
-      reply = renderJsonReply(request, committed, warnings, fillContext(services, request));
+      reply = renderJsonReply(
+        request,
+        committed,
+        warnings,
+        fillContext(services, request),
+        // OpenAI's Responses object says whether it is kept; SPEC.md's result has no such field.
+        endpoint.format === "responses" && !request.wrap ? stateFields(plan) : undefined,
+      );
     } catch (error) {
       const gatewayError = toGatewayError(error);
       // The upstream did the work (and billed it) even though its reply could not be rendered.
@@ -135,7 +188,15 @@ export async function runGeneration(
         error: gatewayError.message,
         cacheStorageTokenHours,
       });
+      await failStored(gatewayError);
       return fail(gatewayError, attempts);
+    }
+    // Kept before the client hears of it: its next turn may name this response at once.
+    const translated = reply.translated;
+    if (plan !== undefined && translated !== undefined) {
+      await recordQuietly(services, plan, () =>
+        finishStored(services, plan, storedBody(translated, plan), summary.protocol),
+      );
     }
     // Usage is read after the reply is on its way; the client waits for neither charge nor log.
     setImmediate(() => {
@@ -159,8 +220,22 @@ export async function runGeneration(
   }
 
   const streamClosed = services.metrics?.streamOpened(endpoint.name, started);
-  const { response, settled } = streamReply(services, request, committed);
-  void settled.then((outcome) => {
+  const { response, settled, accumulated } = streamReply(services, request, committed);
+  void settled.then(async (outcome) => {
+    if (plan !== undefined && accumulated !== undefined) {
+      const said = storedBody(accumulated(), plan);
+      const broken = outcome.error ?? (outcome.complete ? undefined : interrupted(outcome));
+      await recordQuietly(services, plan, () =>
+        finishStored(
+          services,
+          plan,
+          broken === undefined
+            ? said
+            : { ...said, status: "failed", error: { code: broken.type, message: broken.message } },
+          summary.protocol,
+        ),
+      );
+    }
     streamClosed?.();
     genAi.end({
       usage: outcome.usage,
@@ -187,3 +262,11 @@ export async function runGeneration(
   });
   return response;
 }
+
+/** Why a stream that did not run to its end stopped, as a stored response's error. */
+const interrupted = (outcome: { clientDisconnected: boolean; readError?: string }) => ({
+  type: outcome.clientDisconnected ? "client_disconnected" : "stream_interrupted",
+  message: outcome.clientDisconnected
+    ? "the client left before the response was complete"
+    : `the upstream stream ended early${outcome.readError === undefined ? "" : `: ${outcome.readError}`}`,
+});

@@ -1,10 +1,10 @@
-// The background work of asynchronous generation: polling tasks and delivering webhooks. Two
-// drivers behind one interface: in process (no `redis_url`: a timer over the database's due rows)
-// and BullMQ (with `redis_url`: any number of gateway instances share the jobs). The rows in the
-// database stay the truth; a job only says "look at this row at this time", so a lost or
-// duplicated job costs a poll, never money.
+// The background work of asynchronous generation: polling tasks, delivering webhooks, running
+// background responses. Two drivers behind one interface: in process (no `redis_url`: a timer
+// over the database's due rows) and BullMQ (with `redis_url`: any number of gateway instances
+// share the jobs). The rows in the database stay the truth; a job only says "look at this row
+// at this time", so a lost or duplicated job costs a poll, never money.
 
-export type WorkKind = "task" | "webhook";
+export type WorkKind = "task" | "webhook" | "response";
 
 export type WorkHandler = (id: string) => Promise<void>;
 

@@ -16,6 +16,8 @@ export interface Channel {
   readonly models: ReadonlyMap<string, string>;
   /** Whether cache boundaries are carried out on this channel (else: ordinary requests). */
   readonly caching: boolean;
+  /** The speech formats the upstream produces; undefined: all of OpenAI's. */
+  readonly speechFormats?: ReadonlySet<string>;
   /** `timeout` of the config (ms); unset fields fall back to the upstream agent's. */
   readonly timeout?: { readonly firstByteMs?: number; readonly idleMs?: number };
 }
@@ -37,6 +39,9 @@ export function toChannel(config: ChannelConfig): Channel {
     weight: config.weight,
     models,
     caching: config.caching,
+    ...(config.speech_formats === undefined
+      ? {}
+      : { speechFormats: new Set(config.speech_formats) }),
     ...(config.timeout === undefined
       ? {}
       : {

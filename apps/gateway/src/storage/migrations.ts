@@ -6,6 +6,7 @@ import { TASKS_MIGRATION } from "./migrations/004-tasks.ts";
 import { FILES_MIGRATION } from "./migrations/005-files.ts";
 import { BILLING_SAFETY_MIGRATION } from "./migrations/006-billing-safety.ts";
 import { TOKEN_SCOPE_MIGRATION } from "./migrations/007-token-scope.ts";
+import { STORED_RESPONSES_MIGRATION } from "./migrations/008-stored-responses.ts";
 
 export interface Migration {
   readonly version: number;
@@ -149,4 +150,5 @@ UPDATE users SET reserved = COALESCE((SELECT SUM(amount) FROM leases
   FILES_MIGRATION,
   BILLING_SAFETY_MIGRATION,
   TOKEN_SCOPE_MIGRATION,
+  STORED_RESPONSES_MIGRATION,
 ];

@@ -16,6 +16,7 @@ import {
   takeLease,
 } from "./sql-leases.ts";
 import { optNum } from "./sql-optional.ts";
+import { SqlResponseStore } from "./sql-responses.ts";
 import { SqlTaskStore } from "./sql-tasks.ts";
 import { toLog } from "./sql-usage-logs.ts";
 import { SqlWebhookStore } from "./sql-webhooks.ts";
@@ -98,6 +99,7 @@ export class SqlStore implements Store {
   readonly files: SqlFileRecords;
   readonly tasks: SqlTaskStore;
   readonly webhooks: SqlWebhookStore;
+  readonly responses: SqlResponseStore;
   readonly #db: SqlConnection;
   readonly #now: () => number;
 
@@ -108,6 +110,7 @@ export class SqlStore implements Store {
     this.files = new SqlFileRecords(db);
     this.tasks = new SqlTaskStore(db);
     this.webhooks = new SqlWebhookStore(db, now);
+    this.responses = new SqlResponseStore(db);
   }
 
   async migrate(): Promise<number[]> {

@@ -1,5 +1,6 @@
 import type { FileRecords } from "../files/file-store.ts";
 import type { WebhookStore } from "../webhooks/webhook-store.ts";
+import type { ResponseStore } from "./response-store.ts";
 import type { TaskStore } from "./task-store.ts";
 
 // The repository layer of DESIGN.md §5: one interface, two drivers (SQLite via node:sqlite,
@@ -250,6 +251,8 @@ export interface Store {
   readonly tasks: TaskStore;
   /** Webhook pushes still owed and each user's signing secret. */
   readonly webhooks: WebhookStore;
+  /** Responses kept for `store: true` and their items (issue 25). */
+  readonly responses: ResponseStore;
   /** Applies pending migrations in order, each in its own transaction; returns the versions applied. */
   migrate(): Promise<number[]>;
   /**

@@ -44,22 +44,32 @@ async function readLimited(
   return Buffer.concat(chunks, size);
 }
 
-async function fromFileStore(
+export type SourceBytes = { ok: true; bytes: Buffer } | { ok: false; message: string };
+
+/** A file of the gateway's own store by key, at most `maxBytes`; `userId`: only that user's. */
+export async function fromFileStore(
   services: GatewayServices,
   key: string,
   maxBytes: number,
-): Promise<SourceImage> {
+  what = "image",
+  userId?: string,
+): Promise<SourceBytes> {
   const record = await services.store.files.get(key);
-  if (record === undefined || record.expiresAt <= services.now()) {
+  if (
+    record === undefined ||
+    record.expiresAt <= services.now() ||
+    (userId !== undefined && record.userId !== userId)
+  ) {
     return { ok: false, message: "the uploaded file does not exist or has expired" };
   }
   if (record.bytes > maxBytes)
-    return { ok: false, message: `image is larger than ${maxBytes} bytes` };
+    return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
   const stream = await services.fileStore.get(key);
   if (stream === undefined) return { ok: false, message: "the uploaded file is gone" };
   const bytes = await readLimited(stream, maxBytes);
-  if (bytes === undefined) return { ok: false, message: `image is larger than ${maxBytes} bytes` };
-  return typed(bytes);
+  if (bytes === undefined)
+    return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
+  return { ok: true, bytes };
 }
 
 const pinnedLookup =
@@ -75,15 +85,29 @@ export async function fetchSourceImage(
   url: string,
   maxBytes: number,
 ): Promise<SourceImage> {
+  const got = await fetchSourceBytes(services, url, maxBytes);
+  return got.ok ? typed(got.bytes) : got;
+}
+
+/**
+ * The bytes at `url`, at most `maxBytes`: a gateway file from the store, anything else through
+ * the SSRF guard (public addresses only, the vetted address pinned, no redirects).
+ */
+export async function fetchSourceBytes(
+  services: GatewayServices,
+  url: string,
+  maxBytes: number,
+  what = "image",
+): Promise<SourceBytes> {
   const key = ownFileKey(services, url);
-  if (key !== undefined) return fromFileStore(services, key, maxBytes);
+  if (key !== undefined) return fromFileStore(services, key, maxBytes, what);
   const target = await resolveTarget(url, {
     serviceHosts: serviceHosts(services.config),
     allowPrivate: services.config.webhooks.allow_private_targets,
     lookup: systemLookup,
   });
   if (target.kind === "refused")
-    return { ok: false, message: `image URL refused: ${target.reason}` };
+    return { ok: false, message: `${what} URL refused: ${target.reason}` };
   if (target.kind === "unresolved") return { ok: false, message: target.error };
   const agent = new Agent({
     connect: {
@@ -101,21 +125,21 @@ export async function fetchSourceImage(
     });
     if (reply.statusCode !== 200) {
       reply.body.destroy();
-      return { ok: false, message: `image URL answered ${reply.statusCode}` };
+      return { ok: false, message: `${what} URL answered ${reply.statusCode}` };
     }
     const declared = Number(reply.headers["content-length"] ?? Number.NaN);
     if (declared > maxBytes) {
       reply.body.destroy();
-      return { ok: false, message: `image is larger than ${maxBytes} bytes` };
+      return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
     }
     const bytes = await readLimited(reply.body, maxBytes);
     if (bytes === undefined) {
       reply.body.destroy();
-      return { ok: false, message: `image is larger than ${maxBytes} bytes` };
+      return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
     }
-    return typed(bytes);
+    return { ok: true, bytes };
   } catch (error) {
-    return { ok: false, message: `image could not be fetched: ${(error as Error).message}` };
+    return { ok: false, message: `${what} could not be fetched: ${(error as Error).message}` };
   } finally {
     await agent.destroy().catch(() => undefined);
   }

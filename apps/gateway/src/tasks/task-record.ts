@@ -43,6 +43,8 @@ export interface UpstreamHandle {
   readonly operation?: string;
   /** Veo: the generated videos' upstream URIs, kept for download retries and remixes. */
   readonly videos?: readonly string[];
+  /** OpenAI images: the upstream's usage object, for the synchronous ImagesResponse. */
+  readonly imageUsage?: Readonly<Record<string, unknown>>;
 }
 
 export const upstreamHandle = (row: TaskRow): UpstreamHandle =>

@@ -283,6 +283,12 @@ export class TaskRunner {
         return;
       }
       case "results": {
+        if (step.usage !== undefined) {
+          const kept = await tasks.update(row.id, "processing", {
+            upstream: { ...upstreamHandle(row), imageUsage: step.usage },
+          });
+          if (!kept) return;
+        }
         const failed = await this.#complete(row, record, job.output, step.media);
         // A download that broke off is collected again later, like any upstream hiccup.
         if (failed !== undefined) await this.#apply(context, job, failed);

@@ -1,5 +1,5 @@
 import type { Warning } from "@interlingua/core-types";
-import { openAIImageSize } from "@interlingua/fmt-chat/media";
+import { dallEQualities, openAIImageSize } from "@interlingua/fmt-chat/media";
 import {
   type ImageRequest,
   LANGUAGES,
@@ -53,6 +53,10 @@ export function remixWarnings(request: RemixRequest): Warning[] {
  * 1K/2K/4K tier for pixels), and said so.
  */
 export function imageWarnings(route: TaskRoute, request: ImageRequest): Warning[] {
+  return [...sizeWarnings(route, request), ...openAIFieldWarnings(route, request)];
+}
+
+function sizeWarnings(route: TaskRoute, request: ImageRequest): Warning[] {
   const size = sizeText(request.size);
   if (size === undefined) return [];
   if (route.job === "openai-images") {
@@ -66,4 +70,31 @@ export function imageWarnings(route: TaskRoute, request: ImageRequest): Warning[
     ];
   }
   return [];
+}
+
+/**
+ * OpenAI Images fields: `n` and `response_format` are honoured everywhere (several calls to
+ * Gemini; the gateway keeps the files and answers URLs or base64 itself). GPT image models take
+ * no `style` and say quality in their own words; Gemini has neither, nor `user`.
+ */
+function openAIFieldWarnings(route: TaskRoute, request: ImageRequest): Warning[] {
+  const warnings: Warning[] = [];
+  if (request.style !== undefined) {
+    warnings.push(dropped("style", `${request.model} has no style parameter`));
+  }
+  if (route.job === "openai-images") {
+    const quality = request.quality;
+    if (quality !== undefined && Object.hasOwn(dallEQualities, quality)) {
+      const sent = dallEQualities[quality as keyof typeof dallEQualities];
+      warnings.push({ type: "mapped", feature: "quality", message: `sent as "${sent}"` });
+    }
+    return warnings;
+  }
+  if (request.quality !== undefined) {
+    warnings.push(dropped("quality", `${request.model} has no quality parameter`));
+  }
+  if (request.user !== undefined) {
+    warnings.push(dropped("user", `${request.model} takes no end-user id`));
+  }
+  return warnings;
 }

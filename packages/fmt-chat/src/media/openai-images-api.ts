@@ -13,6 +13,11 @@ export const openAIImageBackgrounds = ["transparent", "opaque", "auto"] as const
 export const openAIImageOutputFormats = ["png", "jpeg", "webp"] as const;
 /** Only DALL-E models take `response_format`; GPT image models always answer `b64_json`. */
 export const openAIImageResponseFormats = ["url", "b64_json"] as const;
+/** DALL-E 3's quality words, as the GPT image quality that asks for the same. */
+export const dallEQualities = { standard: "medium", hd: "high" } as const satisfies Record<
+  string,
+  (typeof openAIImageQualities)[number]
+>;
 /** The upstream's own bound on `n`. */
 export const OPENAI_IMAGE_MAX_N = 10;
 /** The upstream's prompt bound for GPT image models (characters). */
@@ -27,6 +32,8 @@ export const openAIImageRequestSchema = z.strictObject({
   background: z.enum(openAIImageBackgrounds).optional(),
   output_format: z.enum(openAIImageOutputFormats).optional(),
   response_format: z.enum(openAIImageResponseFormats).optional(),
+  /** The end user's id, for OpenAI's abuse monitoring; every image model takes it. */
+  user: z.string().optional(),
 });
 
 const tokens = z.int().nonnegative();

@@ -20,6 +20,7 @@ export interface OpenAIImageRequest {
   outputFormat?: OpenAIImageOutputFormat;
   /** DALL-E models only; GPT image models refuse the parameter. */
   responseFormat?: OpenAIImageResponseFormat;
+  user?: string;
 }
 
 /** Neutral key -> wire key; one table serves both directions. */
@@ -32,6 +33,7 @@ const keys = [
   ["background", "background"],
   ["outputFormat", "output_format"],
   ["responseFormat", "response_format"],
+  ["user", "user"],
 ] as const satisfies readonly (readonly [keyof OpenAIImageRequest, keyof OpenAIImageRequestWire])[];
 
 /** The JSON body of `POST /v1/images/generations`; unset fields are left out. */

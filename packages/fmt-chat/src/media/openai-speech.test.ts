@@ -46,7 +46,7 @@ describe("parseSpeechRequest", () => {
   it.each([
     [{ ...base, voice: "bob" }, "voice"],
     [{ ...base, voice: 3 }, "voice"],
-    [{ ...base, response_format: "mp3" }, "response_format"],
+    [{ ...base, response_format: "ogg" }, "response_format"],
     [{ ...base, response_format: null }, "response_format"],
     [{ ...base, speed: 0.24 }, "speed"],
     [{ ...base, speed: 4.01 }, "speed"],

@@ -6,18 +6,19 @@ import {
 } from "@interlingua/errors";
 import * as z from "zod";
 
-// OpenAI's `POST /v1/audio/speech` as SPEC.md gives it: the five formats, the six voices, input
-// and speed limits. The reply is binary audio; only the request is a JSON body.
+// OpenAI's `POST /v1/audio/speech` as SPEC.md gives it: the five formats (and OpenAI's own
+// default, mp3, which its SDKs ask for), the six voices, input and speed limits. The reply is
+// binary audio; only the request is a JSON body.
 
 export const SPEECH_VOICES = ["alloy", "echo", "fable", "onyx", "nova", "shimmer"] as const;
 export type SpeechVoice = (typeof SPEECH_VOICES)[number];
 
-export const SPEECH_FORMATS = ["wav", "opus", "aac", "flac", "pcm"] as const;
+export const SPEECH_FORMATS = ["wav", "opus", "aac", "flac", "pcm", "mp3"] as const;
 export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
 
 /**
  * SPEC.md marks `response_format` required yet calls wav "the listed default": an omitted format
- * is wav. OpenAI's own default (mp3) is not among the five, so the rendered upstream body always
+ * is wav. OpenAI's own default (mp3) is accepted when named; the rendered upstream body always
  * names the format rather than leaving the upstream to pick its default.
  */
 export const SPEECH_DEFAULT_FORMAT: SpeechFormat = "wav";
@@ -38,6 +39,7 @@ export const SPEECH_CONTENT_TYPES: Readonly<Record<SpeechFormat, string>> = {
   aac: "audio/aac",
   flac: "audio/flac",
   pcm: "audio/pcm",
+  mp3: "audio/mpeg",
 };
 
 /** The client's body. Unknown fields are dropped (they are not forwarded either). */

@@ -116,7 +116,49 @@ export const imageRequestSchema = z.object({
   prompt: z.string(),
   image_urls: z.array(z.object({ url: z.string() })).optional(),
   size: z.string().optional(),
+  n: z.int().min(1).max(10).optional().describe("Images to make (OpenAI Images API)"),
+  response_format: z
+    .enum(["url", "b64_json"])
+    .optional()
+    .describe("How the synchronous ImagesResponse carries the images"),
+  quality: z.enum(["auto", "low", "medium", "high", "standard", "hd"]).optional(),
+  style: z.enum(["vivid", "natural"]).optional(),
+  user: z.string().optional(),
   ...webhookFields,
+});
+
+/** OpenAI's ImagesResponse: the synchronous answer under the bare envelope or `Prefer: wait`. */
+export const imagesResponseSchema = z.object({
+  created: z.int(),
+  data: z.array(z.object({ url: z.string().optional(), b64_json: z.string().optional() })),
+});
+
+/** A stored Responses object (OpenAI's shape), as `GET /v1/responses/{id}` answers it. */
+export const storedResponseSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal("response"),
+  created_at: z.int(),
+  status: z.enum(["queued", "in_progress", "completed", "incomplete", "failed", "cancelled"]),
+  model: z.string(),
+  output: z.array(z.looseObject({ id: z.string(), type: z.string() })),
+  store: z.boolean(),
+  background: z.boolean(),
+  previous_response_id: z.string().nullable(),
+});
+
+/** `GET /v1/responses/{id}/input_items`: OpenAI's list object. */
+export const inputItemListSchema = z.object({
+  object: z.literal("list"),
+  data: z.array(z.looseObject({ id: z.string() })),
+  first_id: z.string().nullable(),
+  last_id: z.string().nullable(),
+  has_more: z.boolean(),
+});
+
+export const deletedResponseSchema = z.object({
+  id: z.string(),
+  object: z.literal("response"),
+  deleted: z.literal(true),
 });
 
 export const uploadFormSchema = z.object({

@@ -8,7 +8,7 @@ import { UPSTREAM_PROTOCOLS } from "../../upstream/upstream-protocols.ts";
 import { fetchSourceImage } from "../fetch-source-image.ts";
 import { callJson } from "../upstream-call.ts";
 import { type ImageInput, sizeText } from "./image-input.ts";
-import { failureStep, type Job, type Step } from "./job.ts";
+import { failureStep, type Job, type JobContext, type MediaBytes, type Step } from "./job.ts";
 
 // Gemini image output: one synchronous `:generateContent` with TEXT and IMAGE modalities; the
 // input images (upload URLs) go inline. A prompt block or a SAFETY-kind finish is a content
@@ -31,11 +31,36 @@ export const geminiImagesJob: Job = {
     }
     const text = sizeText(input.size);
     const shape = text === undefined ? undefined : geminiImageShape(text);
+    // One image a call: `n` images are `n` calls (the image models answer one candidate).
+    const media: MediaBytes[] = [];
+    for (let i = 0; i < (input.n ?? 1); i++) {
+      const step = await generateOnce(context, input.prompt, images, shape);
+      if (step.kind !== "results") return step;
+      media.push(...step.media);
+    }
+    return { kind: "results", media } satisfies Step;
+  },
+
+  poll(context) {
+    return this.start(context);
+  },
+  collect(context) {
+    return this.start(context);
+  },
+};
+
+async function generateOnce(
+  context: JobContext,
+  prompt: string,
+  images: InlineImage[],
+  shape: ReturnType<typeof geminiImageShape>,
+): Promise<Step> {
+  {
     const reply = await callJson(context.services.agent, context.candidate.channel, {
       method: "POST",
       path: UPSTREAM_PROTOCOLS.gemini.path(context.candidate.upstreamModel, false),
       body: renderGeminiImageRequest({
-        prompt: input.prompt,
+        prompt,
         ...(images.length === 0 ? {} : { images }),
         ...(shape === undefined ? {} : shape),
       }),
@@ -69,12 +94,5 @@ export const geminiImagesJob: Job = {
         contentType: image.mimeType,
       })),
     } satisfies Step;
-  },
-
-  poll(context) {
-    return this.start(context);
-  },
-  collect(context) {
-    return this.start(context);
-  },
-};
+  }
+}

@@ -29,8 +29,12 @@ export type Step =
     }
   /** Done upstream, results still to download: the handle is kept first, then `collect` runs. */
   | { readonly kind: "ready"; readonly upstream: UpstreamHandle }
-  /** The results' bytes. */
-  | { readonly kind: "results"; readonly media: readonly MediaBytes[] }
+  /** The results' bytes; `usage`: the upstream's own usage object, when it reported one. */
+  | {
+      readonly kind: "results";
+      readonly media: readonly MediaBytes[];
+      readonly usage?: Readonly<Record<string, unknown>>;
+    }
   /** A final failure, in our catalogue's terms; `message` is the upstream's own words. */
   | { readonly kind: "failed"; readonly code: FailureCode; readonly message?: string }
   /** Network trouble, 429, 5xx: the same step may work later (counted in attempts). */

@@ -1,8 +1,11 @@
 import {
+  dallEQualities,
+  type OpenAIImageQuality,
   openAIImageSize,
   parseOpenAIImageResponse,
   renderOpenAIImageRequest,
 } from "@interlingua/fmt-chat/media";
+import type { ImageQuality } from "@interlingua/tasks";
 import { callJson, download } from "../upstream-call.ts";
 import { type ImageInput, sizeText } from "./image-input.ts";
 import { failureStep, type Job, type MediaBytes, type Step } from "./job.ts";
@@ -28,6 +31,9 @@ export const openaiImagesJob: Job = {
         model: context.candidate.upstreamModel,
         prompt: input.prompt,
         ...(size === undefined ? {} : { size }),
+        ...(input.n === undefined || input.n === 1 ? {} : { n: input.n }),
+        ...(input.quality === undefined ? {} : { quality: upstreamQuality(input.quality) }),
+        ...(input.user === undefined ? {} : { user: input.user }),
       }),
     });
     if (!reply.ok) {
@@ -58,7 +64,11 @@ export const openaiImagesJob: Job = {
     if (media.length === 0) {
       return { kind: "failed", code: "invalid_upstream_result", message: "no image in the reply" };
     }
-    return { kind: "results", media } satisfies Step;
+    // OpenAI's own usage object, as its ImagesResponse carries it (images-response.ts).
+    const usage = (reply.value as { usage?: unknown }).usage;
+    return usage !== null && typeof usage === "object"
+      ? { kind: "results", media, usage: usage as Record<string, unknown> }
+      : ({ kind: "results", media } satisfies Step);
   },
 
   // Synchronous upstream: a task found mid-way (its runner died) simply starts again.
@@ -69,6 +79,12 @@ export const openaiImagesJob: Job = {
     return this.start(context);
   },
 };
+
+/** DALL-E's `standard` / `hd` as the GPT image quality of the same intent. */
+const upstreamQuality = (quality: ImageQuality): OpenAIImageQuality =>
+  Object.hasOwn(dallEQualities, quality)
+    ? dallEQualities[quality as keyof typeof dallEQualities]
+    : (quality as OpenAIImageQuality);
 
 function isPolicyRefusal(code: string | undefined, message: string): boolean {
   return (code !== undefined && POLICY_CODES.has(code)) || /safety system/i.test(message);

@@ -1,0 +1,259 @@
+import type { CacheAnalysis } from "@interlingua/cache-control";
+import { notFound, permissionDenied } from "@interlingua/errors";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
+import { ENDPOINTS } from "../contract/endpoints.ts";
+import { wrapJsonText } from "../contract/envelope.ts";
+import { newRequestId } from "../http/request-id.ts";
+import { requestLog } from "../log/request-log.ts";
+import { CODECS } from "../pipeline/codecs.ts";
+import type { GenerationRequest } from "../pipeline/generation-request.ts";
+import { TextReply } from "../pipeline/respond-json.ts";
+import { runGeneration } from "../pipeline/run-generation.ts";
+import type { GatewayServices } from "../services/gateway-services.ts";
+import { OPEN_STATUSES, type StoredResponseRow } from "../storage/response-store.ts";
+import type { UpstreamCallOptions } from "../upstream/upstream-protocols.ts";
+import { beginStored, failedBody, openBody } from "./record-response.ts";
+import type { StorePlan } from "./stored-state.ts";
+
+// `background: true` (issue 25): the response is written queued with the request it runs, the
+// client gets it at once, and a runner on the work queue (BullMQ with Redis, in process without)
+// runs it through the ordinary generation path, which writes the result back. The database row is
+// the truth: a runner takes it with a compare-and-swap and a claim that lapses, so a runner that
+// died (an instance crash) leaves it to the next start or to another instance, as tasks are.
+
+const KIND = "response";
+const NO_CACHE: CacheAnalysis = { mode: "none", warnings: [] };
+const JSON_HEADERS = { "content-type": "application/json" };
+/** Open background responses re-scheduled per start. */
+const RESUME_BATCH = 1_000;
+
+/** What a runner needs to replay the call: the expanded body and who asked. */
+interface BackgroundRequest {
+  readonly wire: Record<string, unknown>;
+  readonly tokenId: number;
+  readonly upstream: UpstreamCallOptions;
+  readonly strict: boolean;
+}
+
+/** Calls running in this process, by response id: a cancel here stops the upstream call too. */
+const running = new Map<string, AbortController>();
+
+/** Queues a background response and answers its queued Response object. */
+export async function submitBackground(
+  services: GatewayServices,
+  request: GenerationRequest,
+  plan: StorePlan,
+): Promise<TextReply> {
+  // What can be known now is refused now: an unknown model, or one this key may not use.
+  const route = services.router.resolve(request.model);
+  if (route === undefined) throw notFound(`The model \`${request.model}\` does not exist.`);
+  const allowed = request.token.models;
+  if (allowed !== undefined && !allowed.has(request.model) && !allowed.has(route.gatewayModel)) {
+    throw permissionDenied(`this API key may not use model ${request.model}`);
+  }
+  const replay: BackgroundRequest = {
+    wire: request.wire,
+    tokenId: request.token.id,
+    upstream: request.upstream,
+    strict: request.strict === true,
+  };
+  await beginStored(services, plan, request.model, replay);
+  await services.queue.schedule(KIND, plan.responseId, services.now());
+  request.log.info(
+    { model: request.model, responseId: plan.responseId },
+    "background response queued",
+  );
+  const body = JSON.stringify(openBody(plan, request.model, "queued"));
+  return new TextReply(200, JSON_HEADERS, request.wrap ? wrapJsonText(body) : body);
+}
+
+/** Cancels an open background response; the Response object as it now stands. */
+export async function cancelBackground(
+  services: GatewayServices,
+  row: StoredResponseRow,
+): Promise<Record<string, unknown>> {
+  const body = { ...row.body, status: "cancelled" };
+  const done = await services.store.responses.transition(
+    row.id,
+    row.userId,
+    OPEN_STATUSES,
+    "cancelled",
+    body,
+    services.now(),
+  );
+  running.get(row.id)?.abort(new Error("the response was cancelled"));
+  if (done) return body;
+  // It finished (or was cancelled) meanwhile: what it is now.
+  return (await services.store.responses.get(row.id, row.userId, services.now()))?.body ?? body;
+}
+
+/** The token a background call bills to, read again when it runs (it may be gone since). */
+async function tokenOf(
+  services: GatewayServices,
+  tokenId: number,
+): Promise<AuthenticatedToken | undefined> {
+  const row = await services.store.getToken(tokenId);
+  if (row === undefined || row.status !== "active") return undefined;
+  if (row.expiresAt !== undefined && row.expiresAt <= services.now()) return undefined;
+  const user = await services.store.getUser(row.userId);
+  return {
+    id: row.id,
+    name: row.name,
+    userId: row.userId,
+    unlimited: row.unlimited,
+    userUnlimited: user?.unlimited ?? false,
+    models: row.models === undefined ? undefined : new Set(row.models),
+    rateLimit: services.config.limits.rate_limit,
+  };
+}
+
+export class BackgroundResponses {
+  readonly #services: GatewayServices;
+  readonly #inFlight = new Set<Promise<void>>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #closed = false;
+
+  constructor(services: GatewayServices) {
+    this.#services = services;
+  }
+
+  /**
+   * Registers the runner and schedules every open background response again; then looks for
+   * ones whose runner died (claim lapsed) every half claim, at most every 30 s, so another
+   * instance takes them over without a restart of the one that lost them.
+   */
+  async start(): Promise<void> {
+    this.#services.queue.process(KIND, (id) => this.run(id));
+    const resumed = await this.sweep();
+    if (resumed > 0)
+      this.#services.log.info({ responses: resumed }, "background responses resumed");
+    const claimMs = this.#services.config.responses.background_claim_ms;
+    this.#timer = setInterval(
+      () => void this.sweep().catch(() => undefined),
+      Math.max(250, Math.min(30_000, Math.floor(claimMs / 2))),
+    );
+    this.#timer.unref();
+  }
+
+  /** Schedules the open background responses: queued ones now, claimed ones when it lapses. */
+  async sweep(): Promise<number> {
+    const open = await this.#services.store.responses.openBackground(RESUME_BATCH);
+    const now = this.#services.now();
+    for (const { id, claimedUntil } of open) {
+      await this.#services.queue.schedule(KIND, id, Math.max(now, claimedUntil + 1));
+    }
+    return open.length;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  run(id: string): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    const run = this.#run(id).catch((error: unknown) => {
+      this.#services.log.error({ responseId: id, err: error }, "background response crashed");
+    });
+    this.#inFlight.add(run);
+    return run.finally(() => this.#inFlight.delete(run));
+  }
+
+  async #run(id: string): Promise<void> {
+    const services = this.#services;
+    const now = services.now();
+    const until = now + services.config.responses.background_claim_ms;
+    const claimed = await services.store.responses.claim(id, now, until, (row) => ({
+      ...row.body,
+      status: "in_progress",
+    }));
+    if (claimed === undefined) return;
+    const { row } = claimed;
+    // Due again when the claim lapses: if this process dies mid-call, the next runner takes it.
+    await services.queue.schedule(KIND, id, until + 1);
+    const replay = claimed.request as BackgroundRequest;
+    const plan: StorePlan = {
+      responseId: row.id,
+      userId: row.userId,
+      previousId: row.previousId,
+      inputItems: [],
+      createdAt: row.createdAt,
+      background: true,
+    };
+    const model = typeof replay.wire["model"] === "string" ? replay.wire["model"] : "";
+    const token = await tokenOf(services, replay.tokenId);
+    if (token === undefined) {
+      await services.store.responses.finish(
+        id,
+        {
+          status: "failed",
+          body: failedBody(plan, model, {
+            code: "invalid_api_key",
+            message: "the API key of this background response is no longer valid",
+          }),
+          outputItems: [],
+        },
+        services.now(),
+      );
+      return;
+    }
+    const requestId = newRequestId();
+    const controller = new AbortController();
+    running.set(id, controller);
+    try {
+      await this.#call(id, requestId, token, replay, plan, controller.signal);
+    } catch (error) {
+      // Nothing the generation path could answer (it records those itself): failed, not retried.
+      services.log.error({ responseId: id, err: error }, "background response failed");
+      await services.store.responses.finish(
+        id,
+        {
+          status: "failed",
+          body: failedBody(plan, model, { code: "server_error", message: String(error) }),
+          outputItems: [],
+        },
+        services.now(),
+      );
+    } finally {
+      running.delete(id);
+    }
+  }
+
+  async #call(
+    id: string,
+    requestId: string,
+    token: AuthenticatedToken,
+    replay: BackgroundRequest,
+    plan: StorePlan,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const services = this.#services;
+    const canonical = CODECS.responses.request.parse(replay.wire);
+    const request: GenerationRequest = {
+      endpoint: ENDPOINTS.responses,
+      requestId,
+      token,
+      log: requestLog(services.log, {
+        requestId,
+        endpoint: "responses.background",
+        responseId: id,
+        token: token.name,
+      }),
+      wire: replay.wire,
+      canonical: { ...canonical, stream: false },
+      cache: NO_CACHE,
+      model: canonical.model,
+      stream: false,
+      jsonArrayStream: false,
+      wrap: false,
+      upstream: replay.upstream,
+      writesDirectly: false,
+      signal,
+      strict: replay.strict,
+      stored: plan,
+    };
+    // The generation path records the outcome (completed, or failed with its error).
+    await runGeneration(services, request);
+  }
+}

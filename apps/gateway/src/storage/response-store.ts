@@ -1,0 +1,107 @@
+import type { StoredItem } from "@interlingua/fmt-responses";
+
+// Responses kept for `store: true` (issue 25, migration 8). A response is written when its call
+// starts (`in_progress`, with its input items), so a follow-up naming it finds it even while its
+// stream is still being recorded, and finished once (a compare-and-swap on the status: a
+// response cancelled in the meantime stays cancelled). Every read is scoped to the user.
+
+/** A stored item, and the upstream protocol that made it (undefined: the client sent it). */
+export interface StoredEntry {
+  readonly item: StoredItem;
+  readonly origin: string | undefined;
+}
+
+/** OpenAI's Response.status values. */
+export type StoredStatus =
+  | "queued"
+  | "in_progress"
+  | "completed"
+  | "incomplete"
+  | "failed"
+  | "cancelled";
+
+/** Statuses a response still leaves: `finish` and `cancel` act only from these. */
+export const OPEN_STATUSES: readonly StoredStatus[] = ["queued", "in_progress"];
+
+export interface StoredResponseRow {
+  readonly id: string;
+  readonly userId: string;
+  readonly previousId: string | undefined;
+  readonly status: StoredStatus;
+  /** The Responses object as last known (OpenAI's shape), parsed. */
+  readonly body: Record<string, unknown>;
+  readonly bytes: number;
+  /** Created with `background: true`: run by the background runner, cancellable. */
+  readonly background: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly expiresAt: number;
+}
+
+export interface NewStoredResponse {
+  readonly id: string;
+  readonly userId: string;
+  readonly previousId: string | undefined;
+  readonly status: StoredStatus;
+  readonly body: Record<string, unknown>;
+  /** The whole conversation the response answers, in order: history, then the new input. */
+  readonly inputItems: readonly StoredEntry[];
+  /** A background response: the request its runner replays (JSON). */
+  readonly backgroundRequest?: unknown;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface StoredResponseEnd {
+  readonly status: StoredStatus;
+  readonly body: Record<string, unknown>;
+  readonly outputItems: readonly StoredItem[];
+  /** The upstream protocol that made the output. */
+  readonly origin?: string | undefined;
+}
+
+export interface ResponseStore {
+  /** Writes the response and its input items in one transaction. */
+  begin(response: NewStoredResponse, now: number): Promise<void>;
+  /**
+   * Sets the final body and writes the output items, only while the response is still open
+   * (queued or in progress); false when it was not (cancelled, deleted, expired).
+   */
+  finish(id: string, end: StoredResponseEnd, now: number): Promise<boolean>;
+  /** Moves an open response to `status` with `body`; false when it was not open. */
+  transition(
+    id: string,
+    userId: string,
+    from: readonly StoredStatus[],
+    status: StoredStatus,
+    body: Record<string, unknown>,
+    now: number,
+  ): Promise<boolean>;
+  /**
+   * Takes a background response to run: queued, or in progress under a claim that lapsed (its
+   * runner died). It becomes in progress with `body`, claimed until `until`; undefined when it
+   * was not takeable (finished, cancelled, or another runner holds it).
+   */
+  claim(
+    id: string,
+    now: number,
+    until: number,
+    body: (row: StoredResponseRow) => Record<string, unknown>,
+  ): Promise<{ row: StoredResponseRow; request: unknown } | undefined>;
+  /** Open background responses (id and when their claim lapses, 0 if queued), oldest first. */
+  openBackground(limit: number): Promise<{ id: string; claimedUntil: number }[]>;
+  /** The user's response, unless it expired. */
+  get(id: string, userId: string, now: number): Promise<StoredResponseRow | undefined>;
+  /** Its items in order: the input items, then (`output`) the output items. */
+  items(id: string, output: boolean): Promise<StoredEntry[]>;
+  /** Items of the user's live responses by item id (any copy: they are the same item). */
+  findItems(
+    userId: string,
+    itemIds: readonly string[],
+    now: number,
+  ): Promise<Map<string, StoredEntry>>;
+  /** Deletes the user's response and its items; false when there was none. */
+  delete(id: string, userId: string): Promise<boolean>;
+  /** Deletes up to `limit` expired responses with their items; how many went. */
+  sweep(now: number, limit: number): Promise<number>;
+}

@@ -1,0 +1,132 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startProviderSim } from "@interlingua/provider-sim";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GatewayChild, killAll, startGatewayChild } from "./gateway-child.ts";
+import { dropSchema, freshSchema, POSTGRES_URL, postgresReachable } from "./storage/drivers.ts";
+
+// Issue 25: two gateway processes on one PostgreSQL schema serve one set of stored responses.
+// A conversation started on one continues on the other; a background response whose instance is
+// killed mid-call is taken over by the other once its claim lapses, and completes.
+
+const pgUp = await postgresReachable();
+const KEY = "sk-shared-alice";
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.skipIf(!pgUp)("stored responses shared by two instances through PostgreSQL", () => {
+  const children: GatewayChild[] = [];
+  const schema = freshSchema("shared_resp");
+  let dir = "";
+  let sim: Awaited<ReturnType<typeof startProviderSim>>;
+  let a: GatewayChild;
+  let b: GatewayChild;
+  let config: (name: string) => Record<string, unknown>;
+  const client = (gateway: GatewayChild) =>
+    new OpenAI({
+      apiKey: KEY,
+      baseURL: `${gateway.url}/v1`,
+      defaultHeaders: { "x-interlingua-envelope": "bare" },
+      maxRetries: 0,
+      timeout: 15_000,
+    });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "gw-shared-resp-"));
+    sim = await startProviderSim({ port: 0 });
+    config = (name: string) => ({
+      listen: { host: "127.0.0.1", port: 0 },
+      database_url: `${POSTGRES_URL}?schema=${schema}`,
+      files_dir: join(dir, name, "files"),
+      // A runner that died is taken over after 1.5 s instead of 15 minutes.
+      responses: { background_claim_ms: 1_500 },
+      users: [{ id: "alice", quota: 1_000_000_000 }],
+      tokens: [{ key: KEY, user: "alice", unlimited: true }],
+      channels: [
+        {
+          name: "an",
+          protocol: "anthropic",
+          base_url: sim.url,
+          api_key: "k-an-1234",
+          models: ["txtB-sonnet-4-6"],
+        },
+        {
+          name: "ge",
+          protocol: "gemini",
+          base_url: sim.url,
+          api_key: "k-ge-5678",
+          models: ["txtC-2.5-pro"],
+        },
+      ],
+    });
+    a = await startGatewayChild(dir, "a", config("a"), children);
+    b = await startGatewayChild(dir, "b", config("b"), children);
+  }, 60_000);
+
+  afterAll(async () => {
+    await killAll(children);
+    await sim?.close();
+    if (pgUp) await dropSchema(schema);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("a conversation started on one instance continues, lists and is deleted on the other", async () => {
+    const first = await client(a).responses.create({ model: "txtB-sonnet-4-6", input: "one" });
+    const second = await client(b).responses.create({
+      model: "txtC-2.5-pro",
+      input: "two",
+      previous_response_id: first.id,
+    });
+    expect(second.status).toBe("completed");
+    const items = await client(a).responses.inputItems.list(second.id, { order: "asc" });
+    expect(JSON.stringify(items.data)).toContain('"one"');
+    expect(JSON.stringify(items.data)).toContain('"two"');
+    await client(b).responses.delete(first.id);
+    const gone = await client(a)
+      .responses.retrieve(first.id)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(gone).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it("a background response survives the crash of the instance running it", async () => {
+    // Only A runs it: B is stopped first, so the take-over below is certain.
+    b.process.kill("SIGKILL");
+    await b.exited;
+    const calls = () => sim.requests.filter((r) => r.path.endsWith("/v1/messages")).length;
+    const before = calls();
+    const queued = await client(a).responses.create({
+      model: "txtB-sonnet-4-6",
+      input: "survive [[fault:latency=2500]]",
+      background: true,
+    });
+    // A took it and its upstream call is under way: kill A mid-call.
+    await until(async () => {
+      const r = await client(a).responses.retrieve(queued.id);
+      return r.status === "in_progress" && calls() > before ? r : undefined;
+    }, 10_000);
+    a.process.kill("SIGKILL");
+    await a.exited;
+    // A new instance on the same database takes it over once A's claim lapses.
+    const c = await startGatewayChild(dir, "c", config("c"), children);
+    const done = await until(async () => {
+      const r = await client(c).responses.retrieve(queued.id);
+      return r.status === "completed" ? r : undefined;
+    }, 20_000);
+    expect(done.output_text).toContain("echo: survive");
+    // The upstream was asked again by the instance that took over.
+    expect(calls()).toBeGreaterThanOrEqual(before + 2);
+  }, 40_000);
+});
