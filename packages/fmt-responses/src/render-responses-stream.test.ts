@@ -201,6 +201,7 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
         type: "response.function_call_arguments.done",
         sequence_number: 18,
         ...fc,
+        name: "get_weather",
         arguments: '{"city":"Paris"}',
       },
       { type: "response.output_item.done", sequence_number: 19, output_index: 2, item: call },

@@ -1,9 +1,14 @@
-import type {
-  Response as CanonicalResponse,
-  PushTransformer,
-  SseMessage,
-  StreamEvent,
-  Usage,
+import {
+  type Response as CanonicalResponse,
+  clientToolOrigins,
+  liftClientToolCalls,
+  liftingClientToolCalls,
+  type PushTransformer,
+  type SseMessage,
+  type StreamEvent,
+  type Tool,
+  type ToolOrigin,
+  type Usage,
 } from "@interlingua/core-types";
 
 /**
@@ -20,6 +25,8 @@ export interface FillContext {
   readonly requestId: string;
   /** The model as the client named it. */
   readonly model: string;
+  /** The client's namespace and custom tools by the function names they were lowered to. */
+  readonly toolOrigins?: ReadonlyMap<string, ToolOrigin>;
 }
 
 const estimateThinking = (usage: Usage, thinkingChars: number): Usage =>
@@ -34,8 +41,10 @@ export function fillResponse(response: CanonicalResponse, ctx: FillContext): Can
       if (part.type === "thinking") thinkingChars += part.text.length;
     }
   }
+  const lifted =
+    ctx.toolOrigins === undefined ? response : liftClientToolCalls(response, ctx.toolOrigins);
   return {
-    ...response,
+    ...lifted,
     id: response.id === "" ? ctx.requestId : response.id,
     model: response.model === "" ? ctx.model : response.model,
     created: response.created > 0 ? response.created : ctx.now,
@@ -72,18 +81,27 @@ export function fillingDecoder(
           emit(event);
       }
     };
-  return {
+  const filled: PushTransformer<SseMessage, StreamEvent> = {
     push: (message, emit) => decoder.push(message, fill(emit)),
     end: (emit) => decoder.end(fill(emit)),
   };
+  return ctx.toolOrigins === undefined ? filled : liftingClientToolCalls(filled, ctx.toolOrigins);
 }
 
 /** The fill context of one call: now on the gateway's clock, its request id and client model. */
-export const fillContext = (
+export function fillContext(
   services: { readonly now: () => number },
-  request: { readonly requestId: string; readonly model: string },
-): FillContext => ({
-  now: Math.floor(services.now() / 1000),
-  requestId: request.requestId,
-  model: request.model,
-});
+  request: {
+    readonly requestId: string;
+    readonly model: string;
+    readonly canonical?: { readonly tools: readonly Tool[] };
+  },
+): FillContext {
+  const origins = clientToolOrigins(request.canonical?.tools ?? []);
+  return {
+    now: Math.floor(services.now() / 1000),
+    requestId: request.requestId,
+    model: request.model,
+    ...(origins.size === 0 ? {} : { toolOrigins: origins }),
+  };
+}
