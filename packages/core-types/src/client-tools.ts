@@ -140,7 +140,7 @@ export function lowerClientTools(request: Request, warn: (warning: Warning) => v
       m.parts.some((p) => p.type === "tool-call" && (p.namespace !== undefined || p.custom)),
   );
   const hasTools = request.tools.some(
-    (t) => isOpenAiTool(t, "namespace") || isOpenAiTool(t, "custom"),
+    (t) => isOpenAiTool(t, "namespace") || isOpenAiTool(t, "custom") || isOpenAiTool(t, "tool_search"),
   );
   if (!hasCalls && !hasTools) return request;
 
@@ -150,6 +150,15 @@ export function lowerClientTools(request: Request, warn: (warning: Warning) => v
     if (custom !== undefined) {
       const lowered = lowerWireTool({ ...custom.options, type: "custom" }, undefined, `tools[${i}]`, warn);
       if (lowered !== undefined) tools.push(lowered);
+      return;
+    }
+    if (isOpenAiTool(tool, "tool_search")) {
+      // Tool search loads deferred tools on demand; here every tool is offered from the start.
+      warn({
+        type: "mapped",
+        feature: "tools.tool_search",
+        message: `tools[${i}]: no tool search here; every tool is offered up front`,
+      });
       return;
     }
     const group = openAiTool(tool, "namespace");
