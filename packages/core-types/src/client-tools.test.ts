@@ -67,13 +67,12 @@ const request: Request = {
 };
 
 describe("lowerClientTools", () => {
-  it("makes namespace and custom tools function tools, and the history's calls with them", () => {
+  it("makes namespace and custom tools function tools, the history's calls too; drops tool_search", () => {
     const warnings: Warning[] = [];
     const lowered = lowerClientTools(request, (w) => warnings.push(w));
     expect(lowered.tools.map((t) => (t.type === "function" ? t.name : t.type))).toEqual([
       "multi_agent_v1__spawn_agent",
       "apply_patch",
-      "provider",
     ]);
     const custom = lowered.tools[1];
     expect(custom?.type === "function" && custom.description).toContain(grammar);
@@ -85,7 +84,8 @@ describe("lowerClientTools", () => {
       { type: "tool-call", id: "b", name: "apply_patch", arguments: '{"input":"*** Begin"}' },
     ]);
     expect(lowered.messages[2]?.parts[0]).toMatchObject({ name: "multi_agent_v1__spawn_agent" });
-    expect(warnings).toEqual([]);
+    // tool_search has nothing to search here: every tool is already offered.
+    expect(warnings.map((w) => `${w.feature}=${w.type}`)).toEqual(["tools.tool_search=mapped"]);
   });
 
   it("leaves a request without them as it is", () => {

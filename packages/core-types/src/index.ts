@@ -17,6 +17,7 @@ export * from "./moved-signature.js";
 export * from "./normalize-stream-events.js";
 export * from "./openapi-to-json-schema.js";
 export * from "./provider-extras.js";
+export * from "./rename-model.js";
 export * from "./request.js";
 export * from "./request-fields.js";
 export * from "./response.js";

@@ -13,8 +13,10 @@ import {
 
 /**
  * What a translated reply must say even when its upstream did not (Anthropic and Gemini have no
- * creation time; an id or model may be missing): `created` is the time of the call, never 0; a
- * missing id is the gateway's request id, a missing model the one the client asked for, never "".
+ * creation time; an id may be missing): `created` is the time of the call, never 0; a missing id
+ * is the gateway's request id. The model is always the one the client asked for (an alias or the
+ * gateway's id, not the upstream's: Claude Code keeps its signed thinking only for the model it
+ * asked for); the upstream's id is in the `x-interlingua-upstream-model` header.
  * Thinking tokens the upstream folds into its output count (Anthropic) are estimated from the
  * thinking text (4 characters a token, at most the output), so `reasoning_tokens` is not 0 when
  * the model thought. The same-format fast path never comes here: its bytes are the upstream's.
@@ -46,7 +48,7 @@ export function fillResponse(response: CanonicalResponse, ctx: FillContext): Can
   return {
     ...lifted,
     id: response.id === "" ? ctx.requestId : response.id,
-    model: response.model === "" ? ctx.model : response.model,
+    model: ctx.model,
     created: response.created > 0 ? response.created : ctx.now,
     usage: estimateThinking(response.usage, thinkingChars),
   };
@@ -66,7 +68,7 @@ export function fillingDecoder(
           emit({
             ...event,
             id: event.id === "" ? ctx.requestId : event.id,
-            model: event.model === "" ? ctx.model : event.model,
+            model: ctx.model,
             created: event.created > 0 ? event.created : ctx.now,
           });
           return;

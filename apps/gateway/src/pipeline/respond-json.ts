@@ -2,6 +2,7 @@ import {
   type AssistantPart,
   type Response as CanonicalResponse,
   isUsageKnown,
+  renameReplyModel,
   type Usage,
   type Warning,
 } from "@interlingua/core-types";
@@ -61,7 +62,14 @@ export function renderJsonReply(
 ): JsonReply {
   const wrap = (json: string) => (request.wrap ? wrapJsonText(json) : json);
   const delivered = () => jsonDelivery(committed);
-  if (committed.response === undefined) return { body: wrap(committed.text), delivered };
+  if (committed.response === undefined) {
+    // The upstream's bytes, but the model named as the client named it (fill-translated.ts).
+    const text =
+      fill === undefined
+        ? committed.text
+        : renameReplyModel(request.endpoint.format, committed.text, fill.model);
+    return { body: wrap(text), delivered };
+  }
   const translated =
     fill === undefined ? committed.response : fillResponse(committed.response, fill);
   const rendered = clientCodec(request).response.render(translated, {

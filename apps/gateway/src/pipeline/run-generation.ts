@@ -10,7 +10,7 @@ import { openCallAccount } from "../billing/call-account.ts";
 import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../contract/error-response.ts";
-import { warningsHeaders } from "../contract/warnings-header.ts";
+import { upstreamModelHeader, warningsHeaders } from "../contract/warnings-header.ts";
 import { inSpan } from "../log/tracing.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
@@ -144,7 +144,11 @@ export async function runGeneration(
     // Redacted here, once: nothing downstream reads the body back to redact it.
     return new TextReply(
       200,
-      { ...JSON_HEADERS, ...warningsHeaders(warnings) },
+      {
+        ...JSON_HEADERS,
+        ...warningsHeaders(warnings),
+        ...upstreamModelHeader(committed.candidate.upstreamModel),
+      },
       services.redactor.active ? services.redactor.redact(reply.body) : reply.body,
     );
   }
