@@ -1,6 +1,7 @@
 export * from "./accumulate-stream.js";
 export * from "./add-fields.js";
 export * from "./cache-control.js";
+export * from "./carried-signature.js";
 export * from "./client-tools.js";
 export * from "./codec.js";
 export * from "./content-part.js";

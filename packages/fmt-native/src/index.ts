@@ -27,6 +27,7 @@ export {
   toolChoiceFromNative,
   toolChoiceToNative,
 } from "./map-native-tool-choice.js";
+export { carryThinkingSignatures, restoreCarriedThinking } from "./carried-thinking.js";
 export { parseNativeUsage, renderNativeUsage } from "./map-native-usage.js";
 export { aliasNativeRequest } from "./native-aliases.js";
 export { native } from "./native-codec.js";

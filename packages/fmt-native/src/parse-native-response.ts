@@ -15,6 +15,7 @@ import {
   nativeResponseSchema,
 } from "./native-api.js";
 import { buildExtras, type NativeBookkeeping } from "./native-extras.js";
+import { restoreCarriedThinking } from "./carried-thinking.js";
 import { type PartParseContext, parseAssistantPart } from "./native-parts.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 
@@ -72,8 +73,10 @@ export function parseNativeResponse(wire: unknown): Response {
     const index = candidate.index ?? c;
     let calls = 0;
     const ctx: PartParseContext = { book, nextCallId: () => generatedCallId(id, index, calls++) };
-    const parts: AssistantPart[] = (candidate.content?.parts ?? []).map((part, p) =>
-      parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx),
+    const parts: AssistantPart[] = restoreCarriedThinking(
+      (candidate.content?.parts ?? []).map((part, p) =>
+        parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx),
+      ),
     );
     const choice: Choice = {
       index,

@@ -6,6 +6,7 @@ import {
   type Usage,
   type Warning,
 } from "@interlingua/core-types";
+import { carryThinkingSignatures } from "@interlingua/fmt-native";
 import { wrapJsonText } from "../contract/envelope.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
@@ -70,8 +71,19 @@ export function renderJsonReply(
         : renameReplyModel(request.endpoint.format, committed.text, fill.model);
     return { body: wrap(text), delivered };
   }
+  const filled = fill === undefined ? committed.response : fillResponse(committed.response, fill);
+  // Gemini clients keep no thought parts: another provider's thinking signature rides, with its
+  // text, on the next visible part (fmt-native carried-thinking.ts), as a stream's does.
   const translated =
-    fill === undefined ? committed.response : fillResponse(committed.response, fill);
+    request.endpoint.format === "native"
+      ? {
+          ...filled,
+          choices: filled.choices.map((choice) => ({
+            ...choice,
+            message: { ...choice.message, parts: carryThinkingSignatures(choice.message.parts) },
+          })),
+        }
+      : filled;
   const rendered = clientCodec(request).response.render(translated, {
     onWarning: (w) => warnings.push(w),
   });
