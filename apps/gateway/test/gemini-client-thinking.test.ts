@@ -76,3 +76,90 @@ describe("a Gemini client that drops thought parts keeps Anthropic thinking", ()
     });
   }
 });
+
+// A messages client (Claude Code) on a Gemini upstream: the functionCall's thoughtSignature, which
+// Gemini 3 refuses a continued turn without, rides in a marked thinking block (the one opaque
+// thing such clients replay) and reaches Gemini on the next turn byte for byte.
+describe("a messages client on a Gemini upstream keeps the functionCall's thoughtSignature", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  const lastGemini = (): Json =>
+    [...stack.sim.requests].reverse().find((r) => /:(stream)?[gG]enerateContent/.test(r.path))
+      ?.body;
+  const tools = [{ name: TOOL.name, description: TOOL.description, input_schema: TOOL.parameters }];
+
+  /** The content blocks of a messages stream, as a client accumulates them. */
+  function accumulate(text: string): Json[] {
+    const blocks: Json[] = [];
+    for (const frame of parseSse(text)) {
+      const data = JSON.parse(frame.data);
+      if (data.type === "content_block_start") blocks[data.index] = { ...data.content_block };
+      if (data.type !== "content_block_delta") continue;
+      const block = blocks[data.index];
+      const delta = data.delta;
+      if (delta.type === "text_delta") block.text += delta.text;
+      if (delta.type === "thinking_delta") block.thinking += delta.thinking;
+      if (delta.type === "signature_delta") block.signature += delta.signature;
+      if (delta.type === "input_json_delta") block.partial = (block.partial ?? "") + delta.partial_json;
+    }
+    return blocks.map(({ partial, ...block }) =>
+      block.type === "tool_use" ? { ...block, input: JSON.parse(partial ?? "{}") } : block,
+    );
+  }
+
+  for (const stream of [false, true]) {
+    it(`${stream ? "stream" : "non-stream"}: turn 2 reaches Gemini with the signature`, async () => {
+      const model = "txtC-2.5-pro";
+      const first = {
+        model,
+        max_tokens: 2048,
+        tools,
+        thinking: { type: "enabled", budget_tokens: 1024 },
+        messages: [{ role: "user", content: "weather in Paris? [[tool]]" }],
+        ...(stream ? { stream: true } : {}),
+      };
+      const res = await postJson(`${stack.gateway.url}/v1/messages`, first, auth());
+      expect(res.status, res.text).toBe(200);
+      const content: Json[] = stream ? accumulate(res.text) : res.json.content;
+
+      const direct = await postJson(
+        `${stack.sim.url}/v1beta/models/${model}:generateContent`,
+        lastGemini(),
+        { "x-goog-api-key": UPSTREAM_KEY },
+      );
+      const signed = direct.json.candidates[0].content.parts.find((p: Json) => p.functionCall);
+      expect(signed.thoughtSignature).toMatch(/.+/);
+      const use = content.find((b) => b.type === "tool_use");
+      expect(content).toContainEqual({
+        type: "thinking",
+        thinking: "",
+        signature: `interlingua.signature:${use.id}:${signed.thoughtSignature}`,
+      });
+
+      const second = {
+        ...first,
+        messages: [
+          ...first.messages,
+          { role: "assistant", content },
+          {
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: use.id, content: "21C and sunny" }],
+          },
+        ],
+      };
+      const res2 = await postJson(`${stack.gateway.url}/v1/messages`, second, auth());
+      expect(res2.status, res2.text).toBe(200);
+      const sent = lastGemini();
+      const fc = sent.contents
+        .find((c: Json) => c.role === "model")
+        .parts.find((p: Json) => p.functionCall);
+      expect(fc.thoughtSignature).toBe(signed.thoughtSignature);
+      // No marked block reaches Gemini as a thought.
+      expect(JSON.stringify(sent)).not.toContain("interlingua.signature");
+    });
+  }
+});

@@ -14,6 +14,7 @@ import type {
   ToolResultPart,
   UserPart,
 } from "@interlingua/core-types";
+import { liftCarriedSignatures } from "./carried-signatures.js";
 import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import { textToBase64 } from "./base64-text.js";
 import {
@@ -121,8 +122,8 @@ function parseMessages(wire: MessagesRequestWire["messages"]): Message[] {
         ? [{ type: "text", text: message.content }]
         : message.content;
     if (message.role === "assistant") {
-      const parts = blocks.map((block, j) =>
-        parseAssistantBlock(block, `messages[${i}].content[${j}]`),
+      const parts = liftCarriedSignatures(
+        blocks.map((block, j) => parseAssistantBlock(block, `messages[${i}].content[${j}]`)),
       );
       for (const part of parts) if (part.type === "tool-call") toolNames.set(part.id, part.name);
       messages.push({ role: "assistant", parts });
