@@ -119,14 +119,13 @@ describe("the client-facing result", () => {
     );
     expect(wire.content).toEqual([
       { type: "text", text: "a" },
-      // The text's signature rides in a marked thinking block (carried-signatures.ts).
-      { type: "thinking", thinking: "", signature: "interlingua.signature::gemini-sig" },
       { type: "tool_use", id: "c", name: "f", input: {} },
     ]);
     expect(list.map((w) => [w.type, w.feature])).toEqual([
       ["dropped", "choices"],
       ["dropped", "promptFeedback"],
       ["dropped", "choices[0].safetyRatings"],
+      ["dropped", "choices[0].message.parts[0].signature"],
       ["dropped", "choices[0].message.parts[1]"],
       ["dropped", "choices[0].message.parts[2].arguments"],
     ]);
@@ -259,7 +258,7 @@ describe("Gemini signatures on calls and text, for messages clients", () => {
     const parts = [
       { type: "thinking" as const, text: "plan" },
       { type: "tool-call" as const, id: "c1", name: "f", arguments: '{"a":1}', signature: "SIG1" },
-      { type: "text" as const, text: "done", signature: "SIG2" },
+      { type: "text" as const, text: "done" },
     ];
     const wire = renderMessagesResponse(
       response({

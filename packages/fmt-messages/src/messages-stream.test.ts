@@ -342,19 +342,12 @@ describe("encoding for messages clients", () => {
       "content_block_start",
       "content_block_delta",
       "content_block_stop",
-      // The text's signature, carried in a thinking block of its own (carried-signatures.ts).
-      "content_block_start",
-      "content_block_delta",
-      "content_block_stop",
       "message_delta",
       "message_stop",
     ]);
-    expect(JSON.parse(frames[5]?.data ?? "{}").delta).toEqual({
-      type: "signature_delta",
-      signature: "interlingua.signature::gemini",
-    });
     expect(list.map((w) => [w.type, w.feature])).toEqual([
       ["dropped", "promptFeedback"],
+      ["dropped", "parts.signature"],
       ["dropped", "choices"],
     ]);
   });

@@ -62,7 +62,7 @@ export function parseMessagesRequest(wire: unknown): Request {
 
   const request: Request = {
     model: w.model,
-    system: parseSystem(w.system),
+    system: [...parseSystem(w.system), ...midConversationSystem(w.messages)],
     messages: parseMessages(w.messages),
     sampling: parseSampling(w),
     tools: (w.tools ?? []).map(parseTool),
@@ -113,10 +113,37 @@ function parseSampling(w: MessagesRequestWire): Sampling {
   return sampling;
 }
 
+/**
+ * System messages inside `messages` (Anthropic takes them; Claude Code sends its environment so)
+ * join the system text, in order: the canonical model has one system prompt. A messages upstream
+ * on the fast path still gets them where they stood.
+ */
+function midConversationSystem(wire: MessagesRequestWire["messages"]): TextPart[] {
+  const parts: TextPart[] = [];
+  wire.forEach((message, i) => {
+    if (message.role !== "system") return;
+    if (typeof message.content === "string") {
+      parts.push({ type: "text", text: message.content });
+      return;
+    }
+    message.content.forEach((block, j) => {
+      if (block.type !== "text") {
+        throw invalidRequest(
+          `messages[${i}].content[${j}]: a system message holds text blocks only`,
+          `messages[${i}].content[${j}]`,
+        );
+      }
+      parts.push(parseText(block));
+    });
+  });
+  return parts;
+}
+
 function parseMessages(wire: MessagesRequestWire["messages"]): Message[] {
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();
   wire.forEach((message, i) => {
+    if (message.role === "system") return;
     const blocks: MessagesContentBlock[] =
       typeof message.content === "string"
         ? [{ type: "text", text: message.content }]

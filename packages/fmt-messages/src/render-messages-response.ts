@@ -29,6 +29,11 @@ function renderBlock(
 ): MessagesResponseBlockOut | undefined {
   switch (part.type) {
     case "text":
+      // Gemini validates call signatures only; a carrier after the answer's text would make it
+      // the last block, which clients read as the answer (Claude Code's -p prints "").
+      if (part.signature !== undefined) {
+        warn("dropped", `${feature}.signature`, "text blocks carry no signature");
+      }
       return { type: "text", text: part.text };
     case "tool-call": {
       let input = argumentsObject(part.arguments);
@@ -81,9 +86,9 @@ export function renderMessagesResponse(
   choice?.message.parts.forEach((part, i) => {
     const block = renderBlock(part, `choices[0].message.parts[${i}]`, warn);
     if (block) content.push(block);
-    // A signature a text or tool_use block cannot hold follows it in a carrier block.
-    if ((part.type === "text" || part.type === "tool-call") && part.signature !== undefined) {
-      content.push(carrierBlock(part.type === "tool-call" ? part.id : "", part.signature));
+    // A signature a tool_use block cannot hold follows it in a carrier block.
+    if (part.type === "tool-call" && part.signature !== undefined) {
+      content.push(carrierBlock(part.id, part.signature));
     }
   });
   const details = messagesExtras(response.extras)?.["stop_details"];

@@ -106,10 +106,16 @@ export class MessagesStreamEncoder {
       }
       case "signature-delta": {
         const known = this.blocks.get(event.index);
-        if (known !== undefined && known.kind !== "thinking" && known.kind !== "redacted") {
-          // A text or tool_use signature (Gemini's): carried after the block.
+        if (known !== undefined && known.kind === "tool") {
+          // A tool_use signature (Gemini's): carried after the block.
           known.carried = (known.carried ?? "") + event.signature;
           if (!known.open) this.writeCarrier(known, emit);
+          return;
+        }
+        if (known?.kind === "text") {
+          // Not carried: a block after the answer's text would read as the answer (see
+          // render-messages-response.ts), and Gemini validates call signatures only.
+          this.warnOnce("parts.signature", "only thinking blocks carry a signature");
           return;
         }
         const block = this.block(event.index, "thinking", emit);
@@ -293,7 +299,7 @@ export class MessagesStreamEncoder {
   /** The carrier thinking block of a closed block's signature, once. */
   private writeCarrier(block: Block, emit: (message: SseMessage) => void): void {
     if (block.carried === undefined) return;
-    const carrier = carrierBlock(block.kind === "tool" ? (block.callId ?? "") : "", block.carried);
+    const carrier = carrierBlock(block.callId ?? "", block.carried);
     delete block.carried;
     const wire = this.nextWire++;
     emit(
