@@ -163,3 +163,55 @@ describe("a messages client on a Gemini upstream keeps the functionCall's though
     });
   }
 });
+
+// Gemini CLI marks a call it got no signature for with `skip_thought_signature_validator`; toward
+// the Responses API that (Gemini's) signature has no place and must not become reasoning.
+describe("Gemini CLI's call signatures toward the Responses API", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      extraChannels: (url) => [
+        {
+          name: "or",
+          protocol: "openai-responses",
+          base_url: url,
+          api_key: UPSTREAM_KEY,
+          models: ["txtA-5.2-codex"],
+        },
+      ],
+    });
+  });
+  afterAll(() => stack.close());
+
+  it("are dropped with a warning, not sent as unverifiable reasoning", async () => {
+    const body = {
+      contents: [
+        { role: "user", parts: [{ text: "read it" }] },
+        {
+          role: "model",
+          parts: [
+            {
+              functionCall: { id: "call_1", name: "read_file", args: { path: "a" } },
+              thoughtSignature: "skip_thought_signature_validator",
+            },
+          ],
+        },
+        {
+          role: "user",
+          parts: [{ functionResponse: { id: "call_1", name: "read_file", response: { ok: 1 } } }],
+        },
+      ],
+      tools: [{ functionDeclarations: [TOOL] }],
+    };
+    const res = await postJson(
+      stack.gateway.url + NATIVE_PATH("txtA-5.2-codex", true),
+      body,
+      auth(),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get("x-interlingua-warnings")).toContain("parts.signature=dropped");
+    const sent = [...stack.sim.requests].reverse().find((r) => r.path === "/v1/responses")?.body;
+    expect(JSON.stringify(sent)).not.toContain("skip_thought_signature_validator");
+    expect(sent.input.some((i: Json) => i.type === "reasoning")).toBe(false);
+  });
+});
