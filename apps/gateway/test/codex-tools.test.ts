@@ -151,7 +151,9 @@ describe("Codex CLI's tools on every upstream family", () => {
           // The custom call's raw input travels as the lowered tool's one string argument (a
           // JSON string toward chat, an object toward Anthropic and Gemini).
           const asObject = JSON.stringify({ input: calls[1].input });
-          expect([asObject, JSON.stringify(asObject)].some((s) => back.includes(s.slice(0, -1)))).toBe(true);
+          expect(
+            [asObject, JSON.stringify(asObject)].some((s) => back.includes(s.slice(0, -1))),
+          ).toBe(true);
         }
       });
     }

@@ -27,7 +27,9 @@ describe("a Gemini client that drops thought parts keeps Anthropic thinking", ()
       };
       const res = await postJson(stack.gateway.url + NATIVE_PATH(model, stream), first, auth());
       expect(res.status, res.text).toBe(200);
-      const chunks: Json[] = stream ? parseSse(res.text).map((f) => JSON.parse(f.data)) : [res.json.data]; // spec envelope
+      const chunks: Json[] = stream
+        ? parseSse(res.text).map((f) => JSON.parse(f.data))
+        : [res.json.data]; // spec envelope
       const parts: Json[] = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []);
 
       // The oracle: the simulator's own reply to that upstream request, asked directly.
@@ -104,7 +106,8 @@ describe("a messages client on a Gemini upstream keeps the functionCall's though
       if (delta.type === "text_delta") block.text += delta.text;
       if (delta.type === "thinking_delta") block.thinking += delta.thinking;
       if (delta.type === "signature_delta") block.signature += delta.signature;
-      if (delta.type === "input_json_delta") block.partial = (block.partial ?? "") + delta.partial_json;
+      if (delta.type === "input_json_delta")
+        block.partial = (block.partial ?? "") + delta.partial_json;
     }
     return blocks.map(({ partial, ...block }) =>
       block.type === "tool_use" ? { ...block, input: JSON.parse(partial ?? "{}") } : block,

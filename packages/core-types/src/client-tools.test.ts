@@ -112,7 +112,12 @@ describe("lifting calls back", () => {
               name: "multi_agent_v1__spawn_agent",
               arguments: '{"message":"hi"}',
             },
-            { type: "tool-call", id: "y", name: "apply_patch", arguments: '{"input":"a\\n\\"b\\""}' },
+            {
+              type: "tool-call",
+              id: "y",
+              name: "apply_patch",
+              arguments: '{"input":"a\\n\\"b\\""}',
+            },
             { type: "tool-call", id: "z", name: "other", arguments: "{}" },
           ],
         },
@@ -146,9 +151,7 @@ describe("lifting calls back", () => {
   it("stream: the same, whatever the argument fragments", () => {
     // Split every arguments delta into one-character fragments, as a chat upstream may stream.
     const events = responseToEvents(reply).flatMap((e): StreamEvent[] =>
-      e.type === "tool-arguments-delta"
-        ? [...e.delta].map((delta) => ({ ...e, delta }))
-        : [e],
+      e.type === "tool-arguments-delta" ? [...e.delta].map((delta) => ({ ...e, delta })) : [e],
     );
     const decoder = liftingClientToolCalls<StreamEvent>(
       { push: (event, emit) => emit(event), end: () => {} },

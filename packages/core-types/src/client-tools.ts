@@ -1,5 +1,5 @@
-import type { AssistantPart, ToolResultPart } from "./content-part.js";
 import type { PushTransformer } from "./codec.js";
+import type { AssistantPart, ToolResultPart } from "./content-part.js";
 import type { Message } from "./message.js";
 import type { Request } from "./request.js";
 import type { Response } from "./response.js";
@@ -111,7 +111,8 @@ export function clientToolOrigins(tools: readonly Tool[]): Map<string, ToolOrigi
     const origin: { name: string; namespace?: string; custom?: true } = { name };
     if (namespace !== undefined) origin.namespace = namespace;
     if (tool["type"] === "custom") origin.custom = true;
-    if (namespace !== undefined || origin.custom) origins.set(flatToolName(namespace, name), origin);
+    if (namespace !== undefined || origin.custom)
+      origins.set(flatToolName(namespace, name), origin);
   };
   for (const tool of tools) {
     const custom = openAiTool(tool, "custom");
@@ -140,7 +141,8 @@ export function lowerClientTools(request: Request, warn: (warning: Warning) => v
       m.parts.some((p) => p.type === "tool-call" && (p.namespace !== undefined || p.custom)),
   );
   const hasTools = request.tools.some(
-    (t) => isOpenAiTool(t, "namespace") || isOpenAiTool(t, "custom") || isOpenAiTool(t, "tool_search"),
+    (t) =>
+      isOpenAiTool(t, "namespace") || isOpenAiTool(t, "custom") || isOpenAiTool(t, "tool_search"),
   );
   if (!hasCalls && !hasTools) return request;
 
@@ -148,7 +150,12 @@ export function lowerClientTools(request: Request, warn: (warning: Warning) => v
   request.tools.forEach((tool, i) => {
     const custom = openAiTool(tool, "custom");
     if (custom !== undefined) {
-      const lowered = lowerWireTool({ ...custom.options, type: "custom" }, undefined, `tools[${i}]`, warn);
+      const lowered = lowerWireTool(
+        { ...custom.options, type: "custom" },
+        undefined,
+        `tools[${i}]`,
+        warn,
+      );
       if (lowered !== undefined) tools.push(lowered);
       return;
     }
@@ -166,7 +173,12 @@ export function lowerClientTools(request: Request, warn: (warning: Warning) => v
       const namespace = str(group.options["name"]);
       const inner: unknown[] = Array.isArray(group.options["tools"]) ? group.options["tools"] : [];
       inner.forEach((t, j) => {
-        const lowered = lowerWireTool((t ?? {}) as Json, namespace, `tools[${i}].tools[${j}]`, warn);
+        const lowered = lowerWireTool(
+          (t ?? {}) as Json,
+          namespace,
+          `tools[${i}].tools[${j}]`,
+          warn,
+        );
         if (lowered !== undefined) tools.push(lowered);
       });
       return;
@@ -278,9 +290,10 @@ export function liftingClientToolCalls<I>(
               : undefined;
           if (origin === undefined) break;
           if (origin.custom) {
-            const at = event.choice === undefined
-              ? { index: event.index }
-              : { index: event.index, choice: event.choice };
+            const at =
+              event.choice === undefined
+                ? { index: event.index }
+                : { index: event.index, choice: event.choice };
             held.set(keyOf(event), { at, args: "" });
           }
           emit({ ...event, ...origin });

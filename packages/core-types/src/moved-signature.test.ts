@@ -45,7 +45,7 @@ describe("restoreMovedThinkingSignature", () => {
 });
 
 describe("a signature that carries its thinking (Gemini CLI keeps no thought parts)", () => {
-  const text = "Let me think — ünïcode, \"quotes\" and\nlines.";
+  const text = 'Let me think — ünïcode, "quotes" and\nlines.';
   const signature = "EqQBCkgIARABGAIiQE+/=";
   const moved = moveThinkingSignature(signature, text);
 

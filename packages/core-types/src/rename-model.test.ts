@@ -19,7 +19,8 @@ describe("renameReplyModel", () => {
   });
 
   it("a quoted key inside a string is not a key; a body without the field is unchanged", () => {
-    const chunk = '{"id":"c","choices":[{"delta":{"content":"\\"model\\":\\"no\\""}}],"model":"up"}';
+    const chunk =
+      '{"id":"c","choices":[{"delta":{"content":"\\"model\\":\\"no\\""}}],"model":"up"}';
     expect(renameReplyModel("chat", chunk, "mine")).toBe(chunk.replace('"up"', '"mine"'));
     expect(renameReplyModel("chat", '{"id":"c"}', "mine")).toBe('{"id":"c"}');
   });

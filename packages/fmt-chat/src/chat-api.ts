@@ -178,7 +178,12 @@ export const chatToolChoiceSchema = z.union([
   z.enum(["auto", "none", "required"]),
   z.object({ type: z.literal("function"), function: z.object({ name: z.string().min(1) }) }),
   /** `allowed_tools`, `custom`, and kinds OpenAI adds later: carried as given toward OpenAI. */
-  z.looseObject({ type: z.string().min(1).refine((type) => type !== "function") }),
+  z.looseObject({
+    type: z
+      .string()
+      .min(1)
+      .refine((type) => type !== "function"),
+  }),
 ]);
 export type ChatToolChoice = z.infer<typeof chatToolChoiceSchema>;
 

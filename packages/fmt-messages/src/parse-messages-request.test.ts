@@ -49,7 +49,12 @@ describe("parse refuses invalid requests with a 400 naming the field", () => {
     [
       {
         ...valid,
-        messages: [{ role: "system", content: [{ type: "image", source: { type: "url", url: "https://a.b/c.png" } }] }],
+        messages: [
+          {
+            role: "system",
+            content: [{ type: "image", source: { type: "url", url: "https://a.b/c.png" } }],
+          },
+        ],
       },
       "messages[0].content[0]",
     ],

@@ -14,9 +14,9 @@ import type {
   ToolResultPart,
   UserPart,
 } from "@interlingua/core-types";
-import { liftCarriedSignatures } from "./carried-signatures.js";
 import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import { textToBase64 } from "./base64-text.js";
+import { liftCarriedSignatures } from "./carried-signatures.js";
 import {
   type MessagesContentBlock,
   type MessagesDocumentBlock,

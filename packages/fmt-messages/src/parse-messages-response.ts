@@ -1,6 +1,6 @@
 import type { AssistantPart, Choice, Response } from "@interlingua/core-types";
-import { liftCarriedSignatures } from "./carried-signatures.js";
 import { invalidFromZod } from "@interlingua/errors";
+import { liftCarriedSignatures } from "./carried-signatures.js";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
 import {
   isKnownResponseBlock,

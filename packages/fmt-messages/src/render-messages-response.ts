@@ -1,7 +1,7 @@
 import type { AssistantPart, RenderOptions, Response, Warning } from "@interlingua/core-types";
+import { carrierBlock } from "./carried-signatures.js";
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
 import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-api.js";
-import { carrierBlock } from "./carried-signatures.js";
 import { messagesExtras } from "./messages-extras.js";
 import { renderStopDetails } from "./messages-stop-details.js";
 import { toMessagesUsage } from "./messages-usage.js";

@@ -7,10 +7,10 @@ import {
   type Usage,
   type Warning,
 } from "@interlingua/core-types";
+import { carrierBlock } from "./carried-signatures.js";
 import { messagesErrorType } from "./map-messages-error-type.js";
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
 import { renderStopDetails } from "./messages-stop-details.js";
-import { carrierBlock } from "./carried-signatures.js";
 import { toMessagesUsage } from "./messages-usage.js";
 import { PartSerializer } from "./order-stream-parts.js";
 

@@ -1,8 +1,4 @@
-import {
-  type AssistantPart,
-  moveThinkingSignature,
-  movedThinking,
-} from "@interlingua/core-types";
+import { type AssistantPart, movedThinking, moveThinkingSignature } from "@interlingua/core-types";
 
 /**
  * A reply translated for a Gemini client: a thinking part's signature (another provider's, such
@@ -58,7 +54,10 @@ export function restoreCarriedThinking(parts: readonly AssistantPart[]): Assista
       continue;
     }
     out[at] = { ...thinking, signature: moved.signature };
-    const { signature: _carried, ...unsigned } = part as Extract<AssistantPart, { signature?: string }>;
+    const { signature: _carried, ...unsigned } = part as Extract<
+      AssistantPart,
+      { signature?: string }
+    >;
     if (!(unsigned.type === "text" && unsigned.text === "")) out.push(unsigned as AssistantPart);
   }
   return out;

@@ -12,6 +12,7 @@ export type {
   Usage,
   Warning,
 } from "@interlingua/core-types";
+export { carryThinkingSignatures, restoreCarriedThinking } from "./carried-thinking.js";
 export {
   mapNativeFinishReason,
   nativeFinishReasonTable,
@@ -27,7 +28,6 @@ export {
   toolChoiceFromNative,
   toolChoiceToNative,
 } from "./map-native-tool-choice.js";
-export { carryThinkingSignatures, restoreCarriedThinking } from "./carried-thinking.js";
 export { parseNativeUsage, renderNativeUsage } from "./map-native-usage.js";
 export { aliasNativeRequest } from "./native-aliases.js";
 export { native } from "./native-codec.js";

@@ -7,6 +7,7 @@ import type {
 } from "@interlingua/core-types";
 import { invalidFromZod } from "@interlingua/errors";
 import { blockedChoice } from "./blocked-prompt.js";
+import { restoreCarriedThinking } from "./carried-thinking.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
 import {
@@ -15,7 +16,6 @@ import {
   nativeResponseSchema,
 } from "./native-api.js";
 import { buildExtras, type NativeBookkeeping } from "./native-extras.js";
-import { restoreCarriedThinking } from "./carried-thinking.js";
 import { type PartParseContext, parseAssistantPart } from "./native-parts.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 

@@ -57,7 +57,10 @@ export class NativeStreamEncoder {
    * Per choice, the signature of a thinking part with the part's text, held for the next visible
    * part: Gemini clients keep thought parts' text only as a display, so the signature carries it.
    */
-  private readonly heldSignatures = new Map<number, { key: string; signature: string; text: string }>();
+  private readonly heldSignatures = new Map<
+    number,
+    { key: string; signature: string; text: string }
+  >();
   /** The text of each open thinking part so far, by part. */
   private readonly thinkingTexts = new Map<string, string>();
 

@@ -6,13 +6,13 @@ import {
   normalizeArguments,
 } from "./parse-responses-request.js";
 import {
+  isKnownResponsesTool,
   type ResponsesInputImageBlock,
   type ResponsesInputItem,
   type ResponsesInputTextBlock,
   type ResponsesRequestWire,
   type ResponsesTextFormat,
   type ResponsesTool,
-  isKnownResponsesTool,
   responsesRequestSchema,
 } from "./responses-api.js";
 

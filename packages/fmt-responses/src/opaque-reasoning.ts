@@ -20,7 +20,6 @@ export { parseSignatureContent, SIGNATURE_PREFIX, signatureContent };
  */
 export const REDACTED_PREFIX = "interlingua.redacted:";
 
-
 /** The `encrypted_content` of the extra reasoning item a part needs, if any. */
 export function opaqueContentOf(part: AssistantPart): string | undefined {
   switch (part.type) {

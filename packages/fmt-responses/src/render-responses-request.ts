@@ -360,7 +360,9 @@ function renderToolResults(
         : blocks.length === 1 && only?.type === "input_text" && only.text !== ""
           ? only.text
           : blocks;
-    const type = calls.custom.has(part.toolCallId) ? "custom_tool_call_output" : "function_call_output";
+    const type = calls.custom.has(part.toolCallId)
+      ? "custom_tool_call_output"
+      : "function_call_output";
     items.push({ type, call_id: part.toolCallId, output });
   });
 }

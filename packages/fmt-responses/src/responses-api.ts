@@ -179,13 +179,11 @@ export const knownToolSchema = z.discriminatedUnion("type", [
  * other type, taken as given. A union would blur the known tools' errors, so the known schema
  * runs only on a known type.
  */
-export const toolSchema = z
-  .looseObject({ type: z.string().min(1) })
-  .superRefine((tool, ctx) => {
-    if (!knownToolTypes.has(tool.type)) return;
-    const known = knownToolSchema.safeParse(tool);
-    if (!known.success) for (const issue of known.error.issues) ctx.addIssue({ ...issue });
-  }) as unknown as z.ZodType<ResponsesKnownTool | ResponsesOpenAiTool>;
+export const toolSchema = z.looseObject({ type: z.string().min(1) }).superRefine((tool, ctx) => {
+  if (!knownToolTypes.has(tool.type)) return;
+  const known = knownToolSchema.safeParse(tool);
+  if (!known.success) for (const issue of known.error.issues) ctx.addIssue({ ...issue });
+}) as unknown as z.ZodType<ResponsesKnownTool | ResponsesOpenAiTool>;
 
 export const toolChoiceSchema = z.union(
   [
@@ -202,7 +200,12 @@ export const toolChoiceSchema = z.union(
         path: ["name"],
       }),
     /** `allowed_tools`, `custom`, a hosted tool's type, and kinds OpenAI adds later. */
-    z.looseObject({ type: z.string().min(1).refine((type) => type !== "function") }),
+    z.looseObject({
+      type: z
+        .string()
+        .min(1)
+        .refine((type) => type !== "function"),
+    }),
   ],
   { error: 'must be "auto", "none", "required" or {"type": "function", "name": ...}' },
 );

@@ -29,18 +29,26 @@ export function restoreMovedThinking(request: Request): Request {
  * CLI's `skip_thought_signature_validator`), which OpenAI has no field for; sent as the marked
  * reasoning items a Responses client gets, OpenAI would refuse them as unverifiable reasoning.
  */
-export function withoutCallSignatures(request: Request, onWarning: (warning: Warning) => void): Request {
+export function withoutCallSignatures(
+  request: Request,
+  onWarning: (warning: Warning) => void,
+): Request {
   let dropped = false;
   const messages = request.messages.map((message) => {
     if (message.role !== "assistant") return message;
-    if (!message.parts.some((p) => (p.type === "tool-call" || p.type === "text") && p.signature !== undefined)) {
+    if (
+      !message.parts.some(
+        (p) => (p.type === "tool-call" || p.type === "text") && p.signature !== undefined,
+      )
+    ) {
       return message;
     }
     dropped = true;
     return {
       ...message,
       parts: message.parts.map((part) => {
-        if ((part.type !== "tool-call" && part.type !== "text") || part.signature === undefined) return part;
+        if ((part.type !== "tool-call" && part.type !== "text") || part.signature === undefined)
+          return part;
         const { signature: _gemini, ...rest } = part;
         return rest;
       }),

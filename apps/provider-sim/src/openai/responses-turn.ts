@@ -68,7 +68,8 @@ function readTools(body: JsonObject): ToolSpec[] {
     if (!name) return;
     const at = namespace === undefined ? {} : { namespace };
     if (t?.type === "function") tools.push({ name, schema: t.parameters, ...at });
-    if (t?.type === "custom") tools.push({ name, schema: CUSTOM_INPUT_SCHEMA, custom: true, ...at });
+    if (t?.type === "custom")
+      tools.push({ name, schema: CUSTOM_INPUT_SCHEMA, custom: true, ...at });
   };
   for (const tool of asArray(body.tools)) {
     const t = asObject(tool);

@@ -78,8 +78,7 @@ export function outputItems(meta: ResponseMeta, turn: ResponsesTurn, plan: Reply
   const toolOf = (call: PlannedToolCall) => turn.tools.find((t) => t.name === call.name);
   if (choice.toolCalls.length > 0) {
     items.push(...choice.toolCalls.map((call) => functionCallItem(call, toolOf(call))));
-  }
-  else items.push(messageItem(meta, choice.text));
+  } else items.push(messageItem(meta, choice.text));
   return items;
 }
 
