@@ -213,7 +213,8 @@ describe("Gemini CLI's call signatures toward the Responses API", () => {
     );
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get("x-interlingua-warnings")).toContain("parts.signature=dropped");
-    const sent = [...stack.sim.requests].reverse().find((r) => r.path === "/v1/responses")?.body;
+    const sent = [...stack.sim.requests].reverse().find((r) => r.path === "/v1/responses")
+      ?.body as Json;
     expect(JSON.stringify(sent)).not.toContain("skip_thought_signature_validator");
     expect(sent.input.some((i: Json) => i.type === "reasoning")).toBe(false);
   });

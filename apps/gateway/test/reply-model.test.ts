@@ -33,6 +33,28 @@ function statedModels(client: ClientFormat, text: string, stream: boolean): stri
   return names;
 }
 
+/** Each provider's own service tiers: another provider's value is never copied in. */
+const TIERS: Record<string, readonly (string | null)[]> = {
+  chat: ["auto", "default", "flex", "scale", "priority"],
+  messages: ["standard", "priority", "batch", null],
+};
+
+/** Fields the official schemas require or restrict, on a non-stream reply (issue: schema deviations). */
+function checkSchemaFields(client: ClientFormat, family: string, json: Json): void {
+  const body = WRAPPED[client] ? json.data : json;
+  if (client === "chat") {
+    if (body.service_tier !== undefined) expect(TIERS["chat"]).toContain(body.service_tier);
+    for (const choice of body.choices) {
+      expect(choice).toHaveProperty("logprobs");
+      expect(choice.message).toHaveProperty("refusal");
+    }
+  }
+  if (client === "messages") expect(TIERS["messages"]).toContain(body.usage.service_tier);
+  if (client === "native" && family !== "gemini") {
+    expect(body.usageMetadata.serviceTier).toBeUndefined();
+  }
+}
+
 describe("replies name the client's model", () => {
   let stack: Stack;
   beforeAll(async () => {
@@ -68,6 +90,7 @@ describe("replies name the client's model", () => {
           expect(names.length).toBeGreaterThan(0);
           expect(new Set(names)).toEqual(new Set([upstream.model]));
           expect(res.headers.get("x-interlingua-upstream-model")).toBe(upstream.upstream);
+          if (!stream) checkSchemaFields(client, upstream.family, res.json);
         });
       }
     }

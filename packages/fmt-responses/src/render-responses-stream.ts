@@ -314,7 +314,7 @@ export class ResponsesStreamEncoder {
         item_id: id,
         output_index: outputIndex,
         content_index: 0,
-        part: { type: "output_text", annotations: [], text: "" },
+        part: { type: "output_text", annotations: [], logprobs: [], text: "" },
       });
     }
     return item;
@@ -394,7 +394,7 @@ export class ResponsesStreamEncoder {
     let final: Json;
     switch (item.kind) {
       case "message": {
-        const part = { type: "output_text", annotations: [], text };
+        const part = { type: "output_text", annotations: [], logprobs: [], text };
         this.frame(send, {
           type: "response.output_text.done",
           sequence_number: this.seq++,

@@ -8,7 +8,9 @@ import {
   type StreamEvent,
   type Tool,
   type ToolOrigin,
+  type UpstreamProtocol,
   type Usage,
+  type WireFormat,
 } from "@interlingua/core-types";
 
 /**
@@ -27,6 +29,12 @@ export interface FillContext {
   readonly requestId: string;
   /** The model as the client named it. */
   readonly model: string;
+  /**
+   * The upstream's service tier means something to the client: both speak OpenAI. Each provider
+   * has its own vocabulary (OpenAI `default`, Anthropic `standard`, Gemini's own), so another
+   * provider's value is left out rather than copied into a field whose values it is not.
+   */
+  readonly keepServiceTier: boolean;
   /** The client's namespace and custom tools by the function names they were lowered to. */
   readonly toolOrigins?: ReadonlyMap<string, ToolOrigin>;
 }
@@ -35,6 +43,12 @@ const estimateThinking = (usage: Usage, thinkingChars: number): Usage =>
   usage.thinkingTokens > 0 || thinkingChars === 0
     ? usage
     : { ...usage, thinkingTokens: Math.min(usage.outputTokens, Math.ceil(thinkingChars / 4)) };
+
+const withoutTier = (usage: Usage, ctx: FillContext): Usage => {
+  if (ctx.keepServiceTier || usage.serviceTier === undefined) return usage;
+  const { serviceTier: _other, ...rest } = usage;
+  return rest;
+};
 
 export function fillResponse(response: CanonicalResponse, ctx: FillContext): CanonicalResponse {
   let thinkingChars = 0;
@@ -50,7 +64,7 @@ export function fillResponse(response: CanonicalResponse, ctx: FillContext): Can
     id: response.id === "" ? ctx.requestId : response.id,
     model: ctx.model,
     created: response.created > 0 ? response.created : ctx.now,
-    usage: estimateThinking(response.usage, thinkingChars),
+    usage: withoutTier(estimateThinking(response.usage, thinkingChars), ctx),
   };
 }
 
@@ -77,7 +91,7 @@ export function fillingDecoder(
           emit(event);
           return;
         case "usage":
-          emit({ ...event, usage: estimateThinking(event.usage, thinkingChars) });
+          emit({ ...event, usage: withoutTier(estimateThinking(event.usage, thinkingChars), ctx) });
           return;
         default:
           emit(event);
@@ -97,13 +111,20 @@ export function fillContext(
     readonly requestId: string;
     readonly model: string;
     readonly canonical?: { readonly tools: readonly Tool[] };
+    readonly endpoint?: { readonly format: WireFormat };
   },
+  /** The protocol of the upstream that answers. */
+  upstream?: UpstreamProtocol,
 ): FillContext {
   const origins = clientToolOrigins(request.canonical?.tools ?? []);
+  const openAi = (name: string | undefined) =>
+    name === "chat" || name === "responses" || name === "openai" || name === "openai-responses";
   return {
     now: Math.floor(services.now() / 1000),
     requestId: request.requestId,
     model: request.model,
+    keepServiceTier:
+      upstream === undefined || (openAi(request.endpoint?.format) && openAi(upstream)),
     ...(origins.size === 0 ? {} : { toolOrigins: origins }),
   };
 }

@@ -114,7 +114,12 @@ export async function runGeneration(
   if (committed.kind === "json") {
     let reply: ReturnType<typeof renderJsonReply>;
     try {
-      reply = renderJsonReply(request, committed, warnings, fillContext(services, request));
+      reply = renderJsonReply(
+        request,
+        committed,
+        warnings,
+        fillContext(services, request, committed.candidate.channel.protocol),
+      );
     } catch (error) {
       const gatewayError = toGatewayError(error);
       // The upstream did the work (and billed it) even though its reply could not be rendered.
