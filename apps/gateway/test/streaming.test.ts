@@ -143,7 +143,10 @@ describe("same-format streams are relayed byte for byte", () => {
       signal: AbortSignal.timeout(10_000),
     });
     const received = Buffer.from(await res.arrayBuffer());
-    expect(received.equals(Buffer.from(ODD_STREAM.join(""), "utf8"))).toBe(true);
+    // Byte for byte, but for the model's name: the client's, not the upstream's ("x").
+    const expected = ODD_STREAM.join("").replace('"model":"x"', '"model":"txtB-sonnet-4-6"');
+    expect(received.toString("utf8")).toBe(expected);
+    expect(res.headers.get("x-interlingua-upstream-model")).toBe("txtB-sonnet-4-6");
     const requestId = res.headers.get("x-request-id");
     const line = () =>
       stack.logs().find((l) => l["requestId"] === requestId && l["msg"] === "stream completed");

@@ -70,6 +70,8 @@ export class StreamAccumulator {
           id: event.id,
           name: event.name,
           arguments: "",
+          ...(event.namespace === undefined ? {} : { namespace: event.namespace }),
+          ...(event.custom === undefined ? {} : { custom: event.custom }),
         }));
         return;
       case "tool-arguments-delta":

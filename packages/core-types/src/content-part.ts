@@ -50,6 +50,10 @@ export const toolCallPartSchema = z.object({
   name: z.string(),
   /** JSON-encoded arguments exactly as the model produced them ("{}" for no arguments). */
   arguments: z.string(),
+  /** OpenAI Responses `namespace` tools: the call's namespace; `name` is the name inside it. */
+  namespace: z.string().min(1).exactOptional(),
+  /** A call of a custom (free-form) tool: `arguments` is its raw input text, not JSON. */
+  custom: z.literal(true).exactOptional(),
   signature: z.string().exactOptional(),
   cacheControl: cacheControlSchema.exactOptional(),
 });

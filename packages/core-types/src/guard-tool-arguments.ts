@@ -30,6 +30,7 @@ export function guardToolArguments(
   inner: PushTransformer<SseMessage, StreamEvent>,
 ): PushTransformer<SseMessage, StreamEvent> {
   const calls = new Map<string, Call>();
+  const freeForm = new Set<string>();
   let failed = false;
 
   const fail = (emit: Emit, index: number): void => {
@@ -69,11 +70,14 @@ export function guardToolArguments(
       switch (event.type) {
         case "tool-call-start": {
           const key = `${event.choice ?? 0}:${event.index}`;
-          if (!calls.has(key)) calls.set(key, { args: "", checked: false });
+          // A custom tool's input is free text, not JSON: nothing to check.
+          if (event.custom) freeForm.add(key);
+          else if (!calls.has(key)) calls.set(key, { args: "", checked: false });
           break;
         }
         case "tool-arguments-delta": {
           const key = `${event.choice ?? 0}:${event.index}`;
+          if (freeForm.has(key)) break;
           const call = calls.get(key);
           if (call === undefined) calls.set(key, { args: event.delta, checked: false });
           else {

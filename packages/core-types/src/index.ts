@@ -1,6 +1,8 @@
 export * from "./accumulate-stream.js";
 export * from "./add-fields.js";
 export * from "./cache-control.js";
+export * from "./carried-signature.js";
+export * from "./client-tools.js";
 export * from "./codec.js";
 export * from "./content-part.js";
 export * from "./data-url.js";
@@ -16,6 +18,7 @@ export * from "./moved-signature.js";
 export * from "./normalize-stream-events.js";
 export * from "./openapi-to-json-schema.js";
 export * from "./provider-extras.js";
+export * from "./rename-model.js";
 export * from "./request.js";
 export * from "./request-fields.js";
 export * from "./response.js";

@@ -43,3 +43,38 @@ describe("restoreMovedThinkingSignature", () => {
     expect(restoreMovedThinkingSignature(parts, { alone: true })).toEqual(parts);
   });
 });
+
+describe("a signature that carries its thinking (Gemini CLI keeps no thought parts)", () => {
+  const text = 'Let me think — ünïcode, "quotes" and\nlines.';
+  const signature = "EqQBCkgIARABGAIiQE+/=";
+  const moved = moveThinkingSignature(signature, text);
+
+  it("restores the thinking byte for byte when the client sent only the visible part", () => {
+    for (const alone of [true, false]) {
+      expect(restoreMovedThinkingSignature([call(moved)], { alone })).toEqual([
+        { type: "thinking", text, signature },
+        call(),
+      ]);
+    }
+  });
+
+  it("replaces the thought text a client did send back, with the text that was signed", () => {
+    const parts: AssistantPart[] = [
+      { type: "thinking", text: "Let me think" },
+      { type: "thinking", text: " (summary)" },
+      { type: "text", text: "ok" },
+      call(moved),
+    ];
+    expect(restoreMovedThinkingSignature(parts, { alone: false })).toEqual([
+      { type: "thinking", text, signature },
+      { type: "text", text: "ok" },
+      call(),
+    ]);
+  });
+
+  it("is one Gemini-safe token, and a damaged one is left as another provider's", () => {
+    expect(moved).toMatch(/^interlingua\.thought:[A-Za-z0-9_-]+$/);
+    const damaged = call(`${moved.slice(0, -3)}%%%`);
+    expect(restoreMovedThinkingSignature([damaged], { alone: true })).toEqual([damaged]);
+  });
+});

@@ -9,14 +9,57 @@ import type { AssistantPart } from "./content-part.js";
  */
 export const MOVED_THINKING_SIGNATURE_PREFIX = "interlingua.thinking:";
 
-export const moveThinkingSignature = (signature: string): string =>
-  MOVED_THINKING_SIGNATURE_PREFIX + signature;
+/**
+ * The self-sufficient form: the thinking's text and signature both, base64url of the JSON pair.
+ * Gemini CLI keeps only the visible parts and their thoughtSignature, never the thought parts; an
+ * Anthropic upstream verifies the text with the signature, so the text has to travel too.
+ */
+export const MOVED_THINKING_PREFIX = "interlingua.thought:";
+
+export const moveThinkingSignature = (signature: string, text?: string): string =>
+  text === undefined
+    ? MOVED_THINKING_SIGNATURE_PREFIX + signature
+    : MOVED_THINKING_PREFIX + toBase64Url(JSON.stringify([text, signature]));
+
+/** A moved thinking: its signature, and its text when the signature carried it. */
+export interface MovedThinking {
+  readonly signature: string;
+  readonly text?: string;
+}
+
+export function movedThinking(signature: string | undefined): MovedThinking | undefined {
+  if (signature === undefined) return undefined;
+  if (signature.startsWith(MOVED_THINKING_SIGNATURE_PREFIX)) {
+    return { signature: signature.slice(MOVED_THINKING_SIGNATURE_PREFIX.length) };
+  }
+  if (!signature.startsWith(MOVED_THINKING_PREFIX)) return undefined;
+  try {
+    const pair = JSON.parse(fromBase64Url(signature.slice(MOVED_THINKING_PREFIX.length)));
+    if (Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string") {
+      return { text: pair[0], signature: pair[1] };
+    }
+  } catch {
+    // Not one of ours after all: treated as any other provider's signature.
+  }
+  return undefined;
+}
 
 /** The original signature when `signature` was moved, else undefined. */
 export const movedThinkingSignature = (signature: string | undefined): string | undefined =>
-  signature?.startsWith(MOVED_THINKING_SIGNATURE_PREFIX)
-    ? signature.slice(MOVED_THINKING_SIGNATURE_PREFIX.length)
-    : undefined;
+  movedThinking(signature)?.signature;
+
+function toBase64Url(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(data: string): string {
+  const binary = atob(data.replace(/-/g, "+").replace(/_/g, "/"));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+}
 
 const isMoved = (part: AssistantPart): boolean =>
   (part.type === "tool-call" || part.type === "text") &&
@@ -36,8 +79,10 @@ export function restoreMovedThinkingSignature(
   const signedAt = parts.findIndex(isMoved);
   if (signedAt < 0) return [...parts];
   const signed = parts[signedAt] as Extract<AssistantPart, { type: "text" | "tool-call" }>;
-  const signature = movedThinkingSignature(signed.signature) as string;
+  const moved = movedThinking(signed.signature) as MovedThinking;
+  const signature = moved.signature;
   const { signature: _moved, ...unsigned } = signed;
+  if (moved.text !== undefined) return withCarriedThinking(parts, signedAt, unsigned, moved);
   const out: AssistantPart[] = [];
   let thinking: Extract<AssistantPart, { type: "thinking" }> | undefined;
   parts.forEach((part, i) => {
@@ -52,6 +97,38 @@ export function restoreMovedThinkingSignature(
       } else {
         thinking.text += part.text;
       }
+    } else {
+      out.push(part);
+    }
+  });
+  return out;
+}
+
+/**
+ * A signature that carried its thinking: that thinking, exactly as signed, stands where the
+ * turn's unsigned thinking stood (a client that sent it back sent the same text), or just before
+ * the part that carried it.
+ */
+function withCarriedThinking(
+  parts: readonly AssistantPart[],
+  signedAt: number,
+  unsigned: AssistantPart,
+  moved: MovedThinking,
+): AssistantPart[] {
+  const thinking: AssistantPart = {
+    type: "thinking",
+    text: moved.text ?? "",
+    signature: moved.signature,
+  };
+  const out: AssistantPart[] = [];
+  let placed = false;
+  parts.forEach((part, i) => {
+    if (i === signedAt) {
+      if (!placed) out.push(thinking);
+      out.push(unsigned);
+    } else if (part.type === "thinking" && part.signature === undefined && i < signedAt) {
+      if (!placed) out.push(thinking);
+      placed = true;
     } else {
       out.push(part);
     }

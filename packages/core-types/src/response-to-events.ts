@@ -49,7 +49,14 @@ function partEvents(part: AssistantPart, at: { index: number; choice?: number })
       events.push({ type: "redacted-thinking", ...at, data: part.data });
       break;
     case "tool-call":
-      events.push({ type: "tool-call-start", ...at, id: part.id, name: part.name });
+      events.push({
+        type: "tool-call-start",
+        ...at,
+        id: part.id,
+        name: part.name,
+        ...(part.namespace === undefined ? {} : { namespace: part.namespace }),
+        ...(part.custom === undefined ? {} : { custom: part.custom }),
+      });
       if (part.arguments)
         events.push({ type: "tool-arguments-delta", ...at, delta: part.arguments });
       signature(part.signature);

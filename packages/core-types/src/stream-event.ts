@@ -51,6 +51,9 @@ export const toolCallStartEventSchema = z.object({
   ...at,
   id: z.string(),
   name: z.string(),
+  /** As on the tool-call part: a namespaced call, or a custom tool's raw-input call. */
+  namespace: z.string().min(1).exactOptional(),
+  custom: z.literal(true).exactOptional(),
 });
 export const toolArgumentsDeltaEventSchema = z.object({
   type: z.literal("tool-arguments-delta"),

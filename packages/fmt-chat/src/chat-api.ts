@@ -49,7 +49,7 @@ export const chatFileBlockSchema = z.object({
 });
 export type ChatFileBlock = z.infer<typeof chatFileBlockSchema>;
 
-/** Accepted by the schema so the refusal can name the block; the converter refuses it. */
+/** Audio input (base64 and its format, `wav` or `mp3`): a canonical audio file part. */
 export const chatAudioBlockSchema = z.object({
   type: z.literal("input_audio"),
   input_audio: z.object({ data: z.string(), format: z.string() }),
@@ -177,6 +177,13 @@ export const isChatFunctionTool = (tool: ChatTool): tool is ChatFunctionTool =>
 export const chatToolChoiceSchema = z.union([
   z.enum(["auto", "none", "required"]),
   z.object({ type: z.literal("function"), function: z.object({ name: z.string().min(1) }) }),
+  /** `allowed_tools`, `custom`, and kinds OpenAI adds later: carried as given toward OpenAI. */
+  z.looseObject({
+    type: z
+      .string()
+      .min(1)
+      .refine((type) => type !== "function"),
+  }),
 ]);
 export type ChatToolChoice = z.infer<typeof chatToolChoiceSchema>;
 

@@ -227,20 +227,32 @@ describe("validation: a 400 naming the field", () => {
     ).toBe("tools[0].function.name");
   });
 
-  it("input_audio is refused, naming the block", () => {
-    const error = rejection(() =>
-      parseChatRequest({
-        model: "txtA-5",
-        messages: [
-          {
-            role: "user",
-            content: [{ type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }],
-          },
-        ],
-      }),
-    );
-    expect(error.param).toBe("messages[0].content[0]");
-    expect(error.message).toContain("input_audio");
+  it("input_audio is an audio file part, and chat renders it back as input_audio", () => {
+    const wire = {
+      model: "txtA-5",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is said?" },
+            { type: "input_audio", input_audio: { data: "AAAA", format: "wav" } },
+          ],
+        },
+      ],
+      tool_choice: {
+        type: "allowed_tools",
+        allowed_tools: { mode: "required", tools: [{ type: "function", function: { name: "f" } }] },
+      },
+    };
+    const request = parseChatRequest(wire);
+    expect(request.messages[0]?.parts[1]).toEqual({
+      type: "file",
+      source: { type: "base64", mediaType: "audio/wav", data: "AAAA" },
+    });
+    expect(request.toolChoice).toEqual({ type: "required" });
+    const out = renderChatRequest(request);
+    expect(out.messages).toEqual(wire.messages);
+    expect(out.tool_choice).toEqual(wire.tool_choice);
   });
 
   it("file blocks need exactly one of file_data (a data URI) and file_id", () => {

@@ -208,7 +208,8 @@ describe("refusals", () => {
     });
     expect(renderChatResponse(parsed).choices[0]).toStrictEqual({
       index: 0,
-      message: { role: "assistant", content: "I can't help with that." },
+      message: { role: "assistant", content: "I can't help with that.", refusal: null },
+      logprobs: null,
       finish_reason: "stop",
     });
   });
@@ -246,6 +247,7 @@ describe("reasoning_content round trip (response)", () => {
     expect(renderChatResponse(parsed).choices[0]?.message).toStrictEqual({
       role: "assistant",
       content: "3",
+      refusal: null,
       reasoning_content: "count the r's",
     });
   });
@@ -285,6 +287,7 @@ describe("reasoning_content round trip (response)", () => {
     expect(wire.choices[0]?.message).toStrictEqual({
       role: "assistant",
       content: "a",
+      refusal: null,
       reasoning_content: "t",
       reasoning_details: [
         { type: "reasoning.text", text: "t", signature: "s", index: 0 },
@@ -310,7 +313,14 @@ describe("response envelope", () => {
       object: "chat.completion",
       created: 1_700_000_000,
       model: "txtA-5",
-      choices: [{ index: 0, message: { role: "assistant", content: "x" }, finish_reason: "stop" }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: "x", refusal: null },
+          logprobs: null,
+          finish_reason: "stop",
+        },
+      ],
       usage: {
         prompt_tokens: 0,
         completion_tokens: 0,

@@ -20,7 +20,8 @@ import type {
  * - usage is written in full: every detail present (absent ones 0), `total_tokens` recomputed
  *   as prompt + completion, provider-specific usage fields dropped; no usage means zeros;
  * - choices keep `index`, `message`, `finish_reason` (a value chat does not define becomes the
- *   chat value of its unified meaning: "stop", or "content_filter" after a refusal); `logprobs` goes;
+ *   chat value of its unified meaning: "stop", or "content_filter" after a refusal); `logprobs`
+ *   is null (the canonical model keeps none) and so is `message.refusal` (its text joins content);
  * - a message's `refusal` is appended to its content, empty content becomes null, `reasoning`
  *   becomes `reasoning_content` (empty: removed), an empty `tool_calls` goes, tool calls get
  *   `type: "function"`, lose `index`, and "" arguments become "{}"; `annotations` and other
@@ -50,13 +51,17 @@ export function normalizeChatResponse(wire: ChatResponseWire): RenderedChatRespo
 function normalizeChoice(choice: ChatChoice): RenderedChatChoice {
   const m = choice.message;
   const text = (m.content ?? "") + (m.refusal ?? "");
-  const message: RenderedChatMessage = { role: "assistant", content: text === "" ? null : text };
+  const message: RenderedChatMessage = {
+    role: "assistant",
+    content: text === "" ? null : text,
+    refusal: null,
+  };
   const reasoning = m.reasoning_content || m.reasoning;
   if (reasoning) message.reasoning_content = reasoning;
   if (m.tool_calls != null && m.tool_calls.length > 0) {
     message.tool_calls = m.tool_calls.map(normalizeToolCall);
   }
-  return { index: choice.index, message, finish_reason: finishReason(choice) };
+  return { index: choice.index, message, logprobs: null, finish_reason: finishReason(choice) };
 }
 
 /** A chat value stays; anything else is the table's chat value for its unified meaning. */

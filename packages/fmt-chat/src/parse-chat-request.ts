@@ -30,7 +30,7 @@ import { parseChatCacheControl } from "./chat-cache-control.js";
 import { isHttpUrl } from "./chat-data-uri.js";
 import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
 import { parseChatReasoningEffort } from "./map-chat-reasoning-effort.js";
-import { parseChatToolChoice } from "./map-chat-tool-choice.js";
+import { isCarriedChatToolChoice, parseChatToolChoice } from "./map-chat-tool-choice.js";
 import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
 
 /**
@@ -143,10 +143,14 @@ function parseUserBlock(block: ChatUserBlock, path: Path): UserPart {
     case "file":
       return parseFileBlock(block, path);
     case "input_audio":
-      throw invalidField(
-        path,
-        "input_audio content is not supported on this endpoint; transcribe audio with /v1/audio/transcriptions",
-      );
+      return {
+        type: "file",
+        source: {
+          type: "base64",
+          mediaType: `audio/${block.input_audio.format}`,
+          data: block.input_audio.data,
+        },
+      };
   }
 }
 
@@ -304,6 +308,11 @@ function collectExtras(
   }
   if (wire.max_tokens != null && wire.max_completion_tokens != null) {
     extras.max_tokens = wire.max_tokens;
+    found = true;
+  }
+  // A choice the canonical one only approximates stays as given for an OpenAI upstream.
+  if (wire.tool_choice != null && isCarriedChatToolChoice(wire.tool_choice)) {
+    extras.tool_choice = wire.tool_choice;
     found = true;
   }
   if (keepReasoningEffort && wire.reasoning_effort != null) {

@@ -87,7 +87,10 @@ export function renderChatRequest(request: Request, options?: ChatRenderOptions)
   }
 
   renderTools(request, out, warn);
-  if (request.toolChoice !== undefined) out.tool_choice = renderChatToolChoice(request.toolChoice);
+  // A choice kept as given in extras (allowed_tools, ...) already stands.
+  if (request.toolChoice !== undefined && request.extras?.chat?.["tool_choice"] === undefined) {
+    out.tool_choice = renderChatToolChoice(request.toolChoice);
+  }
   if (request.parallelToolCalls !== undefined) out.parallel_tool_calls = request.parallelToolCalls;
   if (request.thinking !== undefined) {
     const effort = renderChatReasoningEffort(request.thinking, options);
@@ -173,9 +176,22 @@ function renderUserMessage(message: UserMessage, at: string, warn: Warn): ChatUs
   return out;
 }
 
+/** Audio formats chat's `input_audio` takes, by media type. */
+const chatAudioFormats: Readonly<Record<string, string>> = {
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/mp3": "mp3",
+  "audio/mpeg": "mp3",
+};
+
 function userBlock(part: UserPart, at: string, warn: Warn): ChatUserBlock {
   if (part.type === "text") return textBlock(part, at, warn);
   if (part.type === "image") return imageBlock(part);
+  const format =
+    part.source.type === "base64" ? chatAudioFormats[part.source.mediaType] : undefined;
+  if (format !== undefined && part.source.type === "base64" && part.cacheControl === undefined) {
+    return { type: "input_audio", input_audio: { data: part.source.data, format } };
+  }
   return fileBlock(part, at, warn);
 }
 

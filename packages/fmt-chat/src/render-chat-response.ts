@@ -29,12 +29,16 @@ export interface RenderedChatResponse {
 export interface RenderedChatChoice {
   index: number;
   message: RenderedChatMessage;
+  /** Required by OpenAI's schema; the canonical model keeps no log probabilities. */
+  logprobs: null;
   finish_reason: string;
 }
 
 export interface RenderedChatMessage {
   role: "assistant";
   content: string | null;
+  /** Required by OpenAI's schema; a refusal's text is the content, as chat's parse reads it. */
+  refusal: null;
   reasoning_content?: string;
   tool_calls?: ChatToolCall[];
   /** Signatures and redacted thinking, when there are any (chat-reasoning-details.ts). */
@@ -114,6 +118,7 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
   const message: RenderedChatMessage = {
     role: "assistant",
     content: texts.length === 0 ? null : texts.join(""),
+    refusal: null,
   };
   if (reasoning.length > 0) message.reasoning_content = reasoning.join("");
   if (calls.length > 0) message.tool_calls = calls;
@@ -146,6 +151,7 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
   return {
     index: choice.index,
     message,
+    logprobs: null,
     finish_reason: renderChatFinishReason(choice.finishReason),
   };
 }

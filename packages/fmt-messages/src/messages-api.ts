@@ -109,7 +109,8 @@ export const messagesContentBlockSchema = z.discriminatedUnion("type", [
 export type MessagesContentBlock = z.infer<typeof messagesContentBlockSchema>;
 
 export const messagesMessageSchema = z.object({
-  role: z.enum(["user", "assistant"]),
+  /** `system` mid-conversation: Claude Code 2.x sends its environment notes so. */
+  role: z.enum(["user", "assistant", "system"]),
   content: z.union([z.string(), z.array(messagesContentBlockSchema)]),
 });
 export type MessagesMessage = z.infer<typeof messagesMessageSchema>;

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { warnings } from "../test/helpers.js";
 import { mapMessagesStopReason, toMessagesStopReason } from "./map-messages-finish-reason.js";
 import { fromMessagesUsage, toMessagesUsage } from "./messages-usage.js";
+import { parseMessagesRequest } from "./parse-messages-request.js";
 import { parseMessagesResponse } from "./parse-messages-response.js";
 import { renderMessagesResponse } from "./render-messages-response.js";
 
@@ -249,5 +250,38 @@ describe("finish reasons by table, raw kept", () => {
     [{ unified: "other", raw: "OTHER" }, null],
   ] as const)("renders %j as %s", (finishReason, expected) => {
     expect(toMessagesStopReason(finishReason)).toBe(expected);
+  });
+});
+
+describe("Gemini signatures on calls and text, for messages clients", () => {
+  it("ride in carrier thinking blocks and come back on their call and text", () => {
+    const parts = [
+      { type: "thinking" as const, text: "plan" },
+      { type: "tool-call" as const, id: "c1", name: "f", arguments: '{"a":1}', signature: "SIG1" },
+      { type: "text" as const, text: "done" },
+    ];
+    const wire = renderMessagesResponse(
+      response({
+        choices: [
+          { index: 0, message: { role: "assistant", parts }, finishReason: { unified: "stop" } },
+        ],
+      }),
+    );
+    expect(wire.content).toContainEqual({
+      type: "thinking",
+      thinking: "",
+      signature: "interlingua.signature:c1:SIG1",
+    });
+    expect(parseMessagesResponse(wire).choices[0]?.message.parts).toEqual(parts);
+    // A client replays the content as its next request's assistant turn.
+    const request = parseMessagesRequest({
+      model: "m",
+      max_tokens: 10,
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: wire.content },
+      ],
+    });
+    expect(request.messages[1]?.parts).toEqual(parts);
   });
 });

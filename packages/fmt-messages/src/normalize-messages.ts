@@ -165,6 +165,8 @@ export function normalizeMessagesRequest(wire: unknown): MessagesRequestWire {
     rest: MessagesContentBlock[];
   }[] = [];
   for (const message of w.messages) {
+    // System messages inside `messages` join the system text (parse-messages-request.ts).
+    if (message.role === "system") continue;
     const items: MessagesContentBlock[] =
       typeof message.content === "string"
         ? [{ type: "text", text: message.content }]
@@ -178,7 +180,7 @@ export function normalizeMessagesRequest(wire: unknown): MessagesRequestWire {
       last.results.push(...results);
       last.rest.push(...rest);
     } else {
-      turns.push({ role: message.role, results, rest });
+      turns.push({ role: message.role as "user" | "assistant", results, rest });
     }
   }
   const final = turns[turns.length - 1];

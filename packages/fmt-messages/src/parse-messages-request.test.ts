@@ -45,7 +45,19 @@ describe("parse refuses invalid requests with a 400 naming the field", () => {
     [{ ...valid, top_p: -0.1 }, "top_p"],
     [{ ...valid, stop_sequences: ["a", "b", "c", "d", "e"] }, "stop_sequences"],
     [{ ...valid, messages: [] }, "messages"],
-    [{ ...valid, messages: [{ role: "system", content: "x" }] }, "messages[0].role"],
+    [{ ...valid, messages: [{ role: "robot", content: "x" }] }, "messages[0].role"],
+    [
+      {
+        ...valid,
+        messages: [
+          {
+            role: "system",
+            content: [{ type: "image", source: { type: "url", url: "https://a.b/c.png" } }],
+          },
+        ],
+      },
+      "messages[0].content[0]",
+    ],
     [
       {
         ...valid,
@@ -123,5 +135,25 @@ describe("parse refuses invalid responses with a 400 naming the field", () => {
       parseMessagesResponse,
     );
     expect(error.param).toBe("content[0].input");
+  });
+});
+
+describe("system messages inside messages (Claude Code 2.x)", () => {
+  it("join the system text in order; the turns around them stay as they were", () => {
+    const request = parseMessagesRequest({
+      model: "m",
+      max_tokens: 10,
+      system: "You are Claude Code.",
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "system", content: [{ type: "text", text: "# Environment" }] },
+        { role: "assistant", content: "hello" },
+      ],
+    });
+    expect(request.system).toEqual([
+      { type: "text", text: "You are Claude Code." },
+      { type: "text", text: "# Environment" },
+    ]);
+    expect(request.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 });

@@ -16,6 +16,7 @@ import type {
 } from "@interlingua/core-types";
 import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import { textToBase64 } from "./base64-text.js";
+import { liftCarriedSignatures } from "./carried-signatures.js";
 import {
   type MessagesContentBlock,
   type MessagesDocumentBlock,
@@ -61,7 +62,7 @@ export function parseMessagesRequest(wire: unknown): Request {
 
   const request: Request = {
     model: w.model,
-    system: parseSystem(w.system),
+    system: [...parseSystem(w.system), ...midConversationSystem(w.messages)],
     messages: parseMessages(w.messages),
     sampling: parseSampling(w),
     tools: (w.tools ?? []).map(parseTool),
@@ -112,17 +113,44 @@ function parseSampling(w: MessagesRequestWire): Sampling {
   return sampling;
 }
 
+/**
+ * System messages inside `messages` (Anthropic takes them; Claude Code sends its environment so)
+ * join the system text, in order: the canonical model has one system prompt. A messages upstream
+ * on the fast path still gets them where they stood.
+ */
+function midConversationSystem(wire: MessagesRequestWire["messages"]): TextPart[] {
+  const parts: TextPart[] = [];
+  wire.forEach((message, i) => {
+    if (message.role !== "system") return;
+    if (typeof message.content === "string") {
+      parts.push({ type: "text", text: message.content });
+      return;
+    }
+    message.content.forEach((block, j) => {
+      if (block.type !== "text") {
+        throw invalidRequest(
+          `messages[${i}].content[${j}]: a system message holds text blocks only`,
+          `messages[${i}].content[${j}]`,
+        );
+      }
+      parts.push(parseText(block));
+    });
+  });
+  return parts;
+}
+
 function parseMessages(wire: MessagesRequestWire["messages"]): Message[] {
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();
   wire.forEach((message, i) => {
+    if (message.role === "system") return;
     const blocks: MessagesContentBlock[] =
       typeof message.content === "string"
         ? [{ type: "text", text: message.content }]
         : message.content;
     if (message.role === "assistant") {
-      const parts = blocks.map((block, j) =>
-        parseAssistantBlock(block, `messages[${i}].content[${j}]`),
+      const parts = liftCarriedSignatures(
+        blocks.map((block, j) => parseAssistantBlock(block, `messages[${i}].content[${j}]`)),
       );
       for (const part of parts) if (part.type === "tool-call") toolNames.set(part.id, part.name);
       messages.push({ role: "assistant", parts });

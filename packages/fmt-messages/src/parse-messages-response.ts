@@ -1,5 +1,6 @@
 import type { AssistantPart, Choice, Response } from "@interlingua/core-types";
 import { invalidFromZod } from "@interlingua/errors";
+import { liftCarriedSignatures } from "./carried-signatures.js";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
 import {
   isKnownResponseBlock,
@@ -44,7 +45,7 @@ export function parseMessagesResponse(wire: unknown): Response {
     index: 0,
     message: {
       role: "assistant",
-      parts: w.content.filter(isKnownResponseBlock).map(parseMessagesBlock),
+      parts: liftCarriedSignatures(w.content.filter(isKnownResponseBlock).map(parseMessagesBlock)),
     },
     finishReason: withStopDetails(mapMessagesStopReason(w.stop_reason), w.stop_details),
   };

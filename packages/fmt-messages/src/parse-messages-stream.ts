@@ -1,7 +1,9 @@
 import {
   JSON_INDEX_PATTERN,
   JSON_STRING_PATTERN,
+  parseSignatureContent,
   pushDecoderStream,
+  SIGNATURE_PREFIX,
   type SseMessage,
   type StreamEvent,
 } from "@interlingua/core-types";
@@ -10,7 +12,8 @@ import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
 import { withStopDetails } from "./messages-stop-details.js";
 import { fromMessagesUsage, type MessagesUsageFields } from "./messages-usage.js";
 
-type Kind = "text" | "thinking" | "tool" | "redacted" | "ignored";
+/** `pending`: an empty thinking block not yet known to be a thought or a carrier (carried-signatures.ts). */
+type Kind = "text" | "thinking" | "tool" | "redacted" | "ignored" | "pending";
 interface Block {
   kind: Kind;
   /** Whether any argument text was emitted for a tool_use block. */
@@ -62,8 +65,11 @@ export class MessagesStreamDecoder {
   private finished = false;
   private readonly usage: MessagesUsageFields = {};
   private readonly blocks = new Map<number, Block>();
+  /** Each tool_use block's index by its call id, for the carriers of their signatures. */
+  private readonly calls = new Map<string, number>();
 
-  push(message: SseMessage, emit: (event: StreamEvent) => void): void {
+  push(message: SseMessage, sink: (event: StreamEvent) => void): void {
+    const emit = this.held === undefined ? sink : this.releasing(sink);
     const data = message.data;
     if (data === "" || data === "[DONE]") return;
     const compact = COMPACT_DELTA.exec(data);
@@ -120,7 +126,36 @@ export class MessagesStreamDecoder {
   }
 
   /** End of input: every event is decoded as it arrives, so nothing waits to go out. */
-  end(_emit: (event: StreamEvent) => void): void {}
+  end(emit: (event: StreamEvent) => void): void {
+    if (this.held !== undefined) emit({ type: "part-end", index: this.takeHeld() });
+  }
+
+  /**
+   * A tool call's end waits for the next event: a carrier block of its signature may follow
+   * (carried-signatures.ts), whose signature goes out before the end, as a Gemini stream has it.
+   */
+  private held: number | undefined;
+
+  private takeHeld(): number {
+    const index = this.held as number;
+    this.held = undefined;
+    return index;
+  }
+
+  private releasing(sink: (event: StreamEvent) => void): (event: StreamEvent) => void {
+    return (event) => {
+      if (this.held !== undefined) {
+        const index = this.takeHeld();
+        if (event.type === "signature-delta" && event.index === index) {
+          sink(event);
+          sink({ type: "part-end", index });
+          return;
+        }
+        sink({ type: "part-end", index });
+      }
+      sink(event);
+    };
+  }
 
   private messageStart(message: unknown, emit: (event: StreamEvent) => void): void {
     if (!isObject(message)) return;
@@ -159,11 +194,20 @@ export class MessagesStreamDecoder {
         return;
       }
       case "thinking": {
+        const text = str(block["thinking"]);
+        const signature = str(block["signature"]);
+        if (!text && !signature) {
+          // Empty so far: a thought, or the carrier of a call's signature (known at its delta).
+          this.blocks.set(index, { kind: "pending", args: false });
+          return;
+        }
+        if (!text && this.carried(signature, emit)) {
+          this.blocks.set(index, { kind: "ignored", args: false });
+          return;
+        }
         this.blocks.set(index, { kind: "thinking", args: false });
         emit({ type: "part-start", index, kind: "thinking" });
-        const text = str(block["thinking"]);
         if (text) emit({ type: "thinking-delta", index, delta: text });
-        const signature = str(block["signature"]);
         if (signature) emit({ type: "signature-delta", index, signature });
         return;
       }
@@ -175,6 +219,7 @@ export class MessagesStreamDecoder {
         const input = block["input"];
         const args = isObject(input) && Object.keys(input).length > 0;
         this.blocks.set(index, { kind: "tool", args });
+        this.calls.set(str(block["id"]), index);
         emit({ type: "tool-call-start", index, id: str(block["id"]), name: str(block["name"]) });
         if (args) emit({ type: "tool-arguments-delta", index, delta: JSON.stringify(input) });
         return;
@@ -191,6 +236,16 @@ export class MessagesStreamDecoder {
     if (typeof index !== "number" || !isObject(delta)) return;
     const block = this.blocks.get(index);
     if (block?.kind === "ignored") return;
+    // Text deltas settle a pending block in textDelta (the compact path goes there too).
+    if (block?.kind === "pending" && delta["type"] === "signature_delta") {
+      const signature = str(delta["signature"]);
+      if (!signature) return;
+      if (this.carried(signature, emit)) {
+        block.kind = "ignored";
+        return;
+      }
+      this.settle(index, block, emit);
+    }
     switch (delta["type"]) {
       case "text_delta":
         this.textDelta(index, "text", str(delta["text"]), emit);
@@ -222,7 +277,9 @@ export class MessagesStreamDecoder {
     text: string,
     emit: (event: StreamEvent) => void,
   ): void {
-    if (!text || this.blocks.get(index)?.kind === "ignored") return;
+    const block = this.blocks.get(index);
+    if (!text || block?.kind === "ignored") return;
+    if (block?.kind === "pending") this.settle(index, block, emit);
     emit(
       kind === "text"
         ? { type: "text-delta", index, delta: text }
@@ -230,15 +287,36 @@ export class MessagesStreamDecoder {
     );
   }
 
+  /** A pending block turns out a thought: its start, late. */
+  private settle(index: number, block: Block, emit: (event: StreamEvent) => void): void {
+    block.kind = "thinking";
+    emit({ type: "part-start", index, kind: "thinking" });
+  }
+
+  /** A carrier's signature goes onto its call (by id); false when `signature` is not one. */
+  private carried(signature: string, emit: (event: StreamEvent) => void): boolean {
+    if (!signature.startsWith(SIGNATURE_PREFIX)) return false;
+    const carried = parseSignatureContent(signature);
+    const index = carried === undefined ? undefined : this.calls.get(carried.callId);
+    if (carried === undefined || index === undefined) return false;
+    emit({ type: "signature-delta", index, signature: carried.signature });
+    return true;
+  }
+
   private blockStop(event: Json, emit: (event: StreamEvent) => void): void {
     const index = event["index"];
     if (typeof index !== "number") return;
     const block = this.blocks.get(index);
     if (block?.kind === "ignored") return;
+    if (block?.kind === "pending") this.settle(index, block, emit);
     // Canonical tool-call arguments are never "": a call without arguments is "{}".
     if (block?.kind === "tool" && !block.args) {
       block.args = true;
       emit({ type: "tool-arguments-delta", index, delta: "{}" });
+    }
+    if (block?.kind === "tool") {
+      this.held = index;
+      return;
     }
     emit({ type: "part-end", index });
   }

@@ -1,4 +1,5 @@
 import type { AssistantPart, RenderOptions, Response, Warning } from "@interlingua/core-types";
+import { carrierBlock } from "./carried-signatures.js";
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
 import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-api.js";
 import { messagesExtras } from "./messages-extras.js";
@@ -28,14 +29,13 @@ function renderBlock(
 ): MessagesResponseBlockOut | undefined {
   switch (part.type) {
     case "text":
+      // Gemini validates call signatures only; a carrier after the answer's text would make it
+      // the last block, which clients read as the answer (Claude Code's -p prints "").
       if (part.signature !== undefined) {
         warn("dropped", `${feature}.signature`, "text blocks carry no signature");
       }
       return { type: "text", text: part.text };
     case "tool-call": {
-      if (part.signature !== undefined) {
-        warn("dropped", `${feature}.signature`, "tool_use blocks carry no signature");
-      }
       let input = argumentsObject(part.arguments);
       if (!input) {
         warn("dropped", `${feature}.arguments`, "arguments that are not a JSON object become {}");
@@ -86,6 +86,10 @@ export function renderMessagesResponse(
   choice?.message.parts.forEach((part, i) => {
     const block = renderBlock(part, `choices[0].message.parts[${i}]`, warn);
     if (block) content.push(block);
+    // A signature a tool_use block cannot hold follows it in a carrier block.
+    if (part.type === "tool-call" && part.signature !== undefined) {
+      content.push(carrierBlock(part.id, part.signature));
+    }
   });
   const details = messagesExtras(response.extras)?.["stop_details"];
   return {

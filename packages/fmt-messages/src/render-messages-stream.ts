@@ -7,6 +7,7 @@ import {
   type Usage,
   type Warning,
 } from "@interlingua/core-types";
+import { carrierBlock } from "./carried-signatures.js";
 import { messagesErrorType } from "./map-messages-error-type.js";
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
 import { renderStopDetails } from "./messages-stop-details.js";
@@ -18,6 +19,10 @@ interface Block {
   wire: number;
   kind: BlockKind;
   open: boolean;
+  /** A tool block's call id. */
+  callId?: string;
+  /** A signature the block cannot hold, written in a carrier block after it (carried-signatures.ts). */
+  carried?: string;
 }
 
 const frame = (type: string, payload: object): SseMessage => ({
@@ -100,6 +105,19 @@ export class MessagesStreamEncoder {
         return;
       }
       case "signature-delta": {
+        const known = this.blocks.get(event.index);
+        if (known !== undefined && known.kind === "tool") {
+          // A tool_use signature (Gemini's): carried after the block.
+          known.carried = (known.carried ?? "") + event.signature;
+          if (!known.open) this.writeCarrier(known, emit);
+          return;
+        }
+        if (known?.kind === "text") {
+          // Not carried: a block after the answer's text would read as the answer (see
+          // render-messages-response.ts), and Gemini validates call signatures only.
+          this.warnOnce("parts.signature", "only thinking blocks carry a signature");
+          return;
+        }
         const block = this.block(event.index, "thinking", emit);
         if (block.kind !== "thinking") {
           this.warnOnce("parts.signature", "only thinking blocks carry a signature");
@@ -128,7 +146,12 @@ export class MessagesStreamEncoder {
       case "tool-call-start":
         if (this.blocks.has(event.index)) return;
         this.ensureStarted(emit);
-        this.blocks.set(event.index, { wire: this.nextWire, kind: "tool", open: true });
+        this.blocks.set(event.index, {
+          wire: this.nextWire,
+          kind: "tool",
+          open: true,
+          callId: event.id,
+        });
         emit(
           frame("content_block_start", {
             type: "content_block_start",
@@ -270,6 +293,24 @@ export class MessagesStreamEncoder {
   private close(block: Block, emit: (message: SseMessage) => void): void {
     block.open = false;
     emit(frame("content_block_stop", { type: "content_block_stop", index: block.wire }));
+    this.writeCarrier(block, emit);
+  }
+
+  /** The carrier thinking block of a closed block's signature, once. */
+  private writeCarrier(block: Block, emit: (message: SseMessage) => void): void {
+    if (block.carried === undefined) return;
+    const carrier = carrierBlock(block.callId ?? "", block.carried);
+    delete block.carried;
+    const wire = this.nextWire++;
+    emit(
+      frame("content_block_start", {
+        type: "content_block_start",
+        index: wire,
+        content_block: { type: "thinking", thinking: "", signature: "" },
+      }),
+    );
+    emit(blockDelta(wire, "signature_delta", "signature", carrier.signature));
+    emit(frame("content_block_stop", { type: "content_block_stop", index: wire }));
   }
 
   private warnOnce(feature: string, message: string): void {

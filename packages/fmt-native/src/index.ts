@@ -12,6 +12,7 @@ export type {
   Usage,
   Warning,
 } from "@interlingua/core-types";
+export { carryThinkingSignatures, restoreCarriedThinking } from "./carried-thinking.js";
 export {
   mapNativeFinishReason,
   nativeFinishReasonTable,

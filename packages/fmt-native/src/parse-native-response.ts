@@ -7,6 +7,7 @@ import type {
 } from "@interlingua/core-types";
 import { invalidFromZod } from "@interlingua/errors";
 import { blockedChoice } from "./blocked-prompt.js";
+import { restoreCarriedThinking } from "./carried-thinking.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
 import {
@@ -72,8 +73,10 @@ export function parseNativeResponse(wire: unknown): Response {
     const index = candidate.index ?? c;
     let calls = 0;
     const ctx: PartParseContext = { book, nextCallId: () => generatedCallId(id, index, calls++) };
-    const parts: AssistantPart[] = (candidate.content?.parts ?? []).map((part, p) =>
-      parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx),
+    const parts: AssistantPart[] = restoreCarriedThinking(
+      (candidate.content?.parts ?? []).map((part, p) =>
+        parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx),
+      ),
     );
     const choice: Choice = {
       index,

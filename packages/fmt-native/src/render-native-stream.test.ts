@@ -1,4 +1,4 @@
-import type { StreamEvent, Warning } from "@interlingua/core-types";
+import { moveThinkingSignature, type StreamEvent, type Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { NativeStreamEncoder } from "./render-native-stream.js";
 
@@ -51,8 +51,9 @@ describe("stream encode", () => {
     ]);
     expect(frames).toEqual([
       candidate([{ text: "hmm", thought: true }]),
-      // The thinking signature rides on the next visible part, never on an empty thought.
-      candidate([{ text: "Hi", thoughtSignature: "interlingua.thinking:T" }]),
+      // The thinking signature rides on the next visible part, never on an empty thought, and
+      // carries the thinking's text: Gemini clients do not send thought parts back.
+      candidate([{ text: "Hi", thoughtSignature: moveThinkingSignature("T", "hmm") }]),
       candidate([{ functionCall: { name: "f", args: { a: 1 } }, thoughtSignature: "S" }]),
       candidate([{ text: "" }], { finishReason: "STOP" }),
       {
@@ -86,7 +87,7 @@ describe("stream encode", () => {
     );
     expect(parts).toContainEqual({
       functionCall: { id: "toolu_1", name: "f", args: {} },
-      thoughtSignature: "interlingua.thinking:SIG",
+      thoughtSignature: moveThinkingSignature("SIG", "hmm"),
     });
     expect(parts).not.toContainEqual(expect.objectContaining({ thought: true, text: "" }));
 
@@ -99,7 +100,7 @@ describe("stream encode", () => {
       { type: "finish", finishReason: { unified: "stop", raw: "end_turn" } },
     ]).frames;
     expect(alone).toContainEqual(
-      candidate([{ text: "", thoughtSignature: "interlingua.thinking:SIG" }]),
+      candidate([{ text: "", thoughtSignature: moveThinkingSignature("SIG", "hmm") }]),
     );
   });
 

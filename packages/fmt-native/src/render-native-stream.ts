@@ -53,7 +53,16 @@ export class NativeStreamEncoder {
    * signs those parts, so that is where the signature goes; at the finish, an empty visible text
    * part carries it.
    */
-  private readonly heldSignatures = new Map<number, string>();
+  /**
+   * Per choice, the signature of a thinking part with the part's text, held for the next visible
+   * part: Gemini clients keep thought parts' text only as a display, so the signature carries it.
+   */
+  private readonly heldSignatures = new Map<
+    number,
+    { key: string; signature: string; text: string }
+  >();
+  /** The text of each open thinking part so far, by part. */
+  private readonly thinkingTexts = new Map<string, string>();
 
   constructor(private readonly options: StreamEncodeOptions = {}) {}
 
@@ -85,6 +94,8 @@ export class NativeStreamEncoder {
         return;
       case "thinking-delta":
         if (event.delta !== "") {
+          const key = keyOf(event);
+          this.thinkingTexts.set(key, (this.thinkingTexts.get(key) ?? "") + event.delta);
           emit(this.textFrame(event.choice ?? 0, event.delta, ',"thought":true'));
         }
         return;
@@ -94,13 +105,18 @@ export class NativeStreamEncoder {
           call.signature = (call.signature ?? "") + event.signature;
           return;
         }
-        if (this.kinds.get(keyOf(event)) === "thinking") {
+        const key = keyOf(event);
+        if (this.kinds.get(key) === "thinking") {
           const choice = event.choice ?? 0;
-          const held = this.heldSignatures.get(choice);
-          this.heldSignatures.set(
-            choice,
-            held === undefined ? moveThinkingSignature(event.signature) : held + event.signature,
-          );
+          let held = this.heldSignatures.get(choice);
+          // An earlier thinking's signature nothing took goes out before this one is held.
+          if (held !== undefined && held.key !== key) this.flushHeld(choice, emit);
+          held = this.heldSignatures.get(choice);
+          this.heldSignatures.set(choice, {
+            key,
+            signature: (held?.signature ?? "") + event.signature,
+            text: this.thinkingTexts.get(key) ?? "",
+          });
           return;
         }
         emit(this.parts(event, [{ text: "", thoughtSignature: event.signature }]));
@@ -127,6 +143,7 @@ export class NativeStreamEncoder {
       case "part-end": {
         const key = keyOf(event);
         this.kinds.delete(key);
+        this.thinkingTexts.delete(key);
         const call = this.calls.get(key);
         if (call) {
           call.ended = true;
@@ -200,7 +217,7 @@ export class NativeStreamEncoder {
   ): void {
     const held = this.heldSignatures.get(choice);
     if (call.signature === undefined && held !== undefined) {
-      call.signature = held;
+      call.signature = moveThinkingSignature(held.signature, held.text);
       this.heldSignatures.delete(choice);
     }
     emit(this.parts({ index, choice }, [this.functionCall(call)]));
@@ -211,7 +228,11 @@ export class NativeStreamEncoder {
     const held = this.heldSignatures.get(choice);
     if (held === undefined) return;
     this.heldSignatures.delete(choice);
-    emit(this.parts({ index: 0, choice }, [{ text: "", thoughtSignature: held }]));
+    emit(
+      this.parts({ index: 0, choice }, [
+        { text: "", thoughtSignature: moveThinkingSignature(held.signature, held.text) },
+      ]),
+    );
   }
 
   private finish(event: StreamEventOf<"finish">, emit: (message: SseMessage) => void): void {
@@ -252,7 +273,7 @@ export class NativeStreamEncoder {
     const held = this.heldSignatures.get(choice);
     if (held === undefined) return "";
     this.heldSignatures.delete(choice);
-    return `,"thoughtSignature":${JSON.stringify(held)}`;
+    return `,"thoughtSignature":${JSON.stringify(moveThinkingSignature(held.signature, held.text))}`;
   }
 
   private functionCall(call: PendingCall): NativePart {

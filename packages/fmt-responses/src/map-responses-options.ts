@@ -17,13 +17,37 @@ export const toolChoiceModeToCanonical = {
   required: { type: "required" },
 } as const satisfies Record<string, ToolChoice>;
 
+/**
+ * The canonical choice of a wire one. Kinds the canonical model does not hold read as their
+ * closest mode, and the wire value stays in extras for the Responses API (`isCarriedToolChoice`):
+ * `allowed_tools` as its mode, a hosted tool forced as `required`; a `custom` tool is named.
+ */
 export function toolChoiceFromResponses(choice: ResponsesToolChoice): ToolChoice {
   if (typeof choice === "string") return toolChoiceModeToCanonical[choice];
-  return { type: "tool", name: (choice.name ?? choice.function?.name) as string };
+  if (choice.type === "function" || choice.type === "custom") {
+    const named = choice as { name?: unknown; function?: { name?: unknown } };
+    const name = named.name ?? named.function?.name;
+    if (typeof name === "string" && name !== "") return { type: "tool", name };
+  }
+  if (choice.type === "allowed_tools") {
+    return (choice as { mode?: unknown }).mode === "required"
+      ? { type: "required" }
+      : { type: "auto" };
+  }
+  return { type: "required" };
 }
 
-export function toolChoiceToResponses(choice: ToolChoice): ResponsesToolChoice {
-  return choice.type === "tool" ? { type: "function", name: choice.name } : choice.type;
+/** A wire choice the canonical one only approximates: carried as given toward the Responses API. */
+export const isCarriedToolChoice = (choice: ResponsesToolChoice): boolean =>
+  typeof choice !== "string" && choice.type !== "function" && choice.type !== "custom";
+
+/** `customTools`: names of the request's custom tools, whose forced choice says `custom`. */
+export function toolChoiceToResponses(
+  choice: ToolChoice,
+  customTools: ReadonlySet<string> = new Set(),
+): ResponsesToolChoice {
+  if (choice.type !== "tool") return choice.type;
+  return { type: customTools.has(choice.name) ? "custom" : "function", name: choice.name };
 }
 
 /**
@@ -37,13 +61,17 @@ export const effortToThinking = {
   low: { type: "enabled", effort: "low" },
   medium: { type: "enabled", effort: "medium" },
   high: { type: "enabled", effort: "high" },
-} as const satisfies Record<NonNullable<ResponsesReasoning["effort"]>, ThinkingConfig>;
+} as const satisfies Record<string, ThinkingConfig>;
+
+/** An effort OpenAI added after these (`xhigh`) reads as the highest the canonical model holds. */
+export const isKnownEffort = (effort: string): effort is keyof typeof effortToThinking =>
+  Object.hasOwn(effortToThinking, effort);
 
 export function thinkingFromReasoning(reasoning: ResponsesReasoning): ThinkingConfig | undefined {
   const wantsSummary = typeof reasoning.summary === "string";
   const effort = reasoning.effort;
   if (effort == null) return wantsSummary ? { type: "adaptive", includeThoughts: true } : undefined;
-  const thinking: ThinkingConfig = { ...effortToThinking[effort] };
+  const thinking: ThinkingConfig = { ...effortToThinking[isKnownEffort(effort) ? effort : "high"] };
   if (wantsSummary) thinking.includeThoughts = true;
   return thinking;
 }

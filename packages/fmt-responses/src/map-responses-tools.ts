@@ -1,5 +1,5 @@
 import type { Tool, Warning } from "@interlingua/core-types";
-import type { ResponsesTool } from "./responses-api.js";
+import { isKnownResponsesTool, type ResponsesTool } from "./responses-api.js";
 
 /** SPEC.md's remote_mcp default; the canonical tool always carries an explicit timeout. */
 export const defaultRemoteMcpTimeoutSeconds = 30;
@@ -8,14 +8,20 @@ export const defaultRemoteMcpTimeoutSeconds = 30;
 export const emptyParameters = (): Record<string, unknown> => ({ type: "object", properties: {} });
 
 export function toolFromResponses(tool: ResponsesTool): Tool {
-  switch (tool.type) {
+  if (!isKnownResponsesTool(tool)) {
+    // custom, namespace, tool_search, ...: the Responses API's own, carried whole (client-tools.ts).
+    const { type, ...options } = tool;
+    return { type: "provider", provider: "openai", name: type, options };
+  }
+  const known = tool;
+  switch (known.type) {
     case "function": {
       // The schema guarantees one of the two shapes is complete.
-      const fn = tool.function ?? {
-        name: tool.name as string,
-        description: tool.description,
-        parameters: tool.parameters,
-        strict: tool.strict,
+      const fn = known.function ?? {
+        name: known.name as string,
+        description: known.description,
+        parameters: known.parameters,
+        strict: known.strict,
       };
       const out: Tool = {
         type: "function",
@@ -29,11 +35,11 @@ export function toolFromResponses(tool: ResponsesTool): Tool {
     }
     case "web_search":
     case "file_search": {
-      const { type, ...options } = tool;
+      const { type, ...options } = known;
       return Object.keys(options).length > 0 ? { type, options } : { type };
     }
     case "remote_mcp": {
-      const mcp = tool.remote_mcp;
+      const mcp = known.remote_mcp;
       const out: Tool = {
         type: "remote_mcp",
         url: mcp.url,
@@ -87,6 +93,8 @@ export function toolToResponses(
       return { type: "remote_mcp", remote_mcp: mcp };
     }
     case "provider":
+      // The Responses API's own tools go back as they came.
+      if (tool.provider === "openai") return { ...tool.options, type: tool.name } as ResponsesTool;
       warn({
         type: "dropped",
         feature: "tools.provider",

@@ -62,7 +62,7 @@ export function normalizeResponsesApiResponse(wire: unknown): ResponsesApiRespon
           type: "message",
           status: "completed",
           role: "assistant",
-          content: [{ type: "output_text", annotations: [], text }],
+          content: [{ type: "output_text", annotations: [], logprobs: [], text }],
         });
       }
     } else if (item.type === "reasoning") {

@@ -6,6 +6,7 @@ import {
   normalizeArguments,
 } from "./parse-responses-request.js";
 import {
+  isKnownResponsesTool,
   type ResponsesInputFileBlock,
   type ResponsesInputImageBlock,
   type ResponsesInputItem,
@@ -53,10 +54,13 @@ export function normalizeResponsesRequest(wire: unknown): ResponsesRequestWire {
   if (w.tools != null && w.tools.length > 0) out.tools = w.tools.map(normalizeTool);
   if (w.tool_choice != null) {
     const choice = w.tool_choice;
+    const named = choice as { name?: string; function?: { name: string } };
     out.tool_choice =
       typeof choice === "string"
         ? choice
-        : { type: "function", name: (choice.name ?? choice.function?.name) as string };
+        : choice.type === "function" || choice.type === "custom"
+          ? { type: choice.type, name: (named.name ?? named.function?.name) as string }
+          : choice;
   }
   if (w.parallel_tool_calls != null) out.parallel_tool_calls = w.parallel_tool_calls;
   if (w.user != null) out.user = w.user;
@@ -90,6 +94,7 @@ function normalizeFormat(format: ResponsesTextFormat): ResponsesTextFormat {
 }
 
 function normalizeTool(tool: ResponsesTool): ResponsesTool {
+  if (!isKnownResponsesTool(tool)) return tool;
   switch (tool.type) {
     case "function": {
       const fn = tool.function ?? {
@@ -153,17 +158,20 @@ function normalizeInput(w: ResponsesRequestWire): ResponsesInputItem[] {
   for (const item of items) {
     const assistantSide =
       item.type === "function_call" ||
+      item.type === "custom_tool_call" ||
       item.type === "reasoning" ||
-      (item.type !== "function_call_output" && item.role === "assistant");
+      (item.type !== "function_call_output" &&
+        item.type !== "custom_tool_call_output" &&
+        item.role === "assistant");
     if (assistantSide) {
       run ??= [];
       run.push(item);
       continue;
     }
-    if (item.type === "function_call_output") {
+    if (item.type === "function_call_output" || item.type === "custom_tool_call_output") {
       endRun();
       rest.push({
-        type: "function_call_output",
+        type: item.type,
         call_id: item.call_id,
         output: normalizeOutput(item.output),
       });
@@ -206,7 +214,13 @@ function normalizeAssistantRun(run: readonly ResponsesInputItem[]): ResponsesInp
         call_id: item.call_id,
         name: item.name,
         arguments: normalizeArguments(item.arguments),
+        ...(typeof item.namespace === "string" && item.namespace !== ""
+          ? { namespace: item.namespace }
+          : {}),
       });
+    } else if (item.type === "custom_tool_call") {
+      texts = undefined;
+      out.push({ type: item.type, call_id: item.call_id, name: item.name, input: item.input });
     } else if (item.type === "reasoning") {
       texts = undefined;
       const text = joinSummaries(item.summary);
@@ -217,7 +231,11 @@ function normalizeAssistantRun(run: readonly ResponsesInputItem[]): ResponsesInp
           ? { encrypted_content: item.encrypted_content }
           : {}),
       });
-    } else if (item.type !== "function_call_output" && item.role === "assistant") {
+    } else if (
+      item.type !== "function_call_output" &&
+      item.type !== "custom_tool_call_output" &&
+      item.role === "assistant"
+    ) {
       const blocks = textsOf(item.content).map((text) => ({ type: "output_text" as const, text }));
       if (blocks.length === 0) continue;
       if (!texts) {

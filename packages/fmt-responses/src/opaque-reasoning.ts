@@ -1,4 +1,13 @@
-import type { AssistantMessage, AssistantPart } from "@interlingua/core-types";
+import {
+  type AssistantMessage,
+  type AssistantPart,
+  parseSignatureContent,
+  SIGNATURE_PREFIX,
+  signatureContent,
+} from "@interlingua/core-types";
+
+// The signature marks are shared with the messages format (core-types carried-signature.ts).
+export { parseSignatureContent, SIGNATURE_PREFIX, signatureContent };
 
 /**
  * The reasoning item is the one place a Responses client keeps opaque content and replays it
@@ -10,7 +19,6 @@ import type { AssistantMessage, AssistantPart } from "@interlingua/core-types";
  * - a signature on visible text: `interlingua.signature::<signature>`
  */
 export const REDACTED_PREFIX = "interlingua.redacted:";
-export const SIGNATURE_PREFIX = "interlingua.signature:";
 
 /** The `encrypted_content` of the extra reasoning item a part needs, if any. */
 export function opaqueContentOf(part: AssistantPart): string | undefined {
@@ -24,20 +32,6 @@ export function opaqueContentOf(part: AssistantPart): string | undefined {
     default:
       return undefined;
   }
-}
-
-export const signatureContent = (callId: string, signature: string): string =>
-  `${SIGNATURE_PREFIX}${encodeURIComponent(callId)}:${signature}`;
-
-/** A marked signature's call id ("" for text) and signature; undefined if `content` is not one. */
-export function parseSignatureContent(
-  content: string,
-): { callId: string; signature: string } | undefined {
-  if (!content.startsWith(SIGNATURE_PREFIX)) return undefined;
-  const rest = content.slice(SIGNATURE_PREFIX.length);
-  const colon = rest.indexOf(":");
-  if (colon < 0) return undefined;
-  return { callId: decodeURIComponent(rest.slice(0, colon)), signature: rest.slice(colon + 1) };
 }
 
 /**

@@ -384,9 +384,9 @@ describe("parseResponsesRequest", () => {
       [{ model: "m", input: [{ type: "function_call_output", output: "x" }] }, "input[0].call_id"],
       [{ model: "m", input: 42 }, "input"],
       [{ input: "x" }, "model"],
-      [{ model: "m", input: "x", tools: [{ type: "code_interpreter" }] }, "tools[0].type"],
+      [{ model: "m", input: "x", tools: [{ type: "" }] }, "tools[0].type"],
       [{ model: "m", input: "x", tool_choice: "sometimes" }, "tool_choice"],
-      [{ model: "m", input: "x", reasoning: { effort: "extreme" } }, "reasoning.effort"],
+      [{ model: "m", input: "x", reasoning: { effort: 3 } }, "reasoning.effort"],
     ];
     for (const [wire, param] of cases) {
       const error = rejection(wire);

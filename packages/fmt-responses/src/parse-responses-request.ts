@@ -14,6 +14,8 @@ import {
 import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import { imageSourceFromUrl } from "./image-url.js";
 import {
+  isCarriedToolChoice,
+  isKnownEffort,
   responseFormatFromText,
   thinkingFromReasoning,
   toolChoiceFromResponses,
@@ -100,12 +102,19 @@ function requestFromWire(w: ResponsesRequestWire): Request {
   for (const key of Object.keys(w)) {
     if (!knownRequestFields.has(key)) extras[key] = w[key];
   }
+  if (w.tool_choice != null && isCarriedToolChoice(w.tool_choice)) {
+    extras["tool_choice"] = w.tool_choice;
+  }
   if (w.reasoning != null) {
     const thinking = thinkingFromReasoning(w.reasoning);
     if (thinking) request.thinking = thinking;
     // The rest of `reasoning` (a summary style other than the "auto" that includeThoughts
     // renders as, fields OpenAI adds later) comes back on render.
-    const rest = withoutNulls(w.reasoning, "effort");
+    // An effort the canonical model does not hold (`xhigh`) stays as given for the Responses API.
+    const rest = withoutNulls(
+      w.reasoning,
+      typeof w.reasoning.effort === "string" && !isKnownEffort(w.reasoning.effort) ? "" : "effort",
+    );
     if (rest["summary"] === "auto") delete rest["summary"];
     if (Object.keys(rest).length > 0) extras["reasoning"] = rest;
   }
@@ -161,15 +170,31 @@ function messagesFromItems(items: readonly ResponsesInputItem[], system: TextPar
 
   for (const item of items) {
     switch (item.type) {
-      case "function_call":
+      case "function_call": {
+        callNames.set(item.call_id, item.name);
+        const part: AssistantPart = {
+          type: "tool-call",
+          id: item.call_id,
+          name: item.name,
+          arguments: normalizeArguments(item.arguments),
+        };
+        if (typeof item.namespace === "string" && item.namespace !== "") {
+          part.namespace = item.namespace;
+        }
+        assistantTurn().parts.push(part);
+        break;
+      }
+      case "custom_tool_call":
         callNames.set(item.call_id, item.name);
         assistantTurn().parts.push({
           type: "tool-call",
           id: item.call_id,
           name: item.name,
-          arguments: normalizeArguments(item.arguments),
+          arguments: item.input,
+          custom: true,
         });
         break;
+      case "custom_tool_call_output":
       case "function_call_output": {
         const part: ToolMessage["parts"][number] = {
           type: "tool-result",

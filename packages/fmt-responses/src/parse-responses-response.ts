@@ -7,6 +7,7 @@ import { usageFromResponses, usageFromResult } from "./map-responses-usage.js";
 import { normalizeArguments, thinkingFromReasoningItem } from "./parse-responses-request.js";
 import { type ResponsesResponseWire, responsesResultSchema } from "./responses-api.js";
 import {
+  outputCustomToolCallSchema,
   outputFunctionCallSchema,
   outputMessageSchema,
   outputReasoningSchema,
@@ -85,11 +86,27 @@ export function parseResponsesObject(wire: unknown): Response {
         const call = outputFunctionCallSchema.safeParse(item);
         if (!call.success) throw invalidFromZod(call.error, "response body", at);
         madeFunctionCalls = true;
-        const { call_id, name, arguments: args } = call.data;
-        const expanded = expandParallelWrapper(call_id, name, args);
+        const { call_id, name, arguments: args, namespace } = call.data;
+        const expanded = namespace == null ? expandParallelWrapper(call_id, name, args) : undefined;
         if (expanded) parts.push(...expanded);
-        else
-          parts.push({ type: "tool-call", id: call_id, name, arguments: normalizeArguments(args) });
+        else {
+          const part: AssistantPart = {
+            type: "tool-call",
+            id: call_id,
+            name,
+            arguments: normalizeArguments(args),
+          };
+          if (typeof namespace === "string" && namespace !== "") part.namespace = namespace;
+          parts.push(part);
+        }
+        return;
+      }
+      case "custom_tool_call": {
+        const call = outputCustomToolCallSchema.safeParse(item);
+        if (!call.success) throw invalidFromZod(call.error, "response body", at);
+        madeFunctionCalls = true;
+        const { call_id, name, input } = call.data;
+        parts.push({ type: "tool-call", id: call_id, name, arguments: input, custom: true });
         return;
       }
       case "reasoning": {

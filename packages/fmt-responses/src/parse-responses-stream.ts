@@ -25,6 +25,8 @@ interface CallItem extends PartState {
   kind: "function_call";
   /** Arguments that came whole on `output_item.added`, used only if no other event brings them. */
   pending: string;
+  /** A custom_tool_call: its input is raw text (`input`, not `arguments`), never defaulted to "{}". */
+  custom: boolean;
 }
 interface ReasoningItem extends PartState {
   kind: "reasoning";
@@ -101,7 +103,8 @@ export class ResponsesStreamDecoder {
       case "response.refusal.delta":
         this.textDelta(this.textPart(event, emit), str(event["delta"]), emit);
         return;
-      case "response.function_call_arguments.delta": {
+      case "response.function_call_arguments.delta":
+      case "response.custom_tool_call_input.delta": {
         const call = this.callItem(event, emit);
         const delta = str(event["delta"]);
         if (call?.kind === "wrapper") call.fragments.push(delta);
@@ -158,6 +161,13 @@ export class ResponsesStreamDecoder {
         const call = this.callItem(event, emit);
         if (call?.kind === "wrapper") this.resolveWrapper(call, str(event["arguments"]), emit);
         else if (call && !call.said) this.sayArguments(call, str(event["arguments"]), emit);
+        return;
+      }
+      case "response.custom_tool_call_input.done": {
+        const call = this.callItem(event, emit, "custom_tool_call");
+        if (call?.kind === "function_call" && !call.said) {
+          this.sayArguments(call, str(event["input"]), emit);
+        }
         return;
       }
       case "response.reasoning_summary_text.done":
@@ -268,18 +278,13 @@ export class ResponsesStreamDecoder {
           this.wrappers.add(state);
           break;
         }
-        const part = this.newPart();
-        state = { ...part, kind: "function_call", pending: str(item["arguments"]) };
-        this.open.set(part.index, state);
-        this.callParts.set(str(item["call_id"]) || str(id), part.index);
-        emit({
-          type: "tool-call-start",
-          index: part.index,
-          id: str(item["call_id"]) || str(id),
-          name: str(item["name"]),
-        });
+        state = this.openCall(item, false, emit);
         break;
       }
+      case "custom_tool_call":
+        this.madeFunctionCalls = true;
+        state = this.openCall(item, true, emit);
+        break;
       case "reasoning": {
         if (this.opaque(item["encrypted_content"], emit)) {
           state = { kind: "other" };
@@ -301,6 +306,26 @@ export class ResponsesStreamDecoder {
         state = { kind: "other" };
     }
     this.items.set(outputIndex, state);
+    return state;
+  }
+
+  /** A function_call (namespaced or not) or custom_tool_call item as a tool-call part. */
+  private openCall(item: Json, custom: boolean, emit: Emit): CallItem {
+    const part = this.newPart();
+    const pending = str(custom ? item["input"] : item["arguments"]);
+    const state: CallItem = { ...part, kind: "function_call", pending, custom };
+    this.open.set(part.index, state);
+    const callId = str(item["call_id"]) || str(item["id"]);
+    this.callParts.set(callId, part.index);
+    const namespace = str(item["namespace"]);
+    emit({
+      type: "tool-call-start",
+      index: part.index,
+      id: callId,
+      name: str(item["name"]),
+      ...(namespace === "" ? {} : { namespace }),
+      ...(custom ? { custom: true as const } : {}),
+    });
     return state;
   }
 
@@ -346,8 +371,14 @@ export class ResponsesStreamDecoder {
     if (close) this.close(part, emit);
   }
 
-  private callItem(event: Json, emit: Emit): CallItem | WrapperItem | undefined {
-    const item = this.itemOf(event, "function_call", emit);
+  private callItem(
+    event: Json,
+    emit: Emit,
+    type = String(event["type"]).startsWith("response.custom_tool_call")
+      ? "custom_tool_call"
+      : "function_call",
+  ): CallItem | WrapperItem | undefined {
+    const item = this.itemOf(event, type, emit);
     return item.kind === "function_call" || item.kind === "wrapper" ? item : undefined;
   }
 
@@ -373,7 +404,11 @@ export class ResponsesStreamDecoder {
   }
 
   private sayArguments(call: CallItem, args: string, emit: Emit): void {
-    emit({ type: "tool-arguments-delta", index: call.index, delta: normalizeArguments(args) });
+    if (call.custom) {
+      if (args !== "") emit({ type: "tool-arguments-delta", index: call.index, delta: args });
+    } else {
+      emit({ type: "tool-arguments-delta", index: call.index, delta: normalizeArguments(args) });
+    }
     call.said = true;
   }
 
@@ -423,7 +458,10 @@ export class ResponsesStreamDecoder {
         this.resolveWrapper(state, str(item["arguments"]), emit);
         return;
       case "function_call":
-        if (!state.said) this.sayArguments(state, str(item["arguments"]) || state.pending, emit);
+        if (!state.said) {
+          const args = str(state.custom ? item["input"] : item["arguments"]);
+          this.sayArguments(state, args || state.pending, emit);
+        }
         this.close(state, emit);
         return;
       case "reasoning": {

@@ -1,6 +1,6 @@
 import type { RenderOptions, Request } from "@interlingua/core-types";
 import { renderResponsesRequest } from "./render-responses-request.js";
-import type { ResponsesRequestWire } from "./responses-api.js";
+import { isKnownResponsesTool, type ResponsesRequestWire } from "./responses-api.js";
 import type { ResponsesApiRequestWire, ResponsesApiTool } from "./responses-api-wire.js";
 
 /**
@@ -41,7 +41,9 @@ export function toResponsesApiShape(
     let functionIndex = 0;
     out.tools = tools.map((tool): ResponsesApiTool => {
       // Flat function tools and hosted tools are already in OpenAI's shape.
-      if (tool.type !== "function" || tool.function === undefined) return tool as ResponsesApiTool;
+      if (!isKnownResponsesTool(tool) || tool.type !== "function" || tool.function == null) {
+        return tool as ResponsesApiTool;
+      }
       const fn = tool.function;
       const flat: ResponsesApiTool = { type: "function", name: fn.name };
       if (hasDescription(functionIndex++)) flat.description = fn.description;

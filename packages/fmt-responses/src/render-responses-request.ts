@@ -30,6 +30,12 @@ import type {
 } from "./responses-api.js";
 
 type Warn = (warning: Warning) => void;
+
+/** Calls rendered so far: names by id, and the ids of custom calls (their outputs differ). */
+interface Calls {
+  readonly names: Map<string, string>;
+  readonly custom: Set<string>;
+}
 const ignore: Warn = () => {};
 
 /** Sampling parameters the responses format has no field for. */
@@ -90,8 +96,10 @@ export function renderResponsesRequest(
     if (rendered) tools.push(rendered);
   });
   if (tools.length > 0) wire.tools = tools;
-  if (request.toolChoice !== undefined)
-    wire.tool_choice = toolChoiceToResponses(request.toolChoice);
+  // A choice the canonical model only approximates (allowed_tools, ...) went to extras as given.
+  if (request.toolChoice !== undefined && extras["tool_choice"] === undefined) {
+    wire.tool_choice = toolChoiceToResponses(request.toolChoice, customToolNames(request));
+  }
   if (request.parallelToolCalls !== undefined) wire.parallel_tool_calls = request.parallelToolCalls;
   if (request.user !== undefined) wire.user = request.user;
   if (request.metadata !== undefined) wire.metadata = request.metadata;
@@ -108,6 +116,19 @@ export function renderResponsesRequest(
   return wire;
 }
 
+/** Names of the request's custom tools (OpenAI provider tools of type `custom`). */
+const customToolNames = (request: Request): Set<string> =>
+  new Set(
+    request.tools.flatMap((tool) =>
+      tool.type === "provider" &&
+      tool.provider === "openai" &&
+      tool.name === "custom" &&
+      typeof tool.options["name"] === "string"
+        ? [tool.options["name"]]
+        : [],
+    ),
+  );
+
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
@@ -122,7 +143,9 @@ function renderReasoning(
   const thinking = request.thinking;
   if (thinking) {
     const effort = effortFromThinking(thinking);
-    if (effort !== undefined) reasoning.effort = effort;
+    // An effort kept as given (`xhigh`) read as "high": it stays while the canonical one is that.
+    const keptEffort = typeof kept["effort"] === "string" && effort === "high";
+    if (effort !== undefined && !keptEffort) reasoning.effort = effort;
     if (thinking.budgetTokens !== undefined) {
       warn({
         type: "dropped",
@@ -148,7 +171,7 @@ function renderInput(request: Request, warn: Warn): ResponsesInputItem[] {
     });
   }
   // A call output names its call by id only; a name that the history already implies is not lost.
-  const callNames = new Map<string, string>();
+  const calls: Calls = { names: new Map(), custom: new Set() };
   request.messages.forEach((message, i) => {
     const at = `messages[${i}]`;
     if (message.role !== "tool" && message.name !== undefined) {
@@ -158,7 +181,7 @@ function renderInput(request: Request, warn: Warn): ResponsesInputItem[] {
         message: `${at}.name: input items have no name`,
       });
     }
-    renderMessage(message, at, items, callNames, warn);
+    renderMessage(message, at, items, calls, warn);
   });
   return items;
 }
@@ -167,7 +190,7 @@ function renderMessage(
   message: Message,
   at: string,
   items: ResponsesInputItem[],
-  callNames: Map<string, string>,
+  calls: Calls,
   warn: Warn,
 ): void {
   switch (message.role) {
@@ -175,10 +198,10 @@ function renderMessage(
       items.push({ role: "user", content: userBlocks(message, at, warn) });
       return;
     case "assistant":
-      renderAssistant(message, at, items, callNames, warn);
+      renderAssistant(message, at, items, calls, warn);
       return;
     case "tool":
-      renderToolResults(message, at, items, callNames, warn);
+      renderToolResults(message, at, items, calls, warn);
       return;
   }
 }
@@ -239,7 +262,7 @@ function renderAssistant(
   message: AssistantMessage,
   at: string,
   items: ResponsesInputItem[],
-  callNames: Map<string, string>,
+  calls: Calls,
   warn: Warn,
 ): void {
   const start = items.length;
@@ -268,12 +291,23 @@ function renderAssistant(
         return;
       case "tool-call":
         dropPartExtras(part, partAt, warn);
-        callNames.set(part.id, part.name);
+        calls.names.set(part.id, part.name);
+        if (part.custom) {
+          calls.custom.add(part.id);
+          items.push({
+            type: "custom_tool_call",
+            call_id: part.id,
+            name: part.name,
+            input: part.arguments,
+          });
+          return;
+        }
         items.push({
           type: "function_call",
           call_id: part.id,
           name: part.name,
           arguments: part.arguments,
+          ...(part.namespace === undefined ? {} : { namespace: part.namespace }),
         });
         return;
       case "thinking": {
@@ -300,7 +334,7 @@ function renderToolResults(
   message: ToolMessage,
   at: string,
   items: ResponsesInputItem[],
-  callNames: Map<string, string>,
+  calls: Calls,
   warn: Warn,
 ): void {
   message.parts.forEach((part, j) => {
@@ -319,7 +353,7 @@ function renderToolResults(
         message: `${partAt}.cacheControl: no cache boundaries here`,
       });
     }
-    if (part.name !== undefined && callNames.get(part.toolCallId) !== part.name) {
+    if (part.name !== undefined && calls.names.get(part.toolCallId) !== part.name) {
       warn({
         type: "dropped",
         feature: "parts.name",
@@ -340,7 +374,10 @@ function renderToolResults(
         : blocks.length === 1 && only?.type === "input_text" && only.text !== ""
           ? only.text
           : blocks;
-    items.push({ type: "function_call_output", call_id: part.toolCallId, output });
+    const type = calls.custom.has(part.toolCallId)
+      ? "custom_tool_call_output"
+      : "function_call_output";
+    items.push({ type, call_id: part.toolCallId, output });
   });
 }
 

@@ -70,7 +70,7 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
       type: "message",
       status: "completed",
       role: "assistant",
-      content: [{ type: "output_text", annotations: [], text: "Hello" }],
+      content: [{ type: "output_text", annotations: [], logprobs: [], text: "Hello" }],
     };
     const call = {
       id: "fc_abc_2",
@@ -138,7 +138,7 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
         sequence_number: 9,
         ...msg,
         content_index: 0,
-        part: { type: "output_text", annotations: [], text: "" },
+        part: { type: "output_text", annotations: [], logprobs: [], text: "" },
       },
       {
         type: "response.output_text.delta",
@@ -169,7 +169,7 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
         sequence_number: 13,
         ...msg,
         content_index: 0,
-        part: { type: "output_text", annotations: [], text: "Hello" },
+        part: { type: "output_text", annotations: [], logprobs: [], text: "Hello" },
       },
       { type: "response.output_item.done", sequence_number: 14, output_index: 1, item: message },
       {
@@ -201,6 +201,7 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
         type: "response.function_call_arguments.done",
         sequence_number: 18,
         ...fc,
+        name: "get_weather",
         arguments: '{"city":"Paris"}',
       },
       { type: "response.output_item.done", sequence_number: 19, output_index: 2, item: call },

@@ -25,6 +25,10 @@ interface OutputItem {
   summaryOpen: boolean;
   callId: string;
   name: string;
+  /** A call of a tool inside a `namespace` tool. */
+  namespace: string | undefined;
+  /** A custom_tool_call item: raw `input`, its own delta and done events. */
+  custom: boolean;
   done: boolean;
 }
 
@@ -128,13 +132,17 @@ export class ResponsesStreamEncoder {
         return;
       }
       case "tool-call-start":
-        if (!this.items.has(event.index)) this.openCall(event.index, event.id, event.name, send);
+        if (!this.items.has(event.index)) this.openCall(event.index, event, send);
         return;
       case "tool-arguments-delta": {
-        const item = this.items.get(event.index) ?? this.openCall(event.index, "", "", send);
+        const item =
+          this.items.get(event.index) ?? this.openCall(event.index, { id: "", name: "" }, send);
         if (item.kind !== "function_call" || item.done || event.delta === "") return;
         item.fragments.push(event.delta);
-        this.delta(send, "response.function_call_arguments.delta", item, "", event.delta, "");
+        const type = item.custom
+          ? "response.custom_tool_call_input.delta"
+          : "response.function_call_arguments.delta";
+        this.delta(send, type, item, "", event.delta, "");
         return;
       }
       case "part-end": {
@@ -282,6 +290,8 @@ export class ResponsesStreamEncoder {
       summaryOpen: false,
       callId: "",
       name: "",
+      namespace: undefined,
+      custom: false,
       done: false,
     };
     this.items.set(index, item);
@@ -304,30 +314,54 @@ export class ResponsesStreamEncoder {
         item_id: id,
         output_index: outputIndex,
         content_index: 0,
-        part: { type: "output_text", annotations: [], text: "" },
+        part: { type: "output_text", annotations: [], logprobs: [], text: "" },
       });
     }
     return item;
   }
 
-  private openCall(index: number, callId: string, name: string, send: Send): OutputItem {
+  private openCall(
+    index: number,
+    call: { id: string; name: string; namespace?: string; custom?: true },
+    send: Send,
+  ): OutputItem {
     const item = this.openItem(index, "function_call", send);
-    item.callId = callId;
-    item.name = name;
+    item.callId = call.id;
+    item.name = call.name;
+    item.namespace = call.namespace;
+    item.custom = call.custom === true;
+    // OpenAI's prefix for custom tool call items.
+    if (item.custom) item.id = `ctc${item.id.slice(2)}`;
     this.frame(send, {
       type: "response.output_item.added",
       sequence_number: this.seq++,
       output_index: item.outputIndex,
-      item: {
-        id: item.id,
-        type: "function_call",
-        status: "in_progress",
-        arguments: "",
-        call_id: callId,
-        name,
-      },
+      item: this.callItem(item, "in_progress", ""),
     });
     return item;
+  }
+
+  /** A function_call (with its namespace, if any) or custom_tool_call item. */
+  private callItem(item: OutputItem, status: string, args: string): Json {
+    if (item.custom) {
+      return {
+        id: item.id,
+        type: "custom_tool_call",
+        status,
+        call_id: item.callId,
+        name: item.name,
+        input: args,
+      };
+    }
+    return {
+      id: item.id,
+      type: "function_call",
+      status,
+      arguments: args,
+      call_id: item.callId,
+      name: item.name,
+      ...(item.namespace === undefined ? {} : { namespace: item.namespace }),
+    };
   }
 
   /** The open item at `index` if it has the kind the event needs; a missing one is opened. */
@@ -360,7 +394,7 @@ export class ResponsesStreamEncoder {
     let final: Json;
     switch (item.kind) {
       case "message": {
-        const part = { type: "output_text", annotations: [], text };
+        const part = { type: "output_text", annotations: [], logprobs: [], text };
         this.frame(send, {
           type: "response.output_text.done",
           sequence_number: this.seq++,
@@ -408,21 +442,25 @@ export class ResponsesStreamEncoder {
         break;
       }
       case "function_call": {
+        if (item.custom) {
+          this.frame(send, {
+            type: "response.custom_tool_call_input.done",
+            sequence_number: this.seq++,
+            ...at,
+            input: text,
+          });
+          final = this.callItem(item, "completed", text);
+          break;
+        }
         const args = text === "" ? "{}" : text;
         this.frame(send, {
           type: "response.function_call_arguments.done",
           sequence_number: this.seq++,
           ...at,
+          name: item.name,
           arguments: args,
         });
-        final = {
-          id: item.id,
-          type: "function_call",
-          status: "completed",
-          arguments: args,
-          call_id: item.callId,
-          name: item.name,
-        };
+        final = this.callItem(item, "completed", args);
         break;
       }
     }

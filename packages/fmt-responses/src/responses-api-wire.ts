@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { responsesRequestSchema } from "./responses-api.js";
+import { openAiToolSchema, responsesRequestSchema } from "./responses-api.js";
 import { responsesObjectSchema } from "./responses-stream-api.js";
 
 /**
@@ -19,6 +19,7 @@ export const responsesApiFunctionToolSchema = z.looseObject({
 export const responsesApiToolSchema = z.union([
   responsesApiFunctionToolSchema,
   z.looseObject({ type: z.enum(["web_search", "file_search", "remote_mcp"]) }),
+  openAiToolSchema,
 ]);
 
 export const responsesApiRequestSchema = responsesRequestSchema

@@ -91,10 +91,28 @@ export const functionCallItemSchema = z.looseObject({
   call_id: z.string().min(1),
   name: z.string().min(1),
   arguments: z.string(),
+  /** Set when the function is one of a `namespace` tool's. */
+  namespace: z.string().nullish(),
+});
+/** A call of a `custom` (free-form input) tool, replayed: `input` is raw text. */
+export const customToolCallItemSchema = z.looseObject({
+  type: z.literal("custom_tool_call"),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.string(),
 });
 /** The client's result of running a call (SPEC: "sends the result back in a follow-up request"). */
 export const functionCallOutputItemSchema = z.looseObject({
   type: z.literal("function_call_output"),
+  call_id: z.string().min(1),
+  output: z.union([
+    z.string(),
+    z.array(z.discriminatedUnion("type", [inputTextBlockSchema, inputImageBlockSchema])),
+  ]),
+});
+/** The client's result of a custom tool call. */
+export const customToolCallOutputItemSchema = z.looseObject({
+  type: z.literal("custom_tool_call_output"),
   call_id: z.string().min(1),
   output: z.union([
     z.string(),
@@ -116,6 +134,8 @@ export const inputItemSchema = z.discriminatedUnion("type", [
   messageItemSchema,
   functionCallItemSchema,
   functionCallOutputItemSchema,
+  customToolCallItemSchema,
+  customToolCallOutputItemSchema,
   reasoningItemSchema,
 ]);
 
@@ -160,12 +180,38 @@ export const remoteMcpToolSchema = z.looseObject({
     timeout: z.number().positive().optional(),
   }),
 });
-export const toolSchema = z.discriminatedUnion("type", [
+export const knownToolTypes: ReadonlySet<string> = new Set([
+  "function",
+  "web_search",
+  "file_search",
+  "remote_mcp",
+]);
+/**
+ * Any other tool OpenAI's Responses API takes (`custom`, `namespace`, `tool_search`, hosted tools
+ * added later): not refused, carried whole toward the Responses API, lowered or reported elsewhere.
+ */
+export const openAiToolSchema = z.looseObject({
+  type: z
+    .string()
+    .min(1)
+    .refine((type) => !knownToolTypes.has(type)),
+});
+export const knownToolSchema = z.discriminatedUnion("type", [
   functionToolSchema,
   webSearchToolSchema,
   fileSearchToolSchema,
   remoteMcpToolSchema,
 ]);
+/**
+ * A tool: one of the four the spec shows, validated as such (errors name their fields), or any
+ * other type, taken as given. A union would blur the known tools' errors, so the known schema
+ * runs only on a known type.
+ */
+export const toolSchema = z.looseObject({ type: z.string().min(1) }).superRefine((tool, ctx) => {
+  if (!knownToolTypes.has(tool.type)) return;
+  const known = knownToolSchema.safeParse(tool);
+  if (!known.success) for (const issue of known.error.issues) ctx.addIssue({ ...issue });
+}) as unknown as z.ZodType<ResponsesKnownTool | ResponsesOpenAiTool>;
 
 export const toolChoiceSchema = z.union(
   [
@@ -181,11 +227,20 @@ export const toolChoiceSchema = z.union(
         message: "a function tool choice needs name",
         path: ["name"],
       }),
+    /** `allowed_tools`, `custom`, a hosted tool's type, and kinds OpenAI adds later. */
+    z.looseObject({
+      type: z
+        .string()
+        .min(1)
+        .refine((type) => type !== "function"),
+    }),
   ],
   { error: 'must be "auto", "none", "required" or {"type": "function", "name": ...}' },
 );
 
-export const reasoningEffortSchema = z.enum(["none", "minimal", "low", "medium", "high"]);
+/** Efforts the canonical model holds; any other (`xhigh`, later ones) is carried as given. */
+export const knownReasoningEfforts = ["none", "minimal", "low", "medium", "high"] as const;
+export const reasoningEffortSchema = z.string().min(1);
 export const reasoningSchema = z.looseObject({
   effort: reasoningEffortSchema.nullish(),
   summary: z.enum(["auto", "concise", "detailed"]).nullish(),
@@ -239,7 +294,11 @@ export type ResponsesFunctionCallOutputItem = z.infer<typeof functionCallOutputI
 export type ResponsesReasoningItem = z.infer<typeof reasoningItemSchema>;
 export type ResponsesInputItem = z.infer<typeof inputItemSchema>;
 export type ResponsesFunctionTool = z.infer<typeof functionToolSchema>;
-export type ResponsesTool = z.infer<typeof toolSchema>;
+export type ResponsesKnownTool = z.infer<typeof knownToolSchema>;
+export type ResponsesOpenAiTool = z.infer<typeof openAiToolSchema>;
+export type ResponsesTool = ResponsesKnownTool | ResponsesOpenAiTool;
+export const isKnownResponsesTool = (tool: ResponsesTool): tool is ResponsesKnownTool =>
+  knownToolTypes.has(tool.type);
 export type ResponsesToolChoice = z.infer<typeof toolChoiceSchema>;
 export type ResponsesReasoning = z.infer<typeof reasoningSchema>;
 export type ResponsesTextFormat = z.infer<typeof textFormatSchema>;

@@ -42,6 +42,17 @@ export const outputFunctionCallSchema = z.looseObject({
   call_id: z.string(),
   name: z.string(),
   arguments: z.string(),
+  /** Set on a call of a tool inside a `namespace` tool. */
+  namespace: z.string().nullish(),
+  status: z.string().optional(),
+});
+/** A call of a `custom` (free-form input) tool. */
+export const outputCustomToolCallSchema = z.looseObject({
+  type: z.literal("custom_tool_call"),
+  id: z.string().optional(),
+  call_id: z.string(),
+  name: z.string(),
+  input: z.string(),
   status: z.string().optional(),
 });
 export const outputReasoningSchema = z.looseObject({

@@ -13,14 +13,15 @@ export type PartKind = "text" | "thinking" | "tool-call" | "redacted-thinking";
 /**
  * Parts whose signature survives the format's stream. chat carries all three in
  * `reasoning_details` entries; responses the thinking signature as `encrypted_content` and text
- * and tool-call signatures in marked reasoning items; messages only a thinking part's
- * (`signature_delta`: Gemini's text and tool-call signatures are dropped, `parts.signature`);
+ * and tool-call signatures in marked reasoning items; messages a thinking part's
+ * (`signature_delta`) and a tool call's (Gemini's, in a marked empty thinking block after the
+ * `tool_use`; text signatures are dropped, `parts.signature`);
  * native all three (`thoughtSignature`; a thinking signature rides on the next call or text and
  * decodes back onto its thinking part).
  */
 export const signedKinds: Record<Format, ReadonlySet<PartKind>> = {
   chat: new Set(["text", "thinking", "tool-call"]),
-  messages: new Set(["thinking"]),
+  messages: new Set(["thinking", "tool-call"]),
   responses: new Set(["text", "thinking", "tool-call"]),
   responsesApi: new Set(["text", "thinking", "tool-call"]),
   native: new Set(["text", "thinking", "tool-call"]),

@@ -53,3 +53,11 @@ export function strictRefusal(warnings: readonly Warning[]): GatewayError | unde
     dropped.feature,
   );
 }
+
+/** The model id the upstream was called with; the reply itself names the client's model. */
+export const UPSTREAM_MODEL_HEADER = "x-interlingua-upstream-model";
+
+/** Header values take visible ASCII; any other character is percent-encoded. */
+export const upstreamModelHeader = (model: string): Record<string, string> => ({
+  [UPSTREAM_MODEL_HEADER]: model.replace(/[^\x20-\x7e]/gu, (c) => encodeURIComponent(c)),
+});

@@ -1,15 +1,24 @@
-import type {
-  Response as CanonicalResponse,
-  PushTransformer,
-  SseMessage,
-  StreamEvent,
-  Usage,
+import {
+  type Response as CanonicalResponse,
+  clientToolOrigins,
+  liftClientToolCalls,
+  liftingClientToolCalls,
+  type PushTransformer,
+  type SseMessage,
+  type StreamEvent,
+  type Tool,
+  type ToolOrigin,
+  type UpstreamProtocol,
+  type Usage,
+  type WireFormat,
 } from "@interlingua/core-types";
 
 /**
  * What a translated reply must say even when its upstream did not (Anthropic and Gemini have no
- * creation time; an id or model may be missing): `created` is the time of the call, never 0; a
- * missing id is the gateway's request id, a missing model the one the client asked for, never "".
+ * creation time; an id may be missing): `created` is the time of the call, never 0; a missing id
+ * is the gateway's request id. The model is always the one the client asked for (an alias or the
+ * gateway's id, not the upstream's: Claude Code keeps its signed thinking only for the model it
+ * asked for); the upstream's id is in the `x-interlingua-upstream-model` header.
  * Thinking tokens the upstream folds into its output count (Anthropic) are estimated from the
  * thinking text (4 characters a token, at most the output), so `reasoning_tokens` is not 0 when
  * the model thought. The same-format fast path never comes here: its bytes are the upstream's.
@@ -22,12 +31,26 @@ export interface FillContext {
   readonly model: string;
   /** A stored response's own id, which replaces the upstream's (the client names it later). */
   readonly responseId?: string;
+  /**
+   * The upstream's service tier means something to the client: both speak OpenAI. Each provider
+   * has its own vocabulary (OpenAI `default`, Anthropic `standard`, Gemini's own), so another
+   * provider's value is left out rather than copied into a field whose values it is not.
+   */
+  readonly keepServiceTier: boolean;
+  /** The client's namespace and custom tools by the function names they were lowered to. */
+  readonly toolOrigins?: ReadonlyMap<string, ToolOrigin>;
 }
 
 const estimateThinking = (usage: Usage, thinkingChars: number): Usage =>
   usage.thinkingTokens > 0 || thinkingChars === 0
     ? usage
     : { ...usage, thinkingTokens: Math.min(usage.outputTokens, Math.ceil(thinkingChars / 4)) };
+
+const withoutTier = (usage: Usage, ctx: FillContext): Usage => {
+  if (ctx.keepServiceTier || usage.serviceTier === undefined) return usage;
+  const { serviceTier: _other, ...rest } = usage;
+  return rest;
+};
 
 export function fillResponse(response: CanonicalResponse, ctx: FillContext): CanonicalResponse {
   let thinkingChars = 0;
@@ -36,12 +59,14 @@ export function fillResponse(response: CanonicalResponse, ctx: FillContext): Can
       if (part.type === "thinking") thinkingChars += part.text.length;
     }
   }
+  const lifted =
+    ctx.toolOrigins === undefined ? response : liftClientToolCalls(response, ctx.toolOrigins);
   return {
-    ...response,
+    ...lifted,
     id: ctx.responseId ?? (response.id === "" ? ctx.requestId : response.id),
-    model: response.model === "" ? ctx.model : response.model,
+    model: ctx.model,
     created: response.created > 0 ? response.created : ctx.now,
-    usage: estimateThinking(response.usage, thinkingChars),
+    usage: withoutTier(estimateThinking(response.usage, thinkingChars), ctx),
   };
 }
 
@@ -59,7 +84,7 @@ export function fillingDecoder(
           emit({
             ...event,
             id: ctx.responseId ?? (event.id === "" ? ctx.requestId : event.id),
-            model: event.model === "" ? ctx.model : event.model,
+            model: ctx.model,
             created: event.created > 0 ? event.created : ctx.now,
           });
           return;
@@ -68,29 +93,42 @@ export function fillingDecoder(
           emit(event);
           return;
         case "usage":
-          emit({ ...event, usage: estimateThinking(event.usage, thinkingChars) });
+          emit({ ...event, usage: withoutTier(estimateThinking(event.usage, thinkingChars), ctx) });
           return;
         default:
           emit(event);
       }
     };
-  return {
+  const filled: PushTransformer<SseMessage, StreamEvent> = {
     push: (message, emit) => decoder.push(message, fill(emit)),
     end: (emit) => decoder.end(fill(emit)),
   };
+  return ctx.toolOrigins === undefined ? filled : liftingClientToolCalls(filled, ctx.toolOrigins);
 }
 
 /** The fill context of one call: now on the gateway's clock, its request id and client model. */
-export const fillContext = (
+export function fillContext(
   services: { readonly now: () => number },
   request: {
     readonly requestId: string;
     readonly model: string;
     readonly stored?: { readonly responseId: string };
+    readonly canonical?: { readonly tools: readonly Tool[] };
+    readonly endpoint?: { readonly format: WireFormat };
   },
-): FillContext => ({
-  now: Math.floor(services.now() / 1000),
-  requestId: request.requestId,
-  model: request.model,
-  ...(request.stored === undefined ? {} : { responseId: request.stored.responseId }),
-});
+  /** The protocol of the upstream that answers. */
+  upstream?: UpstreamProtocol,
+): FillContext {
+  const origins = clientToolOrigins(request.canonical?.tools ?? []);
+  const openAi = (name: string | undefined) =>
+    name === "chat" || name === "responses" || name === "openai" || name === "openai-responses";
+  return {
+    now: Math.floor(services.now() / 1000),
+    requestId: request.requestId,
+    model: request.model,
+    ...(request.stored === undefined ? {} : { responseId: request.stored.responseId }),
+    keepServiceTier:
+      upstream === undefined || (openAi(request.endpoint?.format) && openAi(upstream)),
+    ...(origins.size === 0 ? {} : { toolOrigins: origins }),
+  };
+}

@@ -2,9 +2,11 @@ import {
   type AssistantPart,
   type Response as CanonicalResponse,
   isUsageKnown,
+  renameReplyModel,
   type Usage,
   type Warning,
 } from "@interlingua/core-types";
+import { carryThinkingSignatures } from "@interlingua/fmt-native";
 import { wrapJsonText } from "../contract/envelope.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
@@ -67,9 +69,27 @@ export function renderJsonReply(
 ): JsonReply {
   const wrap = (json: string) => (request.wrap ? wrapJsonText(json) : json);
   const delivered = () => jsonDelivery(committed);
-  if (committed.response === undefined) return { body: wrap(committed.text), delivered };
+  if (committed.response === undefined) {
+    // The upstream's bytes, but the model named as the client named it (fill-translated.ts).
+    const text =
+      fill === undefined
+        ? committed.text
+        : renameReplyModel(request.endpoint.format, committed.text, fill.model);
+    return { body: wrap(text), delivered };
+  }
+  const filled = fill === undefined ? committed.response : fillResponse(committed.response, fill);
+  // Gemini clients keep no thought parts: another provider's thinking signature rides, with its
+  // text, on the next visible part (fmt-native carried-thinking.ts), as a stream's does.
   const translated =
-    fill === undefined ? committed.response : fillResponse(committed.response, fill);
+    request.endpoint.format === "native"
+      ? {
+          ...filled,
+          choices: filled.choices.map((choice) => ({
+            ...choice,
+            message: { ...choice.message, parts: carryThinkingSignatures(choice.message.parts) },
+          })),
+        }
+      : filled;
   const rendered = clientCodec(request).response.render(translated, {
     onWarning: (w) => warnings.push(w),
   });

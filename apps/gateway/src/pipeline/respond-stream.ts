@@ -1,6 +1,8 @@
 import {
   type Response as CanonicalResponse,
   guardToolArguments,
+  REPLY_MODEL_FIELD,
+  renameReplyModel,
   type SseMessage,
   StreamAccumulator,
   type StreamEvent,
@@ -9,7 +11,7 @@ import {
 import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
 import { nativeJsonArrayFraming } from "@interlingua/fmt-native";
 import { sseFraming } from "@interlingua/sse";
-import { warningsHeaders } from "../contract/warnings-header.ts";
+import { upstreamModelHeader, warningsHeaders } from "../contract/warnings-header.ts";
 import { stateFields } from "../responses/record-response.ts";
 import { withSnapshotFields } from "../responses/snapshot-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
@@ -76,7 +78,7 @@ export function streamReply(
     committed,
     outcome,
     framing,
-    fillContext(services, request),
+    fillContext(services, request, committed.candidate.channel.protocol),
     accumulator,
   );
   let onEnd!: (end: StreamEnd) => void;
@@ -96,6 +98,7 @@ export function streamReply(
       headers: {
         ...(request.jsonArrayStream ? JSON_ARRAY_HEADERS : SSE_HEADERS),
         ...warningsHeaders(committed.warnings),
+        ...upstreamModelHeader(committed.candidate.upstreamModel),
       },
     },
     request.writesDirectly,
@@ -164,8 +167,17 @@ function stageFor(
     return framesOf(format, upstreamStreamFailed(error));
   };
   const keep = committed.prepared.injectedUsage ? keepAllButUsageOnly : keepAll;
-  if (request.jsonArrayStream) return reframeStage(watch, { keep, framing, failure });
-  if (committed.prepared.injectedUsage)
-    return reframeStage(watch, { keep, framing: "raw", failure, frames });
+  // The reply names the model as the client did. Chat and Gemini name it in every frame, so only
+  // a name that differs costs the fast path its unparsed runs; messages name it once, up front.
+  const field = REPLY_MODEL_FIELD[format];
+  const renamed = !field.everyFrame || committed.candidate.upstreamModel !== request.model;
+  const rewrite = renamed
+    ? (text: string) => renameReplyModel(format, text, request.model)
+    : undefined;
+  if (request.jsonArrayStream) return reframeStage(watch, { keep, framing, failure, rewrite });
+  if (committed.prepared.injectedUsage || rewrite !== undefined) {
+    const skip = rewrite === undefined || !field.everyFrame ? frames : undefined;
+    return reframeStage(watch, { keep, framing: "raw", failure, frames: skip, rewrite });
+  }
   return passThroughStage(watch, failure, frames);
 }

@@ -11,7 +11,7 @@ import { openCallAccount } from "../billing/call-account.ts";
 import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../contract/error-response.ts";
-import { warningsHeaders } from "../contract/warnings-header.ts";
+import { upstreamModelHeader, warningsHeaders } from "../contract/warnings-header.ts";
 import { inlineFiles, namesFiles } from "../files/inline-files.ts";
 import { startGenAiCall } from "../log/gen-ai-span.ts";
 import { inSpan } from "../log/tracing.ts";
@@ -171,7 +171,7 @@ export async function runGeneration(
         request,
         committed,
         warnings,
-        fillContext(services, request),
+        fillContext(services, request, committed.candidate.channel.protocol),
         // OpenAI's Responses object says whether it is kept; SPEC.md's result has no such field.
         endpoint.format === "responses" && !request.wrap ? stateFields(plan) : undefined,
       );
@@ -214,7 +214,11 @@ export async function runGeneration(
     // Redacted here, once: nothing downstream reads the body back to redact it.
     return new TextReply(
       200,
-      { ...JSON_HEADERS, ...warningsHeaders(warnings) },
+      {
+        ...JSON_HEADERS,
+        ...warningsHeaders(warnings),
+        ...upstreamModelHeader(committed.candidate.upstreamModel),
+      },
       services.redactor.active ? services.redactor.redact(reply.body) : reply.body,
     );
   }

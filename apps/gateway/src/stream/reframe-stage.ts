@@ -16,6 +16,8 @@ export interface ReframeOptions {
    * bytes without being parsed (see `sseTap`).
    */
   frames?: FrameTap | undefined;
+  /** Rewrites each kept block (its raw text, or its data under another framing): the model's name. */
+  rewrite?: ((text: string) => string) | undefined;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface ReframeOptions {
  * piece and a half frame waits for its end.
  */
 export function reframeStage(watch: SseWatch, options: ReframeOptions): RelayStage {
-  const { keep, framing, failure, frames } = options;
+  const { keep, framing, failure, frames, rewrite } = options;
   // The output of the chunk being read: parsed blocks as text, skipped runs as bytes, in order.
   let text = "";
   const parts: Buffer[] = [];
@@ -36,7 +38,9 @@ export function reframeStage(watch: SseWatch, options: ReframeOptions): RelaySta
         return;
       }
       if (!keep(message)) return;
-      text += framing === "raw" ? raw : framing.frame(message);
+      if (rewrite === undefined) text += framing === "raw" ? raw : framing.frame(message);
+      else if (framing === "raw") text += rewrite(raw);
+      else text += framing.frame({ ...message, data: rewrite(message.data) });
     },
     onSkipped(frames) {
       if (text !== "") parts.push(Buffer.from(text, "utf8"));

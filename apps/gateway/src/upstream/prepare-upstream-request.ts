@@ -4,7 +4,13 @@ import {
   stripCacheControl,
   stripWireCacheControl,
 } from "@interlingua/cache-control";
-import type { Request, UpstreamProtocol, Warning, WireFormat } from "@interlingua/core-types";
+import {
+  lowerClientTools,
+  type Request,
+  type UpstreamProtocol,
+  type Warning,
+  type WireFormat,
+} from "@interlingua/core-types";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import { reportUntranslatedFields } from "./client-fields.ts";
 import { withClientDefaults } from "./client-format-defaults.ts";
@@ -120,7 +126,11 @@ export function prepareUpstreamRequest(
     stream: request.stream,
     ...(askUsage ? { includeUsage: true } : {}),
   };
-  const prepared = protocol.prepare?.(canonical, onWarning) ?? canonical;
+  // Only the Responses API has namespace and custom tools; elsewhere they are function tools,
+  // and the reply's calls are lifted back (fill-translated.ts).
+  const lowered =
+    channel.protocol === "openai-responses" ? canonical : lowerClientTools(canonical, onWarning);
+  const prepared = protocol.prepare?.(lowered, onWarning) ?? lowered;
   const rendered = protocol.codec.request.render(prepared, { onWarning }) as Wire;
   const body = protocol.finish === undefined ? rendered : protocol.finish(rendered);
   // A rendered body in the client's own format still gets its reply back byte for byte.

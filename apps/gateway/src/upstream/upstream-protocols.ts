@@ -9,7 +9,7 @@ import { chat, effortForBudget } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import { native } from "@interlingua/fmt-native";
 import { responsesApi } from "@interlingua/fmt-responses";
-import { restoreMovedThinking } from "./restore-moved-thinking.ts";
+import { restoreMovedThinking, withoutCallSignatures } from "./restore-moved-thinking.ts";
 
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
 
@@ -75,7 +75,8 @@ export const UPSTREAM_PROTOCOLS: Record<UpstreamProtocol, UpstreamProtocolSpec> 
     carries: "responses",
     path: () => "/v1/responses",
     headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-    prepare: (request, onWarning) => budgetAsEffort(restoreMovedThinking(request), onWarning),
+    prepare: (request, onWarning) =>
+      budgetAsEffort(withoutCallSignatures(restoreMovedThinking(request), onWarning), onWarning),
     finish: statelessResponses,
   },
 };

@@ -1,7 +1,11 @@
 // The neutral view of a chat request that the three protocols' readers produce: just what the
 // simulator needs to decide its reply and count tokens.
 
-export type ToolSpec = { name: string; schema: unknown };
+/**
+ * A declared tool. Responses API extras: `namespace` for a tool inside a namespace tool (its calls
+ * carry it), `custom` for a free-form tool (its call has raw `input`, not JSON arguments).
+ */
+export type ToolSpec = { name: string; schema: unknown; namespace?: string; custom?: true };
 
 export type ToolChoice =
   | { kind: "auto" }

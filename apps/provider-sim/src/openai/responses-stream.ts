@@ -68,7 +68,18 @@ const ITEM_EVENTS: Record<string, (item: Item, at: JsonObject) => Event[]> = {
         ...at,
         delta,
       })),
-      { type: "response.function_call_arguments.done", ...at, arguments: args },
+      { type: "response.function_call_arguments.done", ...at, name: item.name, arguments: args },
+    ];
+  },
+  custom_tool_call: (item, at) => {
+    const input = item.input as string;
+    return [
+      ...splitForStream(input).map((delta) => ({
+        type: "response.custom_tool_call_input.delta",
+        ...at,
+        delta,
+      })),
+      { type: "response.custom_tool_call_input.done", ...at, input },
     ];
   },
 };
@@ -78,6 +89,7 @@ const STARTED: Record<string, (item: Item) => Item> = {
   reasoning: (item) => ({ ...item, summary: [] }),
   message: (item) => ({ ...item, status: "in_progress", content: [] }),
   function_call: (item) => ({ ...item, status: "in_progress", arguments: "" }),
+  custom_tool_call: (item) => ({ ...item, status: "in_progress", input: "" }),
 };
 
 export function responsesStreamFrames(

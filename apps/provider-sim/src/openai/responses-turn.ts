@@ -26,6 +26,8 @@ const ITEM_TEXT: Record<string, (item: JsonObject) => string> = {
   message: (item) => contentText(item.content),
   function_call: (item) => (asString(item.name) ?? "") + (asString(item.arguments) ?? ""),
   function_call_output: (item) => contentText(item.output),
+  custom_tool_call: (item) => (asString(item.name) ?? "") + (asString(item.input) ?? ""),
+  custom_tool_call_output: (item) => contentText(item.output),
   // The model reads its own earlier reasoning back from the opaque content.
   reasoning: (item) => asString(item.encrypted_content) ?? "",
 };
@@ -43,7 +45,7 @@ function promptSegments(body: JsonObject, items: JsonObject[]): PromptSegment[] 
     const marker = `${i}:${type}:${asString(item.role) ?? ""}`;
     const text = ITEM_TEXT[type]?.(item) ?? "";
     if (text !== "") segments.push({ kind: "text", marker, text });
-    const content = type === "function_call_output" ? item.output : item.content;
+    const content = type.endsWith("_call_output") ? item.output : item.content;
     for (const part of mediaParts(content)) {
       segments.push({ kind: "media", marker: `${marker}/media`, part });
     }
@@ -51,12 +53,29 @@ function promptSegments(body: JsonObject, items: JsonObject[]): PromptSegment[] 
   return segments;
 }
 
+/** A free-form tool's input, as the simulated model writes it: one string. */
+const CUSTOM_INPUT_SCHEMA = {
+  type: "object",
+  properties: { input: { type: "string" } },
+  required: ["input"],
+};
+
+/** Function and custom tools, also those inside a `namespace` tool (Codex CLI sends all three). */
 function readTools(body: JsonObject): ToolSpec[] {
   const tools: ToolSpec[] = [];
+  const add = (t: JsonObject | undefined, namespace: string | undefined) => {
+    const name = asString(t?.name);
+    if (!name) return;
+    const at = namespace === undefined ? {} : { namespace };
+    if (t?.type === "function") tools.push({ name, schema: t.parameters, ...at });
+    if (t?.type === "custom")
+      tools.push({ name, schema: CUSTOM_INPUT_SCHEMA, custom: true, ...at });
+  };
   for (const tool of asArray(body.tools)) {
     const t = asObject(tool);
-    const name = asString(t?.name);
-    if (t?.type === "function" && name) tools.push({ name, schema: t.parameters });
+    if (t?.type === "namespace") {
+      for (const inner of asArray(t.tools)) add(asObject(inner), asString(t.name));
+    } else add(t, undefined);
   }
   return tools;
 }
@@ -93,7 +112,9 @@ export function readResponsesTurn(body: JsonObject): ResponsesTurn | string {
     if (itemType(item) === "message" && item.role === "user") userText = contentText(item.content);
   }
   const trailingResults: string[] = [];
-  for (let i = items.length - 1; i >= 0 && itemType(items[i]!) === "function_call_output"; i--) {
+  const isOutput = (item: JsonObject) =>
+    itemType(item) === "function_call_output" || itemType(item) === "custom_tool_call_output";
+  for (let i = items.length - 1; i >= 0 && isOutput(items[i]!); i--) {
     trailingResults.unshift(contentText(items[i]!.output));
   }
   const segments = promptSegments(body, items);

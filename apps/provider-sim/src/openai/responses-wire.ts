@@ -1,6 +1,7 @@
 import { hexId } from "../core/hash.ts";
 import { asObject, type JsonObject } from "../core/json.ts";
 import type { PlannedToolCall, PlannedUsage, ReplyPlan } from "../core/reply-plan.ts";
+import type { ToolSpec } from "../core/turn.ts";
 import { sealReasoning } from "./responses-reasoning.ts";
 import type { ResponsesTurn } from "./responses-turn.ts";
 
@@ -45,7 +46,19 @@ function messageItem(meta: ResponseMeta, text: string): OutputItem {
   };
 }
 
-function functionCallItem(call: PlannedToolCall): OutputItem {
+/** A function_call item (with its namespace), or a custom_tool_call item for a custom tool. */
+function functionCallItem(call: PlannedToolCall, tool: ToolSpec | undefined): OutputItem {
+  if (tool?.custom) {
+    const input = call.args["input"];
+    return {
+      id: `ctc_${call.id}`,
+      type: "custom_tool_call",
+      status: "completed",
+      call_id: functionCallId(call),
+      name: call.name,
+      input: typeof input === "string" ? input : call.argsJson,
+    };
+  }
   return {
     id: `fc_${call.id}`,
     type: "function_call",
@@ -53,6 +66,7 @@ function functionCallItem(call: PlannedToolCall): OutputItem {
     arguments: call.argsJson,
     call_id: functionCallId(call),
     name: call.name,
+    ...(tool?.namespace === undefined ? {} : { namespace: tool.namespace }),
   };
 }
 
@@ -61,8 +75,10 @@ export function outputItems(meta: ResponseMeta, turn: ResponsesTurn, plan: Reply
   const choice = plan.choices[0]!;
   const items: OutputItem[] = [];
   if (plan.thinking !== undefined) items.push(reasoningItem(meta, turn, plan.thinking.text));
-  if (choice.toolCalls.length > 0) items.push(...choice.toolCalls.map(functionCallItem));
-  else items.push(messageItem(meta, choice.text));
+  const toolOf = (call: PlannedToolCall) => turn.tools.find((t) => t.name === call.name);
+  if (choice.toolCalls.length > 0) {
+    items.push(...choice.toolCalls.map((call) => functionCallItem(call, toolOf(call))));
+  } else items.push(messageItem(meta, choice.text));
   return items;
 }
 
