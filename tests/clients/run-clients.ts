@@ -3,12 +3,13 @@
 // package's devDependencies), each driven headless through a two-turn tool session with reasoning
 // against the gateway, with the provider simulator behind it, on every upstream family. Every
 // client is configured by its documented options to reach nothing but the gateway (through a
-// loopback proxy that records what it sends). What each client sent on the first family is saved
-// under fixtures/clients/ for the codec tests; a table of results is printed.
+// loopback proxy that records what it sends). With --save, what each client sent on the first
+// family is written under fixtures/clients/ for the codec tests; a table of results is printed.
+// `pnpm test` runs it without --save, so a test run never rewrites the fixtures.
 //
 //   pnpm test:clients                 every client x every family
 //   pnpm test:clients -- codex        one client (codex, claude, gemini)
-//   pnpm test:clients -- --no-save    without rewriting the fixtures
+//   pnpm test:clients -- --save       and rewrite the fixtures from what the clients sent
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -194,7 +195,7 @@ function judge(code: number, output: string, turns: Recorded[]): string {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2).filter((a) => a !== "--");
-  const save = !argv.includes("--no-save");
+  const save = argv.includes("--save");
   const only = argv.filter((a) => !a.startsWith("--"));
   const clients = only.length === 0 ? CLIENTS : CLIENTS.filter((c) => only.includes(c.name));
 
