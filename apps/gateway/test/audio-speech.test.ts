@@ -133,7 +133,7 @@ describe("POST /v1/audio/speech formats", () => {
     }
   });
 
-  it("answers wav, SPEC's listed default, when no format is named", async () => {
+  it("answers wav, the API reference's listed default, when no format is named", async () => {
     const response = await speak({ model: TTS, input: INPUT, voice: "alloy" });
     expect(response.headers.get("content-type")).toBe("audio/wav");
     const bytes = Buffer.from(await response.arrayBuffer());

@@ -126,7 +126,7 @@ afterAll(async () => {
 describe("POST /v1/audio/transcriptions formats (simulator)", () => {
   let verbose: VerboseTranscription;
 
-  it("answers verbose_json with SPEC's fields, segments included", async () => {
+  it("answers verbose_json with the API reference's fields, segments included", async () => {
     const reply = await transcribe(form(WAV, { model: ASR, response_format: "verbose_json" }));
     expect(reply.status).toBe(200);
     expect(reply.type).toBe("application/json");
@@ -228,7 +228,7 @@ describe("POST /v1/audio/transcriptions bad input", () => {
       "file",
     ],
     [
-      "a FLAC file (not among SPEC's types)",
+      "a FLAC file (not among the API reference's types)",
       () => form(Buffer.from("664c614300000022", "hex"), { model: ASR }, "a.wav"),
       400,
       "file",

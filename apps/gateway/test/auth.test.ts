@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, KEY, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
 import type { Json } from "./wire.ts";
 
-// Each endpoint with a minimal valid body, the credentials SPEC.md accepts on it, and the shape of
+// Each endpoint with a minimal valid body, the credentials docs/api-reference.md accepts on it, and the shape of
 // its 401 body.
 const ENDPOINTS = [
   {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, eventually, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
 import { type ClientFormat, type Json, NATIVE_PATH } from "./wire.ts";
 
-// SPEC.md cache rule 8, checked on what the simulator received: whatever the client format and
+// docs/api-reference.md cache rule 8, checked on what the simulator received: whatever the client format and
 // wherever it put cache_control, nothing forwarded carries it, except the one breakpoint the
 // Anthropic plan places and, toward Anthropic, a messages client's own cache_control (its own
 // Anthropic feature, passed through with the rest of its body).

@@ -3,7 +3,7 @@ import { breakerKey } from "../src/routing/circuit-breaker.ts";
 import { auth, eventually, KEY, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
 import type { Json } from "./wire.ts";
 
-// SPEC.md "Context cache (cache_control)", rules 1-10, each through the gateway against the
+// docs/api-reference.md "Context cache (cache_control)", rules 1-10, each through the gateway against the
 // simulator's real cache endpoints. Prefixes are long enough for every upstream's minimum.
 const OTHER_KEY = "sk-cache-bob";
 const LONG = "The quick brown fox jumps over the lazy dog. ".repeat(600); // ~6.7k tokens
@@ -115,7 +115,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe("SPEC.md cache_control rules through the gateway", () => {
+describe("docs/api-reference.md cache_control rules through the gateway", () => {
   it("rule 1 + 3: a native boundary creates the cache and uses it in the same request", async () => {
     const before = cacheCreates().length;
     const res = await native(nativeBody());

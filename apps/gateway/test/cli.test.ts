@@ -78,7 +78,7 @@ describe("interlingua CLI", () => {
       expect(ids).toContain("txtB-opus-4-8");
       expect(ids).toContain("txtC-3.6-flash");
       expect(ids).toContain("txtD-v4-pro");
-      // Every SPEC.md family answers without configuration: video, images, speech, transcription.
+      // Every docs/api-reference.md family answers without configuration: video, images, speech, transcription.
       for (const id of [
         "vidV3.1-fast",
         "txtA-image-2",

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
  *   audio, tasks, models   endpoint features the routes mount
  *   services   GatewayServices, the bundle built at start
  *   pipeline   one generation: route, bill, call upstream (with fallback), reply
- *   contract   the client-facing wire of SPEC: endpoints, envelope, error bodies, warnings header
+ *   contract   the client-facing wire of the API reference: endpoints, envelope, error bodies, warnings header
  *   cache      Gemini context caches the gateway creates
  *   upstream   calling a provider: request preparation, send, first chunk, failures
  *   billing, stream, observe, log, webhooks, queue, files, health, ratelimit, redis, routing,

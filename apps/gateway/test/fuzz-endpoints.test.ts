@@ -19,7 +19,7 @@ const API_KEY = "sk-fuzz-api";
 type Envelope = (status: number, body: Json) => boolean;
 
 const isText = (v: unknown) => typeof v === "string";
-/** SPEC.md's error envelopes, by endpoint group. */
+/** docs/api-reference.md's error envelopes, by endpoint group. */
 const ENVELOPES = {
   standard: (status, b) =>
     b?.error?.code === status && isText(b.error.message) && isText(b.error.type),

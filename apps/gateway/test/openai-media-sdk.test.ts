@@ -6,7 +6,7 @@ import type { Json } from "./wire.ts";
 
 // Issue 25: the official `openai` SDK's images.generate and audio.speech.create as clients call
 // them. Images answer OpenAI's synchronous ImagesResponse under the bare envelope or with
-// `Prefer: wait`; the spec envelope keeps SPEC's asynchronous acknowledgement.
+// `Prefer: wait`; the spec envelope keeps the API reference's asynchronous acknowledgement.
 
 const BARE = { "x-interlingua-envelope": "bare" };
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
@@ -101,7 +101,7 @@ describe("images and speech through the openai SDK", () => {
     expect(imageBodies().at(-1)).not.toHaveProperty("style");
   });
 
-  it("the spec envelope keeps SPEC's acknowledgement; Prefer: wait asks for the images", async () => {
+  it("the spec envelope keeps the API reference's acknowledgement; Prefer: wait asks for the images", async () => {
     const body = { model: "txtA-image-2", prompt: "spec" };
     const ack = await postJson(`${stack.gateway.url}/v1/images/generations`, body);
     expect(ack.status).toBe(200);

@@ -15,7 +15,7 @@ const documented = (doc: Json): string[] =>
       .map((method) => `${method.toUpperCase()} ${path}`),
   );
 
-// SPEC.md's endpoints (and DESIGN.md §4's operational ones): each must be in the document.
+// docs/api-reference.md's endpoints (and DESIGN.md §4's operational ones): each must be in the document.
 const SPEC_ENDPOINTS = [
   "POST /v1/chat/completions",
   "POST /api/v1/chat/completions",
@@ -91,7 +91,7 @@ describe("OpenAPI document", () => {
     expect(result.valid).toBe(true);
   });
 
-  it("covers every SPEC.md endpoint", () => {
+  it("covers every docs/api-reference.md endpoint", () => {
     const inDoc = new Set(documented(doc));
     expect(SPEC_ENDPOINTS.filter((e) => !inDoc.has(e))).toEqual([]);
   });

@@ -115,7 +115,7 @@ describe("request errors in each endpoint's envelope", () => {
       duplex: "half",
     } as RequestInit);
     expect(res.status).toBe(413);
-    // SPEC.md's 413 row: invalid_request_error, not Anthropic's request_too_large.
+    // docs/api-reference.md's 413 row: invalid_request_error, not Anthropic's request_too_large.
     expect((await res.json()).error.type).toBe("invalid_request_error");
   });
 

@@ -465,7 +465,7 @@ describe.each(drivers)("task endpoints ($name)", ({ databaseUrl }) => {
     expect(strict.json.error).toMatchObject({ code: 400, param: "raw" });
   });
 
-  it("a language outside SPEC's ten is ignored as SPEC says, and named: language=dropped", async () => {
+  it("a language outside the API reference's ten is ignored as the API reference says, and named: language=dropped", async () => {
     const sub = await video({ language: "zh-CN" });
     expect(sub.status).toBe(200);
     expect(sub.headers.get(WARNINGS)).toBe("language=dropped");
@@ -513,7 +513,7 @@ describe.each(drivers)("task endpoints ($name)", ({ databaseUrl }) => {
     expect(bare.json).toMatchObject({ id, status: "completed" });
   });
 
-  it("a webhook URL that breaks SPEC's rules is dropped silently: the task runs, no push owed", async () => {
+  it("a webhook URL that breaks the API reference's rules is dropped silently: the task runs, no push owed", async () => {
     const sub = await video({ webhook: "http://10.0.0.1/hooks" });
     expect(sub.status).toBe(200);
     const id = ackId(sub.json);

@@ -84,12 +84,12 @@ export async function settledAt(
   return read.json.data;
 }
 
-/** POSTs a task submit to a gateway; the acknowledged task id, checked to be SPEC's shape. */
+/** POSTs a task submit to a gateway; the acknowledged task id, checked to be the API reference's shape. */
 export async function submitAt(base: string, path: string, body: unknown): Promise<string> {
   return ackId((await postJson(`${base}${path}`, body, auth())).json);
 }
 
-/** The task id of a submission acknowledgement, checked to be SPEC's shape. */
+/** The task id of a submission acknowledgement, checked to be the API reference's shape. */
 export function ackId(json: Json): string {
   expect(json).toEqual({ code: 200, data: [{ status: "submitted", task_id: expect.any(String) }] });
   return json.data[0].task_id;

@@ -19,7 +19,7 @@ import {
   usageLog,
 } from "./storage/drivers.ts";
 
-// Webhook delivery (issue 13, SPEC.md "Task-completion webhook"): real HTTP to receivers on
+// Webhook delivery (issue 13, docs/api-reference.md "Task-completion webhook"): real HTTP to receivers on
 // loopback (allow_private_targets), a clock the test moves and a queue the test drives, so the
 // 10/30/60 s schedule is checked to the millisecond without a test ever sleeping that long.
 

@@ -47,7 +47,7 @@ function commonTtl(boundaries: ValidBoundary[]): CacheTtl | undefined {
 }
 
 /**
- * Finds and validates the request's inline cache boundaries (SPEC "Context cache", rules 1, 2,
+ * Finds and validates the request's inline cache boundaries (docs/api-reference.md "Context cache", rules 1, 2,
  * 5, 6 and 8) and decides what the gateway does: nothing, forward an explicit cache, run
  * ordinary, or cache the prefix up to the last boundary. Throws the 400 invalid-request
  * GatewayError naming the field in the client's wire terms for a bad or mixed ttl.

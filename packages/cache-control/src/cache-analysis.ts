@@ -1,6 +1,6 @@
 import type { CacheTtl, Warning } from "@interlingua/core-types";
 
-/** The client formats that declare inline boundaries (SPEC "Context cache", rule 1). */
+/** The client formats that declare inline boundaries (docs/api-reference.md "Context cache", rule 1). */
 export type CacheClientFormat = "chat" | "native";
 
 /**

@@ -13,7 +13,7 @@ const dropped = (feature: string, message: string): Warning => ({
 });
 
 /**
- * SPEC.md rule 1: a native boundary sits on a part of `contents`, never inside
+ * docs/api-reference.md rule 1: a native boundary sits on a part of `contents`, never inside
  * `systemInstruction`, and a tool is no part. The native codec keeps no `cache_control` in those
  * places, so the cache analysis never sees one; each is reported from the client's body instead,
  * whatever the upstream (rule 8 then keeps it from being forwarded).

@@ -26,7 +26,7 @@ const placeOf = (t: Target) =>
 /**
  * The part that gets the breakpoint: the boundary part, else the nearest earlier part of the
  * boundary message, else its nearest later part (the whole boundary message is in the prefix,
- * SPEC rule 2), else the nearest carrier of an earlier message. The prefix in Anthropic's cache
+ * docs/api-reference.md rule 2), else the nearest carrier of an earlier message. The prefix in Anthropic's cache
  * order is tools, system, messages, so a scan that runs out of messages continues on the system.
  */
 function breakpointTarget(request: Request, analysis: CachedAnalysis): Target | undefined {

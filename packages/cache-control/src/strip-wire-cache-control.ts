@@ -1,7 +1,7 @@
 import type { Request, UpstreamProtocol, Warning } from "@interlingua/core-types";
 import { findBoundaries } from "./find-boundaries.js";
 
-// SPEC.md rule 8 for what is forwarded without a cache plan (no boundary, an explicit native
+// docs/api-reference.md rule 8 for what is forwarded without a cache plan (no boundary, an explicit native
 // cachedContent, a messages or responses client toward another upstream): nothing carries
 // `cache_control`. A plan's own request is already stripped (bar Anthropic's one breakpoint).
 
@@ -11,7 +11,7 @@ type WirePath = readonly string[];
 
 /**
  * Where a client can put `cache_control` in a body the gateway forwards in its own format: the
- * boundary positions SPEC.md names, and the ones a client may copy from Anthropic (tools, the
+ * boundary positions docs/api-reference.md names, and the ones a client may copy from Anthropic (tools, the
  * request itself). Only these places, so a tool schema property that happens to be called
  * `cache_control` is left alone.
  */

@@ -8,7 +8,7 @@ import {
   modelsForEndpoint,
 } from "./model-catalogue.js";
 
-// The API reference in the repository (written from SPEC.md; it names every model id).
+// The API reference in the repository (written from docs/api-reference.md; it names every model id).
 const specPath = new URL("../../../docs/api-reference.md", import.meta.url);
 
 /** Every backticked model id in the API reference: family tag followed by the rest of the id. */

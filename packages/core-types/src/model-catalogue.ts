@@ -29,7 +29,7 @@ export const modelEntrySchema = z.object({
     thinking: z.boolean(),
     imageInput: z.boolean(),
   }),
-  /** Video variant: the standard route or the official one (SPEC.md, video generation). */
+  /** Video variant: the standard route or the official one (docs/api-reference.md, video generation). */
   variant: z.enum(["standard", "official"]).exactOptional(),
 });
 export type ModelEntry = z.infer<typeof modelEntrySchema>;
@@ -94,7 +94,7 @@ const TEXT_MODELS: Record<"txtA" | "txtB" | "txtC" | "txtD", [string, Caps][]> =
 
 const none = caps(false, false, false);
 
-/** Models of the non-text endpoints, with their aliases (SPEC.md, Versioning). */
+/** Models of the non-text endpoints, with their aliases (docs/api-reference.md, Versioning). */
 const MEDIA_MODELS: Omit<ModelEntry, "protocol">[] = [
   ...(["fast", "quality", "lite"] as const).map(
     (tier): Omit<ModelEntry, "protocol"> => ({
@@ -152,7 +152,7 @@ const MEDIA_MODELS: Omit<ModelEntry, "protocol">[] = [
   },
 ];
 
-/** Every model id named in SPEC.md. */
+/** Every model id named in docs/api-reference.md. */
 export const modelCatalogue: readonly ModelEntry[] = [
   ...Object.entries(TEXT_MODELS).flatMap(([family, models]) =>
     models.map(

@@ -2,7 +2,7 @@ import * as z from "zod";
 import type { GatewayError } from "./gateway-error.js";
 
 /**
- * SPEC.md's body for balance and user-balance application failures (a missing token or quota
+ * docs/api-reference.md's body for balance and user-balance application failures (a missing token or quota
  * record). Authentication and rate failures on the same paths use the standard body instead.
  */
 export const balanceErrorBodySchema = z.strictObject({

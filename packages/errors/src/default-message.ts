@@ -1,6 +1,6 @@
 import { type GatewayStatus, isClientErrorStatus, lookupStatus } from "./gateway-status.js";
 
-/** What a client reads when nothing more specific is known; SPEC.md's "Meaning" column. */
+/** What a client reads when nothing more specific is known; docs/api-reference.md's "Meaning" column. */
 export const defaultMessages = {
   400: "Invalid request",
   401: "Invalid or missing API key",

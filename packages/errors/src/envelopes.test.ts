@@ -264,7 +264,7 @@ describe("parse(render(e)) keeps status, type and message", () => {
       fc.property(canonicalGatewayError, requestId, (error, id) => {
         const parsed = parseMessagesError(200, renderMessagesError(error, { requestId: id }));
         expect(messagesErrorTypeFor(parsed.status)).toBe(messagesErrorTypeFor(error.status));
-        // 502 shares api_error with 500, and 413 invalid_request_error with 400 (SPEC.md's rows).
+        // 502 shares api_error with 500, and 413 invalid_request_error with 400 (docs/api-reference.md's rows).
         const shared: Record<number, number> = { 502: 500, 413: 400 };
         expect(parsed.status).toBe(shared[error.status] ?? error.status);
         expect(parsed.message).toBe(error.message);

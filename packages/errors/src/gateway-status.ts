@@ -1,7 +1,7 @@
 import * as z from "zod";
 
 /**
- * The HTTP statuses of SPEC.md's "Status and type pairs" table, in the table's order. Every
+ * The HTTP statuses of docs/api-reference.md's "Status and type pairs" table, in the table's order. Every
  * status the gateway itself answers with is one of these; the per-status tables are keyed by it
  * so the compiler proves each table has a row for every status.
  */

@@ -11,7 +11,7 @@ import { bodyJson } from "./read-body.js";
 import { appendRequestId, splitRequestId } from "./request-id-suffix.js";
 
 /**
- * The variant SPEC.md shows for the messages endpoint, which is Anthropic's own error body, so
+ * The variant docs/api-reference.md shows for the messages endpoint, which is Anthropic's own error body, so
  * Anthropic SDKs raise their typed errors. `request_id` is Anthropic's field for the same id the
  * message ends with; it is present only when an id is given.
  */

@@ -31,7 +31,7 @@ export const httpStatusOfMessagesErrorType = {
 } as const satisfies Record<MessagesErrorType, number>;
 
 /**
- * `error.type` of the messages-format body per gateway status. SPEC.md shows four of them
+ * `error.type` of the messages-format body per gateway status. docs/api-reference.md shows four of them
  * (invalid_request_error, authentication_error, rate_limit_error, api_error); the rest are
  * Anthropic's documented types for the same status, so Anthropic SDKs raise the right class.
  * 502 has no Anthropic type of its own and shares api_error with 500; 503 is overloaded_error,
@@ -43,7 +43,7 @@ export const messagesErrorTypes = {
   402: "billing_error",
   403: "permission_error",
   404: "not_found_error",
-  // SPEC.md's 413 row is invalid_request_error; Anthropic's own request_too_large is only read.
+  // docs/api-reference.md's 413 row is invalid_request_error; Anthropic's own request_too_large is only read.
   413: "invalid_request_error",
   429: "rate_limit_error",
   500: "api_error",

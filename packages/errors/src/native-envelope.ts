@@ -9,7 +9,7 @@ import { parseDurationSeconds } from "./retry-delay.js";
 const retryInfoType = "type.googleapis.com/google.rpc.RetryInfo";
 
 /**
- * SPEC.md's native body: `{error: {code, message, status}}`. When the error says when to retry,
+ * docs/api-reference.md's native body: `{error: {code, message, status}}`. When the error says when to retry,
  * Google's own `details: [RetryInfo]` is added, which Google clients already read.
  */
 export const nativeErrorBodySchema = z.strictObject({

@@ -3,7 +3,7 @@ import { type GatewayStatus, isClientErrorStatus, lookupStatus } from "./gateway
 
 /**
  * Every `status` string a native (generate-content) error body may carry: Google's canonical
- * codes, plus the two SPEC.md adds for statuses Google has no code for.
+ * codes, plus the two docs/api-reference.md adds for statuses Google has no code for.
  */
 export const nativeStatusSchema = z.enum([
   "CANCELLED",
@@ -28,7 +28,7 @@ export const nativeStatusSchema = z.enum([
 export type NativeStatus = z.infer<typeof nativeStatusSchema>;
 
 /**
- * Native `status` per HTTP status, as SPEC.md's table gives it. 413 is blank in the spec:
+ * Native `status` per HTTP status, as docs/api-reference.md's table gives it. 413 is blank in the spec:
  * INVALID_ARGUMENT is what Google itself answers for an oversized payload, and it keeps Google
  * clients from retrying, which RESOURCE_EXHAUSTED would invite.
  */

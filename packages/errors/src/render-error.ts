@@ -31,7 +31,7 @@ const renderers: {
   balance: (error) => renderBalanceError(error),
 };
 
-/** The body of `error` in the envelope an endpoint group uses (SPEC.md, Errors). */
+/** The body of `error` in the envelope an endpoint group uses (docs/api-reference.md, Errors). */
 export const renderError = <E extends ErrorEnvelope>(
   error: GatewayError,
   envelope: E,

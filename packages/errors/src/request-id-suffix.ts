@@ -1,5 +1,5 @@
 /**
- * SPEC.md: the messages endpoint's "message text ends with the request id". The suffix is the
+ * docs/api-reference.md: the messages endpoint's "message text ends with the request id". The suffix is the
  * only place the id travels in the body, so parsing strips exactly one to recover the message.
  */
 const marker = " (request id: ";

@@ -5,7 +5,7 @@ import { messagesErrorTypes } from "./messages-error-type.js";
 import { nativeStatuses } from "./native-status.js";
 import { standardErrorTypes } from "./standard-error-type.js";
 
-// The API reference (docs/api-reference.md, from SPEC.md), Errors, "Status and type pairs",
+// The API reference (docs/api-reference.md, from docs/api-reference.md), Errors, "Status and type pairs",
 // copied cell by cell; "" is a blank cell.
 const specRows = [
   { http: 400, type: "invalid_request_error", native: "INVALID_ARGUMENT" },
@@ -32,7 +32,7 @@ const specMessagesTypes = [
 const chosenStandardType: Record<number, string> = { 503: "service_unavailable" };
 const chosenNativeStatus: Record<number, string> = { 413: "INVALID_ARGUMENT" };
 
-describe("the tables equal SPEC.md's status table", () => {
+describe("the tables equal docs/api-reference.md's status table", () => {
   it("has exactly the spec's statuses, in its order", () => {
     expect([...gatewayStatuses]).toEqual(specRows.map((row) => row.http));
   });

@@ -5,7 +5,7 @@ import { errorStatusSchema, isErrorStatus } from "./gateway-status.js";
 import { bodyJson } from "./read-body.js";
 
 /**
- * SPEC.md's usual error body: `{error: {code, message, type}}`, `code` the HTTP status as an
+ * docs/api-reference.md's usual error body: `{error: {code, message, type}}`, `code` the HTTP status as an
  * integer. `param` is added only when the error names a field: OpenAI SDKs read it, and a reader
  * of the spec's three keys is not disturbed by a fourth.
  */

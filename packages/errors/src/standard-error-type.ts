@@ -1,7 +1,7 @@
 import { type GatewayStatus, isClientErrorStatus, lookupStatus } from "./gateway-status.js";
 
 /**
- * `type` of the standard body per status, as SPEC.md's table gives it. 503 is blank in the spec:
+ * `type` of the standard body per status, as docs/api-reference.md's table gives it. 503 is blank in the spec:
  * `service_unavailable` follows the rows the gateway itself invented (402 `payment_required`,
  * 502 `bad_gateway`), which are the snake-cased HTTP reason phrases.
  */

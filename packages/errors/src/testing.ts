@@ -9,7 +9,7 @@ import { type GatewayStatus, gatewayStatuses } from "./gateway-status.js";
 
 export { fc };
 
-/** A status of SPEC.md's table. */
+/** A status of docs/api-reference.md's table. */
 export const gatewayStatus: fc.Arbitrary<GatewayStatus> = fc.constantFrom(...gatewayStatuses);
 
 /** Any 4xx or 5xx, biased towards the table's rows. */

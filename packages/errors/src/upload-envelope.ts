@@ -5,7 +5,7 @@ import { isErrorStatus } from "./gateway-status.js";
 import { bodyJson } from "./read-body.js";
 
 /**
- * SPEC.md's upload body: `{error: {message, type}}`, and "429 adds `code`". The spec does not
+ * docs/api-reference.md's upload body: `{error: {message, type}}`, and "429 adds `code`". The spec does not
  * show the code's value; it is the integer 429, the standard body's code, since the 429 comes
  * from the same rate limiter that guards every other endpoint.
  */

@@ -5,7 +5,7 @@ const repoRoot = new URL("../../../", import.meta.url);
 
 export const readRepoFile = (path: string) => readFileSync(new URL(path, repoRoot), "utf8");
 
-/** docs/api-reference.md, the service's API reference (written from SPEC.md). */
+/** docs/api-reference.md, the service's API reference (written from docs/api-reference.md). */
 export const readApiReference = () => readRepoFile("docs/api-reference.md");
 
 export const fixtureJson = (path: string): unknown => JSON.parse(readRepoFile(`fixtures/${path}`));

@@ -4,7 +4,7 @@ import { messagesPassThroughShape } from "./messages-request-fields.js";
 
 /**
  * Wire schemas of the messages format (Anthropic Messages API, `POST /v1/messages`). They are the
- * oracle for parsing and for the generated test values. Objects strip unknown keys (SPEC.md:
+ * oracle for parsing and for the generated test values. Objects strip unknown keys (docs/api-reference.md:
  * parsers ignore upstream-added fields such as `caller`), except the request's top level, whose
  * unknown fields are kept in `extras.messages` by the parser.
  */
@@ -230,7 +230,7 @@ export const messagesResponseBlockTypes: ReadonlySet<string> = new Set(
 
 /**
  * A block type Anthropic added that this codec does not model (server_tool_use,
- * web_search_tool_result, ...): accepted and ignored, as SPEC.md asks of parsers.
+ * web_search_tool_result, ...): accepted and ignored, as docs/api-reference.md asks of parsers.
  */
 export const messagesUnknownBlockSchema = z.looseObject({ type: z.string() });
 export type MessagesUnknownBlock = z.infer<typeof messagesUnknownBlockSchema>;
@@ -274,7 +274,7 @@ export const messagesResponseSchema = z.object({
 });
 export type MessagesResponseWire = z.infer<typeof messagesResponseSchema>;
 
-/** The client-facing result, exactly the fields of SPEC.md's "Messages-format result" table. */
+/** The client-facing result, exactly the fields of docs/api-reference.md's "Messages-format result" table. */
 export interface MessagesResultWire {
   id: string;
   type: "message";

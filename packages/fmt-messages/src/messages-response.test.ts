@@ -29,7 +29,7 @@ const response = (over: Partial<Response> = {}): Response => ({
 });
 
 describe("the client-facing result", () => {
-  it("has exactly the fields of SPEC.md's Messages-format result table", () => {
+  it("has exactly the fields of docs/api-reference.md's Messages-format result table", () => {
     expect(renderMessagesResponse(response())).toEqual({
       id: "chatcmpl-1",
       type: "message",

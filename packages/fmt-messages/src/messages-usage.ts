@@ -32,7 +32,7 @@ export function fromMessagesUsage(usage: MessagesUsageFields): Usage {
 }
 
 /**
- * Canonical usage -> the full Anthropic usage object of SPEC.md's result table. Cache reads and
+ * Canonical usage -> the full Anthropic usage object of docs/api-reference.md's result table. Cache reads and
  * writes are taken back out of `input_tokens`. Without a ttl split every cache write is reported
  * as 5-minute, the default ttl. `output_tokens_details` only appears when thinking was counted.
  */

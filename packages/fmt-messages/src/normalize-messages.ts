@@ -229,7 +229,7 @@ export function normalizeMessagesRequest(wire: unknown): MessagesRequestWire {
 }
 
 /**
- * What a same-format response round trip normalises: the result carries exactly SPEC.md's fields
+ * What a same-format response round trip normalises: the result carries exactly docs/api-reference.md's fields
  * (unknown top-level fields go, `type`/`role` are filled in); unknown block types are removed;
  * text keeps only `text` (citations go) and tool_use loses `caller`; a missing thinking signature
  * is ""; a missing stop_reason or one Anthropic does not document becomes null; absent stop_sequence and

@@ -56,7 +56,7 @@ function renderBlock(
 }
 
 /**
- * Canonical -> the client's messages-format result, exactly the fields of SPEC.md's table. The
+ * Canonical -> the client's messages-format result, exactly the fields of docs/api-reference.md's table. The
  * format has one reply per response: further choices are dropped with a warning.
  */
 export function renderMessagesResponse(

@@ -71,7 +71,7 @@ export const nativeContentSchema = z.object({
 
 export const nativeSystemInstructionSchema = z.object({
   role: z.string().optional(),
-  /** Text only; a cache_control here is ignored (SPEC: never inside systemInstruction). */
+  /** Text only; a cache_control here is ignored (the API reference: never inside systemInstruction). */
   parts: z.array(
     z.object({
       text: z.string(),
@@ -110,7 +110,7 @@ export const nativeGenerationConfigSchema = z.looseObject({
   ...nativeGenerationPassThroughShape,
 });
 
-/** The thresholds SPEC.md lists, plus the two real values the upstream also accepts. */
+/** The thresholds docs/api-reference.md lists, plus the two real values the upstream also accepts. */
 export const nativeHarmThresholds = [
   "BLOCK_NONE",
   "BLOCK_ONLY_HIGH",

@@ -350,7 +350,7 @@ describe("what real clients send", () => {
   });
 });
 
-describe("a cache_control where SPEC.md rule 1 puts none", () => {
+describe("a cache_control where docs/api-reference.md rule 1 puts none", () => {
   const wire = {
     contents: [{ role: "user", parts: [{ text: "hi" }] }],
     tools: [

@@ -39,7 +39,7 @@ export function renderCreateTime(created: number, kept: string | undefined): str
 }
 
 /**
- * Canonical response -> the generate-content result SPEC.md shows: candidates with content,
+ * Canonical response -> the generate-content result docs/api-reference.md shows: candidates with content,
  * finishReason, index and safetyRatings; promptFeedback; usageMetadata; plus responseId and
  * modelVersion (the id and model) and createTime (created).
  */

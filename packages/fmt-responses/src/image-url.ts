@@ -6,7 +6,7 @@ import {
 } from "@interlingua/core-types";
 
 /**
- * SPEC.md: `image_url` is a public http(s) URL or a full data URI
+ * docs/api-reference.md: `image_url` is a public http(s) URL or a full data URI
  * `data:image/<jpeg|png|gif|webp>;base64,<data>`; the prefix is mandatory. Anything else (bare
  * base64, another media type, ftp:, a data URI without `;base64`) is refused by the schema.
  */

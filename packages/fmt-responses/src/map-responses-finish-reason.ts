@@ -3,7 +3,7 @@ import type { resultFinishReasonValues } from "./responses-api.js";
 
 export type ResultFinishReason = (typeof resultFinishReasonValues)[number];
 
-/** SPEC.md's result `finish_reason` values. */
+/** docs/api-reference.md's result `finish_reason` values. */
 export const resultFinishReasonToUnified = {
   stop: "stop",
   length: "length",

@@ -1,7 +1,7 @@
 import type { Tool, Warning } from "@interlingua/core-types";
 import { isKnownResponsesTool, type ResponsesTool } from "./responses-api.js";
 
-/** SPEC.md's remote_mcp default; the canonical tool always carries an explicit timeout. */
+/** docs/api-reference.md's remote_mcp default; the canonical tool always carries an explicit timeout. */
 export const defaultRemoteMcpTimeoutSeconds = 30;
 
 /** A function tool without `parameters` takes no arguments. */

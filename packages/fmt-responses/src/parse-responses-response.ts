@@ -19,7 +19,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * Parses the `data` of a `POST /v1/responses` result (SPEC.md "Responses-format result"). A real
+ * Parses the `data` of a `POST /v1/responses` result (docs/api-reference.md "Responses-format result"). A real
  * OpenAI Responses object (with `output`) is accepted too, and an `{error}` body is thrown as the
  * error it stands for.
  */

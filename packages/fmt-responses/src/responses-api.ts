@@ -4,7 +4,7 @@ import { imageUrlRule, isValidImageUrl } from "./image-url.js";
 import { responsesPassThroughShape } from "./responses-request-fields.js";
 
 /**
- * Wire schemas of SPEC.md's `POST /v1/responses`: the request body and the `data` of the result.
+ * Wire schemas of docs/api-reference.md's `POST /v1/responses`: the request body and the `data` of the result.
  * Objects are loose: real clients send fields the spec does not show (`id`, `status` on replayed
  * items, `annotations` on output text); the top-level ones are kept in `extras.responses`, the
  * nested ones are ignored.
@@ -65,7 +65,7 @@ export const userItemSchema = z.looseObject({
     ),
   ]),
 });
-/** SPEC.md's "the service" role is `system`; OpenAI's `developer` means the same here. */
+/** docs/api-reference.md's "the service" role is `system`; OpenAI's `developer` means the same here. */
 export const systemItemSchema = z.looseObject({
   type: messageType,
   role: z.enum(["system", "developer"]),
@@ -101,7 +101,7 @@ export const customToolCallItemSchema = z.looseObject({
   name: z.string().min(1),
   input: z.string(),
 });
-/** The client's result of running a call (SPEC: "sends the result back in a follow-up request"). */
+/** The client's result of running a call (the API reference: "sends the result back in a follow-up request"). */
 export const functionCallOutputItemSchema = z.looseObject({
   type: z.literal("function_call_output"),
   call_id: z.string().min(1),
@@ -304,7 +304,7 @@ export type ResponsesReasoning = z.infer<typeof reasoningSchema>;
 export type ResponsesTextFormat = z.infer<typeof textFormatSchema>;
 export type ResponsesRequestWire = z.infer<typeof responsesRequestSchema>;
 
-/** SPEC.md "Responses-format result": the `data` of `POST /v1/responses`. */
+/** docs/api-reference.md "Responses-format result": the `data` of `POST /v1/responses`. */
 export const resultToolCallSchema = z.looseObject({
   id: z.string(),
   type: z.literal("function"),

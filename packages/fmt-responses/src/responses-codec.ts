@@ -6,7 +6,7 @@ import { renderResponsesRequest } from "./render-responses-request.js";
 import { renderResponsesResponse } from "./render-responses-response.js";
 import type { ResponsesRequestWire, ResponsesResponseWire } from "./responses-api.js";
 
-/** SPEC.md's responses format (`POST /v1/responses`) <-> the canonical model. */
+/** docs/api-reference.md's responses format (`POST /v1/responses`) <-> the canonical model. */
 export const responses: Codec<ResponsesRequestWire, ResponsesResponseWire> = buildResponsesCodec(
   "responses",
   { parse: parseResponsesRequest, render: renderResponsesRequest },

@@ -1,7 +1,7 @@
 import * as z from "zod";
 
 /**
- * OpenAI's Responses API objects and streaming events. SPEC.md does not show the responses
+ * OpenAI's Responses API objects and streaming events. docs/api-reference.md does not show the responses
  * stream, so the gateway follows OpenAI's documented events; the decoder reads real recordings
  * (see the fixtures) and `response.parse` also accepts a real Responses object.
  */

@@ -1,6 +1,6 @@
 /**
  * Hand-written fast-check arbitraries of the responses WIRE format: request bodies (every field
- * of SPEC.md's `POST /v1/responses`, the OpenAI Responses conventions the codec accepts, and
+ * of docs/api-reference.md's `POST /v1/responses`, the OpenAI Responses conventions the codec accepts, and
  * unknown top-level fields) and result bodies. Every generated value passes its zod schema (a
  * property test proves it), so the cross-format conformance suite can reuse them.
  */

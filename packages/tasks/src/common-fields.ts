@@ -22,7 +22,7 @@ export const nonBlank = (what = "must not be empty") =>
 
 /**
  * The optional fields as a request carries them: a blank webhook is no webhook, and an unsupported
- * language is dropped (SPEC: it never fails the submission; the original message is kept).
+ * language is dropped (the API reference: it never fails the submission; the original message is kept).
  */
 export function asyncFields(wire: { webhook?: string; language?: string }): {
   webhook?: string;

@@ -13,7 +13,7 @@ export const FAILURE_CODES = [
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
-/** `error.type` per code, from SPEC's standard error types: whose fault it was. */
+/** `error.type` per code, from the API reference's standard error types: whose fault it was. */
 export const FAILURE_TYPES: Readonly<Record<FailureCode, string>> = {
   generation_failed: "server_error",
   content_policy_violation: "invalid_request_error",
@@ -139,7 +139,7 @@ function splitCatalogueText(
 }
 
 /**
- * `error.message` in the caller's language (SPEC "Events" item 4): our catalogue text when the
+ * `error.message` in the caller's language (docs/api-reference.md "Events" item 4): our catalogue text when the
  * code is ours and the message is our catalogue text; the original otherwise — no language, an
  * upstream code, a message we did not write ("upstream text kept when nothing fits"), or text
  * already in the target language.

@@ -5,7 +5,7 @@ import type { Language } from "./language.js";
 import { httpUrlProblem } from "./media-url.js";
 import { fieldError, requireObject } from "./request-error.js";
 
-/** SPEC "POST /v1/images/generations" model ids. */
+/** docs/api-reference.md "POST /v1/images/generations" model ids. */
 export const IMAGE_MODELS = ["txtC-3-pro-image-preview", "txtA-image-2"] as const;
 export type ImageModel = (typeof IMAGE_MODELS)[number];
 
@@ -41,7 +41,7 @@ export const IMAGE_STYLES = ["vivid", "natural"] as const;
 /** OpenAI's own bound on `n`. */
 export const MAX_IMAGES_PER_REQUEST = 10;
 
-/** SPEC does not give limits; ours, stated in the README. */
+/** The API reference does not give limits; ours, stated in the README. */
 export const MAX_IMAGE_URLS = 16;
 export const MAX_RATIO_TERM = 100;
 export const MIN_PIXELS = 16;
@@ -87,7 +87,7 @@ export function parseImageSize(raw: string): ImageSize | undefined {
   return undefined;
 }
 
-/** Items sent the old way (a bare string, or inline data) get SPEC's "upload first" answer. */
+/** Items sent the old way (a bare string, or inline data) get the API reference's "upload first" answer. */
 function refuseInlineImages(images: unknown): void {
   if (!Array.isArray(images)) return;
   images.forEach((item, i) => {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LANGUAGES, normalizeLanguage } from "./language.js";
 
-describe("normalizeLanguage (SPEC Events item 4)", () => {
+describe("normalizeLanguage (docs/api-reference.md Events item 4)", () => {
   it("knows exactly the ten languages", () => {
     expect(LANGUAGES).toEqual(["en", "zh", "ja", "ko", "ru", "fr", "de", "id", "pt", "es"]);
   });

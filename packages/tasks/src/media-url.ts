@@ -6,7 +6,7 @@
 const BASE64_REFUSED =
   "base64 image data is no longer accepted; upload the image with POST /v1/uploads/images and pass its URL";
 
-/** Extensions SPEC lists for standard video image_urls. */
+/** Extensions the API reference lists for standard video image_urls. */
 export const VIDEO_IMAGE_EXTENSIONS = ["jpeg", "jpg", "png", "webp"] as const;
 
 /** Why `raw` is not a usable public http(s) URL, or undefined when it is. */

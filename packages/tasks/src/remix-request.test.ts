@@ -6,7 +6,7 @@ const done: RemixSource = { model: "vidV3.1-fast", status: "completed" };
 const remix = (over: Record<string, unknown> = {}, source: RemixSource = done) =>
   parseRemixRequest({ model: "vidV3.1-fast", prompt: "and then", ...over }, source);
 
-describe("parseRemixRequest (SPEC remix table)", () => {
+describe("parseRemixRequest (the API reference remix table)", () => {
   it("applies the defaults: raw false, 720p", () => {
     expect(remix()).toEqual({
       model: "vidV3.1-fast",

@@ -7,7 +7,7 @@ import type { TaskStatus } from "./task-status.js";
 import { canonicalVideoModel, REMIX_MODELS } from "./video-models.js";
 import type { AspectRatio } from "./video-request.js";
 
-/** SPEC "POST /v1/videos/{task_id}/remix", camel-cased with defaults applied. */
+/** docs/api-reference.md "POST /v1/videos/{task_id}/remix", camel-cased with defaults applied. */
 export interface RemixRequest {
   model: string;
   canonicalModel: string;

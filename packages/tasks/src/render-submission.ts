@@ -1,4 +1,4 @@
-/** SPEC "Asynchronous task submission acknowledgement". */
+/** docs/api-reference.md "Asynchronous task submission acknowledgement". */
 export interface SubmissionAck {
   code: 200;
   data: [{ status: "submitted"; task_id: string }];

@@ -19,7 +19,7 @@ const snapshot = (over: Partial<TaskSnapshot> = {}): TaskSnapshot => ({
 const videos = [{ url: ["https://gw.example/files/a.mp4"], expires_at: 1_700_086_400 }];
 
 describe("renderTask", () => {
-  it("renders SPEC's field names in snake case", () => {
+  it("renders the API reference's field names in snake case", () => {
     expect(renderTask(snapshot())).toEqual({
       id: "task_1",
       status: "processing",
@@ -204,7 +204,7 @@ describe("renderTask", () => {
 });
 
 describe("renderSubmission", () => {
-  it("is SPEC's acknowledgement {code: 200, data: [{status: submitted, task_id}]}", () => {
+  it("is the API reference's acknowledgement {code: 200, data: [{status: submitted, task_id}]}", () => {
     expect(renderSubmission("task_9")).toEqual({
       code: 200,
       data: [{ status: "submitted", task_id: "task_9" }],

@@ -31,7 +31,7 @@ const nonNegative = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
 const percent = (n: number) => (Number.isFinite(n) ? Math.min(100, Math.max(0, Math.round(n))) : 0);
 
 /**
- * A snapshot -> SPEC's Task resource. Each state-tied field appears exactly in its states, so the
+ * A snapshot -> the API reference's Task resource. Each state-tied field appears exactly in its states, so the
  * output always passes `taskResourceSchema`: a finished snapshot missing its data is rendered with
  * safe stand-ins (an empty result, a generic failure, completion at creation) rather than broken.
  */
@@ -39,7 +39,7 @@ export function renderTask(task: TaskSnapshot, options: RenderTaskOptions = {}):
   const created = wholeSeconds(task.createdAt);
   const finished = isTerminal(task.status);
   const completed = Math.max(created, wholeSeconds(task.completedAt ?? created));
-  // Built in SPEC's field order, so logged and pushed bodies read like the table.
+  // Built in the API reference's field order, so logged and pushed bodies read like the table.
   return {
     id: task.id,
     status: task.status,

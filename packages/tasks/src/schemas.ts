@@ -1,4 +1,4 @@
-// The zod schemas of SPEC's Task resource (strict: a body that passes is exactly SPEC's shape),
+// The zod schemas of the API reference's Task resource (strict: a body that passes is exactly the API reference's shape),
 // with their inferred types. Covered by semver like the main entry.
 export {
   type MediaResult,

@@ -2,7 +2,7 @@ import type { ImageRequest } from "./image-request.js";
 import type { RemixRequest } from "./remix-request.js";
 import type { VideoRequest } from "./video-request.js";
 
-/** SPEC "Limits": a remix extends an 8 s video to 15 s, so it generates 7 s. */
+/** docs/api-reference.md "Limits": a remix extends an 8 s video to 15 s, so it generates 7 s. */
 export const REMIX_GENERATED_SECONDS = 7;
 
 const isVideo = (r: VideoRequest | RemixRequest | ImageRequest): r is VideoRequest =>
@@ -18,7 +18,7 @@ export function generatedSeconds(req: VideoRequest | RemixRequest): number {
   return req.variant === "standard" ? req.duration : req.duration * req.sampleCount;
 }
 
-/** Base seconds per model family (canonical id); our own estimate, SPEC shows none. */
+/** Base seconds per model family (canonical id); our own estimate, the API reference shows none. */
 const BASE_SECONDS: Readonly<Record<string, number>> = {
   "vidV3.1-lite": 45,
   "vidV3.1-fast": 60,

@@ -36,7 +36,7 @@ const issuePaths = (value: unknown) => {
   return parsed.success ? [] : parsed.error.issues.map((i) => i.path.join("."));
 };
 
-describe("taskResourceSchema (SPEC Task)", () => {
+describe("taskResourceSchema (docs/api-reference.md Task)", () => {
   it.each(Object.entries(valid))("accepts a well-formed %s task", (_, task) => {
     expect(issuePaths(task)).toEqual([]);
   });

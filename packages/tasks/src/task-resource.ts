@@ -2,7 +2,7 @@ import * as z from "zod";
 import { isTerminal, type TaskStatus, taskStatusSchema } from "./task-status.js";
 
 /**
- * One entry of `result.images`, `result.videos` or `result.audios`. SPEC shows only the images
+ * One entry of `result.images`, `result.videos` or `result.audios`. The API reference shows only the images
  * entry; videos and audios mirror it (our choice, stated in the README).
  */
 export interface MediaResult {
@@ -24,7 +24,7 @@ export interface TaskError {
   param?: string | null;
 }
 
-/** The Task resource as SPEC's table has it: `data` of GET /v1/tasks/{id} and the webhook body. */
+/** The Task resource as the API reference's table has it: `data` of GET /v1/tasks/{id} and the webhook body. */
 export interface TaskResource {
   id: string;
   status: TaskStatus;
@@ -73,7 +73,7 @@ const taskObjectSchema = z.strictObject({
   error: taskErrorSchema.exactOptional(),
 });
 
-/** The state-tied fields of SPEC's "States and transitions", one row each. */
+/** The state-tied fields of the API reference's "States and transitions", one row each. */
 const STATE_TIED: readonly {
   field: "result" | "error" | "completed" | "actual_time";
   when: (s: TaskStatus) => boolean;
@@ -86,7 +86,7 @@ const STATE_TIED: readonly {
 ];
 
 /**
- * SPEC's Task with the state ties enforced both ways: each tied field is present exactly in the
+ * The API reference's Task with the state ties enforced both ways: each tied field is present exactly in the
  * states it names, a completed task is at 100%, and `actual_time = completed - created`.
  */
 export const taskResourceSchema: z.ZodType<TaskResource> = taskObjectSchema.superRefine(

@@ -1,7 +1,7 @@
 import type { TaskStatus } from "./task-status.js";
 
 /**
- * The legal moves. SPEC shows only the states, so this is our choice: a task is queued, then
+ * The legal moves. The API reference shows only the states, so this is our choice: a task is queued, then
  * processed, then finishes; it may fail or be cancelled before processing starts; processing ->
  * processing is a progress update. A finished task never changes (no row below lists one).
  */

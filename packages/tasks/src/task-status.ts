@@ -1,6 +1,6 @@
 import * as z from "zod";
 
-/** SPEC "States and transitions": the five task states. */
+/** docs/api-reference.md "States and transitions": the five task states. */
 export const taskStatuses = ["pending", "processing", "completed", "failed", "cancelled"] as const;
 export type TaskStatus = (typeof taskStatuses)[number];
 export const taskStatusSchema = z.enum(taskStatuses);
@@ -17,7 +17,7 @@ const TERMINAL: Record<TaskStatus, boolean> = {
   cancelled: true,
 };
 
-/** completed, failed and cancelled never change again; SPEC calls them "finished". */
+/** completed, failed and cancelled never change again; the API reference calls them "finished". */
 export function isTerminal(status: TaskStatus): boolean {
   return TERMINAL[status];
 }

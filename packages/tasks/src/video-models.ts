@@ -1,4 +1,4 @@
-/** SPEC "POST /v1/videos/generations": model ids of the two variants. */
+/** docs/api-reference.md "POST /v1/videos/generations": model ids of the two variants. */
 export const STANDARD_VIDEO_MODELS = [
   "vidV3.1-fast",
   "vidV3.1-quality",
@@ -30,7 +30,7 @@ export function isVideoModel(model: string): model is VideoModel {
   return isStandardVideoModel(model) || isOfficialVideoModel(model);
 }
 
-/** SPEC "Versioning": `-ext` ids are exact aliases; the main name is the canonical one. */
+/** docs/api-reference.md "Versioning": `-ext` ids are exact aliases; the main name is the canonical one. */
 export function canonicalVideoModel(model: string): string {
   return model.endsWith("-ext") ? model.slice(0, -"-ext".length) : model;
 }

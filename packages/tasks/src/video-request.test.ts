@@ -47,7 +47,7 @@ describe("parseVideoRequest: the body and the model", () => {
   });
 });
 
-describe("standard video (SPEC table)", () => {
+describe("standard video (the API reference table)", () => {
   it("applies the defaults: duration 8, 720p, no gif, no fallback, text-to-video", () => {
     expect(std()).toEqual({
       variant: "standard",
@@ -247,7 +247,7 @@ describe("standard video (SPEC table)", () => {
   });
 });
 
-describe("official video (SPEC table)", () => {
+describe("official video (the API reference table)", () => {
   it("applies the defaults: duration 8, 16:9, 720p, one sample, allow_adult, enhance on", () => {
     expect(official()).toEqual({
       variant: "official",

@@ -15,7 +15,7 @@ import {
 export type AspectRatio = "16:9" | "9:16";
 export type GenerationType = "frame" | "reference";
 
-/** SPEC "standard video generation", camel-cased; defaults applied, generation type inferred. */
+/** docs/api-reference.md "standard video generation", camel-cased; defaults applied, generation type inferred. */
 export interface StandardVideoRequest {
   variant: "standard";
   model: string;
@@ -33,7 +33,7 @@ export interface StandardVideoRequest {
   language?: Language;
 }
 
-/** SPEC "official video variant", camel-cased; defaults applied. */
+/** docs/api-reference.md "official video variant", camel-cased; defaults applied. */
 export interface OfficialVideoRequest {
   variant: "official";
   model: string;
@@ -124,13 +124,13 @@ const isLite = (w: StandardWire) => canonicalVideoModel(w.model) === "vidV3.1-li
 const isQuality = (w: StandardWire) => canonicalVideoModel(w.model) === "vidV3.1-quality";
 const imageCount = (w: StandardWire) => w.image_urls?.length ?? 0;
 
-/** The image count's meaning when generation_type is omitted (SPEC: 2 frame, 3 reference). */
+/** The image count's meaning when generation_type is omitted (the API reference: 2 frame, 3 reference). */
 export function inferGenerationType(imageCount: number): GenerationType | undefined {
   if (imageCount === 0) return undefined;
   return imageCount >= 3 ? "reference" : "frame";
 }
 
-/** SPEC's standard-video table, row by row. Checked in order; the first broken rule answers. */
+/** The API reference's standard-video table, row by row. Checked in order; the first broken rule answers. */
 export const standardVideoRules: readonly RequestRule<StandardWire>[] = [
   {
     param: "generation_type",
@@ -177,7 +177,7 @@ export const standardVideoRules: readonly RequestRule<StandardWire>[] = [
   },
 ];
 
-/** SPEC's official-variant table and its mode rule. */
+/** The API reference's official-variant table and its mode rule. */
 export const officialVideoRules: readonly RequestRule<OfficialWire>[] = [
   {
     param: "last_frame_image",
@@ -216,7 +216,7 @@ function videoModel(body: Record<string, unknown>): string {
 
 /**
  * A `POST /v1/videos/generations` body -> a VideoRequest, the variant chosen by the model.
- * Throws a 400 GatewayError naming the field for every rule SPEC's tables state; unknown fields
+ * Throws a 400 GatewayError naming the field for every rule the API reference's tables state; unknown fields
  * are refused too (a typo would otherwise silently change the video).
  */
 export function parseVideoRequest(body: unknown): VideoRequest {

@@ -10,13 +10,13 @@ import {
   WEBHOOK_TIMEOUT_MS,
 } from "./webhook-retry.js";
 
-describe("pushesOn (SPEC Events item 3)", () => {
+describe("pushesOn (docs/api-reference.md Events item 3)", () => {
   it("pushes on completed and failed only; never on pending, processing or cancelled", () => {
     expect(taskStatuses.filter(pushesOn)).toEqual(["completed", "failed"]);
   });
 });
 
-describe("nextDeliveryStep (SPEC Events item 5)", () => {
+describe("nextDeliveryStep (docs/api-reference.md Events item 5)", () => {
   it("the schedule is 10 s, 30 s, 60 s with a 10 s receiver timeout", () => {
     expect(WEBHOOK_RETRY_DELAYS_MS).toEqual([10_000, 30_000, 60_000]);
     expect(WEBHOOK_TIMEOUT_MS).toBe(10_000);

@@ -1,13 +1,13 @@
 import type { TaskStatus } from "./task-status.js";
 
-/** SPEC "Events" item 5 and "Limits": retries at about 10 s, 30 s and 60 s. */
+/** docs/api-reference.md "Events" item 5 and "Limits": retries at about 10 s, 30 s and 60 s. */
 export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [10_000, 30_000, 60_000];
 /** How long a receiver has to answer 2xx. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** One first try plus one per delay. */
 export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
 
-/** SPEC "Events" item 3: only terminal completed and failed push; cancelled and progress never. */
+/** docs/api-reference.md "Events" item 3: only terminal completed and failed push; cancelled and progress never. */
 export function pushesOn(status: TaskStatus): boolean {
   return status === "completed" || status === "failed";
 }

@@ -30,7 +30,7 @@ describe("callbackUrl", () => {
   });
 });
 
-describe("checkCallbackUrl (SPEC Events item 7)", () => {
+describe("checkCallbackUrl (docs/api-reference.md Events item 7)", () => {
   it("accepts public https and http URLs on standard ports", () => {
     expect(verdict("https://hooks.example/cb")).toBe(true);
     expect(verdict("http://hooks.example/cb")).toBe(true);

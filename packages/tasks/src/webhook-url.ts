@@ -1,10 +1,10 @@
 import { isPrivateAddress, parseIPv4, parseIPv6 } from "./private-address.js";
 
-/** SPEC "Events" item 7: standard ports only. */
+/** docs/api-reference.md "Events" item 7: standard ports only. */
 export const WEBHOOK_PORTS: readonly string[] = ["", "80", "443"];
 
 /**
- * SPEC "Events" item 1: the URL called is the caller's base plus `/callback`; a trailing slash on
+ * docs/api-reference.md "Events" item 1: the URL called is the caller's base plus `/callback`; a trailing slash on
  * the base is tolerated. The suffix goes on the path, so a query string on the base survives.
  * A base that is not a URL is returned as plain text plus suffix (the check then refuses it).
  */
@@ -67,7 +67,7 @@ function isServiceHost(url: URL, host: string, options: CallbackUrlOptions): boo
 }
 
 /**
- * SPEC "Events" item 7, the rules a URL shows on its face: http or https, port 80 or 443, no
+ * docs/api-reference.md "Events" item 7, the rules a URL shows on its face: http or https, port 80 or 443, no
  * credentials, not the service's own host (or a subdomain of it), and not a private or local
  * address literal or name. DNS names are re-checked after resolution at send time by the gateway.
  * A URL that fails is dropped silently (no push, no retry): the verdict says why, for logs.

@@ -85,7 +85,7 @@ export function requestContent(request: Request): Request {
 /**
  * The usage counts every format carries. The rest is one format's detail, so for every pair at
  * least one side cannot express it: the cache-write ttl split (messages only; the messages render
- * derives it from cacheWriteTokens, reporting unsplit writes as 5-minute, as SPEC.md's full usage
+ * derives it from cacheWriteTokens, reporting unsplit writes as 5-minute, as docs/api-reference.md's full usage
  * object requires), tokens by modality (native only), service tier and inference geo (dropped by
  * the responses result and by chat/native respectively, per their loss tables).
  */

@@ -5,12 +5,12 @@ export interface SniffedAudio {
   /** file-type's extension for the bytes. */
   readonly detected: string;
   readonly mime: string;
-  /** The extension of the name sent upstream: one of SPEC.md's, for this container. */
+  /** The extension of the name sent upstream: one of docs/api-reference.md's, for this container. */
   readonly uploadExtension: string;
 }
 
 /**
- * SPEC.md's transcription types (mp3, mp4, mpeg, mpga, m4a, wav, webm) by what file-type reports
+ * docs/api-reference.md's transcription types (mp3, mp4, mpeg, mpga, m4a, wav, webm) by what file-type reports
  * for their bytes: MPEG audio of any layer is mpga (mp3 is layer III), an MPEG program stream
  * is mpeg.
  */
@@ -29,7 +29,7 @@ export const ALLOWED_AUDIO_TYPES = "mp3, mp4, mpeg, mpga, m4a, wav, webm";
 
 /**
  * The type of a spooled file from its bytes, never from its name or declared type: `ok: false`
- * with what was found (or nothing) when it is not one SPEC.md allows.
+ * with what was found (or nothing) when it is not one docs/api-reference.md allows.
  */
 export async function sniffAudio(
   path: string,

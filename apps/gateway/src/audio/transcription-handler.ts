@@ -32,7 +32,7 @@ import { ALLOWED_AUDIO_TYPES, type SniffedAudio, sniffAudio } from "./sniff-audi
 
 export const TRANSCRIPTIONS_PATH = "/v1/audio/transcriptions";
 
-/** SPEC.md: at most 25 MB of audio. */
+/** docs/api-reference.md: at most 25 MB of audio. */
 export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
 /**
  * How much of an oversized body is still read (and dropped) so its client gets a 413 answer

@@ -1,5 +1,5 @@
 /**
- * Where an endpoint group accepts the API key (SPEC.md, Authentication), in the order they are
+ * Where an endpoint group accepts the API key (docs/api-reference.md, Authentication), in the order they are
  * read. `x-vendor-api-key` is the neutral spelling of `x-goog-api-key`; both are accepted.
  */
 export type CredentialSource =

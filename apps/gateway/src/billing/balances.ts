@@ -3,7 +3,7 @@ import type { TokenRow, UserRow } from "../storage/store.ts";
 import { toBillingUnit } from "./money.ts";
 
 /**
- * SPEC.md "User balance" (used_credits is typed float there; credits are whole numbers here).
+ * docs/api-reference.md "User balance" (used_credits is typed float there; credits are whole numbers here).
  * An unlimited user answers -1 for both remaining fields, like an unlimited token: its quota
  * bounds nothing, so quota - used would be a meaningless (often negative) number.
  */
@@ -15,7 +15,7 @@ export interface UserBalance {
   used_credits: number;
 }
 
-/** SPEC.md "Token balance": the same fields, -1 for both remaining fields of an unlimited token. */
+/** docs/api-reference.md "Token balance": the same fields, -1 for both remaining fields of an unlimited token. */
 export interface TokenBalance extends UserBalance {
   unlimited_quota: boolean;
 }

@@ -25,7 +25,7 @@ const usage = (u: Partial<Usage>): Usage => ({
 });
 
 describe("prices", () => {
-  it("has a default price for every model of SPEC.md, and aliases resolve to their model", () => {
+  it("has a default price for every model of docs/api-reference.md, and aliases resolve to their model", () => {
     for (const model of modelCatalogue) expect(DEFAULT_PRICES[model.id], model.id).toBeDefined();
     // Every text model knows its maximum output: a call without max tokens holds exactly that.
     for (const model of modelCatalogue.filter((m) => m.kind === "text")) {

@@ -51,7 +51,7 @@ export interface CallEnd {
   readonly delivered?: Delivery | undefined;
   readonly channel?: string | undefined;
   readonly error?: string | undefined;
-  /** A Gemini cache created for this call: its one-time storage charge (SPEC.md rule 10). */
+  /** A Gemini cache created for this call: its one-time storage charge (docs/api-reference.md rule 10). */
   readonly cacheStorageTokenHours?: number;
 }
 

@@ -1,6 +1,6 @@
 import type { ModelPrice } from "../config/config-schema.ts";
 
-// Defaults in USD for every model id of SPEC.md, from the providers' public list prices for the
+// Defaults in USD for every model id of docs/api-reference.md, from the providers' public list prices for the
 // model each family tag stands for (per 1M tokens unless the key says otherwise), and each
 // model's published maximum output per reply (`max_output_tokens`: what a call that names no
 // max tokens holds, so the hold covers the most the call can cost). The config's `pricing` table

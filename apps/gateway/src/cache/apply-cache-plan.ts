@@ -30,7 +30,7 @@ export interface CacheContext {
   readonly now: () => number;
 }
 
-/** What a candidate channel is sent, once SPEC.md's cache rules are applied. */
+/** What a candidate channel is sent, once docs/api-reference.md's cache rules are applied. */
 export interface CachePlanOutcome {
   /** Render this instead of forwarding the client's bytes (its `cache_control` must not go out). */
   readonly canonical: Request;
@@ -92,7 +92,7 @@ async function planGeminiCache(input: PlanInput): Promise<CachePlanOutcome> {
   };
 }
 
-/** Per upstream protocol: what a cached request becomes (SPEC.md rules 3 and 4). */
+/** Per upstream protocol: what a cached request becomes (docs/api-reference.md rules 3 and 4). */
 const PLANS: Record<UpstreamProtocol, (input: PlanInput) => Promise<CachePlanOutcome>> = {
   // OpenAI caches prefixes by itself; the key only steers requests to the same cache.
   openai: async ({ request, key }) => ({

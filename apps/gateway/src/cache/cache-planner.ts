@@ -13,7 +13,7 @@ export interface CachePlanner {
   /**
    * Whether the upstream refused the attempt because a cache the registry still lists is gone
    * (expired early, deleted): Gemini answers 403 or 404 for such a `cachedContent`. The entry is
-   * then forgotten and the same channel is tried again with a fresh plan (SPEC.md rule 7: the
+   * then forgotten and the same channel is tried again with a fresh plan (docs/api-reference.md rule 7: the
    * cache being unavailable never fails a request, and it is no fault of the channel).
    */
   staleCache(outcome: CachePlanOutcome | undefined, failure: UpstreamFailure): Promise<boolean>;

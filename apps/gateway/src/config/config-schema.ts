@@ -25,7 +25,7 @@ export const billingSchema = z.strictObject({
   credits_per_usd: z.number().positive().default(500000),
   /**
    * Output tokens held for a call that names no max tokens, for a model whose maximum output is
-   * not known (`pricing.<model>.max_output_tokens` and the defaults set it for every SPEC.md model).
+   * not known (`pricing.<model>.max_output_tokens` and the defaults set it for every docs/api-reference.md model).
    */
   default_output_reserve: z.number().int().positive().default(4096),
   /** Usage rows and settlements are written in batches of at most this many, or this often. */
@@ -176,7 +176,7 @@ export const channelSchema = z.strictObject({
   weight: z.number().positive().default(1),
   /**
    * false: this upstream offers no prompt caching (or it must not be used); requests with a
-   * cache boundary run as ordinary requests on it (SPEC.md cache rule 7).
+   * cache boundary run as ordinary requests on it (docs/api-reference.md cache rule 7).
    */
   caching: z.boolean().default(true),
   /**

@@ -1,7 +1,7 @@
 import type { WireFormat } from "@interlingua/core-types";
 import type { CredentialGroup } from "../auth/credential-sources.ts";
 
-/** The error body family an endpoint answers with (SPEC.md, Errors). */
+/** The error body family an endpoint answers with (docs/api-reference.md, Errors). */
 export type ErrorStyle = "standard" | "messages" | "native";
 
 export interface EndpointSpec {
@@ -10,7 +10,7 @@ export interface EndpointSpec {
   /** The client wire format (the codec that parses requests and renders replies). */
   readonly format: WireFormat;
   readonly credentials: CredentialGroup;
-  /** Whether a successful non-stream body is wrapped as `{code: 200, data}` (SPEC.md envelope table). */
+  /** Whether a successful non-stream body is wrapped as `{code: 200, data}` (docs/api-reference.md envelope table). */
   readonly wrapped: boolean;
   readonly errors: ErrorStyle;
 }

@@ -4,7 +4,7 @@ export type EnvelopeSetting = "spec" | "bare";
 
 /**
  * Whether a successful non-stream body is wrapped. The request header overrides the server
- * setting in either direction; endpoints that are bare by SPEC (messages) are never wrapped.
+ * setting in either direction; endpoints that are bare by the API reference (messages) are never wrapped.
  */
 export function shouldWrap(
   endpointWrapped: boolean,

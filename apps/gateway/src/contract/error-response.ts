@@ -8,7 +8,7 @@ import {
 import type { ErrorStyle } from "./endpoints.ts";
 
 /**
- * Messages errors come in SPEC.md's two bodies: Anthropic's `{type: error, error: {type,
+ * Messages errors come in docs/api-reference.md's two bodies: Anthropic's `{type: error, error: {type,
  * message}}`, which its SDKs read, and the service body, the only one with a `code` (as in
  * `model_not_found`). An error with a machine code takes the service body.
  */

@@ -32,7 +32,7 @@ export type UploadResult =
   /** `close`: the body was not read to its end, so the connection cannot be reused. */
   | { readonly ok: false; readonly error: GatewayError; readonly close: boolean };
 
-/** Thrown by `put` when the store itself failed (not the body): the 500 of SPEC.md. */
+/** Thrown by `put` when the store itself failed (not the body): the 500 of docs/api-reference.md. */
 export class StoreFailure extends Error {
   constructor(cause: unknown) {
     super("failed to store the image", { cause });

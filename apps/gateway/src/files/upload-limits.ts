@@ -1,7 +1,7 @@
-/** SPEC.md Limits: the uploaded image. */
+/** docs/api-reference.md Limits: the uploaded image. */
 export const UPLOAD_MAX_BYTES = 20_971_520;
 
-/** SPEC.md Limits: an uploaded image's URL lifetime (72 hours). */
+/** docs/api-reference.md Limits: an uploaded image's URL lifetime (72 hours). */
 export const UPLOAD_TTL_MS = 72 * 60 * 60 * 1000;
 
 /**

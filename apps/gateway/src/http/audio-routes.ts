@@ -6,7 +6,7 @@ import type { AppEnv } from "../contract/app-env.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 
-/** SPEC.md's audio endpoints: text to speech and transcription, in the standard error body. */
+/** docs/api-reference.md's audio endpoints: text to speech and transcription, in the standard error body. */
 export function mountAudioRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
   app.post(SPEECH_PATH, guarded(services, "speech", speechHandler(services)));
   app.post(

@@ -7,7 +7,7 @@ import type { AppEnv } from "../contract/app-env.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 
-// SPEC.md: the failure texts the balance endpoints begin with.
+// docs/api-reference.md: the failure texts the balance endpoints begin with.
 const TOKEN_MISSING = "Failed to get token information: the token record does not exist";
 const USER_MISSING = "Failed to get user quota: the user quota record does not exist";
 

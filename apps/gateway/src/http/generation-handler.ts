@@ -145,7 +145,7 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       return refuse(toGatewayError(error));
     }
 
-    // SPEC.md's cache_control rules apply to the chat and native formats. On messages the field
+    // docs/api-reference.md's cache_control rules apply to the chat and native formats. On messages the field
     // is Anthropic's own: it rides through to an Anthropic upstream unchanged and is stripped
     // toward any other (prepare-upstream-request.ts); responses has no such field.
     let cache: CacheAnalysis = NO_CACHE;

@@ -2,7 +2,7 @@ import { type GatewayError, renderBalanceError } from "@interlingua/errors";
 import type { ErrorStyle } from "../contract/endpoints.ts";
 import { errorResponse } from "../contract/error-response.ts";
 
-/** The error body family of a path: an endpoint's own (SPEC.md, Errors) or the management API's. */
+/** The error body family of a path: an endpoint's own (docs/api-reference.md, Errors) or the management API's. */
 export type PathEnvelope = ErrorStyle | "management";
 
 /** First match wins: the chat route under /api/ is a generation endpoint, not management. */

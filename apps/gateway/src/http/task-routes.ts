@@ -67,7 +67,7 @@ function parsed<T>(parse: () => T): T {
 }
 
 /**
- * The asynchronous generation endpoints (SPEC.md: video, remix, images, tasks): submits answer
+ * The asynchronous generation endpoints (docs/api-reference.md: video, remix, images, tasks): submits answer
  * the acknowledgement `{code: 200, data: [{status: "submitted", task_id}]}`, reads the Task.
  * Errors take the standard envelope; `envelope: bare` (or `x-interlingua-envelope: bare`)
  * answers the `data` alone. What a request asks that will not be done is named in
@@ -272,7 +272,7 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
     const id = c.req.param("task_id") ?? "";
     const task = await ownTask(services, token, id);
     if (task === undefined) throw new Refusal(notFound(`no task ${id}`, { param: "task_id" }));
-    // SPEC: an unsupported language returns the original message; the header says so.
+    // The API reference: an unsupported language returns the original message; the header says so.
     warn(c, languageWarnings(c.req.query("language")));
     const language = normalizeLanguage(c.req.query("language"));
     return reply(c, renderTask(taskSnapshot(task), language === undefined ? {} : { language }));

@@ -22,7 +22,7 @@ import {
 import { UPLOAD_BODY_LIMIT, UPLOAD_MAX_BYTES, UPLOAD_TTL_MS } from "../files/upload-limits.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 
-/** SPEC.md's upload record, flat (no `{code, data}` wrapper). */
+/** docs/api-reference.md's upload record, flat (no `{code, data}` wrapper). */
 export interface UploadRecord {
   url: string;
   filename: string;
@@ -31,7 +31,7 @@ export interface UploadRecord {
   created_at: number;
 }
 
-/** SPEC.md's upload error body; `close` when the request was not read to its end. */
+/** docs/api-reference.md's upload error body; `close` when the request was not read to its end. */
 function uploadError(error: GatewayError, close = false): Response {
   const headers: Record<string, string> = { "content-type": "application/json" };
   const retryAfter = retryAfterHeader(error);
@@ -60,7 +60,7 @@ const cleanName = (name: string | undefined, image: ReceivedImage): string => {
   return clean === "" ? `upload.${image.type.extension}` : clean;
 };
 
-/** `POST /v1/uploads/images` (SPEC.md): Bearer auth, one multipart field `file`, 20 MB. */
+/** `POST /v1/uploads/images` (docs/api-reference.md): Bearer auth, one multipart field `file`, 20 MB. */
 export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
   const sink: ImageSink = {
     async put(type, body) {

@@ -93,7 +93,7 @@ export async function attemptUpstreams(
   request: ClientCall & ParsedGeneration,
   candidates: readonly RouteCandidate[],
   attempts: AttemptRecord[],
-  /** Applies the request's cache boundary for one candidate channel (SPEC.md cache rules). */
+  /** Applies the request's cache boundary for one candidate channel (docs/api-reference.md cache rules). */
   planner?: CachePlanner,
 ): Promise<
   | { ok: true; committed: Committed }

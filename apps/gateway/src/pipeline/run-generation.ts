@@ -172,7 +172,7 @@ export async function runGeneration(
         committed,
         warnings,
         fillContext(services, request, committed.candidate.channel.protocol),
-        // OpenAI's Responses object says whether it is kept; SPEC.md's result has no such field.
+        // OpenAI's Responses object says whether it is kept; docs/api-reference.md's result has no such field.
         endpoint.format === "responses" && !request.wrap ? stateFields(plan) : undefined,
       );
     } catch (error) {

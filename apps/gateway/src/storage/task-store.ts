@@ -8,7 +8,7 @@ import type { UsageLogInput } from "./store.ts";
 export type TaskStatus = "pending" | "processing" | "completed" | "failed" | "cancelled";
 export type TaskKind = "video" | "image";
 
-/** What a task's error holds (SPEC.md Task.error; `param` is pushed to webhooks). */
+/** What a task's error holds (docs/api-reference.md Task.error; `param` is pushed to webhooks). */
 export interface TaskErrorRecord {
   readonly code: number | string;
   readonly message: string;
@@ -30,7 +30,7 @@ export interface TaskRow {
   readonly request: unknown;
   /** The upstream's handle (e.g. `{operation: "models/…/operations/…"}`), JSON. */
   readonly upstream: unknown;
-  /** SPEC.md Task.result, only when completed. */
+  /** docs/api-reference.md Task.result, only when completed. */
   readonly result: unknown;
   readonly error: TaskErrorRecord | undefined;
   /** The callback URL (base + `/callback`), already normalised; undefined = no push. */

@@ -13,7 +13,7 @@ import { ownFileKey } from "./own-file-url.ts";
 // vetted address pinned), without redirects, size-capped while reading and type-checked by its
 // bytes, not by what the server claims.
 
-/** Image types a Veo or image request may carry (SPEC: .jpeg, .jpg, .png, .webp). */
+/** Image types a Veo or image request may carry (the API reference: .jpeg, .jpg, .png, .webp). */
 const ACCEPTED = new Set(["image/jpeg", "image/png", "image/webp"]);
 const FETCH_TIMEOUT_MS = 15_000;
 

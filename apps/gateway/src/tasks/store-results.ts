@@ -26,7 +26,7 @@ const MAX_RESULT_BYTES = 1024 * 1024 * 1024;
 export interface StoredMedia {
   readonly keys: readonly string[];
   readonly urls: readonly string[];
-  /** Unix seconds, as SPEC's `expires_at`. */
+  /** Unix seconds, as the API reference's `expires_at`. */
   readonly expiresAt: number;
 }
 

@@ -117,7 +117,7 @@ const traceparentField = (): { traceparent?: string } => {
   return traceparent === undefined ? {} : { traceparent };
 };
 
-/** The callback URL, or undefined when none was given or it breaks SPEC's rules (dropped silently). */
+/** The callback URL, or undefined when none was given or it breaks the API reference's rules (dropped silently). */
 function webhookTarget(services: GatewayServices, s: Submission): string | undefined {
   if (s.webhook === undefined || s.webhook === "") return undefined;
   const url = callbackUrl(s.webhook);
@@ -126,7 +126,7 @@ function webhookTarget(services: GatewayServices, s: Submission): string | undef
     allowPrivate: services.config.webhooks.allow_private_targets,
   });
   if (check.ok) return url;
-  // SPEC.md Events rule 7: the submission stands, no push will be made; only the log says why.
+  // docs/api-reference.md Events rule 7: the submission stands, no push will be made; only the log says why.
   s.log.info({ reason: check.reason }, "webhook URL refused: this task will not push");
   return undefined;
 }

@@ -19,7 +19,7 @@ export interface HeldUnits {
 
 export interface TaskRecord {
   readonly job: JobKind;
-  /** The SPEC endpoint that created it: `videos`, `remix` or `images` (usage rows). */
+  /** The API reference endpoint that created it: `videos`, `remix` or `images` (usage rows). */
   readonly endpoint: "videos" | "remix" | "images";
   /** The gateway id the price and the route use (an alias's main id). */
   readonly gatewayModel: string;

@@ -46,7 +46,7 @@ export interface TaskRunnerOptions {
    * loses its tasks to another within about this plus a sweep interval.
    */
   readonly stepLeaseMs: number;
-  /** How long result files are served: videos 24 h (SPEC), images the same (docs/tasks.md). */
+  /** How long result files are served: videos 24 h (the API reference), images the same (docs/tasks.md). */
   readonly resultLifetimeMs: Readonly<Record<"video" | "image", number>>;
   /** How often due tasks whose job was lost are looked for; 0 turns the sweep off. */
   readonly sweepIntervalMs: number;

@@ -4,7 +4,7 @@ import type { TaskRow } from "../storage/task-store.ts";
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
 /**
- * A stored task as the tasks package renders it (SPEC.md Task). `cost` and `credits_cost` are
+ * A stored task as the tasks package renders it (docs/api-reference.md Task). `cost` and `credits_cost` are
  * what was charged: 0 while the task runs (the hold is not a charge) and after a refund.
  */
 export function taskSnapshot(row: TaskRow): TaskSnapshot {

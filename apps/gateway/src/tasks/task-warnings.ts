@@ -23,8 +23,8 @@ const dropped = (feature: string, message: string): Warning => ({
 });
 
 /**
- * `language` outside SPEC's ten (a region tag such as `zh-CN` included) never fails a submit
- * (SPEC); the task's messages then stay in English, which is said.
+ * `language` outside the API reference's ten (a region tag such as `zh-CN` included) never fails a submit
+ * (the API reference); the task's messages then stay in English, which is said.
  */
 export function languageWarnings(raw: unknown): Warning[] {
   if (raw === undefined || normalizeLanguage(raw) !== undefined) return [];

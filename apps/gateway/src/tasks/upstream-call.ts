@@ -9,7 +9,7 @@ import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 
 /** The most of a JSON reply (an operation, an image response with base64 data) read. */
 const JSON_LIMIT = 64 * 1024 * 1024;
-/** The most upstream error text kept on a task (SPEC: the message is the caller's to read). */
+/** The most upstream error text kept on a task (the API reference: the message is the caller's to read). */
 export const ERROR_TEXT_LIMIT = 500;
 const MAX_REDIRECTS = 3;
 

@@ -47,7 +47,7 @@ type Wire = Record<string, unknown>;
 type Stripped = { wire: Wire; removed: string[] };
 
 /**
- * Chat and native lose `cache_control` (SPEC.md's boundary: only the gateway's plan acts on it,
+ * Chat and native lose `cache_control` (docs/api-reference.md's boundary: only the gateway's plan acts on it,
  * rule 8); messages keep it, as the client's own Anthropic feature passed through.
  */
 const SAME_FORMAT_EDITS: Record<

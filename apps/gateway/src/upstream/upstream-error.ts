@@ -2,7 +2,7 @@ import type { UpstreamProtocol } from "@interlingua/core-types";
 import { badGateway, type GatewayError, parseUpstreamError } from "@interlingua/errors";
 import type { UpstreamFailure } from "./upstream-failure.ts";
 
-/** Failures without an upstream body; SPEC.md lists 502 for gateway errors, timeouts included. */
+/** Failures without an upstream body; docs/api-reference.md lists 502 for gateway errors, timeouts included. */
 const NETWORK_FAILURES: Record<Exclude<UpstreamFailure["kind"], "status">, string> = {
   timeout: "upstream timed out",
   connection: "could not reach the upstream",

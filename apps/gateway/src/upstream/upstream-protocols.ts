@@ -26,7 +26,7 @@ export type SameFormat = "chat" | "messages" | "native";
 export interface UpstreamProtocolSpec {
   /**
    * The client format whose wire this protocol speaks: equal formats take the fast path. None for
-   * the Responses API: the client's `responses` format is SPEC.md's shape, so it is translated.
+   * the Responses API: the client's `responses` format is docs/api-reference.md's shape, so it is translated.
    */
   readonly format: SameFormat | undefined;
   /** Renders this protocol's requests, parses its replies and decodes its streams. */

@@ -14,7 +14,7 @@ const shapes: readonly [OpenAIImageSize, number][] = [
 const MAX_RATIO = 4;
 
 /**
- * SPEC's `size` -> the OpenAI size. `auto` and the three fixed sizes pass as they are; any other
+ * The API reference's `size` -> the OpenAI size. `auto` and the three fixed sizes pass as they are; any other
  * ratio (`16:9`) or pixel size (`1920x1080`) takes the fixed size nearest in shape (by log of
  * width / height), so 16:9 -> 1536x1024, 9:16 -> 1024x1536, 6:5 -> 1024x1024. Malformed, zero or
  * extreme (beyond 4:1) -> undefined: the caller refuses with a 400 on `size`.

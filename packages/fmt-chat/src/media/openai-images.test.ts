@@ -201,7 +201,7 @@ describe("parseOpenAIImageResponse rules", () => {
   });
 });
 
-describe("openAIImageSize (SPEC size -> OpenAI size)", () => {
+describe("openAIImageSize (the API reference size -> OpenAI size)", () => {
   it.each([
     ["1024x1024", "1024x1024"],
     ["1536x1024", "1536x1024"],

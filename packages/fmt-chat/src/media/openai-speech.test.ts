@@ -22,7 +22,7 @@ function refusal(body: unknown): GatewayError {
 }
 
 describe("parseSpeechRequest", () => {
-  it("applies the defaults: wav (SPEC's listed default) and speed 1", () => {
+  it("applies the defaults: wav (the API reference's listed default) and speed 1", () => {
     expect(parseSpeechRequest(base)).toEqual({
       model: "txtA-4o-mini-tts",
       input: "Hello there",

@@ -6,7 +6,7 @@ import {
 } from "@interlingua/errors";
 import * as z from "zod";
 
-// OpenAI's `POST /v1/audio/speech` as SPEC.md gives it: the five formats (and OpenAI's own
+// OpenAI's `POST /v1/audio/speech` as docs/api-reference.md gives it: the five formats (and OpenAI's own
 // default, mp3, which its SDKs ask for), the six voices, input and speed limits. The reply is
 // binary audio; only the request is a JSON body.
 
@@ -17,7 +17,7 @@ export const SPEECH_FORMATS = ["wav", "opus", "aac", "flac", "pcm", "mp3"] as co
 export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
 
 /**
- * SPEC.md marks `response_format` required yet calls wav "the listed default": an omitted format
+ * docs/api-reference.md marks `response_format` required yet calls wav "the listed default": an omitted format
  * is wav. OpenAI's own default (mp3) is accepted when named; the rendered upstream body always
  * names the format rather than leaving the upstream to pick its default.
  */
@@ -80,7 +80,7 @@ export function countCharacters(text: string): number {
 
 /**
  * A client's body -> a speech request. Throws a GatewayError: 400 naming the field for a missing
- * or ill-typed field, an unknown voice or format, or a speed out of range; 413 (SPEC.md's Errors
+ * or ill-typed field, an unknown voice or format, or a speed out of range; 413 (docs/api-reference.md's Errors
  * table) for input over 4096 characters.
  */
 export function parseSpeechRequest(body: unknown): SpeechRequest {

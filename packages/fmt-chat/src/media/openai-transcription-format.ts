@@ -1,5 +1,5 @@
 // The five `response_format` values of a transcription and the media type each is answered with.
-// SPEC.md: json gives `{text}`, verbose_json adds timing; text, srt and vtt are plain text bodies.
+// docs/api-reference.md: json gives `{text}`, verbose_json adds timing; text, srt and vtt are plain text bodies.
 
 export const TRANSCRIPTION_FORMATS = ["json", "text", "srt", "verbose_json", "vtt"] as const;
 export type TranscriptionFormat = (typeof TRANSCRIPTION_FORMATS)[number];

@@ -80,7 +80,7 @@ const RENDERERS: Record<TranscriptionFormat, (verbose: VerboseTranscription) => 
   text: (v) => `${v.text}\n`,
   srt: renderSrt,
   vtt: renderVtt,
-  // Only SPEC.md's fields, in its order: upstream extras (`words`, `usage`) are not passed on.
+  // Only docs/api-reference.md's fields, in its order: upstream extras (`words`, `usage`) are not passed on.
   verbose_json: (v) =>
     JSON.stringify({
       task: v.task,

@@ -10,7 +10,7 @@ import {
 // streamed, sniffed and measured outside this package).
 
 /**
- * The ISO-639-1 codes of the languages Whisper recognises (SPEC.md: "99 languages"). Whisper's
+ * The ISO-639-1 codes of the languages Whisper recognises (docs/api-reference.md: "99 languages"). Whisper's
  * own table says `jw` for Javanese (ISO: `jv`) and `haw` for Hawaiian, which has no two-letter
  * code; the ISO spelling is what clients send, so `jv` is here and `haw` is not.
  */
@@ -23,7 +23,7 @@ export const TRANSCRIPTION_LANGUAGES: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
-/** SPEC.md's limit on `prompt`. */
+/** docs/api-reference.md's limit on `prompt`. */
 export const TRANSCRIPTION_MAX_PROMPT_TOKENS = 224;
 
 /** Scripts whose words a BPE tokenizer splits into several letters per token. */

@@ -136,7 +136,7 @@ describe("renderTranscription", () => {
     );
   });
 
-  it("renders verbose_json with SPEC's fields only", () => {
+  it("renders verbose_json with the API reference's fields only", () => {
     const out = renderTranscription(
       { ...verbose, words: [{ word: "x" }], usage: { seconds: 3 } } as VerboseTranscription,
       "verbose_json",

@@ -24,7 +24,7 @@ export const transcriptionSegmentSchema = z.object({
 export type TranscriptionSegment = z.infer<typeof transcriptionSegmentSchema>;
 
 /**
- * SPEC.md's verbose_json: json's `text` plus `task` (always transcribe), `language`, `duration`
+ * docs/api-reference.md's verbose_json: json's `text` plus `task` (always transcribe), `language`, `duration`
  * in seconds and the segments. Fields an upstream adds (`words`, `usage`) are dropped on parse;
  * a reply without `segments` (word timestamps only) reads as none.
  */

@@ -35,7 +35,7 @@ const sizeTiers: readonly [number, GeminiImageSize][] = [
 ];
 
 /**
- * SPEC's `size` (a ratio `16:9` or pixels `1920x1080`) -> imageConfig. The ratio, reduced, must be
+ * The API reference's `size` (a ratio `16:9` or pixels `1920x1080`) -> imageConfig. The ratio, reduced, must be
  * one the upstream documents (`7:3` is `21:9`); pixels also pick the size tier. Anything else -> undefined (the
  * caller refuses with a 400 on `size`).
  */

@@ -183,7 +183,7 @@ describe("parseGeminiImageResponse rules", () => {
   });
 });
 
-describe("geminiImageShape (SPEC size -> imageConfig)", () => {
+describe("geminiImageShape (the API reference size -> imageConfig)", () => {
   it.each([
     ["16:9", { aspectRatio: "16:9" }],
     ["1:1", { aspectRatio: "1:1" }],

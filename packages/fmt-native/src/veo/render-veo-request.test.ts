@@ -103,7 +103,10 @@ describe("the request schema", () => {
     ["two instances", { instances: [{ prompt: "a" }, { prompt: "b" }] }],
     ["no prompt", { instances: [{}] }],
     ["five samples", { instances: [{ prompt: "a" }], parameters: { sampleCount: 5 } }],
-    ["a SPEC spelling", { instances: [{ prompt: "a" }], parameters: { resolution: "4K" } }],
+    [
+      "a the API reference spelling",
+      { instances: [{ prompt: "a" }], parameters: { resolution: "4K" } },
+    ],
     [
       "a style reference without image",
       { instances: [{ prompt: "a", referenceImages: [{ referenceType: "style" }] }] },
@@ -127,7 +130,7 @@ describe("the request schema", () => {
   });
 });
 
-describe("SPEC values -> the upstream's", () => {
+describe("the API reference values -> the upstream's", () => {
   it("maps resolution, person generation and resize mode by table", () => {
     expect(toVeoResolution("4K")).toBe("4k");
     expect(toVeoResolution("720p")).toBe("720p");

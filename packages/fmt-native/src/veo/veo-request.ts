@@ -12,8 +12,8 @@ export interface InlineImage {
 }
 
 /**
- * The neutral Veo request the gateway builds from SPEC's video bodies. Values are already the
- * upstream's (see `toVeoResolution` / `toVeoPersonGeneration` for SPEC's spellings).
+ * The neutral Veo request the gateway builds from the API reference's video bodies. Values are already the
+ * upstream's (see `toVeoResolution` / `toVeoPersonGeneration` for the API reference's spellings).
  */
 export interface VeoRequest {
   prompt: string;

@@ -1,6 +1,6 @@
 import type { VeoPersonGeneration, VeoResizeMode, VeoResolution } from "./veo-api.js";
 
-// SPEC spells some values its own way; these tables give the upstream's. Unknown -> undefined,
+// The API reference spells some values its own way; these tables give the upstream's. Unknown -> undefined,
 // for the caller to refuse with a 400 naming its own field.
 
 const resolutions: Readonly<Record<string, VeoResolution>> = {
@@ -25,7 +25,7 @@ const lookup = <T>(table: Readonly<Record<string, T>>, value: string): T | undef
 export const toVeoResolution = (value: string): VeoResolution | undefined =>
   lookup(resolutions, value);
 
-/** SPEC's `allow_adult` / `disallow` (and the upstream's own values) -> the upstream's value. */
+/** The API reference's `allow_adult` / `disallow` (and the upstream's own values) -> the upstream's value. */
 export const toVeoPersonGeneration = (value: string): VeoPersonGeneration | undefined =>
   lookup(personGenerations, value);
 

@@ -13,7 +13,7 @@ export interface ImageType {
 
 const PNG: ImageType = { contentType: "image/png", extension: "png", structure: pngStructure };
 
-/** The upload endpoint's types (SPEC.md), by the MIME type `file-type` detects. */
+/** The upload endpoint's types (docs/api-reference.md), by the MIME type `file-type` detects. */
 export const UPLOAD_IMAGE_TYPES: Readonly<Record<string, ImageType>> = {
   "image/jpeg": { contentType: "image/jpeg", extension: "jpg", structure: jpegStructure },
   "image/png": PNG,

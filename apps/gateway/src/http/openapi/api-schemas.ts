@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// Bodies the gateway renders itself (SPEC.md resources), as zod schemas for the OpenAPI
+// Bodies the gateway renders itself (docs/api-reference.md resources), as zod schemas for the OpenAPI
 // document. The request and result schemas of the four formats come from their codecs.
 
 export const standardErrorSchema = z.object({

@@ -111,7 +111,7 @@ export function openApiDocument(routes: readonly ApiRoute[]): Json {
       title: "Interlingua gateway",
       version: "1",
       description:
-        "One API key, four generation formats, tasks, files, audio, balances and the management API (SPEC.md).",
+        "One API key, four generation formats, tasks, files, audio, balances and the management API (docs/api-reference.md).",
     },
     servers: [{ url: "/" }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),

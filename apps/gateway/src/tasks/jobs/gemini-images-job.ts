@@ -14,7 +14,7 @@ import { failureStep, type Job, type JobContext, type MediaBytes, type Step } fr
 // input images (upload URLs) go inline. A prompt block or a SAFETY-kind finish is a content
 // policy failure; a reply without an image is an unusable result.
 
-/** SPEC: uploads are at most 20 MB, and image inputs come from the upload endpoint. */
+/** The API reference: uploads are at most 20 MB, and image inputs come from the upload endpoint. */
 const MAX_INPUT_BYTES = 20 * 1024 * 1024;
 
 export const geminiImagesJob: Job = {

@@ -19,7 +19,7 @@ import { failureStep, type Job, type JobContext, type MediaBytes, type Step } fr
 // it, and the finished operation names video URIs that are downloaded with the channel's key.
 // Standard, official and remix requests differ only in the neutral VeoRequest built here.
 
-/** SPEC: each input image at most 10 MB. */
+/** The API reference: each input image at most 10 MB. */
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 interface RemixInput {
