@@ -38,6 +38,7 @@ describe.skipIf(!checkout)("habits of the tree", () => {
       ".",
       ":!fixtures",
       ":!docs/api-reference.md",
+      ":!tests/conformance/src/habits.test.ts",
     ]);
     expect(found ?? "").toBe("");
   });
