@@ -23,6 +23,7 @@ export * from "./response-format.js";
 export * from "./response-to-events.js";
 export * from "./safety.js";
 export * from "./sampling.js";
+export * from "./stream-cut.js";
 export * from "./stream-event.js";
 export * from "./thinking-config.js";
 export * from "./tool.js";

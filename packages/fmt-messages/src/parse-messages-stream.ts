@@ -2,6 +2,7 @@ import {
   JSON_INDEX_PATTERN,
   JSON_STRING_PATTERN,
   pushDecoderStream,
+  streamCutEvent,
   type SseMessage,
   type StreamEvent,
 } from "@interlingua/core-types";
@@ -56,10 +57,14 @@ const COMPACT_DELTA = new RegExp(
  *   unless a reason was already given.
  * - `error` events become canonical error events with the status of their type; `ping` and
  *   `message_stop` produce nothing; a frame that is not JSON becomes a 502 error event.
+ * - A stream that ends before `message_stop` (or a stop reason, or an error) was cut: it ends
+ *   with a 502 error event (core-types stream-cut.ts).
  */
 export class MessagesStreamDecoder {
   private started = false;
   private finished = false;
+  /** message_stop or an error was seen (a stop reason sets `finished`). */
+  private ended = false;
   private readonly usage: MessagesUsageFields = {};
   private readonly blocks = new Map<number, Block>();
 
@@ -77,6 +82,7 @@ export class MessagesStreamDecoder {
     try {
       event = JSON.parse(data);
     } catch {
+      this.ended = true;
       emit({
         type: "error",
         error: {
@@ -104,7 +110,11 @@ export class MessagesStreamDecoder {
       case "message_delta":
         this.messageDelta(event, emit);
         return;
+      case "message_stop":
+        this.ended = true;
+        return;
       case "error": {
+        this.ended = true;
         const error = isObject(event["error"]) ? event["error"] : {};
         const type = str(error["type"]) || "api_error";
         emit({
@@ -119,8 +129,10 @@ export class MessagesStreamDecoder {
     }
   }
 
-  /** End of input: every event is decoded as it arrives, so nothing waits to go out. */
-  end(_emit: (event: StreamEvent) => void): void {}
+  /** End of input: every event is decoded as it arrives; only a cut stream says so here. */
+  end(emit: (event: StreamEvent) => void): void {
+    if (!this.ended && !this.finished) emit(streamCutEvent());
+  }
 
   private messageStart(message: unknown, emit: (event: StreamEvent) => void): void {
     if (!isObject(message)) return;

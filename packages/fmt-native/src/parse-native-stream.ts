@@ -4,6 +4,7 @@ import {
   type SafetyRating,
   type SseMessage,
   type StreamEvent,
+  streamCutEvent,
   type Usage,
 } from "@interlingua/core-types";
 import { parseUpstreamError } from "@interlingua/errors";
@@ -121,6 +122,8 @@ export class NativeStreamDecoder {
   private blockReason: string | undefined;
   private sawCandidate = false;
   private failed = false;
+  /** A candidate's finishReason was seen: the stream ended as Gemini ends one. */
+  private finished = false;
   private readonly candidates = new Map<number, CandidateState>();
 
   push(message: SseMessage, emit: Emit): void {
@@ -130,11 +133,13 @@ export class NativeStreamDecoder {
     try {
       chunk = JSON.parse(data);
     } catch {
+      this.failed = true;
       emit(this.errorEvent(502, { error: { code: 502, message: "a stream frame was not JSON" } }));
       return;
     }
     if (Array.isArray(chunk) && chunk.length === 1) chunk = chunk[0];
     if (!isRecord(chunk)) {
+      this.failed = true;
       emit(
         this.errorEvent(502, { error: { code: 502, message: "a stream frame was not an object" } }),
       );
@@ -173,12 +178,18 @@ export class NativeStreamDecoder {
     }
   }
 
-  /** Closes the parts still open when the stream ends. */
+  /**
+   * Closes the parts still open when the stream ends. A stream that ends with no finishReason,
+   * no blocked prompt and no error was cut: it ends with a 502 error event (stream-cut.ts).
+   */
   end(emit: Emit): void {
     for (const [choice, state] of this.candidates) this.closePart(state, choice, emit);
-    if (this.blockReason !== undefined && !this.sawCandidate && !this.failed) {
+    if (this.failed || this.finished) return;
+    if (this.blockReason !== undefined && !this.sawCandidate) {
       emit({ type: "finish", finishReason: blockedFinishReason(this.blockReason) });
+      return;
     }
+    emit(streamCutEvent());
   }
 
   private errorEvent(status: number, body: unknown): StreamEvent {
@@ -240,6 +251,7 @@ export class NativeStreamDecoder {
       state.safetyRatings = ratings;
     }
     if (typeof candidate.finishReason === "string") {
+      this.finished = true;
       this.closePart(state, choice, emit);
       const finish: StreamEvent = {
         type: "finish",

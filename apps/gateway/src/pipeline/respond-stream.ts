@@ -1,5 +1,7 @@
 import {
   guardToolArguments,
+  isStreamCut,
+  type PushTransformer,
   type SseMessage,
   type StreamEvent,
   type StreamFraming,
@@ -119,8 +121,13 @@ function stageFor(
   // Same format: the upstream speaks the client's own wire, and its codec knows which frames the
   // watch needs (none skipped for Gemini, whose usage rides on every frame).
   const frames = upstreamCodec.stream.frames;
+  // The upstream's bytes reach the client as they are, so a stream its decoder finds cut (no
+  // terminal event: core-types stream-cut.ts) gets the client's failure frames appended.
+  let cut: StreamEvent | undefined;
   const watch = watchSse({
-    decoder: upstreamCodec.stream.decoder(),
+    decoder: noticingCut(upstreamCodec.stream.decoder(), (event) => {
+      cut = event;
+    }),
     onEvent,
     // The frames reach the client as they are: one that is not JSON ends the stream instead.
     strict: true,
@@ -137,9 +144,25 @@ function stageFor(
     outcome.error = { status: 502, type: "bad_gateway", message: String(error) };
     return framesOf(format, upstreamStreamFailed(error));
   };
+  const ending = () => (cut === undefined ? [] : framesOf(format, cut));
   const keep = committed.prepared.injectedUsage ? keepAllButUsageOnly : keepAll;
-  if (request.jsonArrayStream) return reframeStage(watch, { keep, framing, failure });
+  if (request.jsonArrayStream) return reframeStage(watch, { keep, framing, failure, ending });
   if (committed.prepared.injectedUsage)
-    return reframeStage(watch, { keep, framing: "raw", failure, frames });
-  return passThroughStage(watch, failure, frames);
+    return reframeStage(watch, { keep, framing: "raw", failure, frames, ending });
+  return passThroughStage(watch, failure, frames, ending);
+}
+
+/** The decoder, telling `onCut` when the end of its input finds the stream cut. */
+function noticingCut(
+  decoder: PushTransformer<SseMessage, StreamEvent>,
+  onCut: (event: StreamEvent) => void,
+): PushTransformer<SseMessage, StreamEvent> {
+  return {
+    push: (message, emit) => decoder.push(message, emit),
+    end: (emit) =>
+      decoder.end((event) => {
+        if (isStreamCut(event)) onCut(event);
+        emit(event);
+      }),
+  };
 }

@@ -169,7 +169,10 @@ export async function runGeneration(
       ),
       cacheStorageTokenHours,
     });
-    log.info({ ...summary, status: 200, ...said, warnings, ms: elapsed() }, "stream completed");
+    log.info(
+      { ...summary, status: outcome.error?.status ?? 200, ...said, warnings, ms: elapsed() },
+      "stream completed",
+    );
   });
   return response;
 }

@@ -16,6 +16,8 @@ export interface ReframeOptions {
    * bytes without being parsed (see `sseTap`).
    */
   frames?: FrameTap | undefined;
+  /** The messages a stream that ended without its terminal event ends with. */
+  ending?: () => SseMessage[];
 }
 
 /**
@@ -23,7 +25,7 @@ export interface ReframeOptions {
  * piece and a half frame waits for its end.
  */
 export function reframeStage(watch: SseWatch, options: ReframeOptions): RelayStage {
-  const { keep, framing, failure, frames } = options;
+  const { keep, framing, failure, frames, ending } = options;
   // The output of the chunk being read: parsed blocks as text, skipped runs as bytes, in order.
   let text = "";
   const parts: Buffer[] = [];
@@ -68,7 +70,7 @@ export function reframeStage(watch: SseWatch, options: ReframeOptions): RelaySta
     },
     end() {
       tap.end();
-      return takeText() + close();
+      return takeText() + (ending?.() ?? []).map(write).join("") + close();
     },
     fail(error) {
       return takeText() + failure(error).map(write).join("") + close();

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ScriptedRequest,
+  SCRIPTED_MODEL,
+  scriptedChannels,
+  startScriptedUpstream,
+  sse,
+  type UpstreamProtocol,
+} from "./scripted-upstream.ts";
+import { auth, postJson, type Stack, startStack } from "./stack.ts";
+import { loggedRowOf } from "./usage-rows.ts";
+import { type ClientFormat, type Frame, type Json, parseSse, REQUEST } from "./wire.ts";
+
+// Issue 26 (translation fidelity III), through the gateway: every client format against every
+// upstream protocol, the upstream scripted to behave as the real providers can.
+
+const CLIENTS: ClientFormat[] = ["chat", "responses", "messages", "native"];
+const UPSTREAMS: UpstreamProtocol[] = ["openai", "openai-responses", "anthropic", "gemini"];
+
+let upstream: Awaited<ReturnType<typeof startScriptedUpstream>>;
+let stack: Stack;
+
+beforeAll(async () => {
+  upstream = await startScriptedUpstream();
+  stack = await startStack(
+    { channels: scriptedChannels(upstream.url) },
+    // Scripted faults must not open a channel's circuit for the next test.
+    { breaker: { failureThreshold: 1000, cooldownMs: 60_000 } },
+  );
+});
+afterAll(async () => {
+  await stack?.close();
+  await upstream?.close();
+});
+
+const call = (client: ClientFormat, protocol: UpstreamProtocol, stream: boolean, text = "hi") => {
+  const { path, body } = REQUEST[client]({ model: SCRIPTED_MODEL[protocol], text, stream });
+  return postJson(stack.gateway.url + path, body, auth());
+};
+
+// --- Item 1: a cut stream is not a finish ---------------------------------------------------
+
+/** Each protocol's stream, cut after its first text: no terminal event. */
+const CUT: Record<UpstreamProtocol, (request: ScriptedRequest) => string> = {
+  openai: () =>
+    sse([
+      {
+        id: "c1",
+        object: "chat.completion.chunk",
+        created: 1,
+        model: "m",
+        choices: [{ index: 0, delta: { role: "assistant", content: "Hello" }, finish_reason: null }],
+      },
+    ]),
+  "openai-responses": () =>
+    sse(
+      [
+        {
+          type: "response.created",
+          sequence_number: 0,
+          response: {
+            id: "resp_1",
+            object: "response",
+            created_at: 1,
+            model: "m",
+            status: "in_progress",
+            output: [],
+          },
+        },
+        {
+          type: "response.output_item.added",
+          sequence_number: 1,
+          output_index: 0,
+          item: { type: "message", id: "m1", role: "assistant", status: "in_progress", content: [] },
+        },
+        {
+          type: "response.output_text.delta",
+          sequence_number: 2,
+          item_id: "m1",
+          output_index: 0,
+          content_index: 0,
+          delta: "Hello",
+        },
+      ],
+      true,
+    ),
+  anthropic: () =>
+    sse(
+      [
+        {
+          type: "message_start",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "m",
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 3, output_tokens: 1 },
+          },
+        },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } },
+      ],
+      true,
+    ),
+  gemini: () =>
+    sse([
+      {
+        candidates: [{ content: { role: "model", parts: [{ text: "Hello" }] }, index: 0 }],
+        modelVersion: "m",
+        responseId: "r1",
+      },
+    ]),
+};
+
+/** The client's own failure signal, and no sign of a normal finish. */
+const FAILED_STREAM: Record<ClientFormat, (frames: Frame[]) => void> = {
+  chat(frames) {
+    const chunks = frames.filter((f) => f.data !== "[DONE]").map((f) => JSON.parse(f.data));
+    expect(chunks.some((c: Json) => c.error !== undefined)).toBe(true);
+    expect(chunks.some((c: Json) => (c.choices ?? []).some((ch: Json) => ch.finish_reason))).toBe(
+      false,
+    );
+  },
+  responses(frames) {
+    const types = frames.map((f) => JSON.parse(f.data).type);
+    expect(types.some((t) => t === "response.failed" || t === "response.incomplete")).toBe(true);
+    expect(types).not.toContain("response.completed");
+  },
+  messages(frames) {
+    expect(frames.some((f) => f.event === "error")).toBe(true);
+    const types = frames.map((f) => JSON.parse(f.data).type);
+    expect(types).not.toContain("message_stop");
+  },
+  native(frames) {
+    const chunks = frames.map((f) => JSON.parse(f.data));
+    expect(chunks.some((c: Json) => c.error !== undefined)).toBe(true);
+    expect(
+      chunks.some((c: Json) => (c.candidates ?? []).some((x: Json) => x.finishReason)),
+    ).toBe(false);
+  },
+};
+
+describe("item 1: a cut stream is not a finish", () => {
+  for (const protocol of UPSTREAMS) {
+    for (const client of CLIENTS) {
+      // "empty": a stream body with no event at all (a keep-alive comment only).
+      for (const body of ["cut", "empty"] as const) {
+        it(`${client} client, ${protocol} upstream, ${body} stream: the client's failure signal, logged as an upstream failure`, async () => {
+          upstream.script((request) => ({
+            body: body === "cut" ? CUT[protocol](request) : ": keep-alive\n\n",
+          }));
+          const res = await call(client, protocol, true);
+          expect(res.status).toBe(200);
+          FAILED_STREAM[client](parseSse(res.text));
+          const row = await loggedRowOf(stack, res.headers.get("x-request-id"));
+          expect(row.status).toBe(502);
+          expect(row.error).toMatch(/ended before its finish/);
+        });
+      }
+    }
+  }
+});
