@@ -162,3 +162,152 @@ describe("item 1: a cut stream is not a finish", () => {
     }
   }
 });
+
+// --- Item 2: nothing after a stream error -----------------------------------------------------
+
+const CUT_ARGS = '{"city":"Par';
+const chatBase = { id: "c1", created: 1, model: "m" };
+const chatToolCall = { id: "call_1", type: "function", function: { name: "get_weather", arguments: CUT_ARGS } };
+const responsesCall = {
+  type: "function_call",
+  id: "fc_1",
+  call_id: "call_1",
+  name: "get_weather",
+  arguments: CUT_ARGS,
+  status: "incomplete",
+};
+const responsesReply = (status: string, output: Json[]) => ({
+  id: "resp_1",
+  object: "response",
+  created_at: 1,
+  model: "m",
+  status,
+  incomplete_details: status === "incomplete" ? { reason: "max_output_tokens" } : null,
+  output,
+  usage: { input_tokens: 5, output_tokens: 7, total_tokens: 12 },
+});
+
+/** A max-tokens stop inside a tool call's arguments, stream and not, as each upstream sends it. */
+const MAX_TOKENS_IN_CALL: Partial<Record<UpstreamProtocol, (request: ScriptedRequest) => string>> = {
+  openai: (request) =>
+    request.stream
+      ? sse([
+          {
+            ...chatBase,
+            object: "chat.completion.chunk",
+            choices: [
+              {
+                index: 0,
+                delta: { role: "assistant", tool_calls: [{ index: 0, ...chatToolCall }] },
+                finish_reason: null,
+              },
+            ],
+          },
+          { ...chatBase, object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "length" }] },
+          {
+            ...chatBase,
+            object: "chat.completion.chunk",
+            choices: [],
+            usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+          },
+          "[DONE]",
+        ])
+      : JSON.stringify({
+          ...chatBase,
+          object: "chat.completion",
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content: null, tool_calls: [chatToolCall] },
+              finish_reason: "length",
+            },
+          ],
+          usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+        }),
+  "openai-responses": (request) =>
+    request.stream
+      ? sse(
+          [
+            { type: "response.created", sequence_number: 0, response: responsesReply("in_progress", []) },
+            {
+              type: "response.output_item.added",
+              sequence_number: 1,
+              output_index: 0,
+              item: { ...responsesCall, arguments: "", status: "in_progress" },
+            },
+            {
+              type: "response.function_call_arguments.delta",
+              sequence_number: 2,
+              item_id: "fc_1",
+              output_index: 0,
+              delta: CUT_ARGS,
+            },
+            {
+              type: "response.incomplete",
+              sequence_number: 3,
+              response: responsesReply("incomplete", [responsesCall]),
+            },
+          ],
+          true,
+        )
+      : JSON.stringify(responsesReply("incomplete", [responsesCall])),
+};
+
+/** The frames after the client's error frame: only usage may follow it. */
+const AFTER_ERROR: Record<ClientFormat, (frames: Frame[]) => Json[]> = {
+  chat: (frames) => {
+    const chunks = frames.filter((f) => f.data !== "[DONE]").map((f) => JSON.parse(f.data));
+    return chunks.slice(chunks.findIndex((c: Json) => c.error) + 1);
+  },
+  responses: (frames) => {
+    const events = frames.map((f) => JSON.parse(f.data));
+    // The Responses failure is an error event then its response.failed.
+    return events
+      .slice(events.findIndex((e: Json) => e.type === "error") + 1)
+      .filter((e: Json) => e.type !== "response.failed");
+  },
+  messages: (frames) => {
+    const at = frames.findIndex((f) => f.event === "error");
+    return frames.slice(at + 1).map((f) => JSON.parse(f.data));
+  },
+  native: (frames) => {
+    const chunks = frames.map((f) => JSON.parse(f.data));
+    return chunks.slice(chunks.findIndex((c: Json) => c.error) + 1);
+  },
+};
+const onlyUsage: Record<ClientFormat, (after: Json) => boolean> = {
+  chat: (c) => (c.choices ?? []).length === 0,
+  responses: () => false,
+  messages: (e) => e.type === "message_delta" && e.delta?.stop_reason === undefined,
+  native: (c) => c.candidates === undefined,
+};
+
+describe("item 2: a max-tokens stop inside a tool call fails alike, and nothing follows the error", () => {
+  for (const protocol of ["openai", "openai-responses"] as const) {
+    for (const client of CLIENTS) {
+      if (client === "chat" && protocol === "openai") continue; // the same-format bytes
+      it(`${client} client, ${protocol} upstream: stream and non-stream give the same 502`, async () => {
+        upstream.script((request) => ({ body: MAX_TOKENS_IN_CALL[protocol]!(request) }));
+        const { path, body } = REQUEST[client]({
+          model: SCRIPTED_MODEL[protocol],
+          text: "weather?",
+          stream: true,
+          tools: true,
+        });
+        const streamed = await postJson(stack.gateway.url + path, body, auth());
+        const frames = parseSse(streamed.text);
+        expect(streamed.text).toMatch(/did not finish with complete JSON arguments/);
+        for (const after of AFTER_ERROR[client](frames)) expect(onlyUsage[client](after)).toBe(true);
+        const whole = REQUEST[client]({
+          model: SCRIPTED_MODEL[protocol],
+          text: "weather?",
+          stream: false,
+          tools: true,
+        });
+        const res = await postJson(stack.gateway.url + whole.path, whole.body, auth());
+        expect(res.status).toBe(502);
+        expect(res.text).toMatch(/did not finish with complete JSON arguments/);
+      });
+    }
+  }
+});

@@ -54,10 +54,13 @@ export class NativeStreamEncoder {
    * part carries it.
    */
   private readonly heldSignatures = new Map<number, string>();
+  /** An error frame went out: only usage may follow it, never a call or text written late. */
+  private failed = false;
 
   constructor(private readonly options: StreamEncodeOptions = {}) {}
 
   push(event: StreamEvent, emit: (message: SseMessage) => void): void {
+    if (this.failed && event.type !== "usage") return;
     if (event.type !== "prompt-feedback" && event.type !== "response-start" && "index" in event) {
       this.sawContent = true;
     }
@@ -141,6 +144,7 @@ export class NativeStreamEncoder {
         emit(this.frame({ usageMetadata: renderNativeUsage(event.usage, this.options) }));
         return;
       case "error":
+        this.failed = true;
         emit({
           data: JSON.stringify({
             error: {
@@ -156,6 +160,7 @@ export class NativeStreamEncoder {
 
   /** Calls whose part-end never came are written at the end rather than lost. */
   end(emit: (message: SseMessage) => void): void {
+    if (this.failed) return;
     const pending = [...this.calls.keys()].map(
       (key) => key.split(":").map(Number) as [number, number],
     );

@@ -1,10 +1,13 @@
 import {
   type AssistantPart,
   type Response as CanonicalResponse,
+  findIncompleteToolCall,
+  incompleteToolCallMessage,
   isUsageKnown,
   type Usage,
   type Warning,
 } from "@interlingua/core-types";
+import { badGateway } from "@interlingua/errors";
 import { wrapJsonText } from "../contract/envelope.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
@@ -62,6 +65,10 @@ export function renderJsonReply(
   const wrap = (json: string) => (request.wrap ? wrapJsonText(json) : json);
   const delivered = () => jsonDelivery(committed);
   if (committed.response === undefined) return { body: wrap(committed.text), delivered };
+  // A tool call cut by a max-tokens stop fails as the same reply streamed does (the stream's
+  // guardToolArguments): never half arguments in another format, nor an invented "{}".
+  const incomplete = findIncompleteToolCall(committed.response);
+  if (incomplete !== undefined) throw badGateway(incompleteToolCallMessage(incomplete));
   const translated =
     fill === undefined ? committed.response : fillResponse(committed.response, fill);
   const rendered = clientCodec(request).response.render(translated, {
