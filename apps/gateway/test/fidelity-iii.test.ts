@@ -311,3 +311,128 @@ describe("item 2: a max-tokens stop inside a tool call fails alike, and nothing 
     }
   }
 });
+
+// --- Item 3: exact numbers in tool arguments -------------------------------------------------
+
+const EXACT_ARGS = '{"id":12345678901234567890,"n":9007199254740993,"x":1.0000000000000001,"big":1e400}';
+const chatReply = (args: string) =>
+  JSON.stringify({
+    ...chatBase,
+    object: "chat.completion",
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: args } }],
+        },
+        finish_reason: "tool_calls",
+      },
+    ],
+    usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+  });
+/** Each upstream's whole reply calling get_weather with EXACT_ARGS, written as its own JSON. */
+const EXACT_REPLY: Record<UpstreamProtocol, string> = {
+  openai: chatReply(EXACT_ARGS),
+  "openai-responses": `{"id":"resp_1","object":"response","created_at":1,"model":"m","status":"completed","output":[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":${JSON.stringify(EXACT_ARGS)},"status":"completed"}],"usage":{"input_tokens":5,"output_tokens":7,"total_tokens":12}}`,
+  anthropic: `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"call_1","name":"get_weather","input":${EXACT_ARGS}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":7}}`,
+  gemini: `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":${EXACT_ARGS}}}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":7,"totalTokenCount":12},"modelVersion":"m","responseId":"r1"}`,
+};
+/** The arguments a client reads from a non-stream reply, as the JSON text it received. */
+const ARGS_TEXT: Record<ClientFormat, (text: string) => string> = {
+  chat: (text) => JSON.parse(text).data.choices[0].message.tool_calls[0].function.arguments,
+  responses: (text) => JSON.parse(text).data.choices[0].message.tool_calls[0].function.arguments,
+  messages: (text) => /"input":(\{[^}]*\})/.exec(text)![1]!,
+  native: (text) => /"args":(\{[^}]*\})/.exec(text)![1]!,
+};
+/** A tool loop's history in each client format: the assistant's call with EXACT_ARGS, its result. */
+const HISTORY: Record<ClientFormat, (model: string) => { path: string; text: string }> = {
+  chat: (model) => ({
+    path: "/v1/chat/completions",
+    text: `{"model":"${model}","tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object"}}}],"messages":[{"role":"user","content":"go"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":${JSON.stringify(EXACT_ARGS)}}}]},{"role":"tool","tool_call_id":"call_1","content":"ok"}]}`,
+  }),
+  responses: (model) => ({
+    path: "/v1/responses",
+    text: `{"model":"${model}","tools":[{"type":"function","function":{"name":"get_weather","description":"w","parameters":{"type":"object"}}}],"input":[{"role":"user","content":[{"type":"input_text","text":"go"}]},{"type":"function_call","call_id":"call_1","name":"get_weather","arguments":${JSON.stringify(EXACT_ARGS)}},{"type":"function_call_output","call_id":"call_1","output":"ok"}]}`,
+  }),
+  messages: (model) => ({
+    path: "/v1/messages",
+    text: `{"model":"${model}","max_tokens":100,"tools":[{"name":"get_weather","input_schema":{"type":"object"}}],"messages":[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"tool_use","id":"call_1","name":"get_weather","input":${EXACT_ARGS}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_1","content":"ok"}]}]}`,
+  }),
+  native: (model) => ({
+    path: `/v1beta/models/${model}:generateContent`,
+    text: `{"tools":[{"functionDeclarations":[{"name":"get_weather","parameters":{"type":"object"}}]}],"contents":[{"role":"user","parts":[{"text":"go"}]},{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":${EXACT_ARGS}}}]},{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"ok":true}}}]}]}`,
+  }),
+};
+/** Where each upstream protocol's request carries the history's call arguments, as sent. */
+const SENT_ARGS: Record<UpstreamProtocol, (text: string) => string> = {
+  openai: (text) => JSON.parse(text).messages[1].tool_calls[0].function.arguments,
+  "openai-responses": (text) =>
+    JSON.parse(text).input.find((i: Json) => i.type === "function_call").arguments,
+  anthropic: (text) => /"input":(\{[^}]*\})/.exec(text)![1]!,
+  gemini: (text) => /"args":(\{[^}]*\})/.exec(text)![1]!,
+};
+
+describe("item 3: tool-call arguments keep their numbers exactly", () => {
+  for (const protocol of UPSTREAMS) {
+    for (const client of CLIENTS) {
+      it(`${client} client, ${protocol} upstream: the reply's arguments and the history's`, async () => {
+        upstream.script(() => ({ body: EXACT_REPLY[protocol] }));
+        const res = await call(client, protocol, false);
+        expect(res.status, res.text).toBe(200);
+        expect(JSON.parse(ARGS_TEXT[client](res.text))).toEqual(JSON.parse(EXACT_ARGS));
+        expect(ARGS_TEXT[client](res.text)).toBe(EXACT_ARGS);
+
+        const history = HISTORY[client](SCRIPTED_MODEL[protocol]);
+        const before = upstream.requests.length;
+        const sent = await fetch(stack.gateway.url + history.path, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...auth() },
+          body: history.text,
+        });
+        expect(sent.status, await sent.text()).toBe(200);
+        const request = upstream.requests[before]!;
+        expect(SENT_ARGS[protocol](request.text)).toBe(EXACT_ARGS);
+      });
+    }
+  }
+});
+
+describe("item 3, streams: arguments keep their numbers in both directions", () => {
+  it("a Gemini stream's functionCall args reach chat, Responses and messages clients exactly", async () => {
+    upstream.script(() => ({
+      body: sse([
+        `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":${EXACT_ARGS}}}]},"finishReason":"STOP","index":0}],"modelVersion":"m","responseId":"r1"}`,
+      ]),
+    }));
+    for (const client of ["chat", "responses", "messages"] as const) {
+      const res = await call(client, "gemini", true);
+      expect(res.text).toContain(JSON.stringify(EXACT_ARGS).slice(1, -1));
+    }
+  });
+  it("a chat stream's arguments reach a native client's functionCall args exactly", async () => {
+    upstream.script(() => ({
+      body: sse([
+        {
+          ...chatBase,
+          object: "chat.completion.chunk",
+          choices: [
+            {
+              index: 0,
+              delta: {
+                role: "assistant",
+                tool_calls: [{ index: 0, ...chatToolCall, function: { name: "get_weather", arguments: EXACT_ARGS } }],
+              },
+              finish_reason: null,
+            },
+          ],
+        },
+        { ...chatBase, object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+        "[DONE]",
+      ]),
+    }));
+    const res = await call("native", "openai", true);
+    expect(res.text).toContain(`"args":${EXACT_ARGS}`);
+  });
+});

@@ -10,6 +10,8 @@ export interface ScriptedRequest {
   path: string;
   headers: IncomingMessage["headers"];
   body: Json;
+  /** The body as sent, for what JSON.parse would change (exact numbers). */
+  text: string;
   stream: boolean;
 }
 
@@ -53,7 +55,7 @@ export async function startScriptedUpstream(): Promise<{
       const protocol = protocolOf(path);
       const stream =
         protocol === "gemini" ? path.includes(":streamGenerateContent") : body.stream === true;
-      const request = { protocol, path, headers: req.headers, body, stream };
+      const request = { protocol, path, headers: req.headers, body, text, stream };
       requests.push(request);
       const reply = current(request);
       res.writeHead(reply.status ?? 200, {
@@ -78,6 +80,9 @@ export async function startScriptedUpstream(): Promise<{
   };
 }
 
+/** The channels' key: no run of it spells a number or a word the tests send. */
+export const SCRIPTED_KEY = "sk-scr-Qw7Lp-Xv9Rt-Kd3Hm";
+
 /** One model per upstream protocol, each on its own channel at the scripted upstream. */
 export const SCRIPTED_MODEL: Record<UpstreamProtocol, string> = {
   openai: "txtA-5",
@@ -91,7 +96,7 @@ export const scriptedChannels = (url: string) =>
     name: `s-${protocol}`,
     protocol,
     base_url: url,
-    api_key: "scripted-key-0123456789",
+    api_key: SCRIPTED_KEY,
     models: [SCRIPTED_MODEL[protocol]],
   }));
 

@@ -8,6 +8,7 @@ export * from "./finish-reason.js";
 export * from "./frame-scan.js";
 export * from "./guard-tool-arguments.js";
 export * from "./json-depth.js";
+export * from "./json-exact.js";
 export * from "./json-patterns.js";
 export * from "./json-value.js";
 export * from "./message.js";

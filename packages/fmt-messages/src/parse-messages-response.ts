@@ -1,4 +1,9 @@
-import type { AssistantPart, Choice, Response } from "@interlingua/core-types";
+import {
+  type AssistantPart,
+  type Choice,
+  type Response,
+  stringifyJsonKeepingNumbers,
+} from "@interlingua/core-types";
 import { invalidFromZod } from "@interlingua/errors";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
 import {
@@ -19,7 +24,7 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
         type: "tool-call",
         id: block.id,
         name: block.name,
-        arguments: JSON.stringify(block.input),
+        arguments: stringifyJsonKeepingNumbers(block.input),
       };
     case "thinking":
       return block.signature

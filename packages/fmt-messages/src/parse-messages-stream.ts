@@ -1,10 +1,12 @@
 import {
   JSON_INDEX_PATTERN,
   JSON_STRING_PATTERN,
+  parseWireJson,
   pushDecoderStream,
-  streamCutEvent,
   type SseMessage,
+  streamCutEvent,
   type StreamEvent,
+  stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
 import { messagesErrorStatus } from "./map-messages-error-type.js";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
@@ -80,7 +82,7 @@ export class MessagesStreamDecoder {
     }
     let event: unknown;
     try {
-      event = JSON.parse(data);
+      event = parseWireJson(data);
     } catch {
       this.ended = true;
       emit({
@@ -188,7 +190,7 @@ export class MessagesStreamDecoder {
         const args = isObject(input) && Object.keys(input).length > 0;
         this.blocks.set(index, { kind: "tool", args });
         emit({ type: "tool-call-start", index, id: str(block["id"]), name: str(block["name"]) });
-        if (args) emit({ type: "tool-arguments-delta", index, delta: JSON.stringify(input) });
+        if (args) emit({ type: "tool-arguments-delta", index, delta: stringifyJsonKeepingNumbers(input) });
         return;
       }
       default:

@@ -1,12 +1,13 @@
 import {
-  type AssistantPart,
   addFields,
+  type AssistantPart,
   type FilePart,
   type ImagePart,
   isOpenApiDialect,
   type JsonObject,
   openApiToJsonSchema,
   parseDataUrl,
+  parseJsonKeepingNumbers,
   type RenderOptions,
   type Request,
   restoreMovedThinkingSignature,
@@ -390,7 +391,7 @@ function toolInput(args: string, feature: string): Record<string, unknown> {
   if (args === "") return {};
   let value: unknown;
   try {
-    value = JSON.parse(args);
+    value = parseJsonKeepingNumbers(args);
   } catch {
     value = undefined;
   }

@@ -1,10 +1,12 @@
-import type {
-  AssistantPart,
-  CacheControl,
-  FilePart,
-  ImagePart,
-  RenderOptions,
-  UserPart,
+import {
+  type AssistantPart,
+  type CacheControl,
+  type FilePart,
+  type ImagePart,
+  parseJsonKeepingNumbers,
+  type RenderOptions,
+  stringifyJsonKeepingNumbers,
+  type UserPart,
 } from "@interlingua/core-types";
 import { invalidField, invalidRequest } from "@interlingua/errors";
 import type { NativeCacheControl, NativePart } from "./native-api.js";
@@ -115,7 +117,7 @@ export function parseAssistantPart(
         type: "tool-call",
         id: call.id ?? ctx.nextCallId(),
         name: call.name,
-        arguments: JSON.stringify(call.args ?? {}),
+        arguments: stringifyJsonKeepingNumbers(call.args ?? {}),
       };
       if (part.thoughtSignature !== undefined) toolCall.signature = part.thoughtSignature;
       if (part.cache_control) toolCall.cacheControl = cacheControlFrom(part.cache_control);
@@ -231,7 +233,7 @@ function argumentsObject(
 ): Record<string, unknown> {
   if (args === "") return {};
   try {
-    const value: unknown = JSON.parse(args);
+    const value: unknown = parseJsonKeepingNumbers(args);
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
       return value as Record<string, unknown>;
     }

@@ -1,10 +1,12 @@
 import {
   movedThinkingSignature,
+  parseWireJson,
   pushDecoderStream,
   type SafetyRating,
   type SseMessage,
-  type StreamEvent,
   streamCutEvent,
+  type StreamEvent,
+  stringifyJsonKeepingNumbers,
   type Usage,
 } from "@interlingua/core-types";
 import { parseUpstreamError } from "@interlingua/errors";
@@ -131,7 +133,7 @@ export class NativeStreamDecoder {
     if (data === "" || data === "[DONE]") return;
     let chunk: unknown;
     try {
-      chunk = JSON.parse(data);
+      chunk = parseWireJson(data);
     } catch {
       this.failed = true;
       emit(this.errorEvent(502, { error: { code: 502, message: "a stream frame was not JSON" } }));
@@ -363,7 +365,7 @@ export class NativeStreamDecoder {
       if (!willContinue) this.closePart(state, choice, emit);
       return;
     }
-    emit(at({ type: "tool-arguments-delta", index, delta: JSON.stringify(args ?? {}) }, choice));
+    emit(at({ type: "tool-arguments-delta", index, delta: stringifyJsonKeepingNumbers(args ?? {}) }, choice));
     emit(at({ type: "part-end", index }, choice));
   }
 

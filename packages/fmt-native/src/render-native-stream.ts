@@ -1,9 +1,11 @@
 import {
   moveThinkingSignature,
+  parseJsonKeepingNumbers,
   type SseMessage,
   type StreamEncodeOptions,
   type StreamEvent,
   type StreamEventOf,
+  stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
 import { nativeStatusFor } from "@interlingua/errors";
 import { isBlockedFinish } from "./blocked-prompt.js";
@@ -265,7 +267,7 @@ export class NativeStreamEncoder {
     let args: Record<string, unknown> = {};
     if (text !== "") {
       try {
-        const value: unknown = JSON.parse(text);
+        const value: unknown = parseJsonKeepingNumbers(text);
         if (typeof value === "object" && value !== null && !Array.isArray(value)) {
           args = value as Record<string, unknown>;
         } else throw new TypeError("not an object");
@@ -312,7 +314,7 @@ export class NativeStreamEncoder {
     if (this.model !== "") body.modelVersion = this.model;
     if (this.createTime !== undefined) body.createTime = this.createTime;
     if (this.id !== "") body.responseId = this.id;
-    return { data: JSON.stringify(body) };
+    return { data: stringifyJsonKeepingNumbers(body) };
   }
 
   private warnOnce(key: string, warning: { feature: string; message: string }): void {

@@ -1,4 +1,8 @@
-import type { Response as CanonicalResponse, Warning } from "@interlingua/core-types";
+import {
+  type Response as CanonicalResponse,
+  parseWireJson,
+  type Warning,
+} from "@interlingua/core-types";
 import { GatewayError } from "@interlingua/errors";
 import type { Agent } from "undici";
 import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
@@ -238,7 +242,7 @@ function parseJsonReply(
 ): AttemptResult {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseWireJson(text);
   } catch {
     return { ok: false, failure: { kind: "malformed", message: "upstream body is not JSON" } };
   }

@@ -4,6 +4,7 @@ import {
   findIncompleteToolCall,
   incompleteToolCallMessage,
   isUsageKnown,
+  stringifyJsonKeepingNumbers,
   type Usage,
   type Warning,
 } from "@interlingua/core-types";
@@ -74,7 +75,7 @@ export function renderJsonReply(
   const rendered = clientCodec(request).response.render(translated, {
     onWarning: (w) => warnings.push(w),
   });
-  return { body: wrap(JSON.stringify(rendered)), delivered };
+  return { body: wrap(stringifyJsonKeepingNumbers(rendered)), delivered };
 }
 
 /** Characters a reply part generated (media output is billed by its model's own prices). */

@@ -4,7 +4,13 @@ import {
   stripCacheControl,
   stripWireCacheControl,
 } from "@interlingua/cache-control";
-import type { Request, UpstreamProtocol, Warning, WireFormat } from "@interlingua/core-types";
+import {
+  type Request,
+  stringifyJsonKeepingNumbers,
+  type UpstreamProtocol,
+  type Warning,
+  type WireFormat,
+} from "@interlingua/core-types";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import { reportUntranslatedFields } from "./client-fields.ts";
 import { withClientDefaults } from "./client-format-defaults.ts";
@@ -96,7 +102,7 @@ export function prepareUpstreamRequest(
     );
     if (removed.length > 0) onWarning(cacheControlDropped(removed, channel.protocol));
     const forwarded = format === "messages" ? withSignedToolTurn(wire, onWarning) : wire;
-    return { ...target, headers, body: JSON.stringify(forwarded), sameFormat: true, injectedUsage };
+    return { ...target, headers, body: stringifyJsonKeepingNumbers(forwarded), sameFormat: true, injectedUsage };
   }
   // The client's own fields the canonical model does not hold stay behind: reported (or refused).
   if (!sameFormat) {
@@ -125,7 +131,7 @@ export function prepareUpstreamRequest(
   const body = protocol.finish === undefined ? rendered : protocol.finish(rendered);
   // A rendered body in the client's own format still gets its reply back byte for byte.
   const injectedUsage = sameFormat && askUsage && request.canonical.includeUsage !== true;
-  return { ...target, headers, body: JSON.stringify(body), sameFormat, injectedUsage };
+  return { ...target, headers, body: stringifyJsonKeepingNumbers(body), sameFormat, injectedUsage };
 }
 
 /**
