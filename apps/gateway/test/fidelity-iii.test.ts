@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  SCRIPTED_KEY,
+  SPEECH_MODEL,
   type ScriptedRequest,
   SCRIPTED_MODEL,
   scriptedChannels,
@@ -434,5 +436,125 @@ describe("item 3, streams: arguments keep their numbers in both directions", () 
     }));
     const res = await call("native", "openai", true);
     expect(res.text).toContain(`"args":${EXACT_ARGS}`);
+  });
+});
+
+// --- Item 4: output is never rewritten -------------------------------------------------------
+
+const QUOTED = "OPENAI_API_KEY=sk-proj-YOUR_KEY_HERE";
+
+/** A reply saying `text` (and calling a tool with it), as each upstream writes it. */
+const SAYING: Partial<Record<UpstreamProtocol, (request: ScriptedRequest, text: string) => string>> = {
+  openai: (request, text) =>
+    request.stream
+      ? sse([
+          {
+            ...chatBase,
+            object: "chat.completion.chunk",
+            choices: [{ index: 0, delta: { role: "assistant", content: text }, finish_reason: null }],
+          },
+          {
+            ...chatBase,
+            object: "chat.completion.chunk",
+            choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+          },
+          "[DONE]",
+        ])
+      : JSON.stringify({
+          ...chatBase,
+          object: "chat.completion",
+          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+        }),
+  anthropic: (request, text) =>
+    request.stream
+      ? sse(
+          [
+            {
+              type: "message_start",
+              message: {
+                id: "msg_1",
+                type: "message",
+                role: "assistant",
+                model: "m",
+                content: [],
+                stop_reason: null,
+                usage: { input_tokens: 3, output_tokens: 1 },
+              },
+            },
+            { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+            { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+            { type: "content_block_stop", index: 0 },
+            { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 5 } },
+            { type: "message_stop" },
+          ],
+          true,
+        )
+      : JSON.stringify({
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model: "m",
+          content: [{ type: "text", text }],
+          stop_reason: "end_turn",
+          stop_sequence: null,
+          usage: { input_tokens: 3, output_tokens: 5 },
+        }),
+};
+
+describe("item 4: a key's public prefix in an answer reaches the client byte for byte", () => {
+  for (const protocol of ["openai", "anthropic"] as const) {
+    for (const client of CLIENTS) {
+      for (const stream of [false, true]) {
+        it(`${client} client, ${protocol} upstream, ${stream ? "stream" : "non-stream"}`, async () => {
+          upstream.script((request) => ({ body: SAYING[protocol]!(request, `Set ${QUOTED} first`) }));
+          const quoted = await call(client, protocol, stream);
+          expect(quoted.status).toBe(200);
+          expect(quoted.text).toContain(QUOTED);
+          expect(quoted.text).not.toContain("[redacted]");
+          // The channel's own key, or a long slice of its secret, never leaves.
+          upstream.script((request) => ({
+            body: SAYING[protocol]!(request, `mine is ${SCRIPTED_KEY} and ${SCRIPTED_KEY.slice(10, 20)}`),
+          }));
+          const leaked = await call(client, protocol, stream);
+          expect(leaked.text).not.toContain(SCRIPTED_KEY.slice(8, 16));
+          expect(leaked.text).not.toContain(SCRIPTED_KEY.slice(12, 20));
+          expect(leaked.text).toContain("[redacted]");
+        });
+      }
+    }
+  }
+});
+
+describe("item 4: speech relays only audio", () => {
+  const speak = () =>
+    postJson(
+      `${stack.gateway.url}/v1/audio/speech`,
+      { model: SPEECH_MODEL, input: "hello there", voice: "alloy", response_format: "wav" },
+      auth(),
+    );
+  it("an HTML page echoing the request's Authorization is a 502, never relayed, never charged", async () => {
+    upstream.script((request) => ({
+      contentType: "audio/wav",
+      body: `<!DOCTYPE html><html><body>authorization: ${request.headers.authorization}</body></html>`,
+    }));
+    const res = await speak();
+    expect(res.status).toBe(502);
+    expect(res.text).not.toContain(SCRIPTED_KEY.slice(8));
+    expect(res.text).toMatch(/not wav audio/);
+    const row = await loggedRowOf(stack, res.headers.get("x-request-id"));
+    expect(row.status).toBe(502);
+    expect(row.credits).toBe(0);
+  });
+  it("a wav body is relayed as it came, and charged", async () => {
+    const wav = Buffer.concat([Buffer.from("RIFF\x24\x00\x00\x00WAVEfmt ", "latin1"), Buffer.alloc(64, 1)]);
+    upstream.script(() => ({ contentType: "audio/wav", body: wav.toString("latin1") }));
+    const res = await fetch(`${stack.gateway.url}/v1/audio/speech`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth() },
+      body: JSON.stringify({ model: SPEECH_MODEL, input: "hello", voice: "alloy" }),
+    });
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(wav.toString("latin1"), "utf8"))).toBe(true);
   });
 });

@@ -24,7 +24,7 @@ export interface ScriptedReply {
 export type Script = (request: ScriptedRequest) => ScriptedReply;
 
 const protocolOf = (path: string): UpstreamProtocol =>
-  path.startsWith("/v1/chat/")
+  path.startsWith("/v1/chat/") || path.startsWith("/v1/audio/")
     ? "openai"
     : path.startsWith("/v1/responses")
       ? "openai-responses"
@@ -81,7 +81,7 @@ export async function startScriptedUpstream(): Promise<{
 }
 
 /** The channels' key: no run of it spells a number or a word the tests send. */
-export const SCRIPTED_KEY = "sk-scr-Qw7Lp-Xv9Rt-Kd3Hm";
+export const SCRIPTED_KEY = "sk-proj-Qw7Lp2Xv9Rt4Kd3HmZ8";
 
 /** One model per upstream protocol, each on its own channel at the scripted upstream. */
 export const SCRIPTED_MODEL: Record<UpstreamProtocol, string> = {
@@ -97,8 +97,11 @@ export const scriptedChannels = (url: string) =>
     protocol,
     base_url: url,
     api_key: SCRIPTED_KEY,
-    models: [SCRIPTED_MODEL[protocol]],
+    models: protocol === "openai" ? [SCRIPTED_MODEL[protocol], SPEECH_MODEL] : [SCRIPTED_MODEL[protocol]],
   }));
+
+/** The speech model, on the scripted OpenAI channel. */
+export const SPEECH_MODEL = "txtA-4o-mini-tts";
 
 /** SSE frames as a body: `data:` lines, with `event:` where a protocol names its events. */
 export const sse = (frames: readonly Json[], named = false): string =>
