@@ -558,3 +558,58 @@ describe("item 4: speech relays only audio", () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(wav.toString("latin1"), "utf8"))).toBe(true);
   });
 });
+
+// --- Item 9: charges -------------------------------------------------------------------------
+
+describe("item 9: what is charged", () => {
+  it("a Responses upstream that fails right after response.created, reporting no usage, is not charged", async () => {
+    upstream.script(() => ({
+      body: sse(
+        [
+          {
+            type: "response.created",
+            sequence_number: 0,
+            response: responsesReply("in_progress", []),
+          },
+          {
+            type: "response.failed",
+            sequence_number: 1,
+            response: {
+              ...responsesReply("failed", []),
+              usage: null,
+              error: { code: "server_error", message: "The model failed" },
+            },
+          },
+        ],
+        true,
+      ),
+    }));
+    for (const client of CLIENTS) {
+      const res = await call(client, "openai-responses", true, "hello ".repeat(200));
+      expect(res.status).toBe(200);
+      const row = await loggedRowOf(stack, res.headers.get("x-request-id"));
+      expect(row.credits, client).toBe(0);
+      expect(row.status).toBeGreaterThanOrEqual(500);
+      expect(row.error).toMatch(/model failed/);
+    }
+  });
+
+  it("a reply without usage is estimated from its text, stream and non-stream alike", async () => {
+    const text = "hello";
+    for (const stream of [false, true]) {
+      upstream.script((request) => {
+        const reply = SAYING.anthropic!(request, text);
+        // The same reply without its usage (the message's, message_delta's).
+        return {
+          body: request.stream
+            ? reply.replace(/,"usage":\{[^}]*\}/g, "")
+            : JSON.stringify({ ...JSON.parse(reply), usage: undefined }),
+        };
+      });
+      const res = await call("messages", "anthropic", stream);
+      expect(res.status).toBe(200);
+      const row = await loggedRowOf(stack, res.headers.get("x-request-id"));
+      expect(row.completionTokens, stream ? "stream" : "non-stream").toBe(Math.ceil(text.length / 4));
+    }
+  });
+});

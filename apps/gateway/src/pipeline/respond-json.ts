@@ -9,6 +9,7 @@ import {
   type Warning,
 } from "@interlingua/core-types";
 import { badGateway } from "@interlingua/errors";
+import { replyTextChars } from "../billing/reply-text-chars.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
@@ -103,7 +104,7 @@ function outputChars(response: CanonicalResponse): number {
 /**
  * What a committed non-stream reply delivered; never throws. It is read even when rendering the
  * reply for the client failed: the upstream still did (and billed) the work. A same-format reply
- * the upstream codec cannot parse counts its whole body as delivered output.
+ * the upstream codec cannot parse counts the text in its body as delivered output.
  */
 export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
   const protocol = committed.candidate.channel.protocol;
@@ -112,7 +113,8 @@ export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
     try {
       response = UPSTREAM_PROTOCOLS[protocol].codec.response.parse(committed.json);
     } catch {
-      return { usage: undefined, outputChars: committed.text.length };
+      // Its text only, as a stream's estimate counts it: never the JSON around it.
+      return { usage: undefined, outputChars: replyTextChars(committed.json) };
     }
   }
   return {
