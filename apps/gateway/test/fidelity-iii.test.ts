@@ -613,3 +613,43 @@ describe("item 9: what is charged", () => {
     }
   });
 });
+
+// --- Item 6: Gemini code execution -------------------------------------------------------------
+
+const CODE_PARTS = [
+  { text: "Let me compute." },
+  { executableCode: { language: "PYTHON", code: "print(6 * 7)" } },
+  { codeExecutionResult: { outcome: "OUTCOME_OK", output: "42\n" } },
+  { someFuturePart: { x: 1 } },
+  { text: "The answer is 42." },
+];
+
+describe("item 6: Gemini code execution and unknown parts", () => {
+  for (const client of ["chat", "responses", "messages"] as const) {
+    for (const stream of [false, true]) {
+      it(`${client} client, ${stream ? "stream" : "non-stream"}: the code and its output are carried as text, never a 502`, async () => {
+        upstream.script((request) => {
+          const reply = {
+            candidates: [{ content: { role: "model", parts: CODE_PARTS }, finishReason: "STOP", index: 0 }],
+            usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenCount: 12 },
+            modelVersion: "m",
+            responseId: "r1",
+          };
+          return { body: request.stream ? sse([reply]) : JSON.stringify(reply) };
+        });
+        // Repeated: such a reply never fails the call (nor, so, the channel's breaker).
+        for (let i = 0; i < 4; i++) {
+          const res = await call(client, "gemini", stream);
+          expect(res.status).toBe(200);
+          expect(res.text).toContain("print(6 * 7)");
+          expect(res.text).toContain("42");
+          expect(res.text).toContain("The answer is 42.");
+          if (!stream) {
+            expect(res.headers.get("x-interlingua-warnings")).toMatch(/parts\[1\]=mapped/);
+            expect(res.headers.get("x-interlingua-warnings")).toMatch(/parts\[3\]=dropped/);
+          }
+        }
+      });
+    }
+  }
+});

@@ -18,11 +18,24 @@ import {
   mediaFromInlineData,
   renderedImageType,
 } from "./native-media.js";
+import { codeExecutionText } from "./native-code-execution.js";
 import { isGeneratedCallId } from "./native-tool-call-ids.js";
 
 /** The part's payload: the upstream's Part is a oneof of these. */
-const dataFields = ["text", "inlineData", "fileData", "functionCall", "functionResponse"] as const;
+const dataFields = [
+  "text",
+  "inlineData",
+  "fileData",
+  "functionCall",
+  "functionResponse",
+  "executableCode",
+  "codeExecutionResult",
+] as const;
 export type NativeDataField = (typeof dataFields)[number];
+
+/** Whether a part holds any data field this codec knows (a newer part type holds none). */
+export const hasDataField = (part: NativePart): boolean =>
+  dataFields.some((field) => part[field] !== undefined);
 
 export function dataFieldOf(part: NativePart, path: readonly PropertyKey[]): NativeDataField {
   let found: NativeDataField | undefined;
@@ -90,6 +103,9 @@ export function parseUserPart(
   ctx: PartParseContext,
 ): UserPart {
   if (field === "functionCall") throw invalidField(path, "a user turn cannot hold a functionCall");
+  if (field === "executableCode" || field === "codeExecutionResult") {
+    return { type: "text", text: codeExecutionText(part) ?? "" };
+  }
   if (field === "text") {
     if (part.thought) throw invalidField([...path, "thought"], "a user turn cannot hold thoughts");
     return parseText(part);
@@ -125,6 +141,9 @@ export function parseAssistantPart(
     }
     case "functionResponse":
       throw invalidField(path, "a model turn cannot hold a functionResponse");
+    case "executableCode":
+    case "codeExecutionResult":
+      return { type: "text", text: codeExecutionText(part) ?? "" };
     default:
       return parseMedia(part, field, ctx);
   }

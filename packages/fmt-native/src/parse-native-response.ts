@@ -2,6 +2,7 @@ import type {
   AssistantPart,
   Choice,
   PromptFeedback,
+  RenderOptions,
   Response,
   SafetyRating,
 } from "@interlingua/core-types";
@@ -15,7 +16,7 @@ import {
   nativeResponseSchema,
 } from "./native-api.js";
 import { buildExtras, type NativeBookkeeping } from "./native-extras.js";
-import { type PartParseContext, parseAssistantPart } from "./native-parts.js";
+import { hasDataField, type PartParseContext, parseAssistantPart } from "./native-parts.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 
 const knownFields = new Set([
@@ -61,8 +62,10 @@ export const createTimeOf = (created: number): string | undefined =>
  * kept in extras.native; finishMessage is the finish reason's explanation; unknown candidate
  * fields (citations, grounding) are not kept.
  * A blocked prompt (blockReason, no candidates) is one empty choice finished content-filter.
+ * Code-execution parts become fenced text (reported, `native-code-execution.ts`); a part of a
+ * kind this codec does not know is dropped and reported, never a failed reply.
  */
-export function parseNativeResponse(wire: unknown): Response {
+export function parseNativeResponse(wire: unknown, options?: RenderOptions): Response {
   const parsed = nativeResponseSchema.safeParse(wire);
   if (!parsed.success) throw invalidFromZod(parsed.error, "response");
   const body = parsed.data;
@@ -72,9 +75,26 @@ export function parseNativeResponse(wire: unknown): Response {
     const index = candidate.index ?? c;
     let calls = 0;
     const ctx: PartParseContext = { book, nextCallId: () => generatedCallId(id, index, calls++) };
-    const parts: AssistantPart[] = (candidate.content?.parts ?? []).map((part, p) =>
-      parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx),
-    );
+    const parts: AssistantPart[] = [];
+    (candidate.content?.parts ?? []).forEach((part, p) => {
+      const path = `candidates[${c}].content.parts[${p}]`;
+      if (!hasDataField(part)) {
+        options?.onWarning?.({
+          type: "dropped",
+          feature: path,
+          message: "a part of a kind this gateway does not know was dropped",
+        });
+        return;
+      }
+      if (part.executableCode !== undefined || part.codeExecutionResult !== undefined) {
+        options?.onWarning?.({
+          type: "mapped",
+          feature: path,
+          message: "code execution (executableCode / codeExecutionResult) is carried as text",
+        });
+      }
+      parts.push(parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx));
+    });
     const choice: Choice = {
       index,
       message: { role: "assistant", parts },

@@ -12,6 +12,7 @@ import {
 import { parseUpstreamError } from "@interlingua/errors";
 import { blockedFinishReason } from "./blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
+import { codeExecutionText } from "./native-code-execution.js";
 import { parseNativeUsage } from "./map-native-usage.js";
 import {
   type NativePartialArg,
@@ -282,7 +283,9 @@ export class NativeStreamDecoder {
       this.functionCall(part.functionCall, signature, state, choice, emit);
       return;
     }
-    const isText = typeof part.text === "string";
+    // Code execution is carried as fenced text, as in the whole reply (native-code-execution.ts).
+    const code = codeExecutionText(part);
+    const isText = typeof part.text === "string" || code !== undefined;
     if (!isText && (part.inlineData !== undefined || part.fileData !== undefined)) {
       // Media has no stream event; it still takes its part index, as in the whole response.
       this.closePart(state, choice, emit);
@@ -290,7 +293,7 @@ export class NativeStreamDecoder {
       return;
     }
     if (!isText && signature === undefined) return;
-    const text = isText ? (part.text as string) : "";
+    const text = code ?? (isText ? (part.text as string) : "");
     if (text === "" && signature === undefined) return;
     const kind = part.thought === true ? "thinking" : "text";
     let open = state.open;

@@ -249,7 +249,8 @@ function parseJsonReply(
   if (prepared.sameFormat) return { ok: true, value: { ...base, kind: "json", text: text, json } };
   try {
     const codec = UPSTREAM_PROTOCOLS[candidate.channel.protocol].codec;
-    const response = codec.response.parse(json);
+    // What the reply held that the client's format only approximates is reported, not lost.
+    const response = codec.response.parse(json, { onWarning: (w) => base.warnings.push(w) });
     return { ok: true, value: { ...base, kind: "json", text: text, json, response } };
   } catch (error) {
     return {
