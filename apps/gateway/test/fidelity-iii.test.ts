@@ -653,3 +653,94 @@ describe("item 6: Gemini code execution and unknown parts", () => {
     }
   }
 });
+
+// --- Item 7: requests the upstream would refuse ------------------------------------------------
+
+describe("item 7: tool names the upstream refuses are renamed there and back", () => {
+  const NAME = "ns.tools/get:weather";
+  const LONG = `tool_${"x".repeat(70)}`;
+  const RULE = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
+  /** Each upstream's whole reply calling the tool it was given (its first one). */
+  const CALLING: Record<UpstreamProtocol, (name: string) => string> = {
+    openai: (name) =>
+      chatReply(EXACT_ARGS).replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
+    "openai-responses": (name) => EXACT_REPLY["openai-responses"].replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
+    anthropic: (name) => EXACT_REPLY.anthropic.replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
+    gemini: (name) => EXACT_REPLY.gemini.replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
+  };
+  const sentNames = (request: ScriptedRequest): string[] => {
+    const body = request.body;
+    if (request.protocol === "gemini") return body.tools[0].functionDeclarations.map((f: Json) => f.name);
+    if (request.protocol === "anthropic") return body.tools.map((t: Json) => t.name);
+    if (request.protocol === "openai-responses") return body.tools.map((t: Json) => t.name);
+    return body.tools.map((t: Json) => t.function.name);
+  };
+  for (const protocol of UPSTREAMS) {
+    // A messages client, or toward Anthropic (the same format would pass its bytes on) a chat one.
+    const client = protocol === "anthropic" ? "chat" : "messages";
+    it(`a ${client} client's ${protocol} upstream gets valid names; the reply names the client's tool`, async () => {
+      upstream.script((request) => ({ body: CALLING[protocol](sentNames(request)[0]!) }));
+      const before = upstream.requests.length;
+      const res =
+        client === "messages"
+          ? await postJson(
+              `${stack.gateway.url}/v1/messages`,
+              {
+                model: SCRIPTED_MODEL[protocol],
+                max_tokens: 100,
+                messages: [{ role: "user", content: "weather?" }],
+                tools: [
+                  { name: NAME, input_schema: { type: "object" } },
+                  { name: LONG, input_schema: { type: "object" } },
+                ],
+              },
+              auth(),
+            )
+          : await postJson(
+              `${stack.gateway.url}/v1/chat/completions`,
+              {
+                model: SCRIPTED_MODEL[protocol],
+                messages: [{ role: "user", content: "weather?" }],
+                tools: [NAME, LONG].map((name) => ({
+                  type: "function",
+                  function: { name, parameters: { type: "object" } },
+                })),
+              },
+              auth(),
+            );
+      const sent = sentNames(upstream.requests[before]!);
+      for (const name of sent) expect(name).toMatch(RULE);
+      expect(new Set(sent).size).toBe(2);
+      expect(res.status, res.text).toBe(200);
+      const called =
+        client === "messages"
+          ? res.json.content.find((c: Json) => c.type === "tool_use").name
+          : res.json.data.choices[0].message.tool_calls[0].function.name;
+      expect(called).toBe(NAME);
+    });
+  }
+
+  it("an empty assistant turn is left out toward Gemini, with a warning", async () => {
+    upstream.script(() => ({ body: EXACT_REPLY.gemini }));
+    const before = upstream.requests.length;
+    const res = await postJson(
+      `${stack.gateway.url}/v1/chat/completions`,
+      {
+        model: SCRIPTED_MODEL.gemini,
+        messages: [
+          { role: "user", content: "a" },
+          { role: "assistant", content: "" },
+          { role: "user", content: "b" },
+        ],
+      },
+      auth(),
+    );
+    expect(res.status, res.text).toBe(200);
+    const contents = upstream.requests[before]!.body.contents as Json[];
+    for (const content of contents) {
+      expect(content.parts.length).toBeGreaterThan(0);
+      expect(content.parts.some((p: Json) => p.text !== "")).toBe(true);
+    }
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(/messages\[1\]=dropped/);
+  });
+});

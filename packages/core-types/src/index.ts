@@ -28,6 +28,7 @@ export * from "./stream-cut.js";
 export * from "./stream-event.js";
 export * from "./thinking-config.js";
 export * from "./tool.js";
+export * from "./tool-names.js";
 export * from "./usage.js";
 export * from "./warning.js";
 export * from "./wire-format.js";

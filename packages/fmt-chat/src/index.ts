@@ -60,3 +60,4 @@ export {
   encodeChatEvents,
   encodeChatStream,
 } from "./render-chat-stream.js";
+export { OPENAI_TOOL_NAME_RULE } from "./chat-tool-name.js";

@@ -54,3 +54,4 @@ export {
   messagesOutputSchema,
   renderOutputFormat,
 } from "./render-output-format.js";
+export { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";

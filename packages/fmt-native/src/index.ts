@@ -60,3 +60,4 @@ export {
   type SchemaSanitizeStep,
   sanitizeNativeSchema,
 } from "./sanitize-native-schema.js";
+export { NATIVE_TOOL_NAME_RULE } from "./native-tool-name.js";

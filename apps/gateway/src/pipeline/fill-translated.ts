@@ -1,9 +1,10 @@
-import type {
-  Response as CanonicalResponse,
-  PushTransformer,
-  SseMessage,
-  StreamEvent,
-  Usage,
+import {
+  type Response as CanonicalResponse,
+  type PushTransformer,
+  restoreToolNameEvent,
+  type SseMessage,
+  type StreamEvent,
+  type Usage,
 } from "@interlingua/core-types";
 
 /**
@@ -20,6 +21,8 @@ export interface FillContext {
   readonly requestId: string;
   /** The model as the client named it. */
   readonly model: string;
+  /** Tool names renamed for the upstream, back to the client's (core-types `renameTools`). */
+  readonly toolNames?: ReadonlyMap<string, string> | undefined;
 }
 
 const estimateThinking = (usage: Usage, thinkingChars: number): Usage =>
@@ -64,6 +67,9 @@ export function fillingDecoder(
         case "thinking-delta":
           thinkingChars += event.delta.length;
           emit(event);
+          return;
+        case "tool-call-start":
+          emit(ctx.toolNames === undefined ? event : restoreToolNameEvent(event, ctx.toolNames));
           return;
         case "usage":
           emit({ ...event, usage: estimateThinking(event.usage, thinkingChars) });

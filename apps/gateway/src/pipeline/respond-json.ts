@@ -4,6 +4,7 @@ import {
   findIncompleteToolCall,
   incompleteToolCallMessage,
   isUsageKnown,
+  restoreToolNames,
   stringifyJsonKeepingNumbers,
   type Usage,
   type Warning,
@@ -71,8 +72,10 @@ export function renderJsonReply(
   // guardToolArguments): never half arguments in another format, nor an invented "{}".
   const incomplete = findIncompleteToolCall(committed.response);
   if (incomplete !== undefined) throw badGateway(incompleteToolCallMessage(incomplete));
-  const translated =
-    fill === undefined ? committed.response : fillResponse(committed.response, fill);
+  const named = committed.prepared.toolNames;
+  const response =
+    named === undefined ? committed.response : restoreToolNames(committed.response, named);
+  const translated = fill === undefined ? response : fillResponse(response, fill);
   const rendered = clientCodec(request).response.render(translated, {
     onWarning: (w) => warnings.push(w),
   });

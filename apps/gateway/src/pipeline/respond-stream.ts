@@ -66,7 +66,8 @@ export function streamReply(
   const outcome: StreamOutcome = {};
   // A native client without `alt=sse` reads Gemini's streamed JSON array instead of SSE.
   const framing = request.jsonArrayStream ? nativeJsonArrayFraming() : sseFraming;
-  const stage = stageFor(request, committed, outcome, framing, fillContext(services, request));
+  const fill = { ...fillContext(services, request), toolNames: committed.prepared.toolNames };
+  const stage = stageFor(request, committed, outcome, framing, fill);
   let onEnd!: (end: StreamEnd) => void;
   const settled = new Promise<StreamSettled>((resolve) => {
     onEnd = (end) => resolve({ ...outcome, ...end });

@@ -6,6 +6,7 @@ import {
 } from "@interlingua/cache-control";
 import {
   type Request,
+  renameTools,
   stringifyJsonKeepingNumbers,
   type UpstreamProtocol,
   type Warning,
@@ -39,6 +40,8 @@ export interface PreparedUpstreamRequest {
    * needs it); that frame is then kept from the client.
    */
   readonly injectedUsage: boolean;
+  /** Tool names renamed for this upstream (its name rule), back to the client's (`renameTools`). */
+  readonly toolNames?: ReadonlyMap<string, string>;
 }
 
 type Wire = Record<string, unknown>;
@@ -126,12 +129,21 @@ export function prepareUpstreamRequest(
     stream: request.stream,
     ...(askUsage ? { includeUsage: true } : {}),
   };
-  const prepared = protocol.prepare?.(canonical, onWarning) ?? canonical;
+  // Names the upstream would refuse (`a.b`, `ns/tool`, over 64) go renamed, and come back.
+  const named = renameTools(canonical, protocol.toolNames);
+  const prepared = protocol.prepare?.(named.request, onWarning) ?? named.request;
   const rendered = protocol.codec.request.render(prepared, { onWarning }) as Wire;
   const body = protocol.finish === undefined ? rendered : protocol.finish(rendered);
   // A rendered body in the client's own format still gets its reply back byte for byte.
   const injectedUsage = sameFormat && askUsage && request.canonical.includeUsage !== true;
-  return { ...target, headers, body: stringifyJsonKeepingNumbers(body), sameFormat, injectedUsage };
+  return {
+    ...target,
+    headers,
+    body: stringifyJsonKeepingNumbers(body),
+    sameFormat,
+    injectedUsage,
+    ...(named.original.size === 0 ? {} : { toolNames: named.original }),
+  };
 }
 
 /**
