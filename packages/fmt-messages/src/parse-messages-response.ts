@@ -4,7 +4,7 @@ import {
   type Response,
   stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
-import { invalidFromZod } from "@interlingua/errors";
+import { malformedReplyFromZod } from "@interlingua/errors";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
 import {
   isKnownResponseBlock,
@@ -43,7 +43,7 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
  */
 export function parseMessagesResponse(wire: unknown): Response {
   const parsed = messagesResponseSchema.safeParse(wire);
-  if (!parsed.success) throw invalidFromZod(parsed.error, "messages response");
+  if (!parsed.success) throw malformedReplyFromZod(parsed.error, "messages response");
   const w = parsed.data;
   const choice: Choice = {
     index: 0,

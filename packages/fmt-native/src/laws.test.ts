@@ -183,7 +183,8 @@ const expressibleRequest: fc.Arbitrary<Request> = arb.request.map((request) => {
         : omit(t, "budgetTokens", "effort");
   }
   return out;
-});
+  // A request needs a turn left once empty assistant turns are left out.
+}).filter((request) => request.messages.length > 0);
 
 const expressibleResponse: fc.Arbitrary<Response> = fc
   .tuple(

@@ -6,7 +6,7 @@ import type {
   Response,
   SafetyRating,
 } from "@interlingua/core-types";
-import { invalidFromZod } from "@interlingua/errors";
+import { malformedReplyFromZod } from "@interlingua/errors";
 import { blockedChoice } from "./blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
@@ -67,7 +67,7 @@ export const createTimeOf = (created: number): string | undefined =>
  */
 export function parseNativeResponse(wire: unknown, options?: RenderOptions): Response {
   const parsed = nativeResponseSchema.safeParse(wire);
-  if (!parsed.success) throw invalidFromZod(parsed.error, "response");
+  if (!parsed.success) throw malformedReplyFromZod(parsed.error, "response");
   const body = parsed.data;
   const id = body.responseId ?? "";
   const book: NativeBookkeeping = {};
