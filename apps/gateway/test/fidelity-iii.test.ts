@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   SCRIPTED_KEY,
-  SPEECH_MODEL,
-  type ScriptedRequest,
   SCRIPTED_MODEL,
+  type ScriptedRequest,
+  SPEECH_MODEL,
   scriptedChannels,
-  startScriptedUpstream,
   sse,
+  startScriptedUpstream,
   type UpstreamProtocol,
 } from "./scripted-upstream.ts";
 import { auth, postJson, type Stack, startStack } from "./stack.ts";
@@ -51,7 +51,9 @@ const CUT: Record<UpstreamProtocol, (request: ScriptedRequest) => string> = {
         object: "chat.completion.chunk",
         created: 1,
         model: "m",
-        choices: [{ index: 0, delta: { role: "assistant", content: "Hello" }, finish_reason: null }],
+        choices: [
+          { index: 0, delta: { role: "assistant", content: "Hello" }, finish_reason: null },
+        ],
       },
     ]),
   "openai-responses": () =>
@@ -73,7 +75,13 @@ const CUT: Record<UpstreamProtocol, (request: ScriptedRequest) => string> = {
           type: "response.output_item.added",
           sequence_number: 1,
           output_index: 0,
-          item: { type: "message", id: "m1", role: "assistant", status: "in_progress", content: [] },
+          item: {
+            type: "message",
+            id: "m1",
+            role: "assistant",
+            status: "in_progress",
+            content: [],
+          },
         },
         {
           type: "response.output_text.delta",
@@ -138,9 +146,9 @@ const FAILED_STREAM: Record<ClientFormat, (frames: Frame[]) => void> = {
   native(frames) {
     const chunks = frames.map((f) => JSON.parse(f.data));
     expect(chunks.some((c: Json) => c.error !== undefined)).toBe(true);
-    expect(
-      chunks.some((c: Json) => (c.candidates ?? []).some((x: Json) => x.finishReason)),
-    ).toBe(false);
+    expect(chunks.some((c: Json) => (c.candidates ?? []).some((x: Json) => x.finishReason))).toBe(
+      false,
+    );
   },
 };
 
@@ -169,7 +177,11 @@ describe("item 1: a cut stream is not a finish", () => {
 
 const CUT_ARGS = '{"city":"Par';
 const chatBase = { id: "c1", created: 1, model: "m" };
-const chatToolCall = { id: "call_1", type: "function", function: { name: "get_weather", arguments: CUT_ARGS } };
+const chatToolCall = {
+  id: "call_1",
+  type: "function",
+  function: { name: "get_weather", arguments: CUT_ARGS },
+};
 const responsesCall = {
   type: "function_call",
   id: "fc_1",
@@ -190,70 +202,79 @@ const responsesReply = (status: string, output: Json[]) => ({
 });
 
 /** A max-tokens stop inside a tool call's arguments, stream and not, as each upstream sends it. */
-const MAX_TOKENS_IN_CALL: Partial<Record<UpstreamProtocol, (request: ScriptedRequest) => string>> = {
-  openai: (request) =>
-    request.stream
-      ? sse([
-          {
+const MAX_TOKENS_IN_CALL: Partial<Record<UpstreamProtocol, (request: ScriptedRequest) => string>> =
+  {
+    openai: (request) =>
+      request.stream
+        ? sse([
+            {
+              ...chatBase,
+              object: "chat.completion.chunk",
+              choices: [
+                {
+                  index: 0,
+                  delta: { role: "assistant", tool_calls: [{ index: 0, ...chatToolCall }] },
+                  finish_reason: null,
+                },
+              ],
+            },
+            {
+              ...chatBase,
+              object: "chat.completion.chunk",
+              choices: [{ index: 0, delta: {}, finish_reason: "length" }],
+            },
+            {
+              ...chatBase,
+              object: "chat.completion.chunk",
+              choices: [],
+              usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+            },
+            "[DONE]",
+          ])
+        : JSON.stringify({
             ...chatBase,
-            object: "chat.completion.chunk",
+            object: "chat.completion",
             choices: [
               {
                 index: 0,
-                delta: { role: "assistant", tool_calls: [{ index: 0, ...chatToolCall }] },
-                finish_reason: null,
+                message: { role: "assistant", content: null, tool_calls: [chatToolCall] },
+                finish_reason: "length",
               },
             ],
-          },
-          { ...chatBase, object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "length" }] },
-          {
-            ...chatBase,
-            object: "chat.completion.chunk",
-            choices: [],
             usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
-          },
-          "[DONE]",
-        ])
-      : JSON.stringify({
-          ...chatBase,
-          object: "chat.completion",
-          choices: [
-            {
-              index: 0,
-              message: { role: "assistant", content: null, tool_calls: [chatToolCall] },
-              finish_reason: "length",
-            },
-          ],
-          usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
-        }),
-  "openai-responses": (request) =>
-    request.stream
-      ? sse(
-          [
-            { type: "response.created", sequence_number: 0, response: responsesReply("in_progress", []) },
-            {
-              type: "response.output_item.added",
-              sequence_number: 1,
-              output_index: 0,
-              item: { ...responsesCall, arguments: "", status: "in_progress" },
-            },
-            {
-              type: "response.function_call_arguments.delta",
-              sequence_number: 2,
-              item_id: "fc_1",
-              output_index: 0,
-              delta: CUT_ARGS,
-            },
-            {
-              type: "response.incomplete",
-              sequence_number: 3,
-              response: responsesReply("incomplete", [responsesCall]),
-            },
-          ],
-          true,
-        )
-      : JSON.stringify(responsesReply("incomplete", [responsesCall])),
-};
+          }),
+    "openai-responses": (request) =>
+      request.stream
+        ? sse(
+            [
+              {
+                type: "response.created",
+                sequence_number: 0,
+                response: responsesReply("in_progress", []),
+              },
+              {
+                type: "response.output_item.added",
+                sequence_number: 1,
+                output_index: 0,
+                item: { ...responsesCall, arguments: "", status: "in_progress" },
+              },
+              {
+                type: "response.function_call_arguments.delta",
+                sequence_number: 2,
+                item_id: "fc_1",
+                output_index: 0,
+                delta: CUT_ARGS,
+              },
+              {
+                type: "response.incomplete",
+                sequence_number: 3,
+                response: responsesReply("incomplete", [responsesCall]),
+              },
+            ],
+            true,
+          )
+        : JSON.stringify(responsesReply("incomplete", [responsesCall])),
+  };
 
 /** The frames after the client's error frame: only usage may follow it. */
 const AFTER_ERROR: Record<ClientFormat, (frames: Frame[]) => Json[]> = {
@@ -299,7 +320,8 @@ describe("item 2: a max-tokens stop inside a tool call fails alike, and nothing 
         const streamed = await postJson(stack.gateway.url + path, body, auth());
         const frames = parseSse(streamed.text);
         expect(streamed.text).toMatch(/did not finish with complete JSON arguments/);
-        for (const after of AFTER_ERROR[client](frames)) expect(onlyUsage[client](after)).toBe(true);
+        for (const after of AFTER_ERROR[client](frames))
+          expect(onlyUsage[client](after)).toBe(true);
         const whole = REQUEST[client]({
           model: SCRIPTED_MODEL[protocol],
           text: "weather?",
@@ -316,7 +338,8 @@ describe("item 2: a max-tokens stop inside a tool call fails alike, and nothing 
 
 // --- Item 3: exact numbers in tool arguments -------------------------------------------------
 
-const EXACT_ARGS = '{"id":12345678901234567890,"n":9007199254740993,"x":1.0000000000000001,"big":1e400}';
+const EXACT_ARGS =
+  '{"id":12345678901234567890,"n":9007199254740993,"x":1.0000000000000001,"big":1e400}';
 const chatReply = (args: string) =>
   JSON.stringify({
     ...chatBase,
@@ -327,7 +350,9 @@ const chatReply = (args: string) =>
         message: {
           role: "assistant",
           content: null,
-          tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: args } }],
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "get_weather", arguments: args } },
+          ],
         },
         finish_reason: "tool_calls",
       },
@@ -424,13 +449,23 @@ describe("item 3, streams: arguments keep their numbers in both directions", () 
               index: 0,
               delta: {
                 role: "assistant",
-                tool_calls: [{ index: 0, ...chatToolCall, function: { name: "get_weather", arguments: EXACT_ARGS } }],
+                tool_calls: [
+                  {
+                    index: 0,
+                    ...chatToolCall,
+                    function: { name: "get_weather", arguments: EXACT_ARGS },
+                  },
+                ],
               },
               finish_reason: null,
             },
           ],
         },
-        { ...chatBase, object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+        {
+          ...chatBase,
+          object: "chat.completion.chunk",
+          choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }],
+        },
         "[DONE]",
       ]),
     }));
@@ -444,14 +479,18 @@ describe("item 3, streams: arguments keep their numbers in both directions", () 
 const QUOTED = "OPENAI_API_KEY=sk-proj-YOUR_KEY_HERE";
 
 /** A reply saying `text` (and calling a tool with it), as each upstream writes it. */
-const SAYING: Partial<Record<UpstreamProtocol, (request: ScriptedRequest, text: string) => string>> = {
+const SAYING: Partial<
+  Record<UpstreamProtocol, (request: ScriptedRequest, text: string) => string>
+> = {
   openai: (request, text) =>
     request.stream
       ? sse([
           {
             ...chatBase,
             object: "chat.completion.chunk",
-            choices: [{ index: 0, delta: { role: "assistant", content: text }, finish_reason: null }],
+            choices: [
+              { index: 0, delta: { role: "assistant", content: text }, finish_reason: null },
+            ],
           },
           {
             ...chatBase,
@@ -463,7 +502,9 @@ const SAYING: Partial<Record<UpstreamProtocol, (request: ScriptedRequest, text: 
       : JSON.stringify({
           ...chatBase,
           object: "chat.completion",
-          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+          choices: [
+            { index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" },
+          ],
           usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
         }),
   anthropic: (request, text) =>
@@ -485,7 +526,11 @@ const SAYING: Partial<Record<UpstreamProtocol, (request: ScriptedRequest, text: 
             { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
             { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
             { type: "content_block_stop", index: 0 },
-            { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 5 } },
+            {
+              type: "message_delta",
+              delta: { stop_reason: "end_turn" },
+              usage: { output_tokens: 5 },
+            },
             { type: "message_stop" },
           ],
           true,
@@ -507,14 +552,19 @@ describe("item 4: a key's public prefix in an answer reaches the client byte for
     for (const client of CLIENTS) {
       for (const stream of [false, true]) {
         it(`${client} client, ${protocol} upstream, ${stream ? "stream" : "non-stream"}`, async () => {
-          upstream.script((request) => ({ body: SAYING[protocol]!(request, `Set ${QUOTED} first`) }));
+          upstream.script((request) => ({
+            body: SAYING[protocol]!(request, `Set ${QUOTED} first`),
+          }));
           const quoted = await call(client, protocol, stream);
           expect(quoted.status).toBe(200);
           expect(quoted.text).toContain(QUOTED);
           expect(quoted.text).not.toContain("[redacted]");
           // The channel's own key, or a long slice of its secret, never leaves.
           upstream.script((request) => ({
-            body: SAYING[protocol]!(request, `mine is ${SCRIPTED_KEY} and ${SCRIPTED_KEY.slice(10, 20)}`),
+            body: SAYING[protocol]!(
+              request,
+              `mine is ${SCRIPTED_KEY} and ${SCRIPTED_KEY.slice(10, 20)}`,
+            ),
           }));
           const leaked = await call(client, protocol, stream);
           expect(leaked.text).not.toContain(SCRIPTED_KEY.slice(8, 16));
@@ -547,7 +597,10 @@ describe("item 4: speech relays only audio", () => {
     expect(row.credits).toBe(0);
   });
   it("a wav body is relayed as it came, and charged", async () => {
-    const wav = Buffer.concat([Buffer.from("RIFF\x24\x00\x00\x00WAVEfmt ", "latin1"), Buffer.alloc(64, 1)]);
+    const wav = Buffer.concat([
+      Buffer.from("RIFF\x24\x00\x00\x00WAVEfmt ", "latin1"),
+      Buffer.alloc(64, 1),
+    ]);
     upstream.script(() => ({ contentType: "audio/wav", body: wav.toString("latin1") }));
     const res = await fetch(`${stack.gateway.url}/v1/audio/speech`, {
       method: "POST",
@@ -555,7 +608,9 @@ describe("item 4: speech relays only audio", () => {
       body: JSON.stringify({ model: SPEECH_MODEL, input: "hello", voice: "alloy" }),
     });
     expect(res.status).toBe(200);
-    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(wav.toString("latin1"), "utf8"))).toBe(true);
+    expect(
+      Buffer.from(await res.arrayBuffer()).equals(Buffer.from(wav.toString("latin1"), "utf8")),
+    ).toBe(true);
   });
 });
 
@@ -609,7 +664,9 @@ describe("item 9: what is charged", () => {
       const res = await call("messages", "anthropic", stream);
       expect(res.status).toBe(200);
       const row = await loggedRowOf(stack, res.headers.get("x-request-id"));
-      expect(row.completionTokens, stream ? "stream" : "non-stream").toBe(Math.ceil(text.length / 4));
+      expect(row.completionTokens, stream ? "stream" : "non-stream").toBe(
+        Math.ceil(text.length / 4),
+      );
     }
   });
 });
@@ -630,7 +687,9 @@ describe("item 6: Gemini code execution and unknown parts", () => {
       it(`${client} client, ${stream ? "stream" : "non-stream"}: the code and its output are carried as text, never a 502`, async () => {
         upstream.script((request) => {
           const reply = {
-            candidates: [{ content: { role: "model", parts: CODE_PARTS }, finishReason: "STOP", index: 0 }],
+            candidates: [
+              { content: { role: "model", parts: CODE_PARTS }, finishReason: "STOP", index: 0 },
+            ],
             usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenCount: 12 },
             modelVersion: "m",
             responseId: "r1",
@@ -664,13 +723,20 @@ describe("item 7: tool names the upstream refuses are renamed there and back", (
   const CALLING: Record<UpstreamProtocol, (name: string) => string> = {
     openai: (name) =>
       chatReply(EXACT_ARGS).replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
-    "openai-responses": (name) => EXACT_REPLY["openai-responses"].replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
-    anthropic: (name) => EXACT_REPLY.anthropic.replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
-    gemini: (name) => EXACT_REPLY.gemini.replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
+    "openai-responses": (name) =>
+      EXACT_REPLY["openai-responses"].replace(
+        '"name":"get_weather"',
+        `"name":${JSON.stringify(name)}`,
+      ),
+    anthropic: (name) =>
+      EXACT_REPLY.anthropic.replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
+    gemini: (name) =>
+      EXACT_REPLY.gemini.replace('"name":"get_weather"', `"name":${JSON.stringify(name)}`),
   };
   const sentNames = (request: ScriptedRequest): string[] => {
     const body = request.body;
-    if (request.protocol === "gemini") return body.tools[0].functionDeclarations.map((f: Json) => f.name);
+    if (request.protocol === "gemini")
+      return body.tools[0].functionDeclarations.map((f: Json) => f.name);
     if (request.protocol === "anthropic") return body.tools.map((t: Json) => t.name);
     if (request.protocol === "openai-responses") return body.tools.map((t: Json) => t.name);
     return body.tools.map((t: Json) => t.function.name);

@@ -97,7 +97,8 @@ export const scriptedChannels = (url: string) =>
     protocol,
     base_url: url,
     api_key: SCRIPTED_KEY,
-    models: protocol === "openai" ? [SCRIPTED_MODEL[protocol], SPEECH_MODEL] : [SCRIPTED_MODEL[protocol]],
+    models:
+      protocol === "openai" ? [SCRIPTED_MODEL[protocol], SPEECH_MODEL] : [SCRIPTED_MODEL[protocol]],
   }));
 
 /** The speech model, on the scripted OpenAI channel. */

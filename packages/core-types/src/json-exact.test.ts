@@ -126,7 +126,7 @@ describe("parseWireJson", () => {
     const text =
       '{"seed":12345678901234567890,"content":[{"type":"tool_use","input":{"n":12345678901234567890,"d":[1.0000000000000001]}}],"x":{"args":{"big":1e400}}}';
     const wire = parseWireJson(text) as Record<string, any>;
-    expect(wire.seed).toBe(12345678901234567890);
+    expect(wire.seed).toBe(Number("12345678901234567890"));
     expect(wire.content[0].input.n).toEqual(new JsonNumber("12345678901234567890"));
     expect(stringifyJsonKeepingNumbers(wire)).toBe(
       '{"seed":12345678901234567000,"content":[{"type":"tool_use","input":{"n":12345678901234567890,"d":[1.0000000000000001]}}],"x":{"args":{"big":1e400}}}',

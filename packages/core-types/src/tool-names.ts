@@ -1,6 +1,6 @@
-import type { StreamEvent } from "./stream-event.js";
 import type { Request } from "./request.js";
 import type { Response } from "./response.js";
+import type { StreamEvent } from "./stream-event.js";
 
 /** What a provider accepts as a function name (each format package exports its own). */
 export interface ToolNameRule {

@@ -156,7 +156,9 @@ describe("keyRedactor: secret slices go, public text stays byte for byte", () =>
 
   it("redacts the key and a slice of its secret, with or without the prefix", () => {
     expect(project.redact(`key: ${PROJECT_KEY}.`)).toBe("key: [redacted].");
-    expect(project.redact(`masked sk-proj-${SECRET.slice(0, 8)}****`)).toBe("masked [redacted]****");
+    expect(project.redact(`masked sk-proj-${SECRET.slice(0, 8)}****`)).toBe(
+      "masked [redacted]****",
+    );
     expect(project.redact(`tail ${SECRET.slice(10, 19)}`)).toBe("tail [redacted]");
   });
 });

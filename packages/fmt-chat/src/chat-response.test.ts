@@ -332,7 +332,9 @@ describe("response envelope", () => {
       // Issue 26, item 10: a malformed upstream reply is the upstream's fault, not the client's.
       expect((error as GatewayError).status).toBe(502);
       expect((error as GatewayError).type).toBe("bad_gateway");
-      expect((error as GatewayError).message).toMatch(/^Upstream sent an invalid chat response: created:/);
+      expect((error as GatewayError).message).toMatch(
+        /^Upstream sent an invalid chat response: created:/,
+      );
     }
     fc.assert(
       fc.property(fc.anything(), (wire) => {

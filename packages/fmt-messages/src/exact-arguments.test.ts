@@ -24,7 +24,10 @@ describe("messages tool_use input keeps exact numbers", () => {
           system: [],
           messages: [
             { role: "user", parts: [{ type: "text", text: "go" }] },
-            { role: "assistant", parts: [{ type: "tool-call", id: "t1", name: "f", arguments: args }] },
+            {
+              role: "assistant",
+              parts: [{ type: "tool-call", id: "t1", name: "f", arguments: args }],
+            },
           ],
           sampling: { maxTokens: 100 },
           tools: [],

@@ -4,8 +4,8 @@ import {
   parseWireJson,
   pushDecoderStream,
   type SseMessage,
-  streamCutEvent,
   type StreamEvent,
+  streamCutEvent,
   stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
 import { messagesErrorStatus } from "./map-messages-error-type.js";
@@ -190,7 +190,8 @@ export class MessagesStreamDecoder {
         const args = isObject(input) && Object.keys(input).length > 0;
         this.blocks.set(index, { kind: "tool", args });
         emit({ type: "tool-call-start", index, id: str(block["id"]), name: str(block["name"]) });
-        if (args) emit({ type: "tool-arguments-delta", index, delta: stringifyJsonKeepingNumbers(input) });
+        if (args)
+          emit({ type: "tool-arguments-delta", index, delta: stringifyJsonKeepingNumbers(input) });
         return;
       }
       default:

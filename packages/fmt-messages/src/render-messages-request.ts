@@ -1,6 +1,6 @@
 import {
-  addFields,
   type AssistantPart,
+  addFields,
   type FilePart,
   type ImagePart,
   isOpenApiDialect,

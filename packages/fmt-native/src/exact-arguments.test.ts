@@ -24,7 +24,10 @@ describe("native functionCall args keep exact numbers", () => {
           system: [],
           messages: [
             { role: "user", parts: [{ type: "text", text: "go" }] },
-            { role: "assistant", parts: [{ type: "tool-call", id: "t1", name: "f", arguments: args }] },
+            {
+              role: "assistant",
+              parts: [{ type: "tool-call", id: "t1", name: "f", arguments: args }],
+            },
           ],
           sampling: { maxTokens: 100 },
           tools: [],

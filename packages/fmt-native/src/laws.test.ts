@@ -143,48 +143,50 @@ function expressibleTools(tools: Tool[]): Tool[] {
   return [...out.filter((t) => t.type === "function"), ...out.filter((t) => t.type !== "function")];
 }
 
-const expressibleRequest: fc.Arbitrary<Request> = arb.request.map((request) => {
-  const out: Request = omit(
-    request,
-    "parallelToolCalls",
-    "user",
-    "metadata",
-    "includeUsage",
-    "extras",
-  );
-  out.system = request.system.map((p) => omit(p, "cacheControl"));
-  // An assistant turn with no content is left out (Gemini refuses an empty model turn).
-  out.messages = request.messages
-    .map(expressibleMessage)
-    .filter(
-      (m) =>
-        m.role !== "assistant" ||
-        m.parts.some(
-          (p) =>
-            p.type !== "text" ||
-            p.text !== "" ||
-            p.signature !== undefined ||
-            p.cacheControl !== undefined,
-        ),
+const expressibleRequest: fc.Arbitrary<Request> = arb.request
+  .map((request) => {
+    const out: Request = omit(
+      request,
+      "parallelToolCalls",
+      "user",
+      "metadata",
+      "includeUsage",
+      "extras",
     );
-  out.tools = expressibleTools(request.tools);
-  if (out.responseFormat?.type === "json-schema") {
-    // A response schema is sent cut to the JSON Schema subset the upstream accepts.
-    const format = omit(out.responseFormat, "name", "strict");
-    out.responseFormat = { ...format, schema: sanitizeNativeJsonSchema(format.schema) };
-  }
-  if (request.thinking !== undefined) {
-    const t = request.thinking;
-    out.thinking =
-      t.type === "enabled"
-        ? t.budgetTokens !== undefined
-          ? omit(t, "effort")
-          : t
-        : omit(t, "budgetTokens", "effort");
-  }
-  return out;
-  // A request needs a turn left once empty assistant turns are left out.
-}).filter((request) => request.messages.length > 0);
+    out.system = request.system.map((p) => omit(p, "cacheControl"));
+    // An assistant turn with no content is left out (Gemini refuses an empty model turn).
+    out.messages = request.messages
+      .map(expressibleMessage)
+      .filter(
+        (m) =>
+          m.role !== "assistant" ||
+          m.parts.some(
+            (p) =>
+              p.type !== "text" ||
+              p.text !== "" ||
+              p.signature !== undefined ||
+              p.cacheControl !== undefined,
+          ),
+      );
+    out.tools = expressibleTools(request.tools);
+    if (out.responseFormat?.type === "json-schema") {
+      // A response schema is sent cut to the JSON Schema subset the upstream accepts.
+      const format = omit(out.responseFormat, "name", "strict");
+      out.responseFormat = { ...format, schema: sanitizeNativeJsonSchema(format.schema) };
+    }
+    if (request.thinking !== undefined) {
+      const t = request.thinking;
+      out.thinking =
+        t.type === "enabled"
+          ? t.budgetTokens !== undefined
+            ? omit(t, "effort")
+            : t
+          : omit(t, "budgetTokens", "effort");
+    }
+    return out;
+    // A request needs a turn left once empty assistant turns are left out.
+  })
+  .filter((request) => request.messages.length > 0);
 
 const expressibleResponse: fc.Arbitrary<Response> = fc
   .tuple(

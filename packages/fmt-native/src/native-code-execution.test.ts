@@ -1,7 +1,7 @@
 import type { StreamEvent, Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { NativeStreamDecoder } from "./parse-native-stream.js";
 import { parseNativeResponse } from "./parse-native-response.js";
+import { NativeStreamDecoder } from "./parse-native-stream.js";
 
 // Issue 26, item 6: code execution is carried as text; an unknown part is dropped, reported.
 const parts = [

@@ -10,6 +10,7 @@ import {
 } from "@interlingua/core-types";
 import { invalidField, invalidRequest } from "@interlingua/errors";
 import type { NativeCacheControl, NativePart } from "./native-api.js";
+import { codeExecutionText } from "./native-code-execution.js";
 import type { NativeBookkeeping } from "./native-extras.js";
 import {
   defaultImageType,
@@ -18,7 +19,6 @@ import {
   mediaFromInlineData,
   renderedImageType,
 } from "./native-media.js";
-import { codeExecutionText } from "./native-code-execution.js";
 import { isGeneratedCallId } from "./native-tool-call-ids.js";
 
 /** The part's payload: the upstream's Part is a oneof of these. */

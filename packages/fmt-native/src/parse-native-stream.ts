@@ -4,15 +4,14 @@ import {
   pushDecoderStream,
   type SafetyRating,
   type SseMessage,
-  streamCutEvent,
   type StreamEvent,
+  streamCutEvent,
   stringifyJsonKeepingNumbers,
   type Usage,
 } from "@interlingua/core-types";
 import { parseUpstreamError } from "@interlingua/errors";
 import { blockedFinishReason } from "./blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
-import { codeExecutionText } from "./native-code-execution.js";
 import { parseNativeUsage } from "./map-native-usage.js";
 import {
   type NativePartialArg,
@@ -20,6 +19,7 @@ import {
   nativePromptFeedbackSchema,
   nativeSafetyRatingSchema,
 } from "./native-api.js";
+import { codeExecutionText } from "./native-code-execution.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 import {
   createdFromCreateTime,
@@ -368,7 +368,12 @@ export class NativeStreamDecoder {
       if (!willContinue) this.closePart(state, choice, emit);
       return;
     }
-    emit(at({ type: "tool-arguments-delta", index, delta: stringifyJsonKeepingNumbers(args ?? {}) }, choice));
+    emit(
+      at(
+        { type: "tool-arguments-delta", index, delta: stringifyJsonKeepingNumbers(args ?? {}) },
+        choice,
+      ),
+    );
     emit(at({ type: "part-end", index }, choice));
   }
 

@@ -31,7 +31,9 @@ describe("a Gemini stream that ends without a finishReason (issue 26, item 1)", 
     expect(decode([chunk({ finishReason: "STOP" })])).not.toContainEqual(streamCutEvent());
     const blocked = { data: JSON.stringify({ promptFeedback: { blockReason: "SAFETY" } }) };
     expect(decode([blocked])).not.toContainEqual(streamCutEvent());
-    const failed = decode([{ data: '{"error":{"code":503,"message":"x","status":"UNAVAILABLE"}}' }]);
+    const failed = decode([
+      { data: '{"error":{"code":503,"message":"x","status":"UNAVAILABLE"}}' },
+    ]);
     expect(failed.filter((e) => e.type === "error")).toHaveLength(1);
   });
 });

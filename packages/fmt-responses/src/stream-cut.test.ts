@@ -1,4 +1,4 @@
-import { type SseMessage, type StreamEvent, streamCutEvent } from "@interlingua/core-types";
+import { type SseMessage, streamCutEvent } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { decodeResponsesEvents } from "./parse-responses-stream.js";
 

@@ -14,12 +14,12 @@ import { readJsonObject } from "../contract/read-json-object.ts";
 import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { readFirstChunk } from "../upstream/read-first-chunk.ts";
 import { audioCall } from "./audio-call.ts";
 import { resolveAudioRoute } from "./audio-route.ts";
 import { callAudioUpstreams } from "./audio-upstream.ts";
 import { openMediaAccount } from "./media-account.ts";
 import { relayAudio } from "./relay-audio.ts";
-import { readFirstChunk } from "../upstream/read-first-chunk.ts";
 
 export const SPEECH_PATH = "/v1/audio/speech";
 
@@ -81,7 +81,10 @@ export function speechHandler(services: GatewayServices) {
     // its key) is an upstream fault: never relayed, never charged.
     const reply = result.reply;
     const started = await readFirstChunk(reply.body);
-    if (!started.ok || !isSpeechAudio(speech.responseFormat, started.body.first, reply.contentType)) {
+    if (
+      !started.ok ||
+      !isSpeechAudio(speech.responseFormat, started.body.first, reply.contentType)
+    ) {
       reply.body.destroy();
       const error = badGateway(
         started.ok

@@ -105,7 +105,13 @@ export function prepareUpstreamRequest(
     );
     if (removed.length > 0) onWarning(cacheControlDropped(removed, channel.protocol));
     const forwarded = format === "messages" ? withSignedToolTurn(wire, onWarning) : wire;
-    return { ...target, headers, body: stringifyJsonKeepingNumbers(forwarded), sameFormat: true, injectedUsage };
+    return {
+      ...target,
+      headers,
+      body: stringifyJsonKeepingNumbers(forwarded),
+      sameFormat: true,
+      injectedUsage,
+    };
   }
   // The client's own fields the canonical model does not hold stay behind: reported (or refused).
   if (!sameFormat) {

@@ -1,10 +1,10 @@
 import type {
   Codec,
   Request,
+  ToolNameRule,
   UpstreamProtocol,
   Warning,
   WireFormat,
-  ToolNameRule,
 } from "@interlingua/core-types";
 import { chat, effortForBudget, OPENAI_TOOL_NAME_RULE } from "@interlingua/fmt-chat";
 import { MESSAGES_TOOL_NAME_RULE, messages } from "@interlingua/fmt-messages";
