@@ -74,7 +74,9 @@ function normalizeContents(contents: NativeContent[]): NativeContent[] {
     if (content.role === "model") {
       const parts = content.parts.map((p) => normalizePart(p, "model"));
       // An empty model turn is left out when rendered (Gemini refuses one).
-      if (parts.every((p) => p.text === "" && Object.keys(p).length === 1)) continue;
+      if (contents.length > 1 && parts.every((p) => p.text === "" && Object.keys(p).length === 1)) {
+        continue;
+      }
       out.push({ role: "model", parts });
       continue;
     }

@@ -94,8 +94,9 @@ function renderContents(messages: Message[], ctx: PartRenderContext): NativeCont
         const out = renderAssistantPart(part, `${feature}.parts[${p}]`, ctx);
         if (out !== undefined) parts.push(out);
       });
-      // An empty assistant turn (`parts: []`, or only "") is refused by Gemini: left out.
-      if (parts.every(isEmptyPart)) {
+      // An empty assistant turn (`parts: []`, or only "") is refused by Gemini: left out, unless
+      // it is the only turn (a request needs one; the upstream's refusal then says why).
+      if (parts.every(isEmptyPart) && messages.length > 1) {
         warn?.({
           type: "dropped",
           feature,
