@@ -302,6 +302,8 @@ describe("POST /v1/audio/speech billing", () => {
   });
 });
 
+const WAV_START = Buffer.concat([Buffer.from("RIFF\0\0\0\0WAVE", "latin1"), Buffer.alloc(988)]);
+
 describe("POST /v1/audio/speech streaming", () => {
   let upstream: Server;
   let slow: Stack;
@@ -328,7 +330,8 @@ describe("POST /v1/audio/speech streaming", () => {
         seen.body = JSON.parse(text);
         res.writeHead(200, { "content-type": "audio/wav" });
         const timer = setInterval(() => {
-          res.write(Buffer.alloc(1000, seen.sent === 0 ? 0x52 : 0));
+          // A WAV header first: the gateway relays only audio of the asked format (issue 26).
+          res.write(seen.sent === 0 ? WAV_START : Buffer.alloc(1000, 0));
           seen.sent++;
           if (seen.sent === CHUNKS) {
             clearInterval(timer);

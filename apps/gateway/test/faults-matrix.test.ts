@@ -349,7 +349,10 @@ describe("faults after the first byte: the stream ends with an error event, deli
         if (frame.data !== "[DONE]") expect(() => JSON.parse(frame.data)).not.toThrow();
       }
       expect(lastJson(res.frames).error).toMatchObject({ type: "bad_gateway" });
-      expect(await rowOf(res.requestId)).toMatchObject({ status: 502, estimated: true });
+      // Broken before any output and with no usage reported: not charged (issue 26, item 9).
+      expect(await rowOf(res.requestId)).toMatchObject(
+        at === 0 ? { status: 502, credits: 0 } : { status: 502, estimated: true },
+      );
     }
   });
 
@@ -362,7 +365,7 @@ describe("faults after the first byte: the stream ends with an error event, deli
     expect(row.completionTokens).toBeGreaterThan(0);
   });
 
-  it("silence past idle_ms after the first byte: error event, estimate charged", async () => {
+  it("silence past idle_ms after the first byte, before any output: error event, no charge", async () => {
     const res = await call(
       "chat",
       "txtD-v3-0324",
@@ -372,7 +375,9 @@ describe("faults after the first byte: the stream ends with an error event, deli
     expect(res.status).toBe(200);
     expect(lastJson(res.frames).error).toMatchObject({ type: "bad_gateway" });
     const row = await rowOf(res.requestId);
-    expect(row).toMatchObject({ status: 502, estimated: true });
+    // Only the role chunk came before the silence: nothing delivered, nothing reported, not
+    // charged (issue 26, item 9).
+    expect(row).toMatchObject({ status: 502, credits: 0 });
   });
 
   it("an in-stream upstream error event reaches the client as an error event", async () => {

@@ -468,7 +468,7 @@ describe("webhooks and source images", () => {
     expect(push.body).toMatchObject({
       id,
       status: "failed",
-      error: { code: "content_policy_violation", type: "invalid_request_error", param: null },
+      error: { code: "content_policy_violation", type: "invalid_request_error", param: "" },
     });
     expect(push.body.error.message).toMatch(
       /^リクエストはコンテンツ安全ポリシーによりブロックされました。/,

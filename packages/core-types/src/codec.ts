@@ -75,7 +75,8 @@ export interface Codec<RequestWire = unknown, ResponseWire = unknown> {
     render(request: Request, options?: RenderOptions): RequestWire;
   };
   response: {
-    parse(wire: unknown): Response;
+    /** `onWarning` hears what a reply held that the canonical model only approximates or drops. */
+    parse(wire: unknown, options?: RenderOptions): Response;
     render(response: Response, options?: RenderOptions): ResponseWire;
   };
   stream: {

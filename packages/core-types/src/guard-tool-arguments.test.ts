@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PushTransformer, SseMessage } from "./codec.js";
-import { guardToolArguments } from "./guard-tool-arguments.js";
+import { findIncompleteToolCall, guardToolArguments } from "./guard-tool-arguments.js";
 import type { StreamEvent } from "./stream-event.js";
 
 /** A decoder that emits the events carried in each message, as JSON. */
@@ -69,5 +69,35 @@ describe("guardToolArguments", () => {
   it("checks calls never ended when the stream ends", () => {
     const out = run([start, { type: "tool-arguments-delta", index: 0, delta: "[" }]);
     expect(out.at(-1)?.type).toBe("error");
+  });
+});
+
+describe("findIncompleteToolCall (issue 26, item 2)", () => {
+  const reply = (args: string) => ({
+    id: "r",
+    model: "m",
+    created: 0,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant" as const,
+          parts: [
+            { type: "text" as const, text: "x" },
+            { type: "tool-call" as const, id: "c", name: "f", arguments: args },
+          ],
+        },
+        finishReason: { unified: "length" as const, raw: "length" },
+      },
+    ],
+    usage: usage.type === "usage" ? usage.usage : (undefined as never),
+    warnings: [],
+  });
+  it("finds a call whose arguments a max-tokens stop cut, by its part index", () => {
+    expect(findIncompleteToolCall(reply('{"city":"Par') as never)).toBe(1);
+  });
+  it("complete or empty arguments are fine", () => {
+    expect(findIncompleteToolCall(reply('{"city":"Paris"}') as never)).toBeUndefined();
+    expect(findIncompleteToolCall(reply("") as never)).toBeUndefined();
   });
 });

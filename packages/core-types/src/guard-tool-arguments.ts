@@ -1,4 +1,5 @@
 import type { PushTransformer, SseMessage } from "./codec.js";
+import type { Response } from "./response.js";
 import type { StreamEvent } from "./stream-event.js";
 
 type Emit = (event: StreamEvent) => void;
@@ -37,11 +38,7 @@ export function guardToolArguments(
     failed = true;
     emit({
       type: "error",
-      error: {
-        status: 502,
-        type: "bad_gateway",
-        message: `The upstream's tool call (part ${index}) did not finish with complete JSON arguments`,
-      },
+      error: { status: 502, type: "bad_gateway", message: incompleteToolCallMessage(index) },
     });
   };
 
@@ -123,6 +120,28 @@ export function guardToolArguments(
       }
     },
   };
+}
+
+/** The error a tool call whose arguments are not complete JSON ends a reply with (502). */
+export const incompleteToolCallMessage = (index: number): string =>
+  `The upstream's tool call (part ${index}) did not finish with complete JSON arguments`;
+
+/**
+ * The guard's rule for a whole reply: the index of the first tool call whose arguments are not
+ * JSON (a max-tokens stop inside the call), so a translated non-stream reply fails as its stream
+ * does instead of carrying half arguments or inventing `{}`. Empty arguments are "{}" (fine).
+ */
+export function findIncompleteToolCall(response: Response): number | undefined {
+  for (const choice of response.choices) {
+    const parts = choice.message.parts;
+    for (let index = 0; index < parts.length; index++) {
+      const part = parts[index]!;
+      if (part.type === "tool-call" && part.arguments !== "" && !isJson(part.arguments)) {
+        return index;
+      }
+    }
+  }
+  return undefined;
 }
 
 const locate = (event: { index: number; choice?: number }) =>

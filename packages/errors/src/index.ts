@@ -41,6 +41,7 @@ export {
   formatZodIssue,
   invalidField,
   invalidFromZod,
+  malformedReplyFromZod,
 } from "./invalid-from-zod.js";
 export {
   type AnthropicErrorBody,

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { invalidRequest } from "./constructors.js";
+import { badGateway, invalidRequest } from "./constructors.js";
 import type { GatewayError } from "./gateway-error.js";
 
 type Issue = z.core.$ZodIssue;
@@ -123,4 +123,18 @@ export function invalidFromZod(
   if (first === undefined) return invalidRequest(`invalid ${what}`);
   const { message, param } = formatZodIssue(first, what, at);
   return invalidRequest(message, param);
+}
+
+/**
+ * An upstream reply that does not fit its schema: an upstream fault (502 `bad_gateway`), never the
+ * client's 400, naming the reply's field (`*.response.parse` of every codec).
+ */
+export function malformedReplyFromZod(
+  error: z.ZodError,
+  what = "reply",
+  at: FieldPath = [],
+): GatewayError {
+  const first = error.issues[0];
+  if (first === undefined) return badGateway(`Upstream sent an invalid ${what}`);
+  return badGateway(`Upstream sent an invalid ${what}: ${formatZodIssue(first, what, at).message}`);
 }

@@ -1,9 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { keyRedactor } from "./redact-keys.js";
+import { keyRedactor, PUBLIC_KEY_PREFIXES } from "./redact-keys.js";
 
 const KEY = "k3-plain-Zq81xYt0";
 const redactor = keyRedactor([KEY, "AnotherSecret-998877"]);
+
+/** `text` through a stream redactor, cut at `cuts` (taken modulo its length). */
+const streamed = (r: ReturnType<typeof keyRedactor>, text: string, cuts: number[]) => {
+  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+  const stream = r.stream();
+  let out = "";
+  let from = 0;
+  for (const point of points) {
+    out += stream.push(text.slice(from, point));
+    from = point;
+  }
+  return out + stream.push(text.slice(from)) + stream.end();
+};
+// Chunking changes nothing: the stream sends exactly what the whole text gives.
 
 describe("keyRedactor", () => {
   it.each([
@@ -54,27 +68,102 @@ describe("keyRedactor", () => {
     fc.assert(
       fc.property(pieces, fc.array(fc.nat(200), { maxLength: 6 }), (parts, cuts) => {
         const text = parts.join("");
-        const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort(
-          (a, b) => a - b,
-        );
-        const stream = redactor.stream();
-        let out = "";
-        let from = 0;
-        for (const point of points) {
-          out += stream.push(text.slice(from, point));
-          from = point;
-        }
-        out += stream.push(text.slice(from)) + stream.end();
+        const out = streamed(redactor, text, cuts);
         for (let at = 0; at + 8 <= KEY.length; at++)
           expect(out).not.toContain(KEY.slice(at, at + 8));
-        // Chunking changes nothing but where two adjacent redactions meet.
-        const runs = (s: string) => s.replace(/(\[redacted\])+/g, "[redacted]");
-        expect(runs(out)).toBe(runs(redactor.redact(text)));
+        expect(out).toBe(redactor.redact(text));
       }),
       { numRuns: 2000 },
     );
   });
 
+  it("a run right after a redaction that overlaps it is redacted as in the whole text", () => {
+    // The counterexample of the earlier design: "k3-plain" then "-plain-Z", cut after 10.
+    const text = "k3-plain-plain-Z";
+    expect(streamed(redactor, text, [10])).toBe(redactor.redact(text));
+    expect(redactor.redact(text)).toBe("[redacted]");
+  });
+});
+
+// Issue 26, item 4: the rule has two halves, both property-tested on a key with a public prefix.
+describe("keyRedactor: secret slices go, public text stays byte for byte", () => {
+  const SECRET = "Zq81xYt0Ab3cD4eF5gH6jK7m";
+  const PROJECT_KEY = `sk-proj-${SECRET}`;
+  const project = keyRedactor([PROJECT_KEY]);
+  const secretSlices = (text: string) => {
+    const found: string[] = [];
+    for (let at = 0; at + 8 <= SECRET.length; at++) {
+      if (text.includes(SECRET.slice(at, at + 8))) found.push(SECRET.slice(at, at + 8));
+    }
+    return found;
+  };
+  /** Text a model may write: public prefixes, example keys, names, short and long secret slices. */
+  const pieces = fc.array(
+    fc.oneof(
+      fc.constantFrom(
+        ...PUBLIC_KEY_PREFIXES,
+        "OPENAI_API_KEY=",
+        "sk-proj-YOUR_KEY_HERE",
+        "sk-ant-api03-xxxxxxxx",
+        "OpenAI",
+        "Anthropic",
+        "Gemini",
+        " ",
+        "\n",
+        '"',
+      ),
+      fc.string({ unit: fc.constantFrom(..."sk-proj_ZqxYAbcD0123".split("")), maxLength: 10 }),
+      fc
+        .tuple(fc.nat(SECRET.length - 1), fc.integer({ min: 1, max: SECRET.length }))
+        .map(([at, length]) => SECRET.slice(at, at + length)),
+      fc.constant(PROJECT_KEY),
+    ),
+    { maxLength: 8 },
+  );
+
+  it("property: no 8-character slice of the secret leaves, whole text or streamed", () => {
+    fc.assert(
+      fc.property(pieces, fc.array(fc.nat(300), { maxLength: 6 }), (parts, cuts) => {
+        const text = parts.join("");
+        expect(secretSlices(project.redact(text))).toEqual([]);
+        const out = streamed(project, text, cuts);
+        expect(secretSlices(out)).toEqual([]);
+        expect(out).toBe(project.redact(text));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("property: text holding no 8-character slice of the secret is left byte for byte", () => {
+    fc.assert(
+      fc.property(pieces, fc.array(fc.nat(300), { maxLength: 6 }), (parts, cuts) => {
+        const text = parts.join("");
+        fc.pre(secretSlices(text).length === 0);
+        expect(project.redact(text)).toBe(text);
+        expect(streamed(project, text, cuts)).toBe(text);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it.each([
+    "OPENAI_API_KEY=sk-proj-YOUR_KEY_HERE",
+    "export ANTHROPIC_API_KEY=sk-ant-api03-...",
+    "Use your sk-proj- key from the OpenAI dashboard",
+  ])("leaves a quoted public prefix alone: %s", (text) => {
+    expect(project.redact(text)).toBe(text);
+  });
+
+  it("redacts the key and a slice of its secret, with or without the prefix", () => {
+    expect(project.redact(`key: ${PROJECT_KEY}.`)).toBe("key: [redacted].");
+    expect(project.redact(`masked sk-proj-${SECRET.slice(0, 8)}****`)).toBe(
+      "masked [redacted]****",
+    );
+    expect(project.redact(`tail ${SECRET.slice(10, 19)}`)).toBe("tail [redacted]");
+  });
+});
+
+describe("keyRedactor without keys", () => {
   it("is the identity without keys", () => {
     const none = keyRedactor([]);
     expect(none.active).toBe(false);

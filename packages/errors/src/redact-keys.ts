@@ -1,12 +1,22 @@
 /**
- * Redaction of known secrets (the gateway's configured upstream keys), whatever their shape:
- * every occurrence of a key, and of any slice of it at least `minSlice` characters long, is
- * replaced. Pattern redaction (`redactSecrets`) only knows keys shaped like `sk-…`; this one
- * knows the keys themselves.
+ * Redaction of known secrets (the gateway's configured upstream keys), whatever their shape.
  *
- * Search: each key is cut into aligned blocks of `minSlice / 2` characters. Any slice of
- * `minSlice` or more characters contains a whole block, so `indexOf` of the few blocks finds
- * every candidate, which is then grown left and right along the key and kept when long enough.
+ * The rule. A key is its public prefix (the provider's documented start, `PUBLIC_KEY_PREFIXES`:
+ * `sk-proj-`, `sk-ant-api03-`, `AIza`, ...) and its secret part. A run of text that matches the
+ * key at some position is redacted, whole, when it holds at least `minSlice` characters of the
+ * secret part (the whole secret part when that is shorter); the replacement stands for the run.
+ * So the key, and any slice of its secret long enough to matter, never leaves, while a model's
+ * answer quoting `sk-proj-`, an example key or a provider's name is left byte for byte: those
+ * match no secret characters. Keys whose secret part is shorter than `minKey` are not secrets.
+ *
+ * Search: the secret part is cut into aligned blocks of half the needed length. A qualifying run
+ * holds at least that many secret characters in a row, so it contains a whole block: `indexOf` of
+ * the few blocks finds every candidate, which is then grown left and right along the key.
+ *
+ * Streams give what the whole text gives (adjacent replacements aside): text is sent only once no
+ * later character can change how it is redacted (a tail that could still be part of a key is held
+ * back), and the last key-length of sent text stays as context, so a run that began in it is
+ * still seen whole.
  */
 export interface KeyRedactor {
   /** false when there is nothing to redact: callers may skip the work entirely. */
@@ -18,8 +28,7 @@ export interface KeyRedactor {
 
 export interface KeyRedactorStream {
   /**
-   * What may be sent now of this chunk. A tail that could be the start of a key slice (at most
-   * `minSlice - 1` characters), or a slice that reaches the end and may go on, is held back
+   * What may be sent now of this chunk. A tail that could still be part of a key run is held back
    * until the next chunk shows how it continues.
    */
   push(text: string): string;
@@ -28,142 +37,203 @@ export interface KeyRedactorStream {
 }
 
 export interface KeyRedactorOptions {
-  /** The shortest slice of a key that is redacted (default 8). */
+  /** The fewest secret characters of a key a run must hold to be redacted (default 8). */
   readonly minSlice?: number;
-  /** Keys shorter than `minSlice` are redacted whole, down to this length (default 6). */
+  /** Keys whose secret part is shorter than this are not secrets (default 6). */
   readonly minKey?: number;
   readonly replacement?: string;
+  /** The public starts of keys (default `PUBLIC_KEY_PREFIXES`); the longest that fits is used. */
+  readonly publicPrefixes?: readonly string[];
+}
+
+/**
+ * The documented, public starts of provider keys: quoting one reveals nothing about a key, and
+ * models do (`OPENAI_API_KEY=sk-proj-...`).
+ */
+export const PUBLIC_KEY_PREFIXES: readonly string[] = [
+  "sk-proj-",
+  "sk-svcacct-",
+  "sk-admin-",
+  "sk-ant-api03-",
+  "sk-ant-admin01-",
+  "sk-ant-",
+  "sk-or-v1-",
+  "sk-",
+  "AIza",
+  "gsk_",
+  "xai-",
+];
+
+interface Secret {
+  readonly key: string;
+  /** Where the secret part starts in the key. */
+  readonly from: number;
+  /** Secret characters a run must hold. */
+  readonly need: number;
 }
 
 interface BlockHit {
-  readonly key: string;
+  readonly secret: Secret;
   readonly offset: number;
 }
 
 const DEFAULTS = { minSlice: 8, minKey: 6, replacement: "[redacted]" };
 
-/** Extends a block match at `at` (key offset `offset`) to the longest run shared with the key. */
-function grow(text: string, at: number, hit: BlockHit, size: number): [number, number] {
+type Range = [number, number];
+
+/** The key run through a block match at `at` (key offset `offset`): as far as text and key agree. */
+function grow(text: string, at: number, hit: BlockHit, size: number): Range {
+  const key = hit.secret.key;
   let start = at;
   let k = hit.offset;
-  while (start > 0 && k > 0 && text.charCodeAt(start - 1) === hit.key.charCodeAt(k - 1)) {
+  while (start > 0 && k > 0 && text.charCodeAt(start - 1) === key.charCodeAt(k - 1)) {
     start--;
     k--;
   }
   let end = at + size;
   let j = hit.offset + size;
-  while (
-    end < text.length &&
-    j < hit.key.length &&
-    text.charCodeAt(end) === hit.key.charCodeAt(j)
-  ) {
+  while (end < text.length && j < key.length && text.charCodeAt(end) === key.charCodeAt(j)) {
     end++;
     j++;
   }
-  return [start, end];
+  // Secret characters the run holds: those at or after the prefix's end.
+  const secret = j - Math.max(k, hit.secret.from);
+  return secret >= hit.secret.need ? [start, end] : [-1, -1];
 }
+
+const publicPrefixOf = (key: string, prefixes: readonly string[]): number => {
+  let longest = 0;
+  for (const prefix of prefixes) {
+    if (prefix.length > longest && key.startsWith(prefix)) longest = prefix.length;
+  }
+  return longest;
+};
 
 export function keyRedactor(
   keys: readonly string[],
   options: KeyRedactorOptions = {},
 ): KeyRedactor {
   const { minSlice, minKey, replacement } = { ...DEFAULTS, ...options };
-  const used = [...new Set(keys)].filter((key) => key.length >= Math.min(minKey, minSlice));
-  // A key shorter than a block still has one block: itself (matched whole).
-  const size = Math.max(1, Math.floor(minSlice / 2));
+  const prefixes = options.publicPrefixes ?? PUBLIC_KEY_PREFIXES;
+  const secrets: Secret[] = [];
+  for (const key of new Set(keys)) {
+    const from = publicPrefixOf(key, prefixes);
+    const length = key.length - from;
+    if (length < Math.min(minKey, minSlice)) continue;
+    secrets.push({ key, from, need: Math.min(minSlice, length) });
+  }
   const blocks = new Map<string, BlockHit[]>();
-  const addBlock = (block: string, hit: BlockHit) => {
-    const hits = blocks.get(block);
-    if (hits === undefined) blocks.set(block, [hit]);
-    else hits.push(hit);
-  };
-  for (const key of used) {
-    const width = Math.min(size, key.length);
-    for (let offset = 0; offset + width <= key.length; offset += width) {
-      addBlock(key.slice(offset, offset + width), { key, offset });
+  for (const secret of secrets) {
+    const size = Math.max(1, Math.floor(secret.need / 2));
+    for (let offset = secret.from; offset + size <= secret.key.length; offset += size) {
+      const block = secret.key.slice(offset, offset + size);
+      const hits = blocks.get(block);
+      if (hits === undefined) blocks.set(block, [{ secret, offset }]);
+      else hits.push({ secret, offset });
     }
   }
   const blockList = [...blocks.entries()];
-  // Every substring of a key shorter than minSlice: the tails a stream holds back.
-  const fragments = new Set<string>();
-  for (const key of used) {
-    for (let length = 1; length < minSlice; length++) {
-      for (let at = 0; at + length <= key.length; at++) fragments.add(key.slice(at, at + length));
-    }
-  }
+  const longestKey = secrets.reduce((most, s) => Math.max(most, s.key.length), 0);
 
   /** Redacted ranges of `text`, sorted and merged. */
-  const ranges = (text: string): [number, number][] => {
-    const found: [number, number][] = [];
+  const ranges = (text: string): Range[] => {
+    const found: Range[] = [];
     for (const [block, hits] of blockList) {
-      const width = block.length;
       for (let at = text.indexOf(block); at !== -1; at = text.indexOf(block, at + 1)) {
         for (const hit of hits) {
-          const [start, end] = grow(text, at, hit, width);
-          const whole = end - start === hit.key.length;
-          if (end - start >= minSlice || whole) found.push([start, end]);
+          const range = grow(text, at, hit, block.length);
+          if (range[0] >= 0) found.push(range);
         }
       }
     }
     if (found.length < 2) return found;
     found.sort((a, b) => a[0] - b[0]);
-    const merged: [number, number][] = [found[0] as [number, number]];
-    for (const range of found.slice(1)) {
-      const last = merged[merged.length - 1] as [number, number];
+    const merged: Range[] = [found[0] as Range];
+    for (let i = 1; i < found.length; i++) {
+      const range = found[i] as Range;
+      const last = merged[merged.length - 1] as Range;
       if (range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
       else merged.push(range);
     }
     return merged;
   };
 
-  const apply = (text: string, found: readonly [number, number][], upTo: number): string => {
-    if (found.length === 0) return upTo === text.length ? text : text.slice(0, upTo);
+  /**
+   * `text[from, upTo)` with the ranges (clipped to it) replaced; `continuing`: the text before
+   * `from` ended in a replacement, which a range reaching back to `from` only continues.
+   */
+  const apply = (
+    text: string,
+    found: readonly Range[],
+    from: number,
+    upTo: number,
+    continuing = false,
+  ): string => {
     let out = "";
-    let from = 0;
+    let at = from;
     for (const [start, end] of found) {
-      out += text.slice(from, start) + replacement;
-      from = end;
+      if (end < from || (end === from && !continuing) || start >= upTo) continue;
+      const continues = continuing && start <= from;
+      out += text.slice(at, Math.max(at, start)) + (continues ? "" : replacement);
+      at = Math.max(at, Math.min(end, upTo));
     }
-    return out + text.slice(from, Math.max(from, upTo));
+    return out + text.slice(at, upTo);
   };
 
   const redact = (text: string): string => {
-    if (used.length === 0 || text.length === 0) return text;
-    return apply(text, ranges(text), text.length);
+    if (secrets.length === 0 || text.length === 0) return text;
+    const found = ranges(text);
+    return found.length === 0 ? text : apply(text, found, 0, text.length);
+  };
+
+  /** The longest tail of `text` (after `from`) that is a substring of a key: it may go on. */
+  const keyTail = (text: string, from: number): number => {
+    let held = 0;
+    for (let length = 1; length <= Math.min(longestKey, text.length - from); length++) {
+      const tail = text.slice(text.length - length);
+      if (!secrets.some((s) => s.key.includes(tail))) break;
+      held = length;
+    }
+    return held;
   };
 
   const stream = (): KeyRedactorStream => {
+    // Sent text (its last key-length, for runs that began in it) and text not yet sent.
+    let context = "";
     let carry = "";
+    // What was sent ended in a replacement: a run going on from there is not replaced twice.
+    let replaced = false;
+    const take = (chunk: string, final: boolean): string => {
+      const text = context + carry + chunk;
+      const base = context.length;
+      const upTo = final ? text.length : text.length - keyTail(text, base);
+      const found = ranges(text);
+      const out = apply(text, found, base, upTo, replaced);
+      if (upTo > base) replaced = found.some(([start, end]) => start < upTo && end >= upTo);
+      context = text.slice(Math.max(0, upTo - longestKey), upTo);
+      carry = text.slice(upTo);
+      return out;
+    };
     return {
       push(chunk) {
-        if (used.length === 0) return chunk;
-        const text = carry + chunk;
-        const found = ranges(text);
-        const last = found[found.length - 1];
-        let held = 0;
-        if (last !== undefined && last[1] === text.length) {
-          // A slice reaching the end may go on in the next chunk: redact it once, whole.
-          held = text.length - last[0];
-          found.pop();
-        } else {
-          const free = last === undefined ? 0 : last[1];
-          for (let length = Math.min(minSlice - 1, text.length - free); length > 0; length--) {
-            if (fragments.has(text.slice(text.length - length))) {
-              held = length;
-              break;
-            }
-          }
+        if (secrets.length === 0) return chunk;
+        // The usual chunk: nothing carried, no block in it, no key-like tail: sent as it is.
+        if (carry === "" && keyTail(chunk, 0) === 0 && ranges(context + chunk).length === 0) {
+          context = (context + chunk).slice(-longestKey);
+          if (chunk !== "") replaced = false;
+          return chunk;
         }
-        carry = held === 0 ? "" : text.slice(text.length - held);
-        return apply(text, found, text.length - held);
+        return take(chunk, false);
       },
       end() {
-        const rest = redact(carry);
-        carry = "";
+        if (secrets.length === 0) return "";
+        const rest = take("", true);
+        context = "";
+        replaced = false;
         return rest;
       },
     };
   };
 
-  return { active: used.length > 0, redact, stream };
+  return { active: secrets.length > 0, redact, stream };
 }

@@ -778,3 +778,35 @@ describe("render toward an upstream", () => {
     );
   });
 });
+
+// Issue 26, item 10: what every upstream refuses is a 400 at parse, naming the field.
+describe("parseChatRequest refuses what no upstream takes", () => {
+  const refusal = (wire: unknown) => {
+    try {
+      parseChatRequest(wire);
+    } catch (error) {
+      return error as { status: number; param?: string };
+    }
+    throw new Error("expected a 400");
+  };
+  it("no messages", () => {
+    expect(refusal({ model: "m", messages: [] })).toMatchObject({ status: 400, param: "messages" });
+  });
+  it("history tool-call arguments that are not JSON", () => {
+    const wire = {
+      model: "m",
+      messages: [
+        { role: "user", content: "go" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{oops" } }],
+        },
+      ],
+    };
+    expect(refusal(wire)).toMatchObject({
+      status: 400,
+      param: "messages[1].tool_calls[0].function.arguments",
+    });
+  });
+});

@@ -333,13 +333,18 @@ describe("response envelope", () => {
     });
   });
 
-  it("a bad body is a 400 naming the field, never a TypeError", () => {
+  it("a bad body is an upstream fault (502) naming the field, never a TypeError", () => {
     try {
       parseChatResponse({ ...body({ content: "x" }), created: "yesterday" });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(GatewayError);
-      expect((error as GatewayError).param).toBe("created");
+      // Issue 26, item 10: a malformed upstream reply is the upstream's fault, not the client's.
+      expect((error as GatewayError).status).toBe(502);
+      expect((error as GatewayError).type).toBe("bad_gateway");
+      expect((error as GatewayError).message).toMatch(
+        /^Upstream sent an invalid chat response: created:/,
+      );
     }
     fc.assert(
       fc.property(fc.anything(), (wire) => {

@@ -25,6 +25,7 @@ export {
   chatRequestFields,
   untranslatedChatFields,
 } from "./chat-request-fields.js";
+export { OPENAI_TOOL_NAME_RULE } from "./chat-tool-name.js";
 export { isChatUsageOnlyChunk } from "./chat-usage-only-chunk.js";
 export { formatChatPath, invalidChatField, invalidChatInput } from "./invalid-chat-input.js";
 export {

@@ -3,3 +3,4 @@
 export * from "./media/openai-images.js";
 export * from "./media/openai-speech.js";
 export * from "./media/openai-transcription.js";
+export * from "./media/speech-audio-bytes.js";

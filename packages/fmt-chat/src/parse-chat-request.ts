@@ -12,7 +12,7 @@ import type {
   UserPart,
 } from "@interlingua/core-types";
 import { parseDataUrl } from "@interlingua/core-types";
-import { invalidField, invalidFromZod } from "@interlingua/errors";
+import { invalidField, invalidFromZod, invalidRequest } from "@interlingua/errors";
 import {
   type ChatAssistantMessage,
   type ChatFileBlock,
@@ -40,8 +40,37 @@ import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
 export function parseChatRequest(wire: unknown): Request {
   const result = chatRequestSchema.safeParse(wire);
   if (!result.success) throw invalidFromZod(result.error, "chat request");
+  checkChatRequest(result.data);
   return chatRequestToCanonical(result.data);
 }
+
+/**
+ * What the schema does not say and every upstream refuses: a conversation with no message, and
+ * history tool-call arguments that are not JSON (no format could carry them on).
+ */
+function checkChatRequest(wire: ChatRequestWire): void {
+  if (wire.messages.length === 0) {
+    throw invalidRequest("messages: must hold at least one message", "messages");
+  }
+  wire.messages.forEach((message, i) => {
+    if (message.role !== "assistant") return;
+    (message.tool_calls ?? []).forEach((call, j) => {
+      const args = call.function.arguments;
+      if (args === "" || isJson(args)) return;
+      const param = `messages[${i}].tool_calls[${j}].function.arguments`;
+      throw invalidRequest(`${param}: must be JSON text`, param);
+    });
+  });
+}
+
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The conversion alone, for a body already validated with `chatRequestSchema`. */
 export function chatRequestToCanonical(wire: ChatRequestWire): Request {

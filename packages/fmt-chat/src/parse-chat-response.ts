@@ -1,5 +1,5 @@
 import type { Choice, FinishReason, Response, TextPart } from "@interlingua/core-types";
-import { invalidFromZod } from "@interlingua/errors";
+import { malformedReplyFromZod } from "@interlingua/errors";
 import {
   type ChatChoice,
   type ChatResponseWire,
@@ -18,7 +18,7 @@ import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
  */
 export function parseChatResponse(wire: unknown): Response {
   const result = chatResponseSchema.safeParse(wire);
-  if (!result.success) throw invalidFromZod(result.error, "chat response");
+  if (!result.success) throw malformedReplyFromZod(result.error, "chat response");
   return chatResponseToCanonical(result.data);
 }
 

@@ -4,6 +4,7 @@ import {
   pushDecoderStream,
   type SseMessage,
   type StreamEvent,
+  streamCutEvent,
   type Usage,
 } from "@interlingua/core-types";
 import { badGateway, type GatewayError, parseUpstreamError } from "@interlingua/errors";
@@ -71,11 +72,14 @@ const COMPACT_CONTENT = new RegExp(
  * soon as its arguments form complete JSON, or at finish, so calls whose fragments interleave
  * still accumulate correctly. Empty arguments become "{}". The usage chunk (`choices: []`) may
  * come after the finish chunk, or usage may ride on the finish chunk itself (DeepSeek, Groq);
- * either way it becomes a usage event. `[DONE]` ends the stream.
+ * either way it becomes a usage event. `[DONE]` ends the stream. A stream that ends with neither
+ * a `finish_reason`, `[DONE]` nor an error was cut: it ends with a 502 error event (stream-cut.ts).
  */
 export class ChatStreamDecoder {
   private started = false;
   private done = false;
+  /** A finish, `[DONE]` or an error was seen: the stream ended as the format ends one. */
+  private ended = false;
   private readonly choices = new Map<number, ChoiceState>();
 
   push(message: SseMessage, emit: Emit): void {
@@ -83,6 +87,7 @@ export class ChatStreamDecoder {
     const data = message.data;
     if (data === "[DONE]") {
       this.done = true;
+      this.ended = true;
       return;
     }
     if (this.started && message.event !== "error") {
@@ -98,15 +103,18 @@ export class ChatStreamDecoder {
     try {
       chunk = JSON.parse(data);
     } catch {
+      this.ended = true;
       if (message.event === "error") emitError(parseUpstreamError("openai", 200, data), emit);
       else emitError(badGateway("Upstream sent a stream chunk that is not JSON"), emit);
       return;
     }
     if (!isObject(chunk)) {
+      this.ended = true;
       emitError(badGateway("Upstream sent a stream chunk that is not a JSON object"), emit);
       return;
     }
     if (message.event === "error" || chunk.error !== undefined) {
+      this.ended = true;
       emitError(parseUpstreamError("openai", 200, chunk), emit);
       return;
     }
@@ -134,9 +142,10 @@ export class ChatStreamDecoder {
     }
   }
 
-  /** End of input: parts still open (a stream cut before its finish) are closed. */
+  /** End of input: parts still open are closed; a stream cut before its finish fails. */
   end(emit: Emit): void {
     for (const state of this.choices.values()) closeAll(state, emit);
+    if (!this.ended) emit(streamCutEvent());
   }
 
   private state(index: number): ChoiceState {
@@ -182,6 +191,7 @@ export class ChatStreamDecoder {
     }
     const finish = choice.finish_reason;
     if (typeof finish === "string") {
+      this.ended = true;
       closeAll(state, emit);
       const finishReason = parseChatFinishReason(finish);
       if (state.refused) finishReason.unified = "content-filter";

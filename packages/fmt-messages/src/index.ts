@@ -41,6 +41,7 @@ export {
   untranslatedMessagesFields,
 } from "./messages-request-fields.js";
 export { MESSAGES_TOOL_CALL_ID, toMessagesToolCallId } from "./messages-tool-call-id.js";
+export { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
 export { fromMessagesUsage, type MessagesUsageFields, toMessagesUsage } from "./messages-usage.js";
 export { normalizeMessagesRequest, normalizeMessagesResponse } from "./normalize-messages.js";
 export { parseMessagesRequest } from "./parse-messages-request.js";

@@ -118,9 +118,10 @@ describe("parse refuses invalid requests with a 400 naming the field", () => {
   });
 });
 
-describe("parse refuses invalid responses with a 400 naming the field", () => {
+// Issue 26, item 10: a malformed upstream reply is the upstream's fault (502), not the client's.
+describe("parse refuses invalid responses as an upstream fault naming the field", () => {
   it.each([null, [], "x"])("a body of %j", (wire) => {
-    expect(rejection(wire, parseMessagesResponse).status).toBe(400);
+    expect(rejection(wire, parseMessagesResponse).status).toBe(502);
   });
 
   it("a malformed block of a known type is not mistaken for an unknown one", () => {
@@ -134,7 +135,8 @@ describe("parse refuses invalid responses with a 400 naming the field", () => {
       },
       parseMessagesResponse,
     );
-    expect(error.param).toBe("content[0].input");
+    expect(error.status).toBe(502);
+    expect(error.message).toContain("content[0].input:");
   });
 });
 

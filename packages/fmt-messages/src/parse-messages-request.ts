@@ -1,18 +1,19 @@
-import type {
-  AssistantPart,
-  FilePart,
-  ImagePart,
-  Message,
-  Request,
-  Sampling,
-  TextPart,
-  ThinkingConfig,
-  ThinkingEffort,
-  Tool,
-  ToolChoice,
-  ToolResultContent,
-  ToolResultPart,
-  UserPart,
+import {
+  type AssistantPart,
+  type FilePart,
+  type ImagePart,
+  type Message,
+  type Request,
+  type Sampling,
+  stringifyJsonKeepingNumbers,
+  type TextPart,
+  type ThinkingConfig,
+  type ThinkingEffort,
+  type Tool,
+  type ToolChoice,
+  type ToolResultContent,
+  type ToolResultPart,
+  type UserPart,
 } from "@interlingua/core-types";
 import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import { textToBase64 } from "./base64-text.js";
@@ -198,7 +199,7 @@ function parseAssistantBlock(block: MessagesContentBlock, path: string): Assista
         type: "tool-call",
         id: block.id,
         name: block.name,
-        arguments: JSON.stringify(block.input),
+        arguments: stringifyJsonKeepingNumbers(block.input),
       };
       const cacheControl = fromMessagesCacheControl(block.cache_control);
       if (cacheControl) part.cacheControl = cacheControl;

@@ -1,5 +1,10 @@
-import type { AssistantPart, Choice, Response } from "@interlingua/core-types";
-import { invalidFromZod } from "@interlingua/errors";
+import {
+  type AssistantPart,
+  type Choice,
+  type Response,
+  stringifyJsonKeepingNumbers,
+} from "@interlingua/core-types";
+import { malformedReplyFromZod } from "@interlingua/errors";
 import { liftCarriedSignatures } from "./carried-signatures.js";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
 import {
@@ -20,7 +25,7 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
         type: "tool-call",
         id: block.id,
         name: block.name,
-        arguments: JSON.stringify(block.input),
+        arguments: stringifyJsonKeepingNumbers(block.input),
       };
     case "thinking":
       return block.signature
@@ -39,7 +44,7 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
  */
 export function parseMessagesResponse(wire: unknown): Response {
   const parsed = messagesResponseSchema.safeParse(wire);
-  if (!parsed.success) throw invalidFromZod(parsed.error, "messages response");
+  if (!parsed.success) throw malformedReplyFromZod(parsed.error, "messages response");
   const w = parsed.data;
   const choice: Choice = {
     index: 0,

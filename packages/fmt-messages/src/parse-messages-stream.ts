@@ -2,10 +2,13 @@ import {
   JSON_INDEX_PATTERN,
   JSON_STRING_PATTERN,
   parseSignatureContent,
+  parseWireJson,
   pushDecoderStream,
   SIGNATURE_PREFIX,
   type SseMessage,
   type StreamEvent,
+  streamCutEvent,
+  stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
 import { messagesErrorStatus } from "./map-messages-error-type.js";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
@@ -59,10 +62,14 @@ const COMPACT_DELTA = new RegExp(
  *   unless a reason was already given.
  * - `error` events become canonical error events with the status of their type; `ping` and
  *   `message_stop` produce nothing; a frame that is not JSON becomes a 502 error event.
+ * - A stream that ends before `message_stop` (or a stop reason, or an error) was cut: it ends
+ *   with a 502 error event (core-types stream-cut.ts).
  */
 export class MessagesStreamDecoder {
   private started = false;
   private finished = false;
+  /** message_stop or an error was seen (a stop reason sets `finished`). */
+  private ended = false;
   private readonly usage: MessagesUsageFields = {};
   private readonly blocks = new Map<number, Block>();
   /** Each tool_use block's index by its call id, for the carriers of their signatures. */
@@ -81,8 +88,9 @@ export class MessagesStreamDecoder {
     }
     let event: unknown;
     try {
-      event = JSON.parse(data);
+      event = parseWireJson(data);
     } catch {
+      this.ended = true;
       emit({
         type: "error",
         error: {
@@ -110,7 +118,11 @@ export class MessagesStreamDecoder {
       case "message_delta":
         this.messageDelta(event, emit);
         return;
+      case "message_stop":
+        this.ended = true;
+        return;
       case "error": {
+        this.ended = true;
         const error = isObject(event["error"]) ? event["error"] : {};
         const type = str(error["type"]) || "api_error";
         emit({
@@ -125,9 +137,13 @@ export class MessagesStreamDecoder {
     }
   }
 
-  /** End of input: every event is decoded as it arrives, so nothing waits to go out. */
+  /**
+   * End of input: every event is decoded as it arrives; a tool call's held end goes out, and a
+   * cut stream says so.
+   */
   end(emit: (event: StreamEvent) => void): void {
     if (this.held !== undefined) emit({ type: "part-end", index: this.takeHeld() });
+    if (!this.ended && !this.finished) emit(streamCutEvent());
   }
 
   /**
@@ -221,7 +237,8 @@ export class MessagesStreamDecoder {
         this.blocks.set(index, { kind: "tool", args });
         this.calls.set(str(block["id"]), index);
         emit({ type: "tool-call-start", index, id: str(block["id"]), name: str(block["name"]) });
-        if (args) emit({ type: "tool-arguments-delta", index, delta: JSON.stringify(input) });
+        if (args)
+          emit({ type: "tool-arguments-delta", index, delta: stringifyJsonKeepingNumbers(input) });
         return;
       }
       default:

@@ -7,6 +7,7 @@ import {
   type JsonObject,
   openApiToJsonSchema,
   parseDataUrl,
+  parseJsonKeepingNumbers,
   type RenderOptions,
   type Request,
   restoreMovedThinkingSignature,
@@ -390,7 +391,7 @@ function toolInput(args: string, feature: string): Record<string, unknown> {
   if (args === "") return {};
   let value: unknown;
   try {
-    value = JSON.parse(args);
+    value = parseJsonKeepingNumbers(args);
   } catch {
     value = undefined;
   }

@@ -1,4 +1,10 @@
-import type { AssistantPart, RenderOptions, Response, Warning } from "@interlingua/core-types";
+import {
+  type AssistantPart,
+  parseJsonKeepingNumbers,
+  type RenderOptions,
+  type Response,
+  type Warning,
+} from "@interlingua/core-types";
 import { carrierBlock } from "./carried-signatures.js";
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
 import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-api.js";
@@ -12,7 +18,7 @@ type Warn = (type: Warning["type"], feature: string, message: string) => void;
 export function argumentsObject(args: string): Record<string, unknown> | undefined {
   if (args === "") return {};
   try {
-    const value: unknown = JSON.parse(args);
+    const value: unknown = parseJsonKeepingNumbers(args);
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       return value as Record<string, unknown>;
     }

@@ -39,6 +39,7 @@ export {
   untranslatedNativeFields,
 } from "./native-request-fields.js";
 export { generatedCallId, isGeneratedCallId } from "./native-tool-call-ids.js";
+export { NATIVE_TOOL_NAME_RULE } from "./native-tool-name.js";
 export { normalizeNativeRequest, normalizeNativeResponse } from "./normalize-native.js";
 export { orderToolResults } from "./order-tool-results.js";
 export { type ParseNativeRequestOptions, parseNativeRequest } from "./parse-native-request.js";

@@ -64,7 +64,8 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
 
 // ---- law 2 ---------------------------------------------------------------------------------------
 // The canonical values this format expresses, as restrictions of the core arbitraries:
-// - no turn names, no redacted thinking, no image detail, no file ids or file names;
+// - no turn names, no redacted thinking, no image detail, no file ids or file names, no assistant
+//   turn without content;
 // - a file URL without a media type does not look like an image URL (it would come back an image);
 // - tool results name their tool, hold at most one text (not itself a JSON object: texts that are
 //   objects travel as the object) before their images, and no text signature or cache boundary;
@@ -142,34 +143,50 @@ function expressibleTools(tools: Tool[]): Tool[] {
   return [...out.filter((t) => t.type === "function"), ...out.filter((t) => t.type !== "function")];
 }
 
-const expressibleRequest: fc.Arbitrary<Request> = arb.request.map((request) => {
-  const out: Request = omit(
-    request,
-    "parallelToolCalls",
-    "user",
-    "metadata",
-    "includeUsage",
-    "extras",
-  );
-  out.system = request.system.map((p) => omit(p, "cacheControl"));
-  out.messages = request.messages.map(expressibleMessage);
-  out.tools = expressibleTools(request.tools);
-  if (out.responseFormat?.type === "json-schema") {
-    // A response schema is sent cut to the JSON Schema subset the upstream accepts.
-    const format = omit(out.responseFormat, "name", "strict");
-    out.responseFormat = { ...format, schema: sanitizeNativeJsonSchema(format.schema) };
-  }
-  if (request.thinking !== undefined) {
-    const t = request.thinking;
-    out.thinking =
-      t.type === "enabled"
-        ? t.budgetTokens !== undefined
-          ? omit(t, "effort")
-          : t
-        : omit(t, "budgetTokens", "effort");
-  }
-  return out;
-});
+const expressibleRequest: fc.Arbitrary<Request> = arb.request
+  .map((request) => {
+    const out: Request = omit(
+      request,
+      "parallelToolCalls",
+      "user",
+      "metadata",
+      "includeUsage",
+      "extras",
+    );
+    out.system = request.system.map((p) => omit(p, "cacheControl"));
+    // An assistant turn with no content is left out (Gemini refuses an empty model turn).
+    out.messages = request.messages
+      .map(expressibleMessage)
+      .filter(
+        (m) =>
+          m.role !== "assistant" ||
+          m.parts.some(
+            (p) =>
+              p.type !== "text" ||
+              p.text !== "" ||
+              p.signature !== undefined ||
+              p.cacheControl !== undefined,
+          ),
+      );
+    out.tools = expressibleTools(request.tools);
+    if (out.responseFormat?.type === "json-schema") {
+      // A response schema is sent cut to the JSON Schema subset the upstream accepts.
+      const format = omit(out.responseFormat, "name", "strict");
+      out.responseFormat = { ...format, schema: sanitizeNativeJsonSchema(format.schema) };
+    }
+    if (request.thinking !== undefined) {
+      const t = request.thinking;
+      out.thinking =
+        t.type === "enabled"
+          ? t.budgetTokens !== undefined
+            ? omit(t, "effort")
+            : t
+          : omit(t, "budgetTokens", "effort");
+    }
+    return out;
+    // A request needs a turn left once empty assistant turns are left out.
+  })
+  .filter((request) => request.messages.length > 0);
 
 const expressibleResponse: fc.Arbitrary<Response> = fc
   .tuple(

@@ -50,6 +50,16 @@ export const nativeFunctionResponseSchema = z.object({
   parts: z.array(nativeFunctionResponsePartSchema).optional(),
 });
 
+/** Code the model ran with the code-execution tool, and what running it gave. */
+export const nativeExecutableCodeSchema = z.looseObject({
+  language: z.string().optional(),
+  code: z.string(),
+});
+export const nativeCodeExecutionResultSchema = z.looseObject({
+  outcome: z.string().optional(),
+  output: z.string().optional(),
+});
+
 /** A part carries exactly one data field; the converters check that, this schema types them. */
 export const nativePartSchema = z.object({
   text: z.string().optional(),
@@ -59,6 +69,8 @@ export const nativePartSchema = z.object({
   fileData: nativeFileDataSchema.optional(),
   functionCall: nativeFunctionCallSchema.optional(),
   functionResponse: nativeFunctionResponseSchema.optional(),
+  executableCode: nativeExecutableCodeSchema.optional(),
+  codeExecutionResult: nativeCodeExecutionResultSchema.optional(),
   cache_control: nativeCacheControlSchema.optional(),
 });
 

@@ -1,13 +1,16 @@
-import type {
-  AssistantPart,
-  CacheControl,
-  FilePart,
-  ImagePart,
-  RenderOptions,
-  UserPart,
+import {
+  type AssistantPart,
+  type CacheControl,
+  type FilePart,
+  type ImagePart,
+  parseJsonKeepingNumbers,
+  type RenderOptions,
+  stringifyJsonKeepingNumbers,
+  type UserPart,
 } from "@interlingua/core-types";
 import { invalidField, invalidRequest } from "@interlingua/errors";
 import type { NativeCacheControl, NativePart } from "./native-api.js";
+import { codeExecutionText } from "./native-code-execution.js";
 import type { NativeBookkeeping } from "./native-extras.js";
 import {
   defaultImageType,
@@ -19,8 +22,20 @@ import {
 import { isGeneratedCallId } from "./native-tool-call-ids.js";
 
 /** The part's payload: the upstream's Part is a oneof of these. */
-const dataFields = ["text", "inlineData", "fileData", "functionCall", "functionResponse"] as const;
+const dataFields = [
+  "text",
+  "inlineData",
+  "fileData",
+  "functionCall",
+  "functionResponse",
+  "executableCode",
+  "codeExecutionResult",
+] as const;
 export type NativeDataField = (typeof dataFields)[number];
+
+/** Whether a part holds any data field this codec knows (a newer part type holds none). */
+export const hasDataField = (part: NativePart): boolean =>
+  dataFields.some((field) => part[field] !== undefined);
 
 export function dataFieldOf(part: NativePart, path: readonly PropertyKey[]): NativeDataField {
   let found: NativeDataField | undefined;
@@ -88,6 +103,9 @@ export function parseUserPart(
   ctx: PartParseContext,
 ): UserPart {
   if (field === "functionCall") throw invalidField(path, "a user turn cannot hold a functionCall");
+  if (field === "executableCode" || field === "codeExecutionResult") {
+    return { type: "text", text: codeExecutionText(part) ?? "" };
+  }
   if (field === "text") {
     if (part.thought) throw invalidField([...path, "thought"], "a user turn cannot hold thoughts");
     return parseText(part);
@@ -115,7 +133,7 @@ export function parseAssistantPart(
         type: "tool-call",
         id: call.id ?? ctx.nextCallId(),
         name: call.name,
-        arguments: JSON.stringify(call.args ?? {}),
+        arguments: stringifyJsonKeepingNumbers(call.args ?? {}),
       };
       if (part.thoughtSignature !== undefined) toolCall.signature = part.thoughtSignature;
       if (part.cache_control) toolCall.cacheControl = cacheControlFrom(part.cache_control);
@@ -123,6 +141,9 @@ export function parseAssistantPart(
     }
     case "functionResponse":
       throw invalidField(path, "a model turn cannot hold a functionResponse");
+    case "executableCode":
+    case "codeExecutionResult":
+      return { type: "text", text: codeExecutionText(part) ?? "" };
     default:
       return parseMedia(part, field, ctx);
   }
@@ -231,7 +252,7 @@ function argumentsObject(
 ): Record<string, unknown> {
   if (args === "") return {};
   try {
-    const value: unknown = JSON.parse(args);
+    const value: unknown = parseJsonKeepingNumbers(args);
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
       return value as Record<string, unknown>;
     }

@@ -62,6 +62,23 @@ describe("native request fields: mapped, warned or refused", () => {
     );
   });
 
+  it("mode ANY with an allow-list of several names names the list, not only the mode (issue 26)", () => {
+    const request = parseNativeRequest(
+      {
+        contents: [{ role: "user", parts: [{ text: "hi" }] }],
+        tools: [{ functionDeclarations: [{ name: "a" }, { name: "b" }, { name: "c" }] }],
+        toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["a", "b"] } },
+      },
+      { model: "txtC-2.5-pro" },
+    );
+    expect(untranslatedNativeFields(request)).toEqual(
+      expect.arrayContaining([
+        "toolConfig.functionCallingConfig.mode",
+        "toolConfig.functionCallingConfig.allowedFunctionNames",
+      ]),
+    );
+  });
+
   it("a plain request leaves nothing behind", () => {
     const request = parseNativeRequest(
       {

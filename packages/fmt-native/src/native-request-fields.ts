@@ -72,7 +72,13 @@ export function untranslatedNativeFields(request: Request): string[] {
   paths.push(...under("generationConfig", book.generationConfig));
   paths.push(...under("toolConfig", book.toolConfig));
   paths.push(...under("toolConfig.functionCallingConfig", book.functionCallingConfig));
-  if (book.functionCalling !== undefined) paths.push("toolConfig.functionCallingConfig.mode");
+  if (book.functionCalling !== undefined) {
+    paths.push("toolConfig.functionCallingConfig.mode");
+    // Mode ANY with an allow-list of several names loses the list too: named, not only the mode.
+    if (book.functionCalling.allowedFunctionNames !== undefined) {
+      paths.push("toolConfig.functionCallingConfig.allowedFunctionNames");
+    }
+  }
   const declared = new Set<string>();
   for (const fields of Object.values(book.declarations ?? {})) {
     for (const key of Object.keys(fields)) declared.add(`tools.functionDeclarations.${key}`);

@@ -72,7 +72,12 @@ function normalizeContents(contents: NativeContent[]): NativeContent[] {
   const out: NativeContent[] = [];
   for (const content of contents) {
     if (content.role === "model") {
-      out.push({ role: "model", parts: content.parts.map((p) => normalizePart(p, "model")) });
+      const parts = content.parts.map((p) => normalizePart(p, "model"));
+      // An empty model turn is left out when rendered (Gemini refuses one).
+      if (contents.length > 1 && parts.every((p) => p.text === "" && Object.keys(p).length === 1)) {
+        continue;
+      }
+      out.push({ role: "model", parts });
       continue;
     }
     if (content.parts.length === 0) {

@@ -76,7 +76,7 @@ describe("validation", () => {
     ["a bad role", { contents: [{ role: "system", parts: [] }] }, "contents[0].role"],
     [
       "a part without payload",
-      { contents: [{ parts: [{ executableCode: { code: "1" } }] }] },
+      { contents: [{ parts: [{ somethingElse: { code: "1" } }] }] },
       "contents[0].parts[0]",
     ],
     [

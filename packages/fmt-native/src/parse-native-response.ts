@@ -2,10 +2,11 @@ import type {
   AssistantPart,
   Choice,
   PromptFeedback,
+  RenderOptions,
   Response,
   SafetyRating,
 } from "@interlingua/core-types";
-import { invalidFromZod } from "@interlingua/errors";
+import { malformedReplyFromZod } from "@interlingua/errors";
 import { blockedChoice } from "./blocked-prompt.js";
 import { restoreCarriedThinking } from "./carried-thinking.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
@@ -16,7 +17,7 @@ import {
   nativeResponseSchema,
 } from "./native-api.js";
 import { buildExtras, type NativeBookkeeping } from "./native-extras.js";
-import { type PartParseContext, parseAssistantPart } from "./native-parts.js";
+import { hasDataField, type PartParseContext, parseAssistantPart } from "./native-parts.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 
 const knownFields = new Set([
@@ -62,10 +63,12 @@ export const createTimeOf = (created: number): string | undefined =>
  * kept in extras.native; finishMessage is the finish reason's explanation; unknown candidate
  * fields (citations, grounding) are not kept.
  * A blocked prompt (blockReason, no candidates) is one empty choice finished content-filter.
+ * Code-execution parts become fenced text (reported, `native-code-execution.ts`); a part of a
+ * kind this codec does not know is dropped and reported, never a failed reply.
  */
-export function parseNativeResponse(wire: unknown): Response {
+export function parseNativeResponse(wire: unknown, options?: RenderOptions): Response {
   const parsed = nativeResponseSchema.safeParse(wire);
-  if (!parsed.success) throw invalidFromZod(parsed.error, "response");
+  if (!parsed.success) throw malformedReplyFromZod(parsed.error, "response");
   const body = parsed.data;
   const id = body.responseId ?? "";
   const book: NativeBookkeeping = {};
@@ -73,11 +76,28 @@ export function parseNativeResponse(wire: unknown): Response {
     const index = candidate.index ?? c;
     let calls = 0;
     const ctx: PartParseContext = { book, nextCallId: () => generatedCallId(id, index, calls++) };
-    const parts: AssistantPart[] = restoreCarriedThinking(
-      (candidate.content?.parts ?? []).map((part, p) =>
-        parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx),
-      ),
-    );
+    const read: AssistantPart[] = [];
+    (candidate.content?.parts ?? []).forEach((part, p) => {
+      const path = `candidates[${c}].content.parts[${p}]`;
+      if (!hasDataField(part)) {
+        options?.onWarning?.({
+          type: "dropped",
+          feature: path,
+          message: "a part of a kind this gateway does not know was dropped",
+        });
+        return;
+      }
+      if (part.executableCode !== undefined || part.codeExecutionResult !== undefined) {
+        options?.onWarning?.({
+          type: "mapped",
+          feature: path,
+          message: "code execution (executableCode / codeExecutionResult) is carried as text",
+        });
+      }
+      read.push(parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx));
+    });
+    // Another provider's thinking carried on a visible part's signature is a thinking part again.
+    const parts: AssistantPart[] = restoreCarriedThinking(read);
     const choice: Choice = {
       index,
       message: { role: "assistant", parts },

@@ -1,4 +1,4 @@
-import { accumulateStream, type StreamEvent } from "@interlingua/core-types";
+import { accumulateStream, type StreamEvent, streamCutEvent } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { decodeFrames, firstSignature, fixtureFrames, readFixture } from "../test/helpers.js";
 import { decodeNativeStream } from "./parse-native-stream.js";
@@ -309,6 +309,8 @@ describe("whole function calls", () => {
       { type: "tool-call-start", index: 1, id: "given-id", name: "time" },
       { type: "tool-arguments-delta", index: 1, delta: "{}" },
       { type: "part-end", index: 1 },
+      // No finishReason came: the stream was cut (core-types stream-cut.ts).
+      streamCutEvent(),
     ]);
   });
 });

@@ -1,9 +1,12 @@
 import {
   movedThinkingSignature,
+  parseWireJson,
   pushDecoderStream,
   type SafetyRating,
   type SseMessage,
   type StreamEvent,
+  streamCutEvent,
+  stringifyJsonKeepingNumbers,
   type Usage,
 } from "@interlingua/core-types";
 import { parseUpstreamError } from "@interlingua/errors";
@@ -16,6 +19,7 @@ import {
   nativePromptFeedbackSchema,
   nativeSafetyRatingSchema,
 } from "./native-api.js";
+import { codeExecutionText } from "./native-code-execution.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 import {
   createdFromCreateTime,
@@ -121,6 +125,8 @@ export class NativeStreamDecoder {
   private blockReason: string | undefined;
   private sawCandidate = false;
   private failed = false;
+  /** A candidate's finishReason was seen: the stream ended as Gemini ends one. */
+  private finished = false;
   private readonly candidates = new Map<number, CandidateState>();
 
   push(message: SseMessage, emit: Emit): void {
@@ -128,13 +134,15 @@ export class NativeStreamDecoder {
     if (data === "" || data === "[DONE]") return;
     let chunk: unknown;
     try {
-      chunk = JSON.parse(data);
+      chunk = parseWireJson(data);
     } catch {
+      this.failed = true;
       emit(this.errorEvent(502, { error: { code: 502, message: "a stream frame was not JSON" } }));
       return;
     }
     if (Array.isArray(chunk) && chunk.length === 1) chunk = chunk[0];
     if (!isRecord(chunk)) {
+      this.failed = true;
       emit(
         this.errorEvent(502, { error: { code: 502, message: "a stream frame was not an object" } }),
       );
@@ -173,12 +181,18 @@ export class NativeStreamDecoder {
     }
   }
 
-  /** Closes the parts still open when the stream ends. */
+  /**
+   * Closes the parts still open when the stream ends. A stream that ends with no finishReason,
+   * no blocked prompt and no error was cut: it ends with a 502 error event (stream-cut.ts).
+   */
   end(emit: Emit): void {
     for (const [choice, state] of this.candidates) this.closePart(state, choice, emit);
-    if (this.blockReason !== undefined && !this.sawCandidate && !this.failed) {
+    if (this.failed || this.finished) return;
+    if (this.blockReason !== undefined && !this.sawCandidate) {
       emit({ type: "finish", finishReason: blockedFinishReason(this.blockReason) });
+      return;
     }
+    emit(streamCutEvent());
   }
 
   private errorEvent(status: number, body: unknown): StreamEvent {
@@ -240,6 +254,7 @@ export class NativeStreamDecoder {
       state.safetyRatings = ratings;
     }
     if (typeof candidate.finishReason === "string") {
+      this.finished = true;
       this.closePart(state, choice, emit);
       const finish: StreamEvent = {
         type: "finish",
@@ -268,7 +283,9 @@ export class NativeStreamDecoder {
       this.functionCall(part.functionCall, signature, state, choice, emit);
       return;
     }
-    const isText = typeof part.text === "string";
+    // Code execution is carried as fenced text, as in the whole reply (native-code-execution.ts).
+    const code = codeExecutionText(part);
+    const isText = typeof part.text === "string" || code !== undefined;
     if (!isText && (part.inlineData !== undefined || part.fileData !== undefined)) {
       // Media has no stream event; it still takes its part index, as in the whole response.
       this.closePart(state, choice, emit);
@@ -276,7 +293,7 @@ export class NativeStreamDecoder {
       return;
     }
     if (!isText && signature === undefined) return;
-    const text = isText ? (part.text as string) : "";
+    const text = code ?? (isText ? (part.text as string) : "");
     if (text === "" && signature === undefined) return;
     const kind = part.thought === true ? "thinking" : "text";
     let open = state.open;
@@ -351,7 +368,12 @@ export class NativeStreamDecoder {
       if (!willContinue) this.closePart(state, choice, emit);
       return;
     }
-    emit(at({ type: "tool-arguments-delta", index, delta: JSON.stringify(args ?? {}) }, choice));
+    emit(
+      at(
+        { type: "tool-arguments-delta", index, delta: stringifyJsonKeepingNumbers(args ?? {}) },
+        choice,
+      ),
+    );
     emit(at({ type: "part-end", index }, choice));
   }
 

@@ -71,10 +71,14 @@ function isEmptyObjectSchema(schema: JsonObject): boolean {
   return true;
 }
 
+/** A part that says nothing: empty text with no signature (Gemini refuses a turn of only these). */
+const isEmptyPart = (part: NativePart): boolean =>
+  part.text === "" && Object.keys(part).every((key) => key === "text");
+
 function renderContents(messages: Message[], ctx: PartRenderContext): NativeContent[] {
   const warn = ctx.options?.onWarning;
   const callNames = new Map<string, string>();
-  return messages.map((message, m): NativeContent => {
+  const contents = messages.map((message, m): NativeContent | undefined => {
     const feature = `messages[${m}]`;
     if (message.role !== "tool" && message.name !== undefined) {
       warn?.({ type: "dropped", feature: `${feature}.name`, message: "turns carry no name" });
@@ -90,6 +94,16 @@ function renderContents(messages: Message[], ctx: PartRenderContext): NativeCont
         const out = renderAssistantPart(part, `${feature}.parts[${p}]`, ctx);
         if (out !== undefined) parts.push(out);
       });
+      // An empty assistant turn (`parts: []`, or only "") is refused by Gemini: left out, unless
+      // it is the only turn (a request needs one; the upstream's refusal then says why).
+      if (parts.every(isEmptyPart) && messages.length > 1) {
+        warn?.({
+          type: "dropped",
+          feature,
+          message: "an assistant turn with no content (Gemini refuses an empty model turn)",
+        });
+        return undefined;
+      }
     } else {
       message.parts.forEach((part, p) => {
         const at = `${feature}.parts[${p}]`;
@@ -112,6 +126,7 @@ function renderContents(messages: Message[], ctx: PartRenderContext): NativeCont
     }
     return { role: roles[message.role], parts };
   });
+  return contents.filter((content): content is NativeContent => content !== undefined);
 }
 
 function renderFunctionTool(

@@ -178,3 +178,31 @@ describe("a moved thinking signature", () => {
     ]);
   });
 });
+
+describe("after an error frame (issue 26, item 2)", () => {
+  it("only usage follows: a call still open is never written with invented arguments", () => {
+    const { frames } = encode([
+      { type: "response-start", id: "r1", model: "m", created: 0 },
+      { type: "tool-call-start", index: 0, id: "c", name: "f" },
+      { type: "tool-arguments-delta", index: 0, delta: '{"a":' },
+      { type: "error", error: { status: 502, type: "bad_gateway", message: "cut" } },
+      { type: "text-delta", index: 1, delta: "late" },
+      {
+        type: "usage",
+        usage: {
+          inputTokens: 1,
+          outputTokens: 2,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 0,
+          thinkingTokens: 0,
+        },
+      },
+    ]);
+    const at = frames.findIndex((f) => (f as { error?: unknown }).error !== undefined);
+    expect(at).toBeGreaterThanOrEqual(0);
+    const after = frames.slice(at + 1) as { candidates?: unknown; usageMetadata?: unknown }[];
+    expect(after.length).toBe(1);
+    expect(after[0]!.candidates).toBeUndefined();
+    expect(after[0]!.usageMetadata).toBeDefined();
+  });
+});

@@ -1,9 +1,11 @@
 import {
   moveThinkingSignature,
+  parseJsonKeepingNumbers,
   type SseMessage,
   type StreamEncodeOptions,
   type StreamEvent,
   type StreamEventOf,
+  stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
 import { nativeStatusFor } from "@interlingua/errors";
 import { isBlockedFinish } from "./blocked-prompt.js";
@@ -63,10 +65,13 @@ export class NativeStreamEncoder {
   >();
   /** The text of each open thinking part so far, by part. */
   private readonly thinkingTexts = new Map<string, string>();
+  /** An error frame went out: only usage may follow it, never a call or text written late. */
+  private failed = false;
 
   constructor(private readonly options: StreamEncodeOptions = {}) {}
 
   push(event: StreamEvent, emit: (message: SseMessage) => void): void {
+    if (this.failed && event.type !== "usage") return;
     if (event.type !== "prompt-feedback" && event.type !== "response-start" && "index" in event) {
       this.sawContent = true;
     }
@@ -158,6 +163,7 @@ export class NativeStreamEncoder {
         emit(this.frame({ usageMetadata: renderNativeUsage(event.usage, this.options) }));
         return;
       case "error":
+        this.failed = true;
         emit({
           data: JSON.stringify({
             error: {
@@ -173,6 +179,7 @@ export class NativeStreamEncoder {
 
   /** Calls whose part-end never came are written at the end rather than lost. */
   end(emit: (message: SseMessage) => void): void {
+    if (this.failed) return;
     const pending = [...this.calls.keys()].map(
       (key) => key.split(":").map(Number) as [number, number],
     );
@@ -281,7 +288,7 @@ export class NativeStreamEncoder {
     let args: Record<string, unknown> = {};
     if (text !== "") {
       try {
-        const value: unknown = JSON.parse(text);
+        const value: unknown = parseJsonKeepingNumbers(text);
         if (typeof value === "object" && value !== null && !Array.isArray(value)) {
           args = value as Record<string, unknown>;
         } else throw new TypeError("not an object");
@@ -328,7 +335,7 @@ export class NativeStreamEncoder {
     if (this.model !== "") body.modelVersion = this.model;
     if (this.createTime !== undefined) body.createTime = this.createTime;
     if (this.id !== "") body.responseId = this.id;
-    return { data: JSON.stringify(body) };
+    return { data: stringifyJsonKeepingNumbers(body) };
   }
 
   private warnOnce(key: string, warning: { feature: string; message: string }): void {

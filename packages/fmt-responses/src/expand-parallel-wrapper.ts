@@ -1,4 +1,8 @@
-import type { ToolCallPart } from "@interlingua/core-types";
+import {
+  parseJsonKeepingNumbers,
+  stringifyJsonKeepingNumbers,
+  type ToolCallPart,
+} from "@interlingua/core-types";
 
 /**
  * Some OpenAI models emit their internal parallel-call wrapper as one function call (named
@@ -26,7 +30,7 @@ export function expandParallelWrapper(
   if (!parallelWrapperNames.has(name)) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(args);
+    parsed = parseJsonKeepingNumbers(args);
   } catch {
     return undefined;
   }
@@ -45,7 +49,7 @@ export function expandParallelWrapper(
       type: "tool-call",
       id: `${callId}_${n}`,
       name: toolName,
-      arguments: JSON.stringify(parameters),
+      arguments: stringifyJsonKeepingNumbers(parameters),
     });
   }
   return calls;

@@ -1,5 +1,5 @@
 import type { AssistantPart, Choice, Response } from "@interlingua/core-types";
-import { GatewayError, invalidFromZod } from "@interlingua/errors";
+import { GatewayError, malformedReplyFromZod } from "@interlingua/errors";
 import { expandParallelWrapper } from "./expand-parallel-wrapper.js";
 import { errorFromResponsesWire } from "./map-responses-error.js";
 import { finishReasonFromResult, finishReasonFromStatus } from "./map-responses-finish-reason.js";
@@ -32,7 +32,7 @@ export function parseResponsesResponse(wire: unknown): Response {
     }
   }
   const parsed = responsesResultSchema.safeParse(wire);
-  if (!parsed.success) throw invalidFromZod(parsed.error, "response body");
+  if (!parsed.success) throw malformedReplyFromZod(parsed.error, "response body");
   return responseFromResult(parsed.data);
 }
 
@@ -66,7 +66,7 @@ function responseFromResult(w: ResponsesResponseWire): Response {
 /** A real Responses object: output items in order; hosted tool calls have no canonical part. */
 export function parseResponsesObject(wire: unknown): Response {
   const parsed = responsesObjectSchema.safeParse(wire);
-  if (!parsed.success) throw invalidFromZod(parsed.error, "response body");
+  if (!parsed.success) throw malformedReplyFromZod(parsed.error, "response body");
   const w: ResponsesObject = parsed.data;
   const parts: AssistantPart[] = [];
   let madeFunctionCalls = false;
@@ -75,7 +75,7 @@ export function parseResponsesObject(wire: unknown): Response {
     switch (item.type) {
       case "message": {
         const message = outputMessageSchema.safeParse(item);
-        if (!message.success) throw invalidFromZod(message.error, "response body", at);
+        if (!message.success) throw malformedReplyFromZod(message.error, "response body", at);
         for (const content of message.data.content) {
           const text = content["type"] === "refusal" ? content["refusal"] : content["text"];
           if (typeof text === "string") parts.push({ type: "text", text });
@@ -84,7 +84,7 @@ export function parseResponsesObject(wire: unknown): Response {
       }
       case "function_call": {
         const call = outputFunctionCallSchema.safeParse(item);
-        if (!call.success) throw invalidFromZod(call.error, "response body", at);
+        if (!call.success) throw malformedReplyFromZod(call.error, "response body", at);
         madeFunctionCalls = true;
         const { call_id, name, arguments: args, namespace } = call.data;
         const expanded = namespace == null ? expandParallelWrapper(call_id, name, args) : undefined;
@@ -103,7 +103,7 @@ export function parseResponsesObject(wire: unknown): Response {
       }
       case "custom_tool_call": {
         const call = outputCustomToolCallSchema.safeParse(item);
-        if (!call.success) throw invalidFromZod(call.error, "response body", at);
+        if (!call.success) throw malformedReplyFromZod(call.error, "response body", at);
         madeFunctionCalls = true;
         const { call_id, name, input } = call.data;
         parts.push({ type: "tool-call", id: call_id, name, arguments: input, custom: true });
@@ -111,7 +111,7 @@ export function parseResponsesObject(wire: unknown): Response {
       }
       case "reasoning": {
         const reasoning = outputReasoningSchema.safeParse(item);
-        if (!reasoning.success) throw invalidFromZod(reasoning.error, "response body", at);
+        if (!reasoning.success) throw malformedReplyFromZod(reasoning.error, "response body", at);
         parts.push(thinkingFromReasoningItem(reasoning.data));
         return;
       }

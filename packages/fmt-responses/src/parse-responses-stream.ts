@@ -1,4 +1,9 @@
-import { pushDecoderStream, type SseMessage, type StreamEvent } from "@interlingua/core-types";
+import {
+  pushDecoderStream,
+  type SseMessage,
+  type StreamEvent,
+  streamCutEvent,
+} from "@interlingua/core-types";
 import { badGateway } from "@interlingua/errors";
 import { expandParallelWrapper, parallelWrapperNames } from "./expand-parallel-wrapper.js";
 import { errorFromResponsesWire } from "./map-responses-error.js";
@@ -212,12 +217,18 @@ export class ResponsesStreamDecoder {
     }
   }
 
-  /** End of input: parts a cut-off stream left open are closed. */
+  /**
+   * End of input: parts a cut-off stream left open are closed, and a stream that ended with no
+   * terminal event (nor an error) fails with a 502 error event (core-types stream-cut.ts).
+   */
   end(emit: Emit): void {
-    if (!this.ended) this.closeAll(emit);
+    if (this.ended) return;
+    this.closeAll(emit);
+    if (!this.failed) emit(streamCutEvent());
   }
 
   private malformed(emit: Emit): void {
+    this.failed = true;
     const error = badGateway("Upstream sent a malformed Responses stream event");
     emit({
       type: "error",

@@ -290,7 +290,7 @@ describe("responses result", () => {
     expect(error.message).toContain("You exceeded your current quota");
   });
 
-  it("rejects a malformed result with a 400 naming the field", () => {
+  it("rejects a malformed result as an upstream fault (502) naming the field", () => {
     const cases: [unknown, string][] = [
       [
         {
@@ -330,7 +330,9 @@ describe("responses result", () => {
       try {
         parseResponsesResponse(wire);
       } catch (error) {
-        expect((error as GatewayError).param).toBe(param);
+        // Issue 26, item 10: the upstream's fault, not the client's.
+        expect((error as GatewayError).status).toBe(502);
+        expect((error as GatewayError).message).toContain(`${param}:`);
       }
     }
     for (const wire of [null, "x", [], 3])

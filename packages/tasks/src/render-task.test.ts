@@ -86,13 +86,13 @@ describe("renderTask", () => {
     });
   });
 
-  it("webhook bodies carry error.param, null when no field is to blame", () => {
+  it("webhook bodies carry error.param, a string, empty when no field is to blame (issue 26, item 11)", () => {
     const failed = snapshot({ status: "failed", completedAt: 1_700_000_001 });
     const none = renderTask(
       { ...failed, error: failureError("upstream_timeout") },
       { webhook: true },
     );
-    expect(none.error).toHaveProperty("param", null);
+    expect(none.error).toHaveProperty("param", "");
     const named = renderTask(
       {
         ...failed,

@@ -20,7 +20,7 @@ export interface TaskSnapshot {
 export interface RenderTaskOptions {
   /** The caller's raw `language`; normalised here, unsupported values keep the original text. */
   language?: string;
-  /** Webhook bodies carry `error.param` (null when no field is to blame); GET bodies do not. */
+  /** Webhook bodies carry `error.param`, a string ("" when no field is to blame); GET bodies do not. */
   webhook?: boolean;
 }
 
@@ -62,5 +62,6 @@ function renderError(error: TaskError | undefined, options: RenderTaskOptions): 
   const code =
     typeof e.code === "number" && !Number.isSafeInteger(e.code) ? String(e.code) : e.code;
   const base = { code, message, type: e.type || "server_error" };
-  return options.webhook ? { ...base, param: e.param ?? null } : base;
+  // SPEC.md: webhook failure bodies carry `param` as a string (the field concerned, or "").
+  return options.webhook ? { ...base, param: e.param ?? "" } : base;
 }

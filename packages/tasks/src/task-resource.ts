@@ -16,7 +16,7 @@ export interface TaskResult {
   audios?: MediaResult[];
 }
 
-/** `param` appears only in webhook bodies (null when no field is to blame). */
+/** `param` appears only in webhook bodies: a string, "" when no field is to blame (null is read). */
 export interface TaskError {
   code: number | string;
   message: string;

@@ -10,7 +10,8 @@ const KB = 1024; // kB here is 1024 bytes; every budget also holds at 1000.
 const budgets: Record<string, number> = {
   "@interlingua/fmt-chat": 50 * KB,
   "@interlingua/fmt-messages": 50 * KB,
-  "@interlingua/fmt-native": 50 * KB,
+  // Exact tool-argument numbers and code execution (issue 26) took it just past 50 kB.
+  "@interlingua/fmt-native": 52 * KB,
   "@interlingua/fmt-responses": 50 * KB,
   "@interlingua/sse": 10 * KB,
   "@interlingua/core-types": 40 * KB,

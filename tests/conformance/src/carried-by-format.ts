@@ -75,12 +75,14 @@ export const finishExtras: Record<Format, ReadonlyArray<"stopSequence" | "safety
 
 /**
  * Formats whose in-stream error ends the stream (Anthropic's `error` event; responses'
- * `error` + `response.failed`): what follows a first error is not carried.
+ * `error` + `response.failed`; Gemini's error frame, after which only usage is written, issue
+ * 26): what follows a first error is not carried.
  */
 export const errorEndsStream: ReadonlySet<Format> = new Set([
   "messages",
   "responses",
   "responsesApi",
+  "native",
 ]);
 
 /**

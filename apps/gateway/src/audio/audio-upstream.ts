@@ -26,6 +26,8 @@ export interface AudioUpstreamRequest {
 export interface AudioReply {
   readonly candidate: RouteCandidate;
   readonly status: number;
+  /** The reply's media type, as the upstream declared it. */
+  readonly contentType: string | undefined;
   /** Open: the caller streams or reads it, and destroys it if it stops early. */
   readonly body: UpstreamBody;
 }
@@ -63,7 +65,8 @@ export async function callAudioUpstreams(
     if (sent.ok) {
       breaker.onSuccess(name);
       record("ok");
-      return { ok: true, reply: { candidate, status: sent.status, body: sent.body } };
+      const { status, body, contentType } = sent;
+      return { ok: true, reply: { candidate, status, body, contentType } };
     }
     const failure = sent.failure;
     record(failure.kind, failure.kind === "status" ? failure.status : undefined);
@@ -90,7 +93,8 @@ async function send(
   request: AudioUpstreamRequest,
   signal: AbortSignal,
 ): Promise<
-  { ok: true; status: number; body: UpstreamBody } | { ok: false; failure: UpstreamFailure }
+  | { ok: true; status: number; body: UpstreamBody; contentType: string | undefined }
+  | { ok: false; failure: UpstreamFailure }
 > {
   const { channel } = candidate;
   let response: Dispatcher.ResponseData;
@@ -107,7 +111,9 @@ async function send(
     return { ok: false, failure: failureFromError(error) };
   }
   if (response.statusCode >= 200 && response.statusCode < 300) {
-    return { ok: true, status: response.statusCode, body: response.body };
+    const type = response.headers["content-type"];
+    const contentType = Array.isArray(type) ? type[0] : type;
+    return { ok: true, status: response.statusCode, body: response.body, contentType };
   }
   const text = await readCapped(response.body, ERROR_BODY_LIMIT);
   return { ok: false, failure: statusFailure(response.statusCode, response.headers, text ?? "") };

@@ -14,8 +14,11 @@ export interface RelayEnd {
 export function relayAudio(
   body: UpstreamBody,
   onEnd: (end: RelayEnd) => void,
+  first?: Uint8Array,
 ): ReadableStream<Uint8Array> {
   const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  // The first chunk, already read to check the reply (speech), goes out first.
+  let pending = first;
   let bytes = 0;
   let ended = false;
   const end = (outcome: RelayEnd["outcome"], error?: string) => {
@@ -26,6 +29,12 @@ export function relayAudio(
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        if (pending !== undefined) {
+          bytes += pending.byteLength;
+          controller.enqueue(pending);
+          pending = undefined;
+          return;
+        }
         let next: IteratorResult<Buffer>;
         try {
           next = await chunks.next();

@@ -1,5 +1,6 @@
-import { invalidRequest, toGatewayError } from "@interlingua/errors";
+import { badGateway, invalidRequest, toGatewayError } from "@interlingua/errors";
 import {
+  isSpeechAudio,
   parseSpeechRequest,
   renderSpeechRequest,
   SPEECH_CONTENT_TYPES,
@@ -14,6 +15,7 @@ import { readJsonObject } from "../contract/read-json-object.ts";
 import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { AttemptRecord } from "../pipeline/attempt-upstreams.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { readFirstChunk } from "../upstream/read-first-chunk.ts";
 import { audioCall } from "./audio-call.ts";
 import { resolveAudioRoute } from "./audio-route.ts";
 import { callAudioUpstreams } from "./audio-upstream.ts";
@@ -92,6 +94,29 @@ export function speechHandler(services: GatewayServices) {
       return call.fail(result.error, { model: speech.model, attempts });
     }
 
+    // A 2xx that is not audio of the asked format (an HTML page, a JSON echo of the request and
+    // its key) is an upstream fault: never relayed, never charged.
+    const reply = result.reply;
+    const started = await readFirstChunk(reply.body);
+    if (
+      !started.ok ||
+      !isSpeechAudio(speech.responseFormat, started.body.first, reply.contentType)
+    ) {
+      reply.body.destroy();
+      const error = badGateway(
+        started.ok
+          ? `the upstream's reply is not ${speech.responseFormat} audio`
+          : "the upstream sent no audio",
+      );
+      account.refund({ status: error.status, error: error.message });
+      return call.fail(error, {
+        model: speech.model,
+        channel: reply.candidate.channel.name,
+        contentType: reply.contentType,
+        attempts,
+      });
+    }
+
     // The upstream has made (and charges for) the audio: the call is charged now, whether or
     // not the client then reads all of it.
     const channel = result.reply.candidate.channel.name;
@@ -105,8 +130,11 @@ export function speechHandler(services: GatewayServices) {
       credits,
       attempts,
     };
-    const audio = relayAudio(result.reply.body, (end) =>
-      call.log.info({ ...summary, status: 200, ...end, ms: call.elapsed() }, "speech streamed"),
+    const audio = relayAudio(
+      started.body.rest as typeof reply.body,
+      (end) =>
+        call.log.info({ ...summary, status: 200, ...end, ms: call.elapsed() }, "speech streamed"),
+      started.body.first,
     );
     return new Response(audio, {
       status: 200,

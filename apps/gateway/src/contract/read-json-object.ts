@@ -1,3 +1,4 @@
+import { parseWireJson } from "@interlingua/core-types";
 import { type GatewayError, invalidRequest, payloadTooLarge } from "@interlingua/errors";
 import { type BodyReadResult, readBodyCapped } from "./read-body.ts";
 
@@ -30,7 +31,8 @@ export function parseJsonObject(read: BodyReadResult): JsonObjectResult {
   }
   let wire: unknown;
   try {
-    wire = JSON.parse(read.text);
+    // Tool arguments keep their numbers exactly (core-types json-exact.ts).
+    wire = parseWireJson(read.text);
   } catch {
     return { ok: false, error: invalidRequest("request body is not valid JSON") };
   }

@@ -1,4 +1,8 @@
-import type { Response as CanonicalResponse, Warning } from "@interlingua/core-types";
+import {
+  type Response as CanonicalResponse,
+  parseWireJson,
+  type Warning,
+} from "@interlingua/core-types";
 import { GatewayError } from "@interlingua/errors";
 import type { Agent } from "undici";
 import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
@@ -241,14 +245,15 @@ function parseJsonReply(
 ): AttemptResult {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseWireJson(text);
   } catch {
     return { ok: false, failure: { kind: "malformed", message: "upstream body is not JSON" } };
   }
   if (prepared.sameFormat) return { ok: true, value: { ...base, kind: "json", text: text, json } };
   try {
     const codec = UPSTREAM_PROTOCOLS[candidate.channel.protocol].codec;
-    const response = codec.response.parse(json);
+    // What the reply held that the client's format only approximates is reported, not lost.
+    const response = codec.response.parse(json, { onWarning: (w) => base.warnings.push(w) });
     return { ok: true, value: { ...base, kind: "json", text: text, json, response } };
   } catch (error) {
     return {

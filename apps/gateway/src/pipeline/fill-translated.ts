@@ -4,6 +4,7 @@ import {
   liftClientToolCalls,
   liftingClientToolCalls,
   type PushTransformer,
+  restoreToolNameEvent,
   type SseMessage,
   type StreamEvent,
   type Tool,
@@ -39,6 +40,8 @@ export interface FillContext {
   readonly keepServiceTier: boolean;
   /** The client's namespace and custom tools by the function names they were lowered to. */
   readonly toolOrigins?: ReadonlyMap<string, ToolOrigin>;
+  /** Tool names renamed for the upstream, back to the client's (core-types `renameTools`). */
+  readonly toolNames?: ReadonlyMap<string, string> | undefined;
 }
 
 const estimateThinking = (usage: Usage, thinkingChars: number): Usage =>
@@ -91,6 +94,9 @@ export function fillingDecoder(
         case "thinking-delta":
           thinkingChars += event.delta.length;
           emit(event);
+          return;
+        case "tool-call-start":
+          emit(ctx.toolNames === undefined ? event : restoreToolNameEvent(event, ctx.toolNames));
           return;
         case "usage":
           emit({ ...event, usage: withoutTier(estimateThinking(event.usage, thinkingChars), ctx) });

@@ -1,12 +1,18 @@
 import {
   type AssistantPart,
   type Response as CanonicalResponse,
+  findIncompleteToolCall,
+  incompleteToolCallMessage,
   isUsageKnown,
   renameReplyModel,
+  restoreToolNames,
+  stringifyJsonKeepingNumbers,
   type Usage,
   type Warning,
 } from "@interlingua/core-types";
+import { badGateway } from "@interlingua/errors";
 import { carryThinkingSignatures } from "@interlingua/fmt-native";
+import { replyTextChars } from "../billing/reply-text-chars.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
 import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
@@ -77,7 +83,14 @@ export function renderJsonReply(
         : renameReplyModel(request.endpoint.format, committed.text, fill.model);
     return { body: wrap(text), delivered };
   }
-  const filled = fill === undefined ? committed.response : fillResponse(committed.response, fill);
+  // A tool call cut by a max-tokens stop fails as the same reply streamed does (the stream's
+  // guardToolArguments): never half arguments in another format, nor an invented "{}".
+  const incomplete = findIncompleteToolCall(committed.response);
+  if (incomplete !== undefined) throw badGateway(incompleteToolCallMessage(incomplete));
+  const named = committed.prepared.toolNames;
+  const response =
+    named === undefined ? committed.response : restoreToolNames(committed.response, named);
+  const filled = fill === undefined ? response : fillResponse(response, fill);
   // Gemini clients keep no thought parts: another provider's thinking signature rides, with its
   // text, on the next visible part (fmt-native carried-thinking.ts), as a stream's does.
   const translated =
@@ -94,7 +107,7 @@ export function renderJsonReply(
     onWarning: (w) => warnings.push(w),
   });
   const body = extra === undefined ? rendered : { ...(rendered as object), ...extra };
-  return { body: wrap(JSON.stringify(body)), delivered, translated };
+  return { body: wrap(stringifyJsonKeepingNumbers(body)), delivered, translated };
 }
 
 /** Characters a reply part generated (media output is billed by its model's own prices). */
@@ -122,7 +135,7 @@ function outputChars(response: CanonicalResponse): number {
 /**
  * What a committed non-stream reply delivered; never throws. It is read even when rendering the
  * reply for the client failed: the upstream still did (and billed) the work. A same-format reply
- * the upstream codec cannot parse counts its whole body as delivered output.
+ * the upstream codec cannot parse counts the text in its body as delivered output.
  */
 export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
   const protocol = committed.candidate.channel.protocol;
@@ -131,7 +144,8 @@ export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
     try {
       response = UPSTREAM_PROTOCOLS[protocol].codec.response.parse(committed.json);
     } catch {
-      return { usage: undefined, outputChars: committed.text.length };
+      // Its text only, as a stream's estimate counts it: never the JSON around it.
+      return { usage: undefined, outputChars: replyTextChars(committed.json) };
     }
   }
   return {

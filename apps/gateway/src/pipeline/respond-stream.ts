@@ -3,6 +3,8 @@ import {
   guardToolArguments,
   REPLY_MODEL_FIELD,
   renameReplyModel,
+  isStreamCut,
+  type PushTransformer,
   type SseMessage,
   StreamAccumulator,
   type StreamEvent,
@@ -73,14 +75,11 @@ export function streamReply(
   // A native client without `alt=sse` reads Gemini's streamed JSON array instead of SSE.
   const framing = request.jsonArrayStream ? nativeJsonArrayFraming() : sseFraming;
   const accumulator = request.stored === undefined ? undefined : new StreamAccumulator();
-  const stage = stageFor(
-    request,
-    committed,
-    outcome,
-    framing,
-    fillContext(services, request, committed.candidate.channel.protocol),
-    accumulator,
-  );
+  const fill = {
+    ...fillContext(services, request, committed.candidate.channel.protocol),
+    toolNames: committed.prepared.toolNames,
+  };
+  const stage = stageFor(request, committed, outcome, framing, fill, accumulator);
   let onEnd!: (end: StreamEnd) => void;
   const settled = new Promise<StreamSettled>((resolve) => {
     onEnd = (end) => resolve({ ...outcome, ...end });
@@ -148,8 +147,13 @@ function stageFor(
   // Same format: the upstream speaks the client's own wire, and its codec knows which frames the
   // watch needs (none skipped for Gemini, whose usage rides on every frame).
   const frames = upstreamCodec.stream.frames;
+  // The upstream's bytes reach the client as they are, so a stream its decoder finds cut (no
+  // terminal event: core-types stream-cut.ts) gets the client's failure frames appended.
+  let cut: StreamEvent | undefined;
   const watch = watchSse({
-    decoder: upstreamCodec.stream.decoder(),
+    decoder: noticingCut(upstreamCodec.stream.decoder(), (event) => {
+      cut = event;
+    }),
     onEvent,
     // The frames reach the client as they are: one that is not JSON ends the stream instead.
     strict: true,
@@ -166,6 +170,7 @@ function stageFor(
     outcome.error = { status: 502, type: "bad_gateway", message: String(error) };
     return framesOf(format, upstreamStreamFailed(error));
   };
+  const ending = () => (cut === undefined ? [] : framesOf(format, cut));
   const keep = committed.prepared.injectedUsage ? keepAllButUsageOnly : keepAll;
   // The reply names the model as the client did. Chat and Gemini name it in every frame, so only
   // a name that differs costs the fast path its unparsed runs; messages name it once, up front.
@@ -174,10 +179,25 @@ function stageFor(
   const rewrite = renamed
     ? (text: string) => renameReplyModel(format, text, request.model)
     : undefined;
-  if (request.jsonArrayStream) return reframeStage(watch, { keep, framing, failure, rewrite });
+  if (request.jsonArrayStream) return reframeStage(watch, { keep, framing, failure, rewrite, ending });
   if (committed.prepared.injectedUsage || rewrite !== undefined) {
     const skip = rewrite === undefined || !field.everyFrame ? frames : undefined;
-    return reframeStage(watch, { keep, framing: "raw", failure, frames: skip, rewrite });
+    return reframeStage(watch, { keep, framing: "raw", failure, frames: skip, rewrite, ending });
   }
-  return passThroughStage(watch, failure, frames);
+  return passThroughStage(watch, failure, frames, ending);
+}
+
+/** The decoder, telling `onCut` when the end of its input finds the stream cut. */
+function noticingCut(
+  decoder: PushTransformer<SseMessage, StreamEvent>,
+  onCut: (event: StreamEvent) => void,
+): PushTransformer<SseMessage, StreamEvent> {
+  return {
+    push: (message, emit) => decoder.push(message, emit),
+    end: (emit) =>
+      decoder.end((event) => {
+        if (isStreamCut(event)) onCut(event);
+        emit(event);
+      }),
+  };
 }

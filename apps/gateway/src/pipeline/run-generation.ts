@@ -247,6 +247,25 @@ export async function runGeneration(
       ...(outcome.error === undefined ? {} : { error: outcome.error.message }),
     });
     const { skippedChars, ...said } = outcome;
+    const chars = () => (outcome.outputChars ?? 0) + (skippedChars?.() ?? 0);
+    // An upstream that failed before delivering anything and reported no usage (a Responses
+    // `response.failed` right after `response.created`, an event-less stream): nothing is
+    // charged, the hold is refunded and the row logged (issue 26, item 9). A client that left
+    // is another matter: its prompt reached the upstream and is charged.
+    const failed = outcome.error !== undefined || outcome.decodeError !== undefined;
+    if (failed && outcome.usage === undefined && chars() === 0) {
+      account.end({
+        status: outcome.error?.status ?? 502,
+        channel: summary.channel,
+        error: outcome.error?.message ?? outcome.decodeError,
+        ...storageOnlyCharge(cacheStorageTokenHours),
+      });
+      log.info(
+        { ...summary, status: outcome.error?.status ?? 502, ...said, warnings, ms: elapsed() },
+        "stream failed before delivering anything: not charged",
+      );
+      return;
+    }
     account.end({
       status: outcome.error?.status ?? 200,
       usage: outcome.usage,
@@ -258,11 +277,14 @@ export async function runGeneration(
       // undecoded decodes its sample, so only that estimate reads it.
       delivered: new StreamDelivery(
         outcome.complete && outcome.error === undefined && outcome.decodeError === undefined,
-        () => (outcome.outputChars ?? 0) + (skippedChars?.() ?? 0),
+        chars,
       ),
       cacheStorageTokenHours,
     });
-    log.info({ ...summary, status: 200, ...said, warnings, ms: elapsed() }, "stream completed");
+    log.info(
+      { ...summary, status: outcome.error?.status ?? 200, ...said, warnings, ms: elapsed() },
+      "stream completed",
+    );
   });
   return response;
 }

@@ -18,6 +18,8 @@ export interface ReframeOptions {
   frames?: FrameTap | undefined;
   /** Rewrites each kept block (its raw text, or its data under another framing): the model's name. */
   rewrite?: ((text: string) => string) | undefined;
+  /** The messages a stream that ended without its terminal event ends with. */
+  ending?: () => SseMessage[];
 }
 
 /**
@@ -25,7 +27,7 @@ export interface ReframeOptions {
  * piece and a half frame waits for its end.
  */
 export function reframeStage(watch: SseWatch, options: ReframeOptions): RelayStage {
-  const { keep, framing, failure, frames, rewrite } = options;
+  const { keep, framing, failure, frames, rewrite, ending } = options;
   // The output of the chunk being read: parsed blocks as text, skipped runs as bytes, in order.
   let text = "";
   const parts: Buffer[] = [];
@@ -72,7 +74,7 @@ export function reframeStage(watch: SseWatch, options: ReframeOptions): RelaySta
     },
     end() {
       tap.end();
-      return takeText() + close();
+      return takeText() + (ending?.() ?? []).map(write).join("") + close();
     },
     fail(error) {
       return takeText() + failure(error).map(write).join("") + close();

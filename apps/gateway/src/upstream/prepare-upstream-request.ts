@@ -7,6 +7,8 @@ import {
 import {
   lowerClientTools,
   type Request,
+  renameTools,
+  stringifyJsonKeepingNumbers,
   type UpstreamProtocol,
   type Warning,
   type WireFormat,
@@ -39,6 +41,8 @@ export interface PreparedUpstreamRequest {
    * needs it); that frame is then kept from the client.
    */
   readonly injectedUsage: boolean;
+  /** Tool names renamed for this upstream (its name rule), back to the client's (`renameTools`). */
+  readonly toolNames?: ReadonlyMap<string, string>;
 }
 
 type Wire = Record<string, unknown>;
@@ -102,7 +106,13 @@ export function prepareUpstreamRequest(
     );
     if (removed.length > 0) onWarning(cacheControlDropped(removed, channel.protocol));
     const forwarded = format === "messages" ? withSignedToolTurn(wire, onWarning) : wire;
-    return { ...target, headers, body: JSON.stringify(forwarded), sameFormat: true, injectedUsage };
+    return {
+      ...target,
+      headers,
+      body: stringifyJsonKeepingNumbers(forwarded),
+      sameFormat: true,
+      injectedUsage,
+    };
   }
   // The client's own fields the canonical model does not hold stay behind: reported (or refused).
   if (!sameFormat) {
@@ -130,12 +140,21 @@ export function prepareUpstreamRequest(
   // and the reply's calls are lifted back (fill-translated.ts).
   const lowered =
     channel.protocol === "openai-responses" ? canonical : lowerClientTools(canonical, onWarning);
-  const prepared = protocol.prepare?.(lowered, onWarning) ?? lowered;
+  // Names the upstream would refuse (`a.b`, `ns/tool`, over 64) go renamed, and come back.
+  const named = renameTools(lowered, protocol.toolNames);
+  const prepared = protocol.prepare?.(named.request, onWarning) ?? named.request;
   const rendered = protocol.codec.request.render(prepared, { onWarning }) as Wire;
   const body = protocol.finish === undefined ? rendered : protocol.finish(rendered);
   // A rendered body in the client's own format still gets its reply back byte for byte.
   const injectedUsage = sameFormat && askUsage && request.canonical.includeUsage !== true;
-  return { ...target, headers, body: JSON.stringify(body), sameFormat, injectedUsage };
+  return {
+    ...target,
+    headers,
+    body: stringifyJsonKeepingNumbers(body),
+    sameFormat,
+    injectedUsage,
+    ...(named.original.size === 0 ? {} : { toolNames: named.original }),
+  };
 }
 
 /**

@@ -1,13 +1,14 @@
 import type {
   Codec,
   Request,
+  ToolNameRule,
   UpstreamProtocol,
   Warning,
   WireFormat,
 } from "@interlingua/core-types";
-import { chat, effortForBudget } from "@interlingua/fmt-chat";
-import { messages } from "@interlingua/fmt-messages";
-import { native } from "@interlingua/fmt-native";
+import { chat, effortForBudget, OPENAI_TOOL_NAME_RULE } from "@interlingua/fmt-chat";
+import { MESSAGES_TOOL_NAME_RULE, messages } from "@interlingua/fmt-messages";
+import { NATIVE_TOOL_NAME_RULE, native } from "@interlingua/fmt-native";
 import { responsesApi } from "@interlingua/fmt-responses";
 import { restoreMovedThinking, withoutCallSignatures } from "./restore-moved-thinking.ts";
 
@@ -41,6 +42,8 @@ export interface UpstreamProtocolSpec {
   prepare?(request: Request, onWarning: (warning: Warning) => void): Request;
   /** The gateway's own fields on a body rendered for this protocol (not on a forwarded one). */
   finish?(body: Record<string, unknown>): Record<string, unknown>;
+  /** The function names this protocol accepts: others are renamed there and back. */
+  readonly toolNames: ToolNameRule;
 }
 
 export const UPSTREAM_PROTOCOLS: Record<UpstreamProtocol, UpstreamProtocolSpec> = {
@@ -49,6 +52,7 @@ export const UPSTREAM_PROTOCOLS: Record<UpstreamProtocol, UpstreamProtocolSpec> 
     codec: chat,
     path: () => "/v1/chat/completions",
     headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+    toolNames: OPENAI_TOOL_NAME_RULE,
   },
   anthropic: {
     format: "messages",
@@ -59,6 +63,7 @@ export const UPSTREAM_PROTOCOLS: Record<UpstreamProtocol, UpstreamProtocolSpec> 
       "anthropic-version": options.anthropicVersion ?? DEFAULT_ANTHROPIC_VERSION,
       ...(options.anthropicBeta === undefined ? {} : { "anthropic-beta": options.anthropicBeta }),
     }),
+    toolNames: MESSAGES_TOOL_NAME_RULE,
   },
   gemini: {
     format: "native",
@@ -66,6 +71,7 @@ export const UPSTREAM_PROTOCOLS: Record<UpstreamProtocol, UpstreamProtocolSpec> 
     path: (model, stream) =>
       `/v1beta/models/${encodeURIComponent(model)}:${stream ? "streamGenerateContent?alt=sse" : "generateContent"}`,
     headers: (apiKey) => ({ "x-goog-api-key": apiKey }),
+    toolNames: NATIVE_TOOL_NAME_RULE,
   },
   // OpenAI's Responses API: the only API serving its pro and codex models.
   "openai-responses": {
@@ -78,6 +84,7 @@ export const UPSTREAM_PROTOCOLS: Record<UpstreamProtocol, UpstreamProtocolSpec> 
     prepare: (request, onWarning) =>
       budgetAsEffort(withoutCallSignatures(restoreMovedThinking(request), onWarning), onWarning),
     finish: statelessResponses,
+    toolNames: OPENAI_TOOL_NAME_RULE,
   },
 };
 

@@ -1,0 +1,194 @@
+/**
+ * Exact JSON numbers. `JSON.parse` reads every number as a double, so tool-call arguments such as
+ * `12345678901234567890`, `9007199254740993`, `1.0000000000000001` or `1e400` change value when a
+ * format must carry them as an object (Anthropic `input`, Gemini `args`) rather than as text. A
+ * number a double cannot hold exactly is read as a `JsonNumber` keeping its text, and
+ * `stringifyJsonExact` writes that text back: the value reaches the other side unchanged.
+ */
+
+/** A JSON number kept as written, because the nearest double has another value. */
+export class JsonNumber {
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  /** Plain `JSON.stringify` writes the nearest double (`null` past its range), as it always did. */
+  toJSON(): number | null {
+    const value = Number(this.text);
+    return Number.isFinite(value) ? value : null;
+  }
+}
+
+// At least 16 significant digits (points allowed between them), or an exponent: the only number
+// texts a double may not hold exactly. A match inside a string only costs the exact reader.
+const MAYBE_INEXACT = /\d(?:\.?\d){15}|\d[eE][+-]?\d/;
+
+/** Whether JSON text may hold a number a double cannot (cheap; false means `JSON.parse` is exact). */
+export const mayHaveInexactNumbers = (text: string): boolean => MAYBE_INEXACT.test(text);
+
+const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** A decimal as `<sign><digits>e<exponent>` with no leading or trailing zeros ("0" for zero). */
+function canonicalDecimal(token: string): string {
+  const match = NUMBER.exec(token);
+  if (match === null) return token;
+  const [, sign, whole, fraction = "", exponent = "0"] = match;
+  const digits = `${whole}${fraction}`.replace(/^0+/, "");
+  if (digits === "") return "0";
+  const trimmed = digits.replace(/0+$/, "");
+  const power = BigInt(exponent) - BigInt(fraction.length) + BigInt(digits.length - trimmed.length);
+  return `${sign}${trimmed}e${power}`;
+}
+
+/** Whether the double a number token reads as writes back as the same value. */
+export function isExactNumber(token: string): boolean {
+  const value = Number(token);
+  if (!Number.isFinite(value)) return false;
+  return canonicalDecimal(token) === canonicalDecimal(String(value).replace("e+", "e"));
+}
+
+const MAX_DEPTH = 1000;
+const WHITESPACE = /[ \t\n\r]*/y;
+const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const STRING_TOKEN = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const LITERAL = /true|false|null/y;
+
+/**
+ * `JSON.parse` with numbers kept exact: a number the nearest double does not hold exactly becomes
+ * a `JsonNumber`; everything else is what `JSON.parse` gives (a `__proto__` key is an own property,
+ * as there). With `under`, only numbers inside the values of those keys are kept (tool arguments:
+ * `input`, `args`), so a field a schema wants as a number still reads as one. Throws
+ * `SyntaxError` on text that is not JSON, or nested past 1000 levels.
+ */
+export function parseJsonExact(text: string, under?: ReadonlySet<string>): unknown {
+  let at = 0;
+  const fail = (): never => {
+    throw new SyntaxError(`Unexpected token in JSON at position ${at}`);
+  };
+  const skip = () => {
+    WHITESPACE.lastIndex = at;
+    WHITESPACE.exec(text);
+    at = WHITESPACE.lastIndex;
+  };
+  const token = (pattern: RegExp): string => {
+    pattern.lastIndex = at;
+    const match = pattern.exec(text);
+    if (match === null) return fail();
+    at = pattern.lastIndex;
+    return match[0];
+  };
+  const value = (depth: number, exact: boolean): unknown => {
+    if (depth > MAX_DEPTH) fail();
+    skip();
+    const c = text[at];
+    if (c === "{") {
+      at++;
+      const object: Record<string, unknown> = {};
+      skip();
+      if (text[at] === "}") {
+        at++;
+        return object;
+      }
+      for (;;) {
+        skip();
+        const key = JSON.parse(token(STRING_TOKEN)) as string;
+        skip();
+        if (text[at++] !== ":") fail();
+        const item = value(depth + 1, exact || under?.has(key) === true);
+        Object.defineProperty(object, key, {
+          value: item,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+        skip();
+        const next = text[at++];
+        if (next === "}") return object;
+        if (next !== ",") fail();
+      }
+    }
+    if (c === "[") {
+      at++;
+      const array: unknown[] = [];
+      skip();
+      if (text[at] === "]") {
+        at++;
+        return array;
+      }
+      for (;;) {
+        array.push(value(depth + 1, exact));
+        skip();
+        const next = text[at++];
+        if (next === "]") return array;
+        if (next !== ",") fail();
+      }
+    }
+    if (c === '"') return JSON.parse(token(STRING_TOKEN));
+    if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) {
+      const number = token(NUMBER_TOKEN);
+      return !exact || isExactNumber(number) ? Number(number) : new JsonNumber(number);
+    }
+    return JSON.parse(token(LITERAL));
+  };
+  const result = value(0, under === undefined);
+  skip();
+  if (at !== text.length) fail();
+  return result;
+}
+
+/** `JSON.parse`, exact only where the text may need it (the usual text pays one regex test). */
+export const parseJsonKeepingNumbers = (text: string): unknown =>
+  mayHaveInexactNumbers(text) ? parseJsonExact(text) : JSON.parse(text);
+
+/** The keys whose values are tool-call arguments as objects in a wire body (messages, native). */
+export const TOOL_ARGUMENT_KEYS: ReadonlySet<string> = new Set(["input", "args"]);
+
+/**
+ * A wire body (a request, a reply, a stream frame): `JSON.parse`, but the numbers of tool-call
+ * arguments (`TOOL_ARGUMENT_KEYS`) are kept exact, every other number reads as a double.
+ */
+export const parseWireJson = (text: string): unknown =>
+  mayHaveInexactNumbers(text) ? parseJsonExact(text, TOOL_ARGUMENT_KEYS) : JSON.parse(text);
+
+/**
+ * `JSON.stringify` that writes each `JsonNumber` as its text. The numbers go through placeholder
+ * strings, spliced afterwards; a placeholder some string of the value happens to spell is seen by
+ * its count, and another one is chosen.
+ */
+export function stringifyJsonExact(value: unknown): string {
+  for (let salt = ""; ; salt += "~") {
+    const numbers: string[] = [];
+    const marker = `\u0000${salt}#`;
+    const text = JSON.stringify(value, function (this: Record<string, unknown>, key, item) {
+      const original = this[key];
+      if (original instanceof JsonNumber) {
+        numbers.push(original.text);
+        return `${marker}${numbers.length - 1}`;
+      }
+      return item;
+    });
+    if (numbers.length === 0 || text === undefined) return text as string;
+    const quoted = `"\\u0000${salt}#`;
+    if (text.split(quoted).length - 1 !== numbers.length) continue;
+    return text.replace(
+      new RegExp(`"\\\\u0000${salt}#(\\d+)"`, "g"),
+      (_, i: string) => numbers[Number(i)]!,
+    );
+  }
+}
+
+/** Whether a parsed value holds a `JsonNumber` anywhere (so it needs `stringifyJsonExact`). */
+export function hasJsonNumber(value: unknown): boolean {
+  if (value instanceof JsonNumber) return true;
+  if (typeof value !== "object" || value === null) return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    if (hasJsonNumber(item)) return true;
+  }
+  return false;
+}
+
+/** A parsed JSON value as text: exact when it holds a `JsonNumber`, plain `JSON.stringify` else. */
+export const stringifyJsonKeepingNumbers = (value: unknown): string =>
+  hasJsonNumber(value) ? stringifyJsonExact(value) : JSON.stringify(value);
