@@ -1,10 +1,10 @@
 import {
   type Response as CanonicalResponse,
   guardToolArguments,
-  REPLY_MODEL_FIELD,
-  renameReplyModel,
   isStreamCut,
   type PushTransformer,
+  REPLY_MODEL_FIELD,
+  renameReplyModel,
   type SseMessage,
   StreamAccumulator,
   type StreamEvent,
@@ -179,7 +179,8 @@ function stageFor(
   const rewrite = renamed
     ? (text: string) => renameReplyModel(format, text, request.model)
     : undefined;
-  if (request.jsonArrayStream) return reframeStage(watch, { keep, framing, failure, rewrite, ending });
+  if (request.jsonArrayStream)
+    return reframeStage(watch, { keep, framing, failure, rewrite, ending });
   if (committed.prepared.injectedUsage || rewrite !== undefined) {
     const skip = rewrite === undefined || !field.everyFrame ? frames : undefined;
     return reframeStage(watch, { keep, framing: "raw", failure, frames: skip, rewrite, ending });
