@@ -162,7 +162,9 @@ describe("planGemini", () => {
           expect(nativeCachedContentCreateSchema.safeParse(plan.create).success).toBe(true);
           expect(cacheControlPaths(plan.create)).toEqual([]);
           expect(plan.create.ttl).toBe(ttl === "5m" ? "300s" : "3600s");
-          expect(plan.create.contents?.length ?? 0).toBe(prefixMessages);
+          // A turn with nothing Gemini can carry (an empty or redacted-thinking-only assistant
+          // turn) is left out with a warning by fmt-native, so the prefix may hold fewer.
+          expect(plan.create.contents?.length ?? 0).toBeLessThanOrEqual(prefixMessages);
           const out: Request = plan.suffix("cachedContents/n");
           expect(out.system).toEqual([]);
           expect(out.tools).toEqual([]);

@@ -136,7 +136,9 @@ export function findIncompleteToolCall(response: Response): number | undefined {
     const parts = choice.message.parts;
     for (let index = 0; index < parts.length; index++) {
       const part = parts[index]!;
-      if (part.type === "tool-call" && part.arguments !== "" && !isJson(part.arguments)) {
+      // A custom tool's input is free text, not JSON arguments (client-tools.ts).
+      if (part.type !== "tool-call" || part.custom === true) continue;
+      if (part.arguments !== "" && !isJson(part.arguments)) {
         return index;
       }
     }
