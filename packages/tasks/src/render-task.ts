@@ -62,6 +62,6 @@ function renderError(error: TaskError | undefined, options: RenderTaskOptions): 
   const code =
     typeof e.code === "number" && !Number.isSafeInteger(e.code) ? String(e.code) : e.code;
   const base = { code, message, type: e.type || "server_error" };
-  // SPEC.md: webhook failure bodies carry `param` as a string (the field concerned, or "").
+  // docs/api-reference.md: webhook failure bodies carry `param` as a string (the field concerned, or "").
   return options.webhook ? { ...base, param: e.param ?? "" } : base;
 }
