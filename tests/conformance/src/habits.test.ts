@@ -5,7 +5,7 @@ import { repoRoot } from "./packages.js";
 // Habits the tree keeps, checked where a checkout is at hand (a published tarball has no git).
 // Commit subjects fit in 72 characters (detail goes in the body), from the commit that adopted
 // the rule on; earlier history is what it is. The contract is cited as docs/api-reference.md,
-// the repository's copy, never as docs/api-reference.md, which a clone does not have.
+// the repository's copy, never as SPEC.md, which a clone does not have.
 const RULE_FROM = "cfd1eaa";
 const MAX = 72;
 
@@ -28,12 +28,12 @@ describe.skipIf(!checkout)("habits of the tree", () => {
     expect(subjects.filter((subject) => subject.length > MAX)).toEqual([]);
   });
 
-  it("nothing cites docs/api-reference.md: the contract is docs/api-reference.md", () => {
+  it("nothing cites SPEC.md: the contract is docs/api-reference.md", () => {
     // git grep exits 1 when nothing matches: undefined here means no citation.
     const found = git([
       "grep",
       "-n",
-      "the API reference\\.md",
+      "SPEC\\.md",
       "--",
       ".",
       ":!fixtures",
