@@ -7,9 +7,9 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../src/log/logger.ts";
 import type { WorkHandler, WorkKind, WorkQueue } from "../src/queue/work-queue.ts";
+import type { DeliveryRow, WebhookStore } from "../src/storage/webhook-store.ts";
 import { type LookupAll, resolveTarget } from "../src/webhooks/resolve-target.ts";
 import { scheduleDelivery, WebhookDispatcher } from "../src/webhooks/webhook-dispatcher.ts";
-import type { DeliveryRow, WebhookStore } from "../src/webhooks/webhook-store.ts";
 import { auth, eventually, KEY, LIMITED_KEY, postJson, type Stack, startStack } from "./stack.ts";
 import {
   type Driver,

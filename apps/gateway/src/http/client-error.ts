@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { GatewayError } from "@interlingua/errors";
-import { newRequestId, REQUEST_ID_HEADER } from "./request-id.ts";
+import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
 import { pathErrorResponse } from "./route-envelope.ts";
 
 /** Node's parser and timeout errors, and the answer each gets instead of Node's empty one. */

@@ -25,10 +25,10 @@ import { CODECS } from "../pipeline/codecs.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
-import { submitBackground } from "../responses/background-response.ts";
 import { resolveStoredState, type StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { writesDirectly } from "../stream/direct-relay.ts";
+import { submitBackground } from "./background-response.ts";
 import { parseNativeTarget } from "./native-target.ts";
 
 const NO_CACHE: CacheAnalysis = { mode: "none", warnings: [] };

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { GatewayError, type KeyRedactor, toGatewayError } from "@interlingua/errors";
 import { GENERATION_ROUTES } from "../contract/endpoints.ts";
 import { errorResponse } from "../contract/error-response.ts";
+import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
 import { RequestObserver } from "../observe/observe-requests.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
@@ -10,7 +11,6 @@ import { answerGeneration, type GenerationCall } from "./generation-handler.ts";
 import { hasRepeatedHeaders, IncomingHeaders, readIncomingCapped } from "./incoming-request.ts";
 import { redactRelay, redactResponse } from "./redact-outbound.ts";
 import { BodyGuards } from "./request-guards.ts";
-import { newRequestId, REQUEST_ID_HEADER } from "./request-id.ts";
 import { pathErrorResponse } from "./route-envelope.ts";
 
 type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;

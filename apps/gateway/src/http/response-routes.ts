@@ -6,9 +6,9 @@ import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { AppEnv } from "../contract/app-env.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
 import { errorResponse } from "../contract/error-response.ts";
-import { cancelBackground } from "../responses/background-response.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { OPEN_STATUSES, type StoredResponseRow } from "../storage/response-store.ts";
+import { cancelBackground } from "./background-response.ts";
 
 type Ctx = Context<AppEnv>;
 

@@ -23,12 +23,12 @@ import { parsePrefer } from "../contract/prefer-header.ts";
 import { type JsonObject, readJsonObject } from "../contract/read-json-object.ts";
 import { isStrict, strictRefusal, warningsHeaders } from "../contract/warnings-header.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { upstreamHandle } from "../storage/task-record.ts";
 import type { TaskRow } from "../storage/task-store.ts";
 import { imagesResponse, taskFailure, waitForTask } from "../tasks/images-response.ts";
 import { sizeText } from "../tasks/jobs/image-input.ts";
 import { type Submission, submitTask } from "../tasks/submit-task.ts";
 import { isTaskId } from "../tasks/task-id.ts";
-import { upstreamHandle } from "../tasks/task-record.ts";
 import { routeTaskModel, type TaskRoute } from "../tasks/task-route.ts";
 import { taskSnapshot } from "../tasks/task-snapshot.ts";
 import {

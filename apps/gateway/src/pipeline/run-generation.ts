@@ -12,7 +12,6 @@ import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import { upstreamModelHeader, warningsHeaders } from "../contract/warnings-header.ts";
-import { inlineFiles, namesFiles } from "../files/inline-files.ts";
 import { startGenAiCall } from "../log/gen-ai-span.ts";
 import { inSpan } from "../log/tracing.ts";
 import {
@@ -27,6 +26,7 @@ import type { GatewayServices } from "../services/gateway-services.ts";
 import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
 import { fillContext } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
+import { inlineFiles, namesFiles } from "./inline-files.ts";
 import { jsonDelivery, renderJsonReply, TextReply } from "./respond-json.ts";
 import { streamReply } from "./respond-stream.ts";
 import { StreamDelivery } from "./stream-delivery.ts";

@@ -1,12 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type {
-  AttemptOutcome,
-  DeliveryRow,
-  DeliveryStatus,
-  WebhookStore,
-} from "../webhooks/webhook-store.ts";
 import { sqlNum as num, type SqlConnection, type SqlRow } from "./sql-connection.ts";
 import { optNum, optText } from "./sql-optional.ts";
+import type { AttemptOutcome, DeliveryRow, DeliveryStatus, WebhookStore } from "./webhook-store.ts";
 
 // WebhookStore on any SqlConnection: the pushes TaskStore.finish left owed, claimed and recorded
 // by compare-and-swap so two workers never send the same attempt, and each user's signing secret.

@@ -1,7 +1,7 @@
 import type { FileRecords } from "../files/file-store.ts";
-import type { WebhookStore } from "../webhooks/webhook-store.ts";
 import type { ResponseStore } from "./response-store.ts";
 import type { TaskStore } from "./task-store.ts";
+import type { WebhookStore } from "./webhook-store.ts";
 
 // The repository layer of DESIGN.md §5: one interface, two drivers (SQLite via node:sqlite,
 // PostgreSQL via pg), one schema and one list of versioned migrations. Amounts are integer

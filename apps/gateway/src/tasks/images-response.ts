@@ -1,8 +1,8 @@
 import { GatewayError } from "@interlingua/errors";
 import { isTerminal, type TaskResult } from "@interlingua/tasks";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { upstreamHandle } from "../storage/task-record.ts";
 import type { TaskRow } from "../storage/task-store.ts";
-import { upstreamHandle } from "./task-record.ts";
 
 // OpenAI's synchronous `ImagesResponse` for an image task (issue 25): what the official SDKs'
 // `images.generate` reads (`created`, `data[].url` or `data[].b64_json`). The task runs as any

@@ -5,10 +5,10 @@ import { unitUsageRow } from "../billing/unit-usage-row.ts";
 import type { Logger } from "../log/logger.ts";
 import { currentTraceparent } from "../log/trace-context.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import type { HeldUnits, TaskRecord } from "../storage/task-record.ts";
 import type { TaskKind, TaskRow } from "../storage/task-store.ts";
 import { holdCredits } from "./task-charge.ts";
 import { newTaskId } from "./task-id.ts";
-import type { HeldUnits, TaskRecord } from "./task-record.ts";
 import type { TaskRoute } from "./task-route.ts";
 
 const SHORT_MESSAGES = {

@@ -1,7 +1,7 @@
 import { creditsFor } from "../billing/charge.ts";
 import { toBillingUnit } from "../billing/money.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import type { HeldUnits } from "./task-record.ts";
+import type { HeldUnits } from "../storage/task-record.ts";
 
 /** The most a task may cost: its units at the model's prices (free when the model has none). */
 export function holdCredits(services: GatewayServices, model: string, units: HeldUnits): number {

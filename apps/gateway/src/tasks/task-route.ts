@@ -4,7 +4,7 @@ import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import type { JobKind } from "./task-record.ts";
+import type { JobKind } from "../storage/task-record.ts";
 
 /** Which job a channel of each protocol runs for each kind of task model. */
 const JOBS: Record<"video" | "image", Partial<Record<UpstreamProtocol, JobKind>>> = {

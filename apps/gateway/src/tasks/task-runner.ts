@@ -10,6 +10,12 @@ import { SpanKind } from "@opentelemetry/api";
 import { linkTo } from "../log/trace-context.ts";
 import { inSpan } from "../log/tracing.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import {
+  type JobKind,
+  type TaskRecord,
+  taskRecord,
+  upstreamHandle,
+} from "../storage/task-record.ts";
 import type { NewDelivery, TaskKind, TaskRow, TaskStatus } from "../storage/task-store.ts";
 import { scheduleDelivery } from "../webhooks/webhook-dispatcher.ts";
 import { geminiImagesJob } from "./jobs/gemini-images-job.ts";
@@ -19,7 +25,6 @@ import { veoJob } from "./jobs/veo-job.ts";
 import { discardResults, storeResults } from "./store-results.ts";
 import { settledCharge } from "./task-charge.ts";
 import { newDeliveryId } from "./task-id.ts";
-import { type JobKind, type TaskRecord, taskRecord, upstreamHandle } from "./task-record.ts";
 import { channelForTask } from "./task-route.ts";
 import { taskSnapshot } from "./task-snapshot.ts";
 import { taskUsageRow } from "./task-usage.ts";

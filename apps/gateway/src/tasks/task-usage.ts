@@ -1,8 +1,8 @@
 import type { FailureCode } from "@interlingua/tasks";
 import { unitUsageRow } from "../billing/unit-usage-row.ts";
 import type { UsageLogInput } from "../storage/store.ts";
+import type { TaskRecord } from "../storage/task-record.ts";
 import type { TaskRow } from "../storage/task-store.ts";
-import type { TaskRecord } from "./task-record.ts";
 
 /** The HTTP-like status a failed task's usage row records (the caller never saw an HTTP error). */
 const FAILURE_STATUS: Record<FailureCode, number> = {

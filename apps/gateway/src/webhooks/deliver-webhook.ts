@@ -4,10 +4,10 @@ import type { Logger } from "../log/logger.ts";
 import { linkTo } from "../log/trace-context.ts";
 import { inSpan } from "../log/tracing.ts";
 import type { WorkQueue } from "../queue/work-queue.ts";
+import type { AttemptOutcome, DeliveryRow, WebhookStore } from "../storage/webhook-store.ts";
 import { resolveTarget, type TargetPolicy } from "./resolve-target.ts";
 import { sendWebhook } from "./send-webhook.ts";
 import { signWebhook } from "./sign-webhook.ts";
-import type { AttemptOutcome, DeliveryRow, WebhookStore } from "./webhook-store.ts";
 
 // The work handler of queue kind "webhook": one attempt of one push. The row is the truth (the
 // job only says "look at it now"): claim it, send once, record the outcome with the policy of

@@ -2,12 +2,12 @@ import { WEBHOOK_TIMEOUT_MS } from "@interlingua/tasks";
 import type { GatewayConfig } from "../config/config-schema.ts";
 import type { Logger } from "../log/logger.ts";
 import type { WorkQueue } from "../queue/work-queue.ts";
+import { taskRecord } from "../storage/task-record.ts";
 import type { TaskRow } from "../storage/task-store.ts";
-import { taskRecord } from "../tasks/task-record.ts";
+import type { WebhookStore } from "../storage/webhook-store.ts";
 import { type DeliveryContext, deliverWebhook } from "./deliver-webhook.ts";
 import { type LookupAll, systemLookup } from "./resolve-target.ts";
 import { serviceHosts } from "./service-hosts.ts";
-import type { WebhookStore } from "./webhook-store.ts";
 
 // Runs the "webhook" jobs of this instance. At start it re-schedules every pending delivery
 // (a restart loses no push), and a slow sweep picks up rows whose job was lost or whose worker

@@ -1,8 +1,8 @@
 import type { FailureCode } from "@interlingua/tasks";
 import type { RouteCandidate } from "../../routing/model-router.ts";
 import type { GatewayServices } from "../../services/gateway-services.ts";
+import type { TaskRecord, UpstreamHandle } from "../../storage/task-record.ts";
 import type { TaskRow } from "../../storage/task-store.ts";
-import type { TaskRecord, UpstreamHandle } from "../task-record.ts";
 import type { CallResult, OpenDownload } from "../upstream-call.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { TaskRow } from "../storage/task-store.ts";
+import type { TaskRow } from "./task-store.ts";
 
 // What the runtime keeps in a task row's `request` column: the validated request (the tasks
 // package's output) and what billing and the usage row need later, when no HTTP request is

@@ -3,17 +3,17 @@ import { notFound, permissionDenied } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { ENDPOINTS } from "../contract/endpoints.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
-import { newRequestId } from "../http/request-id.ts";
+import { newRequestId } from "../contract/request-id.ts";
 import { requestLog } from "../log/request-log.ts";
 import { CODECS } from "../pipeline/codecs.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
+import { beginStored, failedBody, openBody } from "../responses/record-response.ts";
+import type { StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { OPEN_STATUSES, type StoredResponseRow } from "../storage/response-store.ts";
 import type { UpstreamCallOptions } from "../upstream/upstream-protocols.ts";
-import { beginStored, failedBody, openBody } from "./record-response.ts";
-import type { StorePlan } from "./stored-state.ts";
 
 // `background: true` (issue 25): the response is written queued with the request it runs, the
 // client gets it at once, and a runner on the work queue (BullMQ with Redis, in process without)
