@@ -10,7 +10,16 @@ import type { WorkHandler, WorkKind, WorkQueue } from "../src/queue/work-queue.t
 import type { DeliveryRow, WebhookStore } from "../src/storage/webhook-store.ts";
 import { type LookupAll, resolveTarget } from "../src/webhooks/resolve-target.ts";
 import { scheduleDelivery, WebhookDispatcher } from "../src/webhooks/webhook-dispatcher.ts";
-import { auth, eventually, KEY, LIMITED_KEY, postJson, type Stack, startStack } from "./stack.ts";
+import {
+  auth,
+  eventually,
+  eventuallyAsync,
+  KEY,
+  LIMITED_KEY,
+  postJson,
+  type Stack,
+  startStack,
+} from "./stack.ts";
 import {
   type Driver,
   postgresDriver,
@@ -747,10 +756,12 @@ describe("webhook dispatcher in the gateway", () => {
     cleanups.push(() => second.close());
     await eventually(() => receiver.hits.length === 2);
     expect(receiver.hits.map((h) => JSON.parse(h.body).id)).toEqual(["task_live", "task_owed"]);
-    expect(await second.gateway.services.store.webhooks.get(owed)).toMatchObject({
-      status: "delivered",
-      attempts: 1,
-    });
+    // The receiver answers before the dispatcher records the delivery: wait for the row.
+    const row = await eventuallyAsync(
+      () => second.gateway.services.store.webhooks.get(owed),
+      (r) => r?.status === "delivered",
+    );
+    expect(row).toMatchObject({ status: "delivered", attempts: 1 });
     // Once only: a sweep finds nothing more to send.
     await new Promise((r) => setTimeout(r, 100));
     expect(receiver.hits).toHaveLength(2);
