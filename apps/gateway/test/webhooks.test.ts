@@ -35,11 +35,17 @@ import {
 /** A WorkQueue whose jobs run only when the test says the clock has reached them. */
 class DrivenQueue implements WorkQueue {
   readonly jobs: { kind: WorkKind; id: string; atMs: number }[] = [];
+  /**
+   * Jobs taken by a worker that died: like BullMQ's, their (kind, id, time) stays taken until the
+   * lock runs out, so scheduling the same look again adds nothing.
+   */
+  readonly held: { kind: WorkKind; id: string; atMs: number }[] = [];
   readonly #handlers = new Map<WorkKind, WorkHandler>();
 
   async schedule(kind: WorkKind, id: string, atMs: number): Promise<void> {
-    const same = this.jobs.some((j) => j.kind === kind && j.id === id && j.atMs === atMs);
-    if (!same) this.jobs.push({ kind, id, atMs });
+    const is = (j: { kind: WorkKind; id: string; atMs: number }) =>
+      j.kind === kind && j.id === id && j.atMs === atMs;
+    if (!this.jobs.some(is) && !this.held.some(is)) this.jobs.push({ kind, id, atMs });
   }
 
   process(kind: WorkKind, handler: WorkHandler): void {
@@ -508,6 +514,25 @@ function deliverySuites(driver: Driver): void {
       expect(receiver.hits.map((hit) => JSON.parse(hit.body).id)).toEqual(["task_due"]);
       expect(await rowOf(h, due.id)).toMatchObject({ status: "delivered", attempts: 1 });
       expect(await rowOf(h, later.id)).toMatchObject({ status: "pending", attempts: 0 });
+    });
+
+    it("a row whose job a dead worker holds is swept up at once, under a new job", async () => {
+      const h = await start();
+      const receiver = await startReceiver([200], h.clock);
+      const row = await h.fixture.insert({
+        taskId: "task_held",
+        url: `${receiver.url}/callback`,
+        body: BODY("task_held"),
+        nextAttemptAt: T0,
+      });
+      // The killed instance took the job and died before its claim: the job stays taken.
+      h.queue.held.push({ kind: "webhook", id: row.id, atMs: T0 });
+      await h.advanceTo(T0 + 1_000);
+      expect(receiver.hits).toHaveLength(0);
+      expect(await h.dispatcher.sweep()).toBe(1);
+      await h.advanceTo(T0 + 1_000);
+      expect(receiver.hits).toHaveLength(1);
+      expect(await rowOf(h, row.id)).toMatchObject({ status: "delivered", attempts: 1 });
     });
 
     it("a row claimed by a worker that died is swept up once its claim runs out", async () => {

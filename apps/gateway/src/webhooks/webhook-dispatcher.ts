@@ -11,7 +11,8 @@ import { serviceHosts } from "./service-hosts.ts";
 
 // Runs the "webhook" jobs of this instance. At start it re-schedules every pending delivery
 // (a restart loses no push), and a slow sweep picks up rows whose job was lost or whose worker
-// died mid-attempt (its claim ran out). Scheduling is idempotent, so overlap costs nothing.
+// died mid-attempt (its claim ran out). A second job for a row only fails its claim, so overlap
+// costs one query.
 
 /** What the dispatcher needs of GatewayServices. */
 export interface WebhookServices {
@@ -110,7 +111,10 @@ export class WebhookDispatcher {
 
   /** Schedules the pending rows that are due now and unclaimed; returns how many. */
   sweep(): Promise<number> {
-    return this.#schedule(this.#services.now());
+    const now = this.#services.now();
+    // A row still due and unclaimed lost its job, or a dead worker holds it (BullMQ frees a job
+    // only when its lock runs out): a look at the sweep's time is a new job id, not the old one.
+    return this.#schedule(now, now);
   }
 
   /** Stops sweeping and waits for attempts in progress (each bounded by the timeout). */
@@ -120,9 +124,11 @@ export class WebhookDispatcher {
     await Promise.allSettled([...this.#inFlight]);
   }
 
-  async #schedule(dueBy: number): Promise<number> {
+  async #schedule(dueBy: number, at?: number): Promise<number> {
     const rows = await this.#services.store.webhooks.due(dueBy, SWEEP_BATCH);
-    for (const row of rows) await scheduleDelivery(this.#services, row.id, row.nextAttemptAt);
+    for (const row of rows) {
+      await scheduleDelivery(this.#services, row.id, Math.max(row.nextAttemptAt, at ?? 0));
+    }
     return rows.length;
   }
 
