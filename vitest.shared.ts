@@ -17,7 +17,12 @@ function chooseSeed(): number {
     if (!Number.isSafeInteger(seed)) throw new Error(`FC_SEED must be an integer, got ${asked}`);
     return seed;
   }
-  if (asked !== "random" && process.env["CI"]) return CI_SEED;
+  // `test:random` is the bounded random-seed run `pnpm test` adds beside the fixed-seed one.
+  const random =
+    asked === "random" ||
+    // biome-ignore lint/suspicious/noUndeclaredEnvVars: pnpm sets it to the script it runs.
+    process.env["npm_lifecycle_event"] === "test:random";
+  if (!random && process.env["CI"]) return CI_SEED;
   return Math.floor(Math.random() * 2 ** 31);
 }
 
@@ -34,6 +39,11 @@ export interface SharedOptions {
    * test time); apps that keep process-wide state stay isolated.
    */
   readonly isolate?: boolean;
+  /**
+   * Test files run at once. Integration suites mostly wait on sockets, child processes and
+   * timers, so more workers than cores shortens them; CPU-bound suites keep vitest's default.
+   */
+  readonly maxWorkers?: number;
 }
 
 export function sharedConfig(options: SharedOptions = {}) {
@@ -46,6 +56,7 @@ export function sharedConfig(options: SharedOptions = {}) {
       testTimeout: 60_000,
       hookTimeout: 60_000,
       isolate: options.isolate ?? true,
+      ...(options.maxWorkers === undefined ? {} : { maxWorkers: options.maxWorkers }),
     },
   });
 }

@@ -83,6 +83,7 @@ write("package.json", {
     typecheck: "tsc -p tsconfig.test.json",
     lint: "biome check .",
     test: "vitest run",
+    "test:random": "vitest run",
   },
   dependencies: Object.fromEntries(deps.map((d) => [d, rangeOf(d)])),
   devDependencies: { "fast-check": fastCheck },
