@@ -32,6 +32,7 @@ export function isBlockedPrompt(
     isBlockedFinish(only, feedback.blockReason) &&
     only.index === 0 &&
     only.message.parts.length === 0 &&
+    only.finishReason.explanation === undefined &&
     only.safetyRatings === undefined &&
     only.stopSequence === undefined
   );

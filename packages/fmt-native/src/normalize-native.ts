@@ -239,6 +239,21 @@ export function normalizeNativeResponse(wire: unknown): NativeResponseWire {
       return candidate;
     });
   }
+  // A lone empty candidate stopped for the prompt's own block reason says what the feedback
+  // says: it reads as the blocked prompt and renders as the feedback alone (blocked-prompt.ts).
+  const only = out.candidates?.length === 1 ? out.candidates[0] : undefined;
+  const blockReason = rest.promptFeedback?.blockReason;
+  if (
+    only !== undefined &&
+    blockReason !== undefined &&
+    only.index === 0 &&
+    only.content?.parts?.length === 0 &&
+    candidates?.[0]?.finishReason === blockReason &&
+    only.finishMessage === undefined &&
+    only.safetyRatings === undefined
+  ) {
+    delete out.candidates;
+  }
   out.usageMetadata = normalizeUsage(usageMetadata);
   if (modelVersion !== undefined && modelVersion !== "") out.modelVersion = modelVersion;
   if (responseId !== undefined && responseId !== "") out.responseId = responseId;
