@@ -10,7 +10,9 @@ top="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 dir="${SOAK_DIR:-$(mktemp -d -t interlingua-soak.XXXXXX)}"
 export CI="${CI:-1}"
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
-echo "soak: $runs runs of pnpm test on fresh clones of $(git -C "$top" rev-parse --short HEAD), logs in $dir"
+# Every run tests the commit HEAD was at the start, even if the checkout moves on meanwhile.
+commit="$(git -C "$top" rev-parse HEAD)"
+echo "soak: $runs runs of pnpm test on fresh clones of ${commit:0:7}, logs in $dir"
 
 passed=0
 failed=0
@@ -18,6 +20,7 @@ for i in $(seq 1 "$runs"); do
   clone="$dir/run-$i"
   rm -rf "$clone"
   git clone --quiet --no-hardlinks "$top" "$clone"
+  git -C "$clone" checkout --quiet --detach "$commit"
   # The neighbour: one core kept busy for the whole run.
   node -e 'for (;;) {}' &
   hog=$!
