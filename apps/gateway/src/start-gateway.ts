@@ -148,6 +148,7 @@ export async function startGateway(
         openHolds: () => accounting?.openHolds,
         openTasks: async () => store.tasks.countOpen?.(),
         redisUp: () => (shared.redis === undefined ? undefined : shared.redis.outage.down ? 0 : 1),
+        upstreamSlots: () => ({ waiting: router.slots.waiting(), inUse: router.slots.inUse() }),
       })
     : undefined;
   const store = observed(

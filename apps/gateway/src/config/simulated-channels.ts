@@ -3,7 +3,7 @@ import {
   type UpstreamProtocol,
   upstreamProtocolSchema,
 } from "@interlingua/core-types";
-import type { ChannelConfig } from "./config-schema.ts";
+import { type ChannelConfig, channelSchema } from "./config-schema.ts";
 
 /** The key the gateway presents to the built-in simulator (it is not a secret). */
 export const SIMULATOR_API_KEY = "sim-key";
@@ -17,16 +17,16 @@ const SIMULATED_KINDS = new Set<string>(["text", "video", "image", "speech", "tr
  * configuration.
  */
 export function simulatedChannels(simulatorUrl: string): ChannelConfig[] {
-  return upstreamProtocolSchema.options.map((protocol: UpstreamProtocol) => ({
-    name: `sim-${protocol}`,
-    protocol,
-    base_url: simulatorUrl,
-    api_key: SIMULATOR_API_KEY,
-    models: modelCatalogue
-      .filter((m) => SIMULATED_KINDS.has(m.kind) && m.protocol === protocol)
-      .map((m) => m.id),
-    priority: 0,
-    weight: 1,
-    caching: true,
-  }));
+  return upstreamProtocolSchema.options.map((protocol: UpstreamProtocol) =>
+    // The schema fills every setting the simulator does not need (connections, queue time).
+    channelSchema.parse({
+      name: `sim-${protocol}`,
+      protocol,
+      base_url: simulatorUrl,
+      api_key: SIMULATOR_API_KEY,
+      models: modelCatalogue
+        .filter((m) => SIMULATED_KINDS.has(m.kind) && m.protocol === protocol)
+        .map((m) => m.id),
+    }),
+  );
 }

@@ -25,6 +25,8 @@ export interface MetricSources {
   openTasks?: () => Promise<{ pending: number; processing: number } | undefined>;
   /** 1 while Redis answers, 0 during an outage; undefined without Redis. */
   redisUp?: () => number | undefined;
+  /** Generation calls waiting for a connection slot, and slots taken, by channel. */
+  upstreamSlots?: () => { waiting: Map<string, number>; inUse: Map<string, number> } | undefined;
 }
 
 const SECOND = 1000;
@@ -165,7 +167,25 @@ export class GatewayMetrics {
   );
 
   constructor(sources: MetricSources = {}) {
-    const { queueDepth, openHolds, openTasks, redisUp } = sources;
+    const { queueDepth, openHolds, openTasks, redisUp, upstreamSlots } = sources;
+    new Gauge({
+      name: "interlingua_upstream_waiting_requests",
+      help: "Generation calls waiting for a free connection to a channel (max_connections reached), by channel",
+      labelNames: ["channel"] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [channel, n] of upstreamSlots?.()?.waiting ?? []) this.labels(channel).set(n);
+      },
+    });
+    new Gauge({
+      name: "interlingua_upstream_connections_in_use",
+      help: "Generation calls holding one of a channel's max_connections (a stream until it ends), by channel",
+      labelNames: ["channel"] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [channel, n] of upstreamSlots?.()?.inUse ?? []) this.labels(channel).set(n);
+      },
+    });
     new Gauge({
       name: "interlingua_redis_up",
       help: "1 while Redis answers, 0 during an outage (limits fail open meanwhile); absent without Redis",

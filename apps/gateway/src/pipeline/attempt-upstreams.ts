@@ -3,12 +3,13 @@ import {
   parseWireJson,
   type Warning,
 } from "@interlingua/core-types";
-import { GatewayError } from "@interlingua/errors";
+import { GatewayError, unavailable } from "@interlingua/errors";
 import type { Agent } from "undici";
 import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
 import type { CachePlanner } from "../cache/cache-planner.ts";
 import { strictRefusal } from "../contract/warnings-header.ts";
 import { upstreamSpan } from "../log/tracing.ts";
+import type { Release } from "../routing/channel-slots.ts";
 import { breakerKey } from "../routing/circuit-breaker.ts";
 import type { ModelRouter, RouteCandidate } from "../routing/model-router.ts";
 import { startsLikeSse } from "../stream/well-formed-sse.ts";
@@ -39,6 +40,7 @@ export interface AttemptRecord {
     | "refused-by-render"
     | "stale-cache"
     | "client-gone"
+    | "queue-timeout"
     | UpstreamFailure["kind"];
   status?: number;
   ms: number;
@@ -142,13 +144,25 @@ export async function attemptUpstreams(
   for (const candidate of candidates) {
     const record = attemptRecorder(attempts, candidate.channel.name);
     const circuit = breakerKey(candidate.channel.name, candidate.upstreamModel);
+    // A connection slot first (a bounded wait), so a half-open trial is not spent waiting.
+    const slot = await router.slots.acquire(candidate.channel, request.signal);
+    if (!slot.ok) {
+      if (slot.reason === "aborted") {
+        record("client-gone");
+        return { ok: false, error: clientGone(), cacheStorageTokenHours, clientGone: true };
+      }
+      record("queue-timeout");
+      lastError = channelsBusy(candidate.channel.queueTimeoutMs);
+      continue;
+    }
     if (!router.breaker.tryAcquire(circuit)) {
+      slot.release();
       record("skipped-open-circuit");
       continue;
     }
     // The cache analysis's own warnings (a boundary ignored or dropped) go with every attempt's.
     const warnings: Warning[] = [...request.cache.warnings, ...(request.notes ?? [])];
-    let tried = await tryChannel(candidate, warnings);
+    let tried = await holdingSlot(slot.release, () => tryChannel(candidate, warnings));
     // A cache the registry still lists but the upstream no longer has: the same channel once
     // more with a fresh plan (a new cache, or an ordinary request); the refusal was not its fault.
     if (
@@ -158,7 +172,16 @@ export async function attemptUpstreams(
     ) {
       const failure = tried.result.failure;
       record("stale-cache", failure.kind === "status" ? failure.status : undefined);
-      tried = await tryChannel(candidate, warnings);
+      const again = await router.slots.acquire(candidate.channel, request.signal);
+      if (!again.ok) {
+        lastError = channelsBusy(candidate.channel.queueTimeoutMs);
+        record(again.reason === "aborted" ? "client-gone" : "queue-timeout");
+        if (again.reason === "aborted") {
+          return { ok: false, error: clientGone(), cacheStorageTokenHours, clientGone: true };
+        }
+        continue;
+      }
+      tried = await holdingSlot(again.release, () => tryChannel(candidate, warnings));
     }
     if (tried.kind === "refused") {
       // This protocol cannot express the request; another channel's protocol may.
@@ -231,6 +254,37 @@ async function attemptOne(
     cancel.unlink();
   }
 }
+
+/**
+ * Runs one try holding a connection slot: a committed stream keeps it until its body closes
+ * (ended, failed or cancelled); anything else gives it back when the try returns.
+ */
+async function holdingSlot(
+  release: Release,
+  attempt: () => Promise<ChannelTry>,
+): Promise<ChannelTry> {
+  let tried: ChannelTry;
+  try {
+    tried = await attempt();
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const body =
+    tried.kind === "sent" && tried.result.ok && tried.result.value.kind === "stream"
+      ? tried.result.value.body.rest
+      : undefined;
+  if (body === undefined || body.destroyed) release();
+  else body.once("close", release);
+  return tried;
+}
+
+/** Every slot of every channel tried stayed taken past the channels' queue time. */
+const channelsBusy = (waitedMs: number): GatewayError =>
+  unavailable(
+    `every connection to this model's upstream channels is in use (waited ${waitedMs} ms); retry shortly`,
+    { retryAfterSeconds: 1 },
+  );
 
 /** The error a request whose client left is logged with (nobody reads its body). */
 const clientGone = () =>

@@ -18,6 +18,10 @@ export interface Channel {
   readonly caching: boolean;
   /** The speech formats the upstream produces; undefined: all of OpenAI's. */
   readonly speechFormats?: ReadonlySet<string>;
+  /** Upstream calls in flight at once (a stream holds one until it ends). */
+  readonly maxConnections: number;
+  /** How long a call waits for a free connection before it gives way (ms). */
+  readonly queueTimeoutMs: number;
   /** `timeout` of the config (ms); unset fields fall back to the upstream agent's. */
   readonly timeout?: { readonly firstByteMs?: number; readonly idleMs?: number };
 }
@@ -39,6 +43,8 @@ export function toChannel(config: ChannelConfig): Channel {
     weight: config.weight,
     models,
     caching: config.caching,
+    maxConnections: config.max_connections,
+    queueTimeoutMs: config.queue_timeout_ms,
     ...(config.speech_formats === undefined
       ? {}
       : { speechFormats: new Set(config.speech_formats) }),

@@ -1,5 +1,6 @@
 import { canonicalModelId } from "@interlingua/core-types";
 import type { Channel } from "./channel.ts";
+import { ChannelSlots } from "./channel-slots.ts";
 import { breakerKey, type CircuitBreaker } from "./circuit-breaker.ts";
 import { weightedOrder } from "./weighted-order.ts";
 
@@ -20,6 +21,8 @@ export class ModelRouter {
   readonly #byModel = new Map<string, RouteCandidate[]>();
   readonly #breaker: CircuitBreaker;
   readonly #random: () => number;
+  /** Connections each channel holds now, and the calls waiting for one. */
+  readonly slots = new ChannelSlots();
 
   constructor(
     channels: readonly Channel[],

@@ -19,6 +19,8 @@ const channel = (
     priority,
     weight,
     caching: true,
+    max_connections: 8_192,
+    queue_timeout_ms: 1_000,
   });
 
 describe("CircuitBreaker", () => {

@@ -14,12 +14,16 @@ export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = {
   bodyMs: 120_000,
 };
 
-/** One pooled keep-alive agent for every upstream origin. */
+/**
+ * One pooled keep-alive agent for every upstream origin. It opens as many connections as calls
+ * need: each channel bounds its own (`max_connections`, with a bounded wait in line), where a
+ * cap here per origin made call 513 wait for a stream to end, without headers or a deadline.
+ */
 export function createUpstreamAgent(timeouts: UpstreamTimeouts): Agent {
   return new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
-    connections: 512,
+    connections: null,
     pipelining: 1,
     connect: { timeout: timeouts.connectMs },
     headersTimeout: timeouts.headersMs,
