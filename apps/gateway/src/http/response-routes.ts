@@ -1,26 +1,12 @@
-import { type GatewayError, invalidRequest, notFound, toGatewayError } from "@interlingua/errors";
+import { invalidRequest, notFound } from "@interlingua/errors";
 import { pageItems } from "@interlingua/fmt-responses";
-import type { Context, Hono } from "hono";
-import { authenticate } from "../auth/authenticate.ts";
+import type { Hono } from "hono";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { AppEnv } from "../contract/app-env.ts";
-import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
-import { errorResponse } from "../contract/error-response.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { OPEN_STATUSES, type StoredResponseRow } from "../storage/response-store.ts";
 import { cancelBackground } from "./background-response.ts";
-
-type Ctx = Context<AppEnv>;
-
-/** Thrown inside a handler to answer with this error (standard envelope). */
-class Refusal extends Error {
-  readonly error: GatewayError;
-
-  constructor(error: GatewayError) {
-    super(error.message);
-    this.error = error;
-  }
-}
+import { type Ctx, Refusal, standardRoutes } from "./standard-route.ts";
 
 const MAX_LIMIT = 100;
 const DEFAULT_LIMIT = 20;
@@ -33,40 +19,7 @@ const DEFAULT_LIMIT = 20;
  * `{code: 200, data}` under the spec envelope like the rest of `/v1/responses`.
  */
 export function mountResponseRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
-  const handler =
-    (name: string, run: (c: Ctx, token: AuthenticatedToken) => Promise<Response>) =>
-    async (c: Ctx): Promise<Response> => {
-      const requestId = c.get("requestId");
-      try {
-        const auth = await authenticate(
-          services,
-          "standard",
-          c.req.raw.headers,
-          new URL(c.req.url),
-        );
-        if (!auth.ok) throw new Refusal(auth.error);
-        return await run(c, auth.token);
-      } catch (error) {
-        const refusal = error instanceof Refusal ? error.error : toGatewayError(error);
-        const level = refusal.status >= 500 ? "error" : "info";
-        services.log[level](
-          {
-            requestId,
-            endpoint: name,
-            status: refusal.status,
-            error: refusal.message,
-            ...(refusal.status >= 500 ? { err: error } : {}),
-          },
-          "stored response request refused",
-        );
-        return errorResponse("standard", refusal, requestId);
-      }
-    };
-
-  const reply = (c: Ctx, data: unknown): Response => {
-    const wrap = shouldWrap(true, services.config.envelope, c.req.header(ENVELOPE_HEADER) ?? null);
-    return c.json(wrap ? { code: 200, data } : data);
-  };
+  const { handler, reply } = standardRoutes(services, "stored response request refused");
 
   const owned = async (c: Ctx, token: AuthenticatedToken): Promise<StoredResponseRow> => {
     const id = c.req.param("id") ?? "";

@@ -1,5 +1,5 @@
 import type { Warning } from "@interlingua/core-types";
-import { type GatewayError, invalidRequest, notFound, toGatewayError } from "@interlingua/errors";
+import { invalidRequest, notFound, toGatewayError } from "@interlingua/errors";
 import { openAIImageSize } from "@interlingua/fmt-chat/media";
 import { geminiImageShape } from "@interlingua/fmt-native/veo";
 import {
@@ -13,12 +13,10 @@ import {
   renderSubmission,
   renderTask,
 } from "@interlingua/tasks";
-import type { Context, Hono } from "hono";
-import { authenticate } from "../auth/authenticate.ts";
+import type { Hono } from "hono";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { AppEnv } from "../contract/app-env.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
-import { errorResponse } from "../contract/error-response.ts";
 import { parsePrefer } from "../contract/prefer-header.ts";
 import { type JsonObject, readJsonObject } from "../contract/read-json-object.ts";
 import { isStrict, strictRefusal, warningsHeaders } from "../contract/warnings-header.ts";
@@ -38,24 +36,14 @@ import {
   videoWarnings,
 } from "../tasks/task-warnings.ts";
 import { serviceHosts } from "../webhooks/service-hosts.ts";
+import { type Ctx, Refusal, standardRoutes } from "./standard-route.ts";
 
-type Ctx = Context<AppEnv>;
 type Json = JsonObject;
 
 /** `Idempotency-Key`: a caller's retry of a submit returns the first task (DESIGN.md §4). */
 const IDEMPOTENCY_HEADER = "idempotency-key";
 const MAX_IDEMPOTENCY_KEY = 255;
 const REPLAYED_HEADER = "idempotent-replayed";
-
-/** Thrown inside a handler to answer with this error (standard envelope). */
-class Refusal extends Error {
-  readonly error: GatewayError;
-
-  constructor(error: GatewayError) {
-    super(error.message);
-    this.error = error;
-  }
-}
 
 /** Runs a tasks-package parser; its GatewayError (400 naming the field) becomes the reply. */
 function parsed<T>(parse: () => T): T {
@@ -74,36 +62,7 @@ function parsed<T>(parse: () => T): T {
  * `x-interlingua-warnings` (tasks/task-warnings.ts), a 400 under `x-interlingua-strict: true`.
  */
 export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
-  const handler =
-    (name: string, run: (c: Ctx, token: AuthenticatedToken) => Promise<Response>) =>
-    async (c: Ctx): Promise<Response> => {
-      const requestId = c.get("requestId");
-      try {
-        const url = new URL(c.req.url);
-        const auth = await authenticate(services, "standard", c.req.raw.headers, url);
-        if (!auth.ok) throw new Refusal(auth.error);
-        return await run(c, auth.token);
-      } catch (error) {
-        const refusal = error instanceof Refusal ? error.error : toGatewayError(error);
-        const level = refusal.status >= 500 ? "error" : "info";
-        services.log[level](
-          {
-            requestId,
-            endpoint: name,
-            status: refusal.status,
-            error: refusal.message,
-            ...(refusal.status >= 500 ? { err: error } : {}),
-          },
-          "task request refused",
-        );
-        return errorResponse("standard", refusal, requestId);
-      }
-    };
-
-  const reply = (c: Ctx, data: unknown): Response => {
-    const wrap = shouldWrap(true, services.config.envelope, c.req.header(ENVELOPE_HEADER) ?? null);
-    return c.json(wrap ? { code: 200, data } : data);
-  };
+  const { handler, reply } = standardRoutes(services, "task request refused");
 
   const acknowledge = (c: Ctx, task: TaskRow): Response => reply(c, renderSubmission(task.id).data);
 
