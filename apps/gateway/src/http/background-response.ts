@@ -9,6 +9,7 @@ import { CODECS } from "../pipeline/codecs.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
+import { JobRuns } from "../queue/job-runs.ts";
 import { beginStored, failedBody, openBody } from "../responses/record-response.ts";
 import type { StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
@@ -109,9 +110,7 @@ async function tokenOf(
 
 export class BackgroundResponses {
   readonly #services: GatewayServices;
-  readonly #inFlight = new Set<Promise<void>>();
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #closed = false;
+  readonly #runs = new JobRuns();
 
   constructor(services: GatewayServices) {
     this.#services = services;
@@ -128,11 +127,11 @@ export class BackgroundResponses {
     if (resumed > 0)
       this.#services.log.info({ responses: resumed }, "background responses resumed");
     const claimMs = this.#services.config.responses.background_claim_ms;
-    this.#timer = setInterval(
-      () => void this.sweep().catch(() => undefined),
+    this.#runs.every(
       Math.max(250, Math.min(30_000, Math.floor(claimMs / 2))),
+      () => this.sweep(),
+      (error) => this.#services.log.warn({ err: error }, "background response sweep failed"),
     );
-    this.#timer.unref();
   }
 
   /** Schedules the open background responses: queued ones now, claimed ones when it lapses. */
@@ -145,19 +144,16 @@ export class BackgroundResponses {
     return open.length;
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    await Promise.allSettled([...this.#inFlight]);
+  close(): Promise<void> {
+    return this.#runs.close();
   }
 
   run(id: string): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    const run = this.#run(id).catch((error: unknown) => {
-      this.#services.log.error({ responseId: id, err: error }, "background response crashed");
-    });
-    this.#inFlight.add(run);
-    return run.finally(() => this.#inFlight.delete(run));
+    return this.#runs.run(
+      () => this.#run(id),
+      (error) =>
+        this.#services.log.error({ responseId: id, err: error }, "background response crashed"),
+    );
   }
 
   async #run(id: string): Promise<void> {

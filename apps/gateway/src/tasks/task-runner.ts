@@ -9,6 +9,7 @@ import {
 import { SpanKind } from "@opentelemetry/api";
 import { linkTo } from "../log/trace-context.ts";
 import { inSpan } from "../log/tracing.ts";
+import { JobRuns } from "../queue/job-runs.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import {
   type JobKind,
@@ -88,9 +89,7 @@ const SWEEP_BATCH = 1_000;
 export class TaskRunner {
   readonly #services: GatewayServices;
   readonly #options: TaskRunnerOptions;
-  readonly #inFlight = new Set<Promise<void>>();
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #closed = false;
+  readonly #runs = new JobRuns();
 
   constructor(services: GatewayServices, options: Partial<TaskRunnerOptions> = {}) {
     this.#services = services;
@@ -106,11 +105,11 @@ export class TaskRunner {
     if (open.length > 0)
       this.#services.log.info({ tasks: open.length }, "unfinished tasks resumed");
     if (this.#options.sweepIntervalMs > 0) {
-      this.#timer = setInterval(
-        () => void this.sweep().catch(() => undefined),
+      this.#runs.every(
         this.#options.sweepIntervalMs,
+        () => this.sweep(),
+        (error) => this.#services.log.warn({ err: error }, "task sweep failed"),
       );
-      this.#timer.unref();
     }
   }
 
@@ -126,21 +125,17 @@ export class TaskRunner {
     return rows.length;
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    await Promise.allSettled([...this.#inFlight]);
+  close(): Promise<void> {
+    return this.#runs.close();
   }
 
   /** One look at a task: the queue's handler. */
   run(id: string): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    const run = this.#step(id).catch((error: unknown) => {
+    return this.#runs.run(
+      () => this.#step(id),
       // The row is still due: the sweep (or a restart) brings it back.
-      this.#services.log.error({ task: id, err: error }, "task step crashed");
-    });
-    this.#inFlight.add(run);
-    return run.finally(() => this.#inFlight.delete(run));
+      (error) => this.#services.log.error({ task: id, err: error }, "task step crashed"),
+    );
   }
 
   #schedule(id: string, at: number): Promise<void> {

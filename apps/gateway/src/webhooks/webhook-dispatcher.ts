@@ -1,6 +1,7 @@
 import { WEBHOOK_TIMEOUT_MS } from "@interlingua/tasks";
 import type { GatewayConfig } from "../config/config-schema.ts";
 import type { Logger } from "../log/logger.ts";
+import { JobRuns } from "../queue/job-runs.ts";
 import type { WorkQueue } from "../queue/work-queue.ts";
 import { taskRecord } from "../storage/task-record.ts";
 import type { TaskRow } from "../storage/task-store.ts";
@@ -70,9 +71,7 @@ export class WebhookDispatcher {
   readonly #services: WebhookServices;
   readonly #context: DeliveryContext;
   readonly #sweepIntervalMs: number;
-  readonly #inFlight = new Set<Promise<void>>();
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #closed = false;
+  readonly #runs = new JobRuns();
 
   constructor(services: WebhookServices, options: WebhookDispatcherOptions = {}) {
     this.#services = services;
@@ -100,12 +99,11 @@ export class WebhookDispatcher {
     // is sending just fails its claim here.
     await this.#schedule(Number.MAX_SAFE_INTEGER);
     if (this.#sweepIntervalMs > 0) {
-      const sweep = () =>
-        void this.sweep().catch((error: unknown) =>
-          this.#services.log.error({ err: error }, "webhook sweep failed"),
-        );
-      this.#timer = setInterval(sweep, this.#sweepIntervalMs);
-      this.#timer.unref();
+      this.#runs.every(
+        this.#sweepIntervalMs,
+        () => this.sweep(),
+        (error) => this.#services.log.error({ err: error }, "webhook sweep failed"),
+      );
     }
   }
 
@@ -118,10 +116,8 @@ export class WebhookDispatcher {
   }
 
   /** Stops sweeping and waits for attempts in progress (each bounded by the timeout). */
-  async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    await Promise.allSettled([...this.#inFlight]);
+  close(): Promise<void> {
+    return this.#runs.close();
   }
 
   async #schedule(dueBy: number, at?: number): Promise<number> {
@@ -133,12 +129,10 @@ export class WebhookDispatcher {
   }
 
   #run(id: string): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    const run = deliverWebhook(this.#context, id).catch((error: unknown) => {
+    return this.#runs.run(
+      () => deliverWebhook(this.#context, id),
       // The claim runs out and the sweep tries again; the error is the store's, not the push's.
-      this.#services.log.error({ delivery: id, err: error }, "webhook attempt crashed");
-    });
-    this.#inFlight.add(run);
-    return run.finally(() => this.#inFlight.delete(run));
+      (error) => this.#services.log.error({ delivery: id, err: error }, "webhook attempt crashed"),
+    );
   }
 }
