@@ -420,3 +420,19 @@ export const response: fc.Arbitrary<Response> = fc.record(
 export const streamEvents = (
   responses: fc.Arbitrary<Response> = response,
 ): fc.Arbitrary<StreamEvent[]> => responses.map((r) => responseToEvents(r));
+
+/** 64-bit integers and long decimals, as JSON number text: the numbers a double changes. */
+export const exactJsonNumber: fc.Arbitrary<string> = fc.oneof(
+  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n }).map(String),
+  fc
+    .tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.stringMatching(/^\d{15,24}[1-9]$/))
+    .map(([whole, fraction]) => `${whole}.${fraction}`),
+);
+
+/**
+ * Tool-call arguments of one to four such numbers (`{"k0":12345678901234567890,...}`): what a
+ * codec must carry byte for byte through its wire objects (`input`, `args`) and back.
+ */
+export const exactArgumentsJson: fc.Arbitrary<string> = fc
+  .array(exactJsonNumber, { minLength: 1, maxLength: 4 })
+  .map((numbers) => `{${numbers.map((n, i) => `"k${i}":${n}`).join(",")}}`);

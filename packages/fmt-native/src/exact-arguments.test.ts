@@ -1,4 +1,5 @@
 import { parseWireJson, stringifyJsonKeepingNumbers } from "@interlingua/core-types";
+import { exactArgumentsJson } from "@interlingua/core-types/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseNativeRequest } from "./parse-native-request.js";
@@ -6,19 +7,10 @@ import { renderNativeRequest } from "./render-native-request.js";
 
 // Issue 26, item 3: `functionCall.args` objects carry tool arguments with their numbers exact, both ways.
 
-/** 64-bit integers and long decimals: the numbers a double changes. */
-const exactNumber = fc.oneof(
-  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n }).map(String),
-  fc
-    .tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.stringMatching(/^\d{15,24}[1-9]$/))
-    .map(([whole, fraction]) => `${whole}.${fraction}`),
-);
-
 describe("native functionCall args keep exact numbers", () => {
   it("property: canonical arguments -> args -> canonical arguments, byte for byte", () => {
     fc.assert(
-      fc.property(fc.array(exactNumber, { minLength: 1, maxLength: 4 }), (numbers) => {
-        const args = `{${numbers.map((n, i) => `"k${i}":${n}`).join(",")}}`;
+      fc.property(exactArgumentsJson, (args) => {
         const wire = renderNativeRequest({
           model: "m",
           system: [],
