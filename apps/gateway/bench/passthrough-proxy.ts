@@ -10,7 +10,8 @@ import { listenLocal } from "./listen-local.ts";
 export async function startPassthroughProxy(
   upstream: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 512 });
+  // No cap on connections: a floor that queued calls would hide what a held stream costs.
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: null });
   const origin = new URL(upstream).origin;
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
