@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startProviderSim } from "@interlingua/provider-sim";
+import { pino } from "pino";
 import { validateConfig } from "../src/config/load-config.ts";
 import { simulatedChannels } from "../src/config/simulated-channels.ts";
 import { createLogger } from "../src/log/logger.ts";
@@ -49,7 +50,15 @@ const targets: Record<string, () => Promise<{ url: string }>> = {
     });
     if (!config.ok) throw new Error(config.errors.join("\n"));
     return startGateway(config.config, {
-      logger: createLogger({ level: "warn" }),
+      // BENCH_LOG_LEVEL=info measures the shipped default (a request log line per call): lines
+      // are made and written in full, to /dev/null, since stdout carries the URL.
+      logger:
+        process.env["BENCH_LOG_LEVEL"] === undefined
+          ? createLogger({ level: "warn" })
+          : createLogger(
+              { level: process.env["BENCH_LOG_LEVEL"] },
+              pino.destination({ dest: "/dev/null", sync: false }),
+            ),
       accounting: flag !== "--no-accounting",
     });
   },
