@@ -7,6 +7,7 @@ import {
 } from "@interlingua/core-types";
 import type { ChatToolCall } from "./chat-api.js";
 import { type ChatReasoningDetailOut, renderReasoningDetails } from "./chat-reasoning-details.js";
+import { chatServiceTier } from "./chat-service-tier.js";
 import {
   droppedBlockReason,
   isFinishReasonMapped,
@@ -62,7 +63,8 @@ export function renderChatResponse(
     choices: response.choices.map((choice) => renderChoice(choice, warn)),
     usage: renderChatUsage(response.usage),
   };
-  if (response.usage.serviceTier !== undefined) out.service_tier = response.usage.serviceTier;
+  const tier = chatServiceTier(response.usage.serviceTier, warn);
+  if (tier !== undefined) out.service_tier = tier;
   warnDroppedUsage(response, warn);
   if (response.promptFeedback !== undefined) {
     warn({ type: "dropped", feature: "promptFeedback", message: "chat has no prompt feedback" });

@@ -7,6 +7,7 @@ import type {
 } from "@interlingua/core-types";
 import type { ChatFinishReason } from "./chat-api.js";
 import { type ChatReasoningDetailOut, reasoningDetailOf } from "./chat-reasoning-details.js";
+import { chatServiceTier } from "./chat-service-tier.js";
 import {
   droppedBlockReason,
   isFinishReasonMapped,
@@ -207,7 +208,8 @@ export class ChatStreamEncoder {
         choices: [],
         usage: renderChatUsage(usage),
       };
-      if (usage.serviceTier !== undefined) chunk.service_tier = usage.serviceTier;
+      const tier = chatServiceTier(usage.serviceTier, (w) => this.warn(w.feature, w.message));
+      if (tier !== undefined) chunk.service_tier = tier;
       send({ data: JSON.stringify(chunk) });
     }
     send({ data: "[DONE]" });

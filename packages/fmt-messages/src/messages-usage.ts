@@ -1,6 +1,20 @@
 import type { Usage } from "@interlingua/core-types";
 import type { MessagesUsageOut, MessagesUsageWire } from "./messages-api.js";
 
+/**
+ * Anthropic's tiers, and other providers' that mean the same (OpenAI's `default` is `standard`).
+ * Any other tier reads as null: Anthropic SDKs check the enum.
+ */
+const MESSAGES_TIERS: Readonly<Record<string, string>> = {
+  standard: "standard",
+  priority: "priority",
+  batch: "batch",
+  default: "standard",
+};
+
+const messagesTier = (tier: string | undefined): string | null =>
+  tier !== undefined && Object.hasOwn(MESSAGES_TIERS, tier) ? (MESSAGES_TIERS[tier] ?? null) : null;
+
 /** Any subset of the wire usage fields, as message_start and message_delta carry them. */
 export type MessagesUsageFields = Partial<{
   [K in keyof MessagesUsageWire]: MessagesUsageWire[K];
@@ -48,7 +62,7 @@ export function toMessagesUsage(usage: Usage): MessagesUsageOut {
       ephemeral_5m_input_tokens: usage.cacheWrite5mTokens ?? Math.max(0, write - oneHour),
       ephemeral_1h_input_tokens: oneHour,
     },
-    service_tier: usage.serviceTier ?? null,
+    service_tier: messagesTier(usage.serviceTier),
     inference_geo: usage.inferenceGeo ?? null,
   };
   if (usage.thinkingTokens > 0) {

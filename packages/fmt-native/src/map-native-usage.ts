@@ -29,6 +29,15 @@ export function parseNativeUsage(metadata: NativeUsageMetadata | undefined): Usa
   return usage;
 }
 
+/** Gemini's tiers, and OpenAI's `default`, which is Gemini's `standard`; any other is left out. */
+const NATIVE_TIERS: Readonly<Partial<Record<string, string>>> = {
+  unspecified: "unspecified",
+  flex: "flex",
+  standard: "standard",
+  priority: "priority",
+  default: "standard",
+};
+
 /**
  * The inverse. Cache writes stay counted in promptTokenCount (they are prompt tokens); only their
  * split is lost, reported when non-zero. Zero thought and cached counts are omitted, as the
@@ -44,7 +53,19 @@ export function renderNativeUsage(usage: Usage, options?: RenderOptions): Native
   if (usage.cachedInputTokens > 0) metadata.cachedContentTokenCount = usage.cachedInputTokens;
   const byModality = usage.providerExtras?.gemini?.inputTokensByModality;
   if (byModality !== undefined) metadata.promptTokensDetails = byModality.map((d) => ({ ...d }));
-  if (usage.serviceTier !== undefined) metadata.serviceTier = usage.serviceTier;
+  if (usage.serviceTier !== undefined) {
+    const tier = Object.hasOwn(NATIVE_TIERS, usage.serviceTier)
+      ? NATIVE_TIERS[usage.serviceTier]
+      : undefined;
+    if (tier !== undefined) metadata.serviceTier = tier;
+    else {
+      options?.onWarning?.({
+        type: "dropped",
+        feature: "usage.serviceTier",
+        message: `service tier "${usage.serviceTier}" has no Gemini equivalent`,
+      });
+    }
+  }
   if (usage.cacheWriteTokens > 0) {
     options?.onWarning?.({
       type: "dropped",
