@@ -10,6 +10,7 @@ import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
 import { JobRuns } from "../queue/job-runs.ts";
+import { echoFields } from "../responses/echo-fields.ts";
 import { beginStored, failedBody, openBody } from "../responses/record-response.ts";
 import type { StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
@@ -176,6 +177,7 @@ export class BackgroundResponses {
       inputItems: [],
       createdAt: row.createdAt,
       background: true,
+      echo: echoFields(replay.wire),
     };
     const model = typeof replay.wire["model"] === "string" ? replay.wire["model"] : "";
     const token = await tokenOf(services, replay.tokenId);

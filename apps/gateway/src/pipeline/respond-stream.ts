@@ -137,7 +137,9 @@ function stageFor(
       ),
       // A responses stream's snapshots say whether the response is kept.
       encoder:
-        format === "responses" ? withSnapshotFields(encoder, stateFields(request.stored)) : encoder,
+        format === "responses"
+          ? withSnapshotFields(encoder, stateFields(request.stored, request.wire))
+          : encoder,
       framing,
       onEvent,
       failed: upstreamStreamFailed,

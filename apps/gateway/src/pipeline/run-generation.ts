@@ -173,7 +173,9 @@ export async function runGeneration(
         warnings,
         fillContext(services, request, committed.candidate.channel.protocol),
         // OpenAI's Responses object says whether it is kept; docs/api-reference.md's result has no such field.
-        endpoint.format === "responses" && !request.wrap ? stateFields(plan) : undefined,
+        endpoint.format === "responses" && !request.wrap
+          ? stateFields(plan, request.wire)
+          : undefined,
       );
     } catch (error) {
       const gatewayError = toGatewayError(error);

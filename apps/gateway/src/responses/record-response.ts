@@ -3,6 +3,7 @@ import type { GatewayError } from "@interlingua/errors";
 import { responsesApi, type StoredItem } from "@interlingua/fmt-responses";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { StoredStatus } from "../storage/response-store.ts";
+import { echoFields } from "./echo-fields.ts";
 import type { StorePlan } from "./stored-state.ts";
 
 // The back of a stateful Responses call: the response is written when the call starts
@@ -11,8 +12,15 @@ import type { StorePlan } from "./stored-state.ts";
 
 const DAY_MS = 86_400_000;
 
-/** What a Responses object says of its state (added to the bare body the client gets). */
-export const stateFields = (plan: StorePlan | undefined): Record<string, unknown> => ({
+/**
+ * What a Responses object says of its request and state (added to the bare body the client
+ * gets): the settings it repeats, from the plan or, for `store: false`, from the request's body.
+ */
+export const stateFields = (
+  plan: StorePlan | undefined,
+  wire?: Readonly<Record<string, unknown>>,
+): Record<string, unknown> => ({
+  ...(plan?.echo ?? (wire === undefined ? {} : echoFields(wire))),
   store: plan !== undefined,
   background: plan?.background === true,
   previous_response_id: plan?.previousId ?? null,

@@ -14,6 +14,7 @@ import {
   type StoredEntry,
   type StoredResponseRow,
 } from "../storage/response-store.ts";
+import { echoFields } from "./echo-fields.ts";
 
 // The front of a stateful Responses call (issue 25): `previous_response_id` and `item_reference`
 // become the items they name, so the request that reaches the codec is a whole conversation any
@@ -30,6 +31,8 @@ export interface StorePlan {
   readonly createdAt: number;
   /** `background: true`: written queued at once, run by the background runner. */
   readonly background?: boolean;
+  /** The request settings its Responses object repeats (echo-fields.ts). */
+  readonly echo?: Readonly<Record<string, unknown>>;
 }
 
 export type StoredState =
@@ -192,6 +195,7 @@ export async function resolveStoredState(
       inputItems: resolved.items.map((item) => ({ item, origin: origins.get(item.id) })),
       createdAt: services.now(),
       ...(background === true ? { background: true } : {}),
+      echo: echoFields(rest),
     },
     warnings,
   };

@@ -144,6 +144,13 @@ export const storedResponseSchema = z.looseObject({
   store: z.boolean(),
   background: z.boolean(),
   previous_response_id: z.string().nullable(),
+  instructions: z.unknown(),
+  metadata: z.record(z.string(), z.unknown()),
+  parallel_tool_calls: z.boolean(),
+  temperature: z.number().nullable(),
+  tool_choice: z.unknown(),
+  tools: z.array(z.unknown()),
+  top_p: z.number().nullable(),
 });
 
 /** `GET /v1/responses/{id}/input_items`: OpenAI's list object. */

@@ -1,0 +1,27 @@
+// OpenAI's Response object repeats the request's settings (its schema requires instructions,
+// metadata, parallel_tool_calls, temperature, tool_choice, tools and top_p). The gateway answers
+// with what the client sent, and OpenAI's defaults for what it left out.
+
+const DEFAULTS: Readonly<Record<string, unknown>> = {
+  instructions: null,
+  max_output_tokens: null,
+  metadata: {},
+  parallel_tool_calls: true,
+  reasoning: null,
+  temperature: 1,
+  text: { format: { type: "text" } },
+  tool_choice: "auto",
+  tools: [],
+  top_p: 1,
+  truncation: "disabled",
+};
+
+/** The request settings a Responses object echoes, from the client's body. */
+export function echoFields(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, fallback] of Object.entries(DEFAULTS)) {
+    const sent = body[field];
+    out[field] = sent === undefined || sent === null ? fallback : sent;
+  }
+  return out;
+}
