@@ -20,6 +20,12 @@ const candidate = (parts: object[], extra: object = {}) => ({
   candidates: [{ content: { role: "model", parts }, index: 0, ...extra }],
   ...meta,
 });
+/** A candidate's last frame: the reason alone, with the usage when it is known by then. */
+const finished = (finishReason: string, usageMetadata?: object, index = 0) => ({
+  ...(usageMetadata === undefined ? {} : { usageMetadata }),
+  candidates: [{ finishReason, index }],
+  ...meta,
+});
 
 describe("stream encode", () => {
   it("writes Gemini chunks as the events arrive; calls whole at their end; no terminator", () => {
@@ -55,17 +61,14 @@ describe("stream encode", () => {
       // carries the thinking's text: Gemini clients do not send thought parts back.
       candidate([{ text: "Hi", thoughtSignature: moveThinkingSignature("T", "hmm") }]),
       candidate([{ functionCall: { name: "f", args: { a: 1 } }, thoughtSignature: "S" }]),
-      candidate([{ text: "" }], { finishReason: "STOP" }),
-      {
-        usageMetadata: {
-          promptTokenCount: 5,
-          candidatesTokenCount: 5,
-          thoughtsTokenCount: 4,
-          cachedContentTokenCount: 2,
-          totalTokenCount: 14,
-        },
-        ...meta,
-      },
+      // Usage after the finish goes beside it, as Gemini's last chunk carries both.
+      finished("STOP", {
+        promptTokenCount: 5,
+        candidatesTokenCount: 5,
+        thoughtsTokenCount: 4,
+        cachedContentTokenCount: 2,
+        totalTokenCount: 14,
+      }),
     ]);
   });
 
@@ -81,9 +84,9 @@ describe("stream encode", () => {
       { type: "part-end", index: 1 },
       { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_use" } },
     ]).frames;
-    type Frame = { candidates?: { content: { parts: unknown[] } }[] };
+    type Frame = { candidates?: { content?: { parts: unknown[] } }[] };
     const parts = (call as Frame[]).flatMap((f) =>
-      (f.candidates ?? []).flatMap((c) => c.content.parts),
+      (f.candidates ?? []).flatMap((c) => c.content?.parts ?? []),
     );
     expect(parts).toContainEqual({
       functionCall: { id: "toolu_1", name: "f", args: {} },
@@ -122,11 +125,7 @@ describe("stream encode", () => {
       { type: "error", error: { status: 503, type: "server_error", message: "overloaded" } },
     ]);
     expect(frames).toEqual([
-      {
-        candidates: [
-          { content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 },
-        ],
-      },
+      { candidates: [{ finishReason: "STOP", index: 0 }] },
       { error: { code: 503, message: "overloaded", status: "UNAVAILABLE" } },
     ]);
     expect(warnings.map((w) => w.feature)).toEqual(["redacted-thinking", "stopSequence"]);
@@ -145,9 +144,9 @@ describe("parallel calls", () => {
       { type: "part-end", index: 0 },
       { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" } },
     ]);
-    type Frame = { candidates?: { content: { parts: { functionCall?: { id: string } }[] } }[] };
+    type Frame = { candidates?: { content?: { parts: { functionCall?: { id: string } }[] } }[] };
     const ids = (frames as Frame[])
-      .flatMap((f) => (f.candidates ?? []).flatMap((c) => c.content.parts))
+      .flatMap((f) => (f.candidates ?? []).flatMap((c) => c.content?.parts ?? []))
       .flatMap((p) => (p.functionCall ? [p.functionCall.id] : []));
     expect(ids).toEqual(["c0", "c1"]);
   });
@@ -204,5 +203,46 @@ describe("after an error frame (issue 26, item 2)", () => {
     expect(after.length).toBe(1);
     expect(after[0]!.candidates).toBeUndefined();
     expect(after[0]!.usageMetadata).toBeDefined();
+  });
+});
+
+describe("usage rides beside candidates", () => {
+  const usage = {
+    inputTokens: 5,
+    outputTokens: 2,
+    cachedInputTokens: 0,
+    cacheWriteTokens: 0,
+    thinkingTokens: 0,
+  };
+  it("usage known first (an Anthropic upstream's) goes on the first candidate, never alone", () => {
+    const { frames } = encode([
+      { type: "response-start", id: "r1", model: "gemini-3-pro-preview", created: 1704067200 },
+      { type: "usage", usage },
+      { type: "part-start", index: 0, kind: "text" },
+      { type: "text-delta", index: 0, delta: "Hi" },
+      { type: "part-end", index: 0 },
+      { type: "finish", finishReason: { unified: "stop", raw: "end_turn" } },
+      { type: "usage", usage: { ...usage, outputTokens: 3 } },
+    ]);
+    const metadata = { promptTokenCount: 5, totalTokenCount: 7 };
+    expect(frames).toEqual([
+      { usageMetadata: { ...metadata, candidatesTokenCount: 2 }, ...candidate([{ text: "Hi" }]) },
+      finished("STOP", { promptTokenCount: 5, candidatesTokenCount: 3, totalTokenCount: 8 }),
+    ]);
+    expect(frames.every((f) => (f as { candidates?: unknown }).candidates !== undefined)).toBe(
+      true,
+    );
+  });
+  it("a stream cut before any candidate still reports its usage, alone", () => {
+    const { frames } = encode([
+      { type: "response-start", id: "r1", model: "gemini-3-pro-preview", created: 1704067200 },
+      { type: "usage", usage },
+    ]);
+    expect(frames).toEqual([
+      {
+        usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7 },
+        ...meta,
+      },
+    ]);
   });
 });

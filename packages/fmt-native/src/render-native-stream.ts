@@ -67,11 +67,34 @@ export class NativeStreamEncoder {
   private readonly thinkingTexts = new Map<string, string>();
   /** An error frame went out: only usage may follow it, never a call or text written late. */
   private failed = false;
+  /**
+   * Usage not written yet (JSON text): Gemini puts usageMetadata beside candidates, so it rides
+   * on the next candidate frame, never alone ahead of the first one.
+   */
+  private pendingUsage: string | undefined;
+  /**
+   * Finish frames, held until the next frame or the end, so usage that follows a finish (OpenAI's
+   * comes last) is written beside it.
+   */
+  private readonly finishes: SseMessage[] = [];
 
   constructor(private readonly options: StreamEncodeOptions = {}) {}
 
   push(event: StreamEvent, emit: (message: SseMessage) => void): void {
     if (this.failed && event.type !== "usage") return;
+    this.emitEvent(event, (message) => {
+      // A frame after a finish (another choice's): the finish goes first, its order kept.
+      this.releaseFinishes(emit);
+      emit(this.withUsage(message));
+    });
+  }
+
+  private releaseFinishes(emit: (message: SseMessage) => void): void {
+    for (const finish of this.finishes) emit(this.withUsage(finish));
+    this.finishes.length = 0;
+  }
+
+  private emitEvent(event: StreamEvent, emit: (message: SseMessage) => void): void {
     if (event.type !== "prompt-feedback" && event.type !== "response-start" && "index" in event) {
       this.sawContent = true;
     }
@@ -159,9 +182,12 @@ export class NativeStreamEncoder {
       case "finish":
         this.finish(event, emit);
         return;
-      case "usage":
-        emit(this.frame({ usageMetadata: renderNativeUsage(event.usage, this.options) }));
+      case "usage": {
+        const usageMetadata = renderNativeUsage(event.usage, this.options);
+        if (this.failed) emit(this.frame({ usageMetadata }));
+        else this.pendingUsage = stringifyJsonKeepingNumbers(usageMetadata);
         return;
+      }
       case "error":
         this.failed = true;
         emit({
@@ -180,6 +206,28 @@ export class NativeStreamEncoder {
   /** Calls whose part-end never came are written at the end rather than lost. */
   end(emit: (message: SseMessage) => void): void {
     if (this.failed) return;
+    this.flushCalls((message) => {
+      this.releaseFinishes(emit);
+      emit(this.withUsage(message));
+    });
+    // The last frame carries the usage, as Gemini's last chunk does; alone only without a finish.
+    const last = this.finishes.pop();
+    for (const finish of this.finishes) emit(finish);
+    this.finishes.length = 0;
+    if (last !== undefined) emit(this.withUsage(last));
+    else if (this.pendingUsage !== undefined) emit(this.frame({}, this.pendingUsage));
+    this.pendingUsage = undefined;
+  }
+
+  /** `message` with the pending usage beside its candidates (a candidate frame only). */
+  private withUsage(message: SseMessage): SseMessage {
+    const usage = this.pendingUsage;
+    if (usage === undefined || !message.data.startsWith('{"candidates":')) return message;
+    this.pendingUsage = undefined;
+    return { ...message, data: `{"usageMetadata":${usage},${message.data.slice(1)}` };
+  }
+
+  private flushCalls(emit: (message: SseMessage) => void): void {
     const pending = [...this.calls.keys()].map(
       (key) => key.split(":").map(Number) as [number, number],
     );
@@ -262,9 +310,8 @@ export class NativeStreamEncoder {
         message: "candidates do not name the stop sequence that ended them",
       });
     }
-    // The upstream's last chunk of a candidate holds an empty text part beside the reason.
+    // The reason alone: an empty text part beside it reads as a part of no content.
     const candidate: NativeCandidate = {
-      content: { role: "model", parts: [{ text: "" }] },
       finishReason: renderNativeFinishReason(event.finishReason),
       ...renderNativeFinishMessage(event.finishReason),
       index: choice,
@@ -272,7 +319,7 @@ export class NativeStreamEncoder {
     if (event.safetyRatings !== undefined) {
       candidate.safetyRatings = event.safetyRatings.map(renderSafetyRating);
     }
-    emit(this.frame({ candidates: [candidate] }));
+    this.finishes.push(this.frame({ candidates: [candidate] }));
   }
 
   /** The held thinking signature as a text fragment's extra field, taken once. */
@@ -331,11 +378,17 @@ export class NativeStreamEncoder {
     return body === "{}" ? "}" : `,${body.slice(1)}`;
   }
 
-  private frame(body: NativeResponseWire): SseMessage {
+  /** A frame of `body`; `usage` (JSON text) is written as its usageMetadata. */
+  private frame(body: NativeResponseWire, usage?: string): SseMessage {
     if (this.model !== "") body.modelVersion = this.model;
     if (this.createTime !== undefined) body.createTime = this.createTime;
     if (this.id !== "") body.responseId = this.id;
-    return { data: stringifyJsonKeepingNumbers(body) };
+    const data = stringifyJsonKeepingNumbers(body);
+    if (usage === undefined) return { data };
+    return {
+      data:
+        data === "{}" ? `{"usageMetadata":${usage}}` : `{"usageMetadata":${usage},${data.slice(1)}`,
+    };
   }
 
   private warnOnce(key: string, warning: { feature: string; message: string }): void {

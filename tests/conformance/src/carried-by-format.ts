@@ -64,6 +64,31 @@ export const usageFields: Record<Format, ReadonlyArray<keyof Usage>> = {
   responsesApi: ["inputTokens", "outputTokens", "cachedInputTokens", "thinkingTokens"],
 };
 
+/**
+ * The service tier each format writes for a canonical one (fmt-* READMEs): another provider's
+ * equivalent is renamed (`standard` <-> OpenAI's `default`), a tier outside the format's enum is
+ * left out. Idempotent, so it applies to both sides of a comparison.
+ */
+const keepTier = (tier: string) => tier;
+export const tierAs: Record<Format, (tier: string) => string | undefined> = {
+  chat: (tier) =>
+    tier === "standard" ? "default" : tier === "batch" || tier === "unspecified" ? undefined : tier,
+  messages: (tier) =>
+    tier === "default"
+      ? "standard"
+      : ["standard", "priority", "batch"].includes(tier)
+        ? tier
+        : undefined,
+  native: (tier) =>
+    tier === "default"
+      ? "standard"
+      : ["unspecified", "flex", "standard", "priority"].includes(tier)
+        ? tier
+        : undefined,
+  responses: keepTier,
+  responsesApi: keepTier,
+};
+
 /** Finish fields besides the reason: stopSequence is messages-only, safetyRatings native-only. */
 export const finishExtras: Record<Format, ReadonlyArray<"stopSequence" | "safetyRatings">> = {
   chat: [],

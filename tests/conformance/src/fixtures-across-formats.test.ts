@@ -25,6 +25,7 @@ import {
   type PartKind,
   signedKinds,
   streamOf,
+  tierAs,
   usageFields,
 } from "./carried-by-format.js";
 import { codecs, decodeWire, throughWire } from "./codecs.js";
@@ -113,6 +114,11 @@ function pickUsage(usage: Usage, source: Format, target: Format) {
     if (usageFields[source].includes(field) && usage[field] !== undefined) {
       Object.assign(out, { [field]: usage[field] });
     }
+  }
+  if (out.serviceTier !== undefined) {
+    const tier = tierAs[target](out.serviceTier);
+    if (tier === undefined) delete out.serviceTier;
+    else out.serviceTier = tier;
   }
   return out;
 }
