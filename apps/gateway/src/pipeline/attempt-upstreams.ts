@@ -148,6 +148,7 @@ export async function attemptUpstreams(
     }
     // The cache analysis's own warnings (a boundary ignored or dropped) go with every attempt's.
     const warnings: Warning[] = [...request.cache.warnings, ...(request.notes ?? [])];
+    const started = performance.now();
     let tried = await tryChannel(candidate, warnings);
     // A cache the registry still lists but the upstream no longer has: the same channel once
     // more with a fresh plan (a new cache, or an ordinary request); the refusal was not its fault.
@@ -167,8 +168,10 @@ export async function attemptUpstreams(
       continue;
     }
     const { result, plan: cachePlan } = tried;
+    const elapsed = Math.round(performance.now() - started);
     if (result.ok) {
       router.breaker.onSuccess(circuit);
+      router.health.record(candidate.channel.name, true, elapsed);
       record("ok");
       return { ok: true, committed: { ...result.value, cachePlan, cacheStorageTokenHours } };
     }
@@ -183,6 +186,7 @@ export async function attemptUpstreams(
     // Only what says the channel is unhealthy counts, per (channel, model) and per caller.
     if (policy.health === "unhealthy") router.breaker.onFailure(circuit, String(request.token.id));
     else if (policy.health === "alive") router.breaker.onSuccess(circuit);
+    router.health.record(candidate.channel.name, policy.health !== "unhealthy", elapsed);
     lastError = upstreamFailureToError(candidate.channel.protocol, failure);
     if (!policy.retry) break;
   }

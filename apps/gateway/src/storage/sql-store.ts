@@ -73,6 +73,9 @@ const LOG_FILTERS: readonly (readonly [Exclude<keyof LogFilter, "userId">, strin
   ["tokenName", "token_name = ?"],
   ["from", "time >= ?"],
   ["to", "time < ?"],
+  ["status", "status = ?"],
+  ["statusBelow", "status < ?"],
+  ["statusFrom", "status >= ?"],
 ];
 
 function where(filter: LogFilter): { sql: string; params: SqlValue[] } {

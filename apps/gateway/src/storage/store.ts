@@ -133,6 +133,12 @@ export interface LogFilter {
   readonly from?: number;
   /** Exclusive upper bound, unix ms. */
   readonly to?: number;
+  /** Exactly this HTTP status. */
+  readonly status?: number;
+  /** Statuses below this (400: the successes). */
+  readonly statusBelow?: number;
+  /** Statuses at or above this (400: the failures). */
+  readonly statusFrom?: number;
 }
 
 export interface LogStats {
