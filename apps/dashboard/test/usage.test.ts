@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import type { LogRow } from "../src/api.ts";
+import { aggregate, toCsv } from "../src/views/usage.tsx";
+
+const row = (over: Partial<LogRow>): LogRow => ({
+  id: 1,
+  request_id: "r",
+  created_at: 86_400 * 10 + 5,
+  token_name: "k",
+  model_name: "m1",
+  channel: null,
+  endpoint: "/v1/chat/completions",
+  prompt_tokens: 3,
+  completion_tokens: 4,
+  cached_tokens: 0,
+  thinking_tokens: 0,
+  quota: 10,
+  cost: 0.00002,
+  latency_ms: 5,
+  is_stream: false,
+  status: 200,
+  error: null,
+  estimated: false,
+  ...over,
+});
+
+describe("usage aggregation and CSV", () => {
+  it("sums credits and tokens per UTC day and per model", () => {
+    const agg = aggregate([
+      row({}),
+      row({ id: 2, created_at: 86_400 * 10 + 99, quota: 5 }),
+      row({
+        id: 3,
+        created_at: 86_400 * 11,
+        model_name: "m2",
+        prompt_tokens: 1,
+        completion_tokens: 1,
+      }),
+    ]);
+    expect(agg.days).toEqual([86_400 * 10, 86_400 * 11]);
+    expect(agg.models).toEqual(["m1", "m2"]);
+    expect(agg.credits).toEqual([
+      [15, 0],
+      [0, 10],
+    ]);
+    expect(agg.tokens).toEqual([
+      [14, 0],
+      [0, 2],
+    ]);
+    expect(agg.byModel.get("m1")).toEqual({ requests: 2, credits: 15, tokens: 14 });
+  });
+
+  it("quotes CSV cells that need it", () => {
+    const csv = toCsv([row({ error: 'bad "x", y' })]);
+    const [header, line] = csv.trimEnd().split("\r\n");
+    expect(header?.split(",")[0]).toBe("created_at");
+    expect(line).toContain('"bad ""x"", y"');
+  });
+});
