@@ -155,9 +155,25 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser", () => {
     await shot("usage-375.png");
     await page.setViewportSize({ width: 1280, height: 900 });
 
-    // Revoke the key: it disappears and the gateway refuses it.
+    // Limit the key (only the changed field is sent), then disable it: the gateway refuses it.
     await nav("Keys");
     const keyRow = page.locator('tr[data-key-name="e2e-key"]');
+    await keyRow.getByRole("button", { name: "Limits" }).click();
+    await page.locator(".edit").getByLabel("Requests / min").fill("30");
+    await page.getByRole("button", { name: "Save limits" }).click();
+    await keyRow.filter({ hasText: "30 rpm" }).waitFor();
+    await keyRow.getByRole("button", { name: "Disable" }).click();
+    await keyRow.filter({ hasText: "disabled" }).waitFor();
+    const disabled = await postJson(
+      `${base}/v1/chat/completions`,
+      { model: "txtA-5", messages: [{ role: "user", content: "disabled?" }] },
+      auth(newKey),
+    );
+    expect(disabled.status).toBe(401);
+    await keyRow.getByRole("button", { name: "Enable" }).click();
+    await keyRow.filter({ hasText: "active" }).waitFor();
+
+    // Revoke the key: it disappears and the gateway refuses it.
     await keyRow.getByRole("button", { name: "Delete" }).click();
     await keyRow.waitFor({ state: "detached" });
     const refused = await postJson(

@@ -52,6 +52,25 @@ const toBody = (l: Limits) => {
   };
 };
 
+/**
+ * Only the fields the user changed: an untouched field is not sent, so editing one limit never
+ * re-asserts another (for instance an expiry rounded to its day, or `models: null`, which a key
+ * with an allow-list may not grant).
+ */
+const changed = (before: Limits, after: Limits) => {
+  const old = toBody(before) as Record<string, unknown>;
+  const now = toBody(after) as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(now)) {
+    if (JSON.stringify(old[name]) !== JSON.stringify(value)) body[name] = value;
+  }
+  if (before.unlimited !== after.unlimited || before.quota !== after.quota) {
+    body["unlimited_quota"] = now["unlimited_quota"];
+    if (!after.unlimited) body["remain_quota"] = now["remain_quota"];
+  }
+  return body;
+};
+
 function LimitsForm({
   initial,
   submitLabel,
@@ -168,8 +187,14 @@ export function KeysView() {
             <button
               type="button"
               onClick={async () => {
-                await navigator.clipboard?.writeText(created.key ?? "");
-                setCopied(true);
+                try {
+                  await navigator.clipboard.writeText(created.key ?? "");
+                  setCopied(true);
+                } catch {
+                  // No clipboard permission: select the key so that Ctrl+C copies it.
+                  const code = document.querySelector('[data-testid="new-key"]');
+                  if (code !== null) getSelection()?.selectAllChildren(code);
+                }
               }}
             >
               {copied ? "Copied" : "Copy"}
@@ -270,7 +295,7 @@ export function KeysView() {
                   initial={fromToken(t)}
                   submitLabel="Save limits"
                   busy={update.isPending}
-                  onSubmit={(l) => update.mutate({ id: t.id, body: toBody(l) })}
+                  onSubmit={(l) => update.mutate({ id: t.id, body: changed(fromToken(t), l) })}
                 />
               </div>
             ))}
