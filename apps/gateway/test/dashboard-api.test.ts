@@ -3,13 +3,16 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { breakerKey } from "../src/routing/circuit-breaker.ts";
 import { auth, eventuallyAsync, KEY, postJson, type Stack, startStack } from "./stack.ts";
+import { stackDatabases } from "./storage/drivers.ts";
 import { FAST_TASKS, getJson, mediaChannels } from "./tasks-support.ts";
 import type { Json } from "./wire.ts";
 
 // The /api routes the dashboard reads besides the token and log ones (docs/api-reference.md,
 // management API): the admin role from the config's `admins`, channel health, users, the task
 // and stored-response listings, and the log's status filter.
-describe("management routes behind the dashboard", () => {
+const drivers = await stackDatabases();
+
+describe.each(drivers)("management routes behind the dashboard ($name)", ({ databaseUrl }) => {
   let stack: Stack;
   let base: string;
   let receiver: Server;
@@ -28,6 +31,7 @@ describe("management routes behind the dashboard", () => {
         extraChannels: mediaChannels,
         admins: [KEY],
         webhooks: { allow_private_targets: true },
+        databaseUrl,
       },
       { tasks: FAST_TASKS },
     );
