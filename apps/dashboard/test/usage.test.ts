@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LogRow } from "../src/api.ts";
-import { aggregate, toCsv } from "../src/views/usage.tsx";
+import { aggregate, type DayRow, toCsv } from "../src/views/usage.tsx";
 
 const row = (over: Partial<LogRow>): LogRow => ({
   id: 1,
@@ -25,16 +25,25 @@ const row = (over: Partial<LogRow>): LogRow => ({
 });
 
 describe("usage aggregation and CSV", () => {
-  it("sums credits and tokens per UTC day and per model", () => {
+  it("lays the daily groups out as one series per model", () => {
+    const day = (over: Partial<DayRow>): DayRow => ({
+      day: 86_400 * 10,
+      model_name: "m1",
+      requests: 2,
+      prompt_tokens: 6,
+      completion_tokens: 8,
+      quota: 15,
+      ...over,
+    });
     const agg = aggregate([
-      row({}),
-      row({ id: 2, created_at: 86_400 * 10 + 99, quota: 5 }),
-      row({
-        id: 3,
-        created_at: 86_400 * 11,
+      day({}),
+      day({
+        day: 86_400 * 11,
         model_name: "m2",
+        requests: 1,
         prompt_tokens: 1,
         completion_tokens: 1,
+        quota: 10,
       }),
     ]);
     expect(agg.days).toEqual([86_400 * 10, 86_400 * 11]);

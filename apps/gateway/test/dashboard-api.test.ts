@@ -100,6 +100,15 @@ describe.each(drivers)("management routes behind the dashboard ($name)", ({ data
     const exact = await getJson(`${base}/api/log/self/stat?status=200`);
     expect(exact.json.data.requests).toBe(okRows.json.data.total);
     expect((await getJson(`${base}/api/log/self?status=teapot`)).status).toBe(400);
+    // The daily groups add up to the totals, one group per (UTC day, model).
+    const daily = (await getJson(`${base}/api/log/self/daily`)).json.data.items as Json[];
+    const stat = (await getJson(`${base}/api/log/self/stat`)).json.data;
+    expect(daily.length).toBeGreaterThan(0);
+    expect(daily.reduce((n: number, d: Json) => n + d.requests, 0)).toBe(stat.requests);
+    expect(daily.reduce((n: number, d: Json) => n + d.quota, 0)).toBe(stat.quota);
+    expect(daily.reduce((n: number, d: Json) => n + d.prompt_tokens, 0)).toBe(stat.prompt_tokens);
+    for (const d of daily) expect(d.day % 86_400).toBe(0);
+    expect(daily.some((d: Json) => d.model_name === "txtA-5")).toBe(true);
   });
 
   it("lists the caller's tasks with their webhook delivery", async () => {

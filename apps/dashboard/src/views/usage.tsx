@@ -18,10 +18,19 @@ const number = (n: number) => n.toLocaleString("en-US");
 const when = (seconds: number) =>
   new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 19);
 
-/** Credits and tokens per day (UTC) and per model, from the log rows. */
-export function aggregate(rows: readonly LogRow[]) {
-  const dayOf = (t: number) => Math.floor(t / DAY) * DAY;
-  const days = [...new Set(rows.map((r) => dayOf(r.created_at)))].sort((a, b) => a - b);
+/** One (UTC day, model) group of `/api/log/self/daily`. */
+export interface DayRow {
+  day: number;
+  model_name: string;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  quota: number;
+}
+
+/** Credits and tokens per day and per model (series for the charts, totals for the table). */
+export function aggregate(rows: readonly DayRow[]) {
+  const days = [...new Set(rows.map((r) => r.day))].sort((a, b) => a - b);
   const models = [...new Set(rows.map((r) => r.model_name))].sort();
   const index = new Map(days.map((d, i) => [d, i]));
   const credits = models.map(() => days.map(() => 0));
@@ -29,12 +38,12 @@ export function aggregate(rows: readonly LogRow[]) {
   const byModel = new Map<string, { requests: number; credits: number; tokens: number }>();
   for (const row of rows) {
     const m = models.indexOf(row.model_name);
-    const d = index.get(dayOf(row.created_at))!;
+    const d = index.get(row.day)!;
     const t = row.prompt_tokens + row.completion_tokens;
     credits[m]![d]! += row.quota;
     tokens[m]![d]! += t;
     const entry = byModel.get(row.model_name) ?? { requests: 0, credits: 0, tokens: 0 };
-    entry.requests += 1;
+    entry.requests += row.requests;
     entry.credits += row.quota;
     entry.tokens += t;
     byModel.set(row.model_name, entry);
@@ -108,12 +117,14 @@ export function UsageView({ self }: { self: Self | undefined }) {
   const recent = useQuery({
     queryKey: ["chart", logFilters],
     queryFn: () =>
-      allLogs({
-        start_timestamp: Math.floor(Date.now() / 1000) - 30 * DAY,
-        ...logFilters,
-      }),
+      manage<{ items: DayRow[] }>(
+        `/api/log/self/daily${query({
+          start_timestamp: Math.floor(Date.now() / 1000 / DAY) * DAY - 29 * DAY,
+          ...logFilters,
+        })}`,
+      ),
   });
-  const agg = useMemo(() => aggregate(recent.data ?? []), [recent.data]);
+  const agg = useMemo(() => aggregate(recent.data?.items ?? []), [recent.data]);
   const creditSeries = useMemo(
     () => agg.models.map((m, i) => ({ label: m, values: agg.credits[i]!, color: COLORS[i % 6]! })),
     [agg],

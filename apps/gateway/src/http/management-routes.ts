@@ -379,6 +379,26 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
     }),
   );
 
+  app.get(
+    "/api/log/self/daily",
+    route(async (c, token) => {
+      const query = logQuerySchema.safeParse(c.req.query());
+      if (!query.success) return refuse(400, issueText(query.error));
+      const days = (await services.store.logDaily?.(logFilter(token.userId, query.data))) ?? [];
+      return ok({
+        items: days.map((d) => ({
+          day: unixSeconds(d.day),
+          model_name: d.model,
+          requests: d.requests,
+          prompt_tokens: d.promptTokens,
+          completion_tokens: d.completionTokens,
+          quota: d.credits,
+        })),
+        unit: billing.unit,
+      });
+    }),
+  );
+
   /** The caller's own token row, read now (its quota and flags, not a cached copy). */
   const callerRow = async (token: AuthenticatedToken): Promise<TokenRow | Reply> =>
     (await services.store.getToken(token.id)) ?? refuse(401, "invalid API key");

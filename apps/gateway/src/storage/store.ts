@@ -151,6 +151,17 @@ export interface LogStats {
   readonly credits: number;
 }
 
+/** One (UTC day, model) group of usage rows. */
+export interface LogDay {
+  /** Unix ms of the UTC day's start. */
+  readonly day: number;
+  readonly model: string;
+  readonly requests: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly credits: number;
+}
+
 export interface Page<T> {
   readonly items: T[];
   readonly total: number;
@@ -340,4 +351,6 @@ export interface Store {
   /** Newest first. */
   queryLogs(filter: LogFilter, page: { offset: number; limit: number }): Promise<Page<UsageLogRow>>;
   logStats(filter: LogFilter): Promise<LogStats>;
+  /** The filtered rows summed per UTC day and model, oldest first (`/api/log/self/daily`). */
+  logDaily?(filter: LogFilter): Promise<LogDay[]>;
 }

@@ -393,6 +393,16 @@ const MANAGEMENT: ApiRoute[] = [
     response: management(anyData),
     errors: managementError,
   },
+  {
+    method: "get",
+    path: "/api/log/self/daily",
+    tag: "Management",
+    summary: "My usage logs summed per UTC day and model",
+    auth: "bearer",
+    query: logQuerySchema,
+    response: management(anyData),
+    errors: managementError,
+  },
   ...tokenRoutes("/api/token"),
   ...tokenRoutes("/api/token/"),
   {
