@@ -4,6 +4,14 @@ import { defineConfig } from "vite";
 export default defineConfig({
   base: "/dashboard/",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  // `pnpm --filter @interlingua/dashboard dev`: the page from Vite, the API from a gateway on :8080.
+  server: {
+    proxy: {
+      "/api": "http://127.0.0.1:8080",
+      "/v1": "http://127.0.0.1:8080",
+      "/files": "http://127.0.0.1:8080",
+    },
+  },
   build: {
     outDir: "dist",
     emptyOutDir: true,
