@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/preact-query";
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, manage, type Self, session } from "./api.ts";
 import "./style.css";
 import { AdminView } from "./views/admin.tsx";
@@ -50,8 +50,12 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
   const admin = self.data?.role === "admin";
   const views = VIEWS.filter((v) => !("admin" in v) || admin);
   const view = views.find((v) => v.path === path) ?? views[0]!;
+  const first = useRef(true);
   useEffect(() => {
     document.title = `${view.label} · Interlingua`;
+    // After a section change, keyboard and screen-reader users land on its content.
+    if (first.current) first.current = false;
+    else document.getElementById("main")?.focus();
   }, [view]);
   return (
     <>

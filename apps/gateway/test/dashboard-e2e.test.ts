@@ -139,6 +139,23 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser", () => {
       .toBeGreaterThan(0);
     await shot("tasks.png");
 
+    // A stored response: listed, shown, deleted.
+    const stored = await postJson(`${base}/v1/responses`, { model: "txtA-5", input: "remember" });
+    expect(stored.status).toBe(200);
+    const responseId = stored.json.data.id as string;
+    await nav("Responses");
+    const responseRow = page.locator("tr", { hasText: responseId });
+    await responseRow.getByRole("button", { name: "View" }).click();
+    await expect
+      .poll(() => page.locator(`pre[data-response="${responseId}"]`).textContent(), {
+        timeout: STEP_MS,
+      })
+      .toContain("remember");
+    await responseRow.getByRole("button", { name: "Delete" }).click();
+    await responseRow.waitFor({ state: "detached" });
+    const gone = await fetch(`${base}/v1/responses/${responseId}`, { headers: auth() });
+    expect(gone.status).toBe(404);
+
     // Admin: channel health and quotas.
     await nav("Admin");
     await page.getByTestId("channels").locator("tbody tr", { hasText: "oa-media" }).waitFor();
