@@ -72,6 +72,10 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser", () => {
     expect(asset.headers.get("cache-control")).toContain("immutable");
     expect((await fetch(`${base}/dashboard/assets/none.js`)).status).toBe(404);
     expect((await fetch(`${base}/dashboard/..%2f..%2fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${base}/dashboard/assets/%E0%A4%A.js`)).status).toBe(404);
+    const bare = await fetch(`${base}/dashboard`, { redirect: "manual" });
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get("location")).toBe("/dashboard/");
   });
 
   it("signs in, creates a key, shows its call, runs an image task and revokes the key", async () => {

@@ -58,7 +58,12 @@ export function mountDashboardRoutes(app: Hono<AppEnv>, root = fileURLToPath(das
   };
   app.get("/dashboard", (c) => c.redirect("/dashboard/", 301));
   app.get("/dashboard/*", async (c) => {
-    const rest = decodeURIComponent(c.req.path.slice("/dashboard/".length));
+    let rest: string;
+    try {
+      rest = decodeURIComponent(c.req.path.slice("/dashboard/".length));
+    } catch {
+      return c.notFound(); // a malformed escape names no file
+    }
     const ext = extname(rest);
     if (rest === "" || ext === "" || ext === ".html") return page();
     const file = resolve(base, rest);
