@@ -57,6 +57,11 @@ describe("usage aggregation and CSV", () => {
       [0, 2],
     ]);
     expect(agg.byModel.get("m1")).toEqual({ requests: 2, credits: 15, tokens: 14 });
+    // A window lays out every one of its days, those without usage at zero.
+    const week = aggregate([day({})], { from: 86_400 * 8, to: 86_400 * 12 });
+    expect(week.days).toEqual([8, 9, 10, 11, 12].map((d) => d * 86_400));
+    expect(week.credits).toEqual([[0, 0, 15, 0, 0]]);
+    expect(aggregate([], { from: 0, to: 86_400 }).days).toEqual([]);
   });
 
   it("quotes CSV cells that need it", () => {

@@ -2,8 +2,6 @@ import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
-const DAY = 86_400;
-
 export interface Series {
   label: string;
   values: number[];
@@ -30,13 +28,7 @@ export function DayChart({
       {
         width,
         height: 220,
-        // At least a week wide, half a day of room either side, so one day's bar stays a bar.
-        scales: {
-          x: {
-            time: true,
-            range: (_u, min, max) => [Math.min(min, max - 6 * DAY) - DAY / 2, max + DAY / 2],
-          },
-        },
+        scales: { x: { time: true } },
         axes: [{ stroke: "#1f2933" }, { stroke: "#1f2933", size: 60 }],
         series: [
           {},

@@ -29,8 +29,13 @@ export interface DayRow {
 }
 
 /** Credits and tokens per day and per model (series for the charts, totals for the table). */
-export function aggregate(rows: readonly DayRow[]) {
-  const days = [...new Set(rows.map((r) => r.day))].sort((a, b) => a - b);
+export function aggregate(rows: readonly DayRow[], window?: { from: number; to: number }) {
+  // Every day of the window (or of the rows' span), those without usage at zero.
+  const seen = rows.map((r) => r.day);
+  const from = window?.from ?? Math.min(...seen);
+  const to = window?.to ?? Math.max(...seen);
+  const days: number[] = [];
+  if (rows.length > 0) for (let d = from; d <= to && days.length < 400; d += DAY) days.push(d);
   const models = [...new Set(rows.map((r) => r.model_name))].sort();
   const index = new Map(days.map((d, i) => [d, i]));
   const credits = models.map(() => days.map(() => 0));
@@ -38,10 +43,12 @@ export function aggregate(rows: readonly DayRow[]) {
   const byModel = new Map<string, { requests: number; credits: number; tokens: number }>();
   for (const row of rows) {
     const m = models.indexOf(row.model_name);
-    const d = index.get(row.day)!;
+    const d = index.get(row.day);
     const t = row.prompt_tokens + row.completion_tokens;
-    credits[m]![d]! += row.quota;
-    tokens[m]![d]! += t;
+    if (d !== undefined) {
+      credits[m]![d]! += row.quota;
+      tokens[m]![d]! += t;
+    }
     const entry = byModel.get(row.model_name) ?? { requests: 0, credits: 0, tokens: 0 };
     entry.requests += row.requests;
     entry.credits += row.quota;
@@ -114,17 +121,27 @@ export function UsageView({ self }: { self: Self | undefined }) {
     queryFn: () =>
       manage<Page<LogRow>>(`/api/log/self${query({ ...logFilters, p: page, page_size: 20 })}`),
   });
+  const today = Math.floor(Date.now() / 1000 / DAY) * DAY;
+  const chartFrom = logFilters.start_timestamp ?? today - 29 * DAY;
   const recent = useQuery({
     queryKey: ["chart", logFilters],
     queryFn: () =>
       manage<{ items: DayRow[] }>(
         `/api/log/self/daily${query({
-          start_timestamp: Math.floor(Date.now() / 1000 / DAY) * DAY - 29 * DAY,
           ...logFilters,
+          start_timestamp: chartFrom,
         })}`,
       ),
   });
-  const agg = useMemo(() => aggregate(recent.data?.items ?? []), [recent.data]);
+  const chartTo = Math.min(logFilters.end_timestamp ?? today, today);
+  const agg = useMemo(
+    () =>
+      aggregate(recent.data?.items ?? [], {
+        from: Math.floor(chartFrom / DAY) * DAY,
+        to: Math.floor(chartTo / DAY) * DAY,
+      }),
+    [recent.data, chartFrom, chartTo],
+  );
   const creditSeries = useMemo(
     () => agg.models.map((m, i) => ({ label: m, values: agg.credits[i]!, color: COLORS[i % 6]! })),
     [agg],
@@ -181,7 +198,7 @@ export function UsageView({ self }: { self: Self | undefined }) {
       </section>
 
       <section aria-labelledby="charts">
-        <h2 id="charts">By day and model (last 30 days)</h2>
+        <h2 id="charts">By day and model (the last 30 days, or the chosen ones)</h2>
         {agg.days.length === 0 ? (
           <p>No usage yet.</p>
         ) : (
