@@ -26,6 +26,9 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/packages ./packages
 COPY --from=build /app/apps/provider-sim ./apps/provider-sim
 COPY --from=build /app/apps/gateway ./apps/gateway
+# The dashboard the gateway serves at /dashboard: its built files (bundled, no runtime deps).
+COPY --from=build /app/apps/dashboard/package.json /app/apps/dashboard/dist-path.js ./apps/dashboard/
+COPY --from=build /app/apps/dashboard/dist ./apps/dashboard/dist
 # Files and the generated dev key live here (mount a volume, or use files.s3).
 RUN mkdir -p /var/lib/interlingua/files && chown -R node:node /var/lib/interlingua
 USER node

@@ -116,6 +116,7 @@ export async function runCli(
   io.out(
     `Try: curl ${gateway.url}/v1/models -H "Authorization: Bearer ${gateway.devApiKey ?? "<your key>"}"`,
   );
+  io.out(`Dashboard: ${gateway.url}/dashboard/ (sign in with an API key)`);
   return gateway;
 }
 

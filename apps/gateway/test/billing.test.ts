@@ -552,6 +552,7 @@ describe("management API", () => {
         remain_balance: 0.0002,
         used_balance: 0,
         unit: "USD",
+        role: "user",
       },
     });
   });

@@ -61,9 +61,12 @@ export async function callAudioUpstreams(
       continue;
     }
     const request = await build(candidate);
+    const started = performance.now();
     const sent = await send(services, candidate, path, request, signal);
+    const elapsed = Math.round(performance.now() - started);
     if (sent.ok) {
       breaker.onSuccess(name);
+      services.router.health.record(candidate.channel.name, true, elapsed);
       record("ok");
       const { status, body, contentType } = sent;
       return { ok: true, reply: { candidate, status, body, contentType } };
@@ -75,6 +78,7 @@ export async function callAudioUpstreams(
     const policy = failurePolicy(failure);
     if (policy.health === "unhealthy") breaker.onFailure(name, source);
     else if (policy.health === "alive") breaker.onSuccess(name);
+    services.router.health.record(candidate.channel.name, policy.health !== "unhealthy", elapsed);
     lastError = upstreamFailureToError("openai", failure);
     if (!policy.retry) break;
   }

@@ -6,6 +6,7 @@ import type {
   LeaseKind,
   LeaseReturn,
   LeaseRow,
+  LogDay,
   LogFilter,
   LogStats,
   NewToken,
@@ -165,5 +166,10 @@ export class LeaseAwareStore implements Store {
 
   logStats(filter: LogFilter): Promise<LogStats> {
     return this.#store.logStats(filter);
+  }
+
+  logDaily(filter: LogFilter): Promise<LogDay[]> {
+    if (this.#store.logDaily === undefined) return Promise.resolve([]);
+    return this.#store.logDaily(filter);
   }
 }

@@ -290,6 +290,12 @@ export const configSchema = z
     limits: limitsSchema.prefault({}),
     users: z.array(userSchema).default([]),
     tokens: z.array(tokenSchema).default([]),
+    /**
+     * API keys with the admin role (docs/api-reference.md, management API): they read every
+     * channel's health and every user's quota under `/api/admin/*`. Any key the gateway accepts
+     * may be listed (one from `tokens`, or one created through `/api/token`).
+     */
+    admins: z.array(nonEmpty).default([]),
     channels: z.array(channelSchema).default([]),
     pricing: z.record(nonEmpty, modelPriceSchema).default({}),
     metrics: metricsSchema.prefault({}),

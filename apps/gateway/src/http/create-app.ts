@@ -10,6 +10,7 @@ import { observeRequests } from "../observe/observe-requests.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { mountAudioRoutes } from "./audio-routes.ts";
 import { mountBalanceRoutes } from "./balance-routes.ts";
+import { mountDashboardRoutes } from "./dashboard-routes.ts";
 import { mountFileRoutes } from "./file-routes.ts";
 import { generationHandler } from "./generation-handler.ts";
 import { mountHealthRoutes } from "./health-routes.ts";
@@ -62,6 +63,7 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
   mountWebhookSecretRoutes(app, services);
   mountHealthRoutes(app, services);
   mountObservabilityRoutes(app, services);
+  mountDashboardRoutes(app);
 
   // In the envelope of the path: /api/* the management API's, /v1beta/* the native one.
   app.notFound((c) =>

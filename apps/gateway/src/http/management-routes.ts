@@ -1,4 +1,5 @@
 import { formatZodIssue } from "@interlingua/errors";
+import { normalizeLanguage, renderTask } from "@interlingua/tasks";
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import { authenticate } from "../auth/authenticate.ts";
@@ -10,8 +11,10 @@ import { drawForChange, drawForNewToken, giveBack } from "../billing/grant-quota
 import { toBillingUnit } from "../billing/money.ts";
 import type { AppEnv } from "../contract/app-env.ts";
 import { readBodyCapped } from "../contract/read-body.ts";
+import { breakerKey } from "../routing/circuit-breaker.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { LogFilter, TokenPatch, TokenRow, UsageLogRow } from "../storage/store.ts";
+import { taskSnapshot } from "../tasks/task-snapshot.ts";
 import {
   createTokenSchema,
   type LogQuery,
@@ -93,6 +96,13 @@ const logFilter = (userId: string, query: LogQuery): LogFilter => ({
   ...(query.token_name === undefined ? {} : { tokenName: query.token_name }),
   ...(query.start_timestamp === undefined ? {} : { from: query.start_timestamp * 1000 }),
   ...(query.end_timestamp === undefined ? {} : { to: query.end_timestamp * 1000 + 1000 }),
+  ...(query.status === undefined
+    ? {}
+    : query.status === "ok"
+      ? { statusBelow: 400 }
+      : query.status === "error"
+        ? { statusFrom: 400 }
+        : { status: query.status }),
 });
 
 /** What a caller passes on: its own models and expiry, and the rate limits it runs under. */
@@ -169,6 +179,150 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
       return c.json(body, status);
     };
 
+  const adminHashes = new Set(services.config.admins.map((key) => keyHash(key)));
+  /** Whether the caller's key is listed under the config's `admins`. */
+  const isAdmin = async (token: AuthenticatedToken): Promise<boolean> => {
+    if (adminHashes.size === 0) return false;
+    const row = await services.store.getToken(token.id);
+    return row !== undefined && adminHashes.has(row.keyHash);
+  };
+  const adminRoute = (handle: (c: Ctx, token: AuthenticatedToken) => Promise<Reply>) =>
+    route(async (c, token) =>
+      (await isAdmin(token)) ? handle(c, token) : refuse(403, "this key is not an admin key"),
+    );
+
+  app.get(
+    "/api/admin/channels",
+    adminRoute(async () => {
+      const now = Date.now();
+      const breakers = services.router.breaker.snapshot();
+      const items = services.router.channels().map((channel) => {
+        const routes = [...channel.models].map(([gatewayModel, upstreamModel]) => {
+          const state = breakers.find((b) => b.key === breakerKey(channel.name, upstreamModel));
+          return {
+            model: gatewayModel,
+            upstream_model: upstreamModel,
+            breaker: state?.phase ?? "closed",
+            failures: state?.failures ?? 0,
+            cooldown_until:
+              state?.openUntil === null || state === undefined || state.openUntil <= now
+                ? null
+                : Math.floor(state.openUntil / 1000),
+            cooldown_ms: state?.cooldownMs ?? null,
+          };
+        });
+        const worst = routes.some((r) => r.breaker === "open")
+          ? "open"
+          : routes.some((r) => r.breaker === "half-open")
+            ? "half-open"
+            : "closed";
+        return {
+          name: channel.name,
+          protocol: channel.protocol,
+          priority: channel.priority,
+          weight: channel.weight,
+          breaker: worst,
+          ...services.router.health.view(channel.name),
+          routes,
+        };
+      });
+      return ok({ items });
+    }),
+  );
+
+  app.get(
+    "/api/admin/users",
+    adminRoute(async () => {
+      const items = [];
+      for (const { id } of services.config.users) {
+        const user = await services.store.getUser(id);
+        if (user === undefined) continue;
+        const balance = userBalance(user, billing);
+        items.push({
+          id: user.id,
+          quota: user.quota,
+          used_quota: user.used,
+          reserved_quota: user.reserved,
+          remain_quota: balance.remain_credits,
+          unlimited_quota: user.unlimited,
+          remain_balance: balance.remain_balance,
+          used_balance: balance.used_balance,
+        });
+      }
+      return ok({ items, unit: billing.unit });
+    }),
+  );
+
+  app.get(
+    "/api/task/self",
+    route(async (c, token) => {
+      const query = pageQuerySchema.safeParse({
+        ...(c.req.query("p") === undefined ? {} : { p: c.req.query("p") }),
+        ...(c.req.query("page_size") === undefined ? {} : { page_size: c.req.query("page_size") }),
+      });
+      if (!query.success) return refuse(400, issueText(query.error));
+      const { p, page_size } = query.data;
+      const tasks = services.store.tasks;
+      if (tasks.listByUser === undefined) return refuse(404, "task listing is not available");
+      const page = await tasks.listByUser(token.userId, {
+        offset: (p - 1) * page_size,
+        limit: page_size,
+      });
+      const deliveries =
+        (await services.store.webhooks.forTasks?.(page.items.map((t) => t.id))) ?? [];
+      const language = normalizeLanguage(c.req.query("language"));
+      const items = page.items.map((task) => {
+        const delivery = deliveries.find((d) => d.taskId === task.id);
+        return {
+          ...renderTask(taskSnapshot(task), language === undefined ? {} : { language }),
+          kind: task.kind,
+          model: task.model,
+          webhook:
+            delivery === undefined
+              ? null
+              : {
+                  url: delivery.url,
+                  status: delivery.status,
+                  attempts: delivery.attempts,
+                  last_status: delivery.lastStatus ?? null,
+                  last_error: delivery.lastError ?? null,
+                  next_attempt_at:
+                    delivery.status === "pending" ? unixSeconds(delivery.nextAttemptAt) : null,
+                  updated_at: unixSeconds(delivery.updatedAt),
+                },
+        };
+      });
+      return ok({ items, total: page.total, page: p, page_size });
+    }),
+  );
+
+  app.get(
+    "/api/response/self",
+    route(async (c, token) => {
+      const query = pageQuerySchema.safeParse(c.req.query());
+      if (!query.success) return refuse(400, issueText(query.error));
+      const { p, page_size } = query.data;
+      const responses = services.store.responses;
+      if (responses.listByUser === undefined)
+        return refuse(404, "response listing is not available");
+      const page = await responses.listByUser(token.userId, services.now(), {
+        offset: (p - 1) * page_size,
+        limit: page_size,
+      });
+      const items = page.items.map((row) => ({
+        id: row.id,
+        status: row.status,
+        model: typeof row.body["model"] === "string" ? row.body["model"] : null,
+        previous_response_id: row.previousId ?? null,
+        background: row.background,
+        bytes: row.bytes,
+        created_at: unixSeconds(row.createdAt),
+        expires_at: unixSeconds(row.expiresAt),
+      }));
+      return ok({ items, total: page.total, page: p, page_size });
+    }),
+  );
+
   app.get(
     "/api/user/self",
     route(async (_c, token) => {
@@ -185,6 +339,8 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
         remain_balance: balance.remain_balance,
         used_balance: balance.used_balance,
         unit: billing.unit,
+        // "admin" for a key listed under the config's `admins` (the /api/admin/* routes).
+        role: (await isAdmin(token)) ? "admin" : "user",
       });
     }),
   );
@@ -218,6 +374,26 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
         thinking_tokens: stats.thinkingTokens,
         quota: stats.credits,
         cost: toBillingUnit(stats.credits, billing),
+        unit: billing.unit,
+      });
+    }),
+  );
+
+  app.get(
+    "/api/log/self/daily",
+    route(async (c, token) => {
+      const query = logQuerySchema.safeParse(c.req.query());
+      if (!query.success) return refuse(400, issueText(query.error));
+      const days = (await services.store.logDaily?.(logFilter(token.userId, query.data))) ?? [];
+      return ok({
+        items: days.map((d) => ({
+          day: unixSeconds(d.day),
+          model_name: d.model,
+          requests: d.requests,
+          prompt_tokens: d.promptTokens,
+          completion_tokens: d.completionTokens,
+          quota: d.credits,
+        })),
         unit: billing.unit,
       });
     }),

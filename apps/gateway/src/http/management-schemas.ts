@@ -18,6 +18,10 @@ export const logQuerySchema = pageQuerySchema.extend({
   token_name: z.string().min(1).optional(),
   start_timestamp: intString.pipe(z.number().int().nonnegative()).optional(),
   end_timestamp: intString.pipe(z.number().int().nonnegative()).optional(),
+  /** `ok` (below 400), `error` (400 and above) or one HTTP status. */
+  status: z
+    .union([z.enum(["ok", "error"]), intString.pipe(z.number().int().min(100).max(599))])
+    .optional(),
 });
 export type LogQuery = z.output<typeof logQuerySchema>;
 

@@ -162,6 +162,7 @@ export async function attemptUpstreams(
     }
     // The cache analysis's own warnings (a boundary ignored or dropped) go with every attempt's.
     const warnings: Warning[] = [...request.cache.warnings, ...(request.notes ?? [])];
+    const started = performance.now();
     let tried = await holdingSlot(slot.release, () => tryChannel(candidate, warnings));
     // A cache the registry still lists but the upstream no longer has: the same channel once
     // more with a fresh plan (a new cache, or an ordinary request); the refusal was not its fault.
@@ -190,8 +191,10 @@ export async function attemptUpstreams(
       continue;
     }
     const { result, plan: cachePlan } = tried;
+    const elapsed = Math.round(performance.now() - started);
     if (result.ok) {
       router.breaker.onSuccess(circuit);
+      router.health.record(candidate.channel.name, true, elapsed);
       record("ok");
       return { ok: true, committed: { ...result.value, cachePlan, cacheStorageTokenHours } };
     }
@@ -206,6 +209,7 @@ export async function attemptUpstreams(
     // Only what says the channel is unhealthy counts, per (channel, model) and per caller.
     if (policy.health === "unhealthy") router.breaker.onFailure(circuit, String(request.token.id));
     else if (policy.health === "alive") router.breaker.onSuccess(circuit);
+    router.health.record(candidate.channel.name, policy.health !== "unhealthy", elapsed);
     lastError = upstreamFailureToError(candidate.channel.protocol, failure);
     if (!policy.retry) break;
   }

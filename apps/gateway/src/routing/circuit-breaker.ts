@@ -97,6 +97,23 @@ export class CircuitBreaker {
     }
   }
 
+  /** Every route with a recorded failure: its phase, failures and when its cool-down ends. */
+  snapshot(): {
+    key: string;
+    phase: CircuitPhase;
+    failures: number;
+    openUntil: number | null;
+    cooldownMs: number;
+  }[] {
+    return [...this.#states].map(([key, state]) => ({
+      key,
+      phase: this.phase(key),
+      failures: state.failures,
+      openUntil: state.opened ? state.openUntil : null,
+      cooldownMs: state.cooldownMs,
+    }));
+  }
+
   /** Opens a route now, as if it had failed enough (operators' and tests' switch). */
   trip(key: string): void {
     this.#states.set(key, {

@@ -1,5 +1,6 @@
 import { canonicalModelId } from "@interlingua/core-types";
 import type { Channel } from "./channel.ts";
+import { ChannelHealth } from "./channel-health.ts";
 import { ChannelSlots } from "./channel-slots.ts";
 import { breakerKey, type CircuitBreaker } from "./circuit-breaker.ts";
 import { weightedOrder } from "./weighted-order.ts";
@@ -23,6 +24,9 @@ export class ModelRouter {
   readonly #random: () => number;
   /** Connections each channel holds now, and the calls waiting for one. */
   readonly slots = new ChannelSlots();
+  readonly #channels: readonly Channel[];
+  /** The last calls of each channel, for the admin health view. */
+  readonly health = new ChannelHealth();
 
   constructor(
     channels: readonly Channel[],
@@ -31,6 +35,7 @@ export class ModelRouter {
   ) {
     this.#breaker = breaker;
     this.#random = random;
+    this.#channels = channels;
     for (const channel of channels) {
       for (const [gatewayId, upstreamModel] of channel.models) {
         const list = this.#byModel.get(gatewayId) ?? [];
@@ -38,6 +43,11 @@ export class ModelRouter {
         this.#byModel.set(gatewayId, list);
       }
     }
+  }
+
+  /** The configured channels, in order. */
+  channels(): readonly Channel[] {
+    return this.#channels;
   }
 
   /** Every gateway model id some channel serves. */

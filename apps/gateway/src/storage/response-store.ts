@@ -61,6 +61,12 @@ export interface StoredResponseEnd {
 }
 
 export interface ResponseStore {
+  /** A user's unexpired responses, newest first, and how many (the `/api/response/self` listing). */
+  listByUser?(
+    userId: string,
+    now: number,
+    page: { offset: number; limit: number },
+  ): Promise<{ items: StoredResponseRow[]; total: number }>;
   /** Writes the response and its input items in one transaction. */
   begin(response: NewStoredResponse, now: number): Promise<void>;
   /**

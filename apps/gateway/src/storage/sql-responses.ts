@@ -190,6 +190,23 @@ export class SqlResponseStore implements ResponseStore {
     return rows.map((row) => ({ id: String(row["id"]), claimedUntil: num(row["claimed_until"]) }));
   }
 
+  async listByUser(
+    userId: string,
+    now: number,
+    page: { offset: number; limit: number },
+  ): Promise<{ items: StoredResponseRow[]; total: number }> {
+    const rows = await this.#db.all(
+      `SELECT * FROM stored_responses WHERE user_id = ? AND expires_at > ?
+       ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      [userId, now, page.limit, page.offset],
+    );
+    const count = await this.#db.all(
+      "SELECT COUNT(*) AS n FROM stored_responses WHERE user_id = ? AND expires_at > ?",
+      [userId, now],
+    );
+    return { items: rows.map(toRow), total: Number(count[0]?.["n"] ?? 0) };
+  }
+
   async get(id: string, userId: string, now: number): Promise<StoredResponseRow | undefined> {
     const rows = await this.#db.all(
       "SELECT * FROM stored_responses WHERE id = ? AND user_id = ? AND expires_at > ?",

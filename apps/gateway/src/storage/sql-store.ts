@@ -27,6 +27,7 @@ import type {
   LeaseKey,
   LeaseReturn,
   LeaseRow,
+  LogDay,
   LogFilter,
   LogStats,
   NewToken,
@@ -73,6 +74,9 @@ const LOG_FILTERS: readonly (readonly [Exclude<keyof LogFilter, "userId">, strin
   ["tokenName", "token_name = ?"],
   ["from", "time >= ?"],
   ["to", "time < ?"],
+  ["status", "status = ?"],
+  ["statusBelow", "status < ?"],
+  ["statusFrom", "status >= ?"],
 ];
 
 function where(filter: LogFilter): { sql: string; params: SqlValue[] } {
@@ -351,5 +355,25 @@ export class SqlStore implements Store {
       thinkingTokens: num(row["thinking"]),
       credits: num(row["credits"]),
     };
+  }
+
+  async logDaily(filter: LogFilter): Promise<LogDay[]> {
+    const { sql, params } = where(filter);
+    const rows = await this.#db.all(
+      `SELECT (time / 86400000) AS day, model, COUNT(*) AS requests,
+         COALESCE(SUM(prompt_tokens), 0) AS prompt, COALESCE(SUM(completion_tokens), 0) AS completion,
+         COALESCE(SUM(credits), 0) AS credits
+       FROM usage_logs WHERE ${sql}
+       GROUP BY (time / 86400000), model ORDER BY day, model`,
+      params,
+    );
+    return rows.map((row) => ({
+      day: num(row["day"]) * 86_400_000,
+      model: String(row["model"]),
+      requests: num(row["requests"]),
+      promptTokens: num(row["prompt"]),
+      completionTokens: num(row["completion"]),
+      credits: num(row["credits"]),
+    }));
   }
 }

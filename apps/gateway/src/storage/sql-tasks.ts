@@ -217,6 +217,19 @@ export class SqlTaskStore implements TaskStore {
     return rows[0] === undefined ? undefined : toTask(rows[0]);
   }
 
+  async listByUser(
+    userId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ items: TaskRow[]; total: number }> {
+    // Served by the (user_id, created_at) index.
+    const rows = await this.#db.all(
+      "SELECT * FROM tasks WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+      [userId, page.limit, page.offset],
+    );
+    const count = await this.#db.all("SELECT COUNT(*) AS n FROM tasks WHERE user_id = ?", [userId]);
+    return { items: rows.map(toTask), total: Number(count[0]?.["n"] ?? 0) };
+  }
+
   async countOpen(): Promise<{ pending: number; processing: number }> {
     // Served by the (status, next_poll_at) index.
     const rows = await this.#db.all(

@@ -38,6 +38,16 @@ export class SqlWebhookStore implements WebhookStore {
     return rows[0] === undefined ? undefined : toDelivery(rows[0]);
   }
 
+  async forTasks(taskIds: readonly string[]): Promise<DeliveryRow[]> {
+    if (taskIds.length === 0) return [];
+    const marks = taskIds.map(() => "?").join(", ");
+    const rows = await this.#db.all(
+      `SELECT * FROM webhook_deliveries WHERE task_id IN (${marks})`,
+      [...taskIds],
+    );
+    return rows.map(toDelivery);
+  }
+
   async claim(id: string, now: number, claimUntil: number): Promise<DeliveryRow | undefined> {
     const rows = await this.#db.all(
       `UPDATE webhook_deliveries SET claimed_until = ?

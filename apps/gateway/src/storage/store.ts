@@ -133,6 +133,12 @@ export interface LogFilter {
   readonly from?: number;
   /** Exclusive upper bound, unix ms. */
   readonly to?: number;
+  /** Exactly this HTTP status. */
+  readonly status?: number;
+  /** Statuses below this (400: the successes). */
+  readonly statusBelow?: number;
+  /** Statuses at or above this (400: the failures). */
+  readonly statusFrom?: number;
 }
 
 export interface LogStats {
@@ -142,6 +148,17 @@ export interface LogStats {
   readonly cachedTokens: number;
   readonly cacheWriteTokens: number;
   readonly thinkingTokens: number;
+  readonly credits: number;
+}
+
+/** One (UTC day, model) group of usage rows. */
+export interface LogDay {
+  /** Unix ms of the UTC day's start. */
+  readonly day: number;
+  readonly model: string;
+  readonly requests: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
   readonly credits: number;
 }
 
@@ -334,4 +351,6 @@ export interface Store {
   /** Newest first. */
   queryLogs(filter: LogFilter, page: { offset: number; limit: number }): Promise<Page<UsageLogRow>>;
   logStats(filter: LogFilter): Promise<LogStats>;
+  /** The filtered rows summed per UTC day and model, oldest first (`/api/log/self/daily`). */
+  logDaily?(filter: LogFilter): Promise<LogDay[]>;
 }

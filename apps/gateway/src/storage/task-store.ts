@@ -140,6 +140,11 @@ export interface TaskStore {
    * moved on: nothing changed, nothing charged, nothing pushed.
    */
   finish(id: string, expected: TaskStatus, end: TaskEnd, delivery?: NewDelivery): Promise<boolean>;
+  /** A user's tasks, newest first, and how many there are (the `/api/task/self` listing). */
+  listByUser?(
+    userId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ items: TaskRow[]; total: number }>;
   /** Tasks not finished yet, by status (the task queue's depth, for metrics). */
   countOpen?(): Promise<{ pending: number; processing: number }>;
 }

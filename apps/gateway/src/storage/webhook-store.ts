@@ -31,6 +31,8 @@ export type AttemptOutcome =
 
 export interface WebhookStore {
   get(id: string): Promise<DeliveryRow | undefined>;
+  /** The deliveries of these tasks (at most one each), for the `/api/task/self` listing. */
+  forTasks?(taskIds: readonly string[]): Promise<DeliveryRow[]>;
   /**
    * Claims a pending delivery for one attempt: CAS on (status pending, attempts = expected
    * attempts, due at `now`), setting claimed_until. Undefined when another worker has it or it

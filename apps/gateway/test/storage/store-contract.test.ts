@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/storage/migrations.ts";
-import type { ChargeBatch, LeaseGrant, Store, UsageLogInput } from "../../src/storage/store.ts";
+import type {
+  ChargeBatch,
+  LeaseGrant,
+  LogFilter,
+  Store,
+  UsageLogInput,
+} from "../../src/storage/store.ts";
 import {
   type Driver,
   expectReservedIsLeased,
@@ -519,6 +525,50 @@ function contract(driver: Driver) {
         thinkingTokens: 0,
         credits: 0,
       });
+    });
+
+    it("filters logs by status and sums them per UTC day and model", async () => {
+      await store.upsertUser({ id: "dee", quota: 0, unlimited: false });
+      const DAY = 86_400_000;
+      const rows = [
+        log({ requestId: "d1", userId: "dee", time: 5, model: "m1", credits: 1, status: 200 }),
+        log({
+          requestId: "d2",
+          userId: "dee",
+          time: DAY - 1,
+          model: "m1",
+          credits: 2,
+          status: 502,
+        }),
+        log({ requestId: "d3", userId: "dee", time: DAY, model: "m1", credits: 4, status: 200 }),
+        log({
+          requestId: "d4",
+          userId: "dee",
+          time: DAY + 9,
+          model: "m2",
+          credits: 8,
+          status: 429,
+        }),
+      ];
+      await store.writeCharges({ id: "dee-logs", charges: [], logs: rows }, 1);
+      const ids = async (filter: Omit<LogFilter, "userId">) =>
+        (await store.queryLogs({ userId: "dee", ...filter }, { offset: 0, limit: 10 })).items
+          .map((r) => r.requestId)
+          .sort();
+      expect(await ids({ statusBelow: 400 })).toEqual(["d1", "d3"]);
+      expect(await ids({ statusFrom: 400 })).toEqual(["d2", "d4"]);
+      expect(await ids({ status: 429 })).toEqual(["d4"]);
+      expect((await store.logStats({ userId: "dee", statusFrom: 400 })).credits).toBe(10);
+      const daily = await store.logDaily?.({ userId: "dee" });
+      expect(daily?.map((d) => [d.day, d.model, d.requests, d.credits])).toEqual([
+        [0, "m1", 2, 3],
+        [DAY, "m1", 1, 4],
+        [DAY, "m2", 1, 8],
+      ]);
+      expect(daily?.[0]).toMatchObject({ promptTokens: 20, completionTokens: 10 });
+      expect(await store.logDaily?.({ userId: "dee", from: DAY, statusBelow: 400 })).toEqual([
+        { day: DAY, model: "m1", requests: 1, promptTokens: 10, completionTokens: 5, credits: 4 },
+      ]);
     });
 
     it("200 instances lease at once against a quota covering 57 of them: exactly 57 get it", async () => {

@@ -1,0 +1,3 @@
+import { sharedConfig } from "../../vitest.shared";
+
+export default sharedConfig({ isolate: false });
