@@ -51,6 +51,7 @@ describe("config", () => {
     expect(result).toEqual({
       ok: true,
       config: {
+        admins: [],
         listen: { host: "127.0.0.1", port: 8080 },
         database_url: "sqlite:./data/interlingua.db",
         files_dir: "./data/files",
