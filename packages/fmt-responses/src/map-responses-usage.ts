@@ -56,13 +56,14 @@ export function usageFromResponses(usage: ResponsesUsage | null | undefined): Us
     inputTokens: usage.input_tokens,
     outputTokens: usage.output_tokens,
     cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
-    cacheWriteTokens: 0,
+    cacheWriteTokens: usage.input_tokens_details?.cache_write_tokens ?? 0,
     thinkingTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
   };
 }
 
 export function usageToResponses(usage: Usage, warn: (warning: Warning) => void): ResponsesUsage {
-  for (const key of ["cacheWriteTokens", "cacheWrite5mTokens", "cacheWrite1hTokens"] as const) {
+  // Cache writes have a field (input_tokens_details.cache_write_tokens); their ttl split has none.
+  for (const key of ["cacheWrite5mTokens", "cacheWrite1hTokens"] as const) {
     const value = usage[key];
     if (value !== undefined && value > 0) {
       warn({
@@ -75,7 +76,10 @@ export function usageToResponses(usage: Usage, warn: (warning: Warning) => void)
   reportDroppedUsageLabels(usage, warn);
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens },
+    input_tokens_details: {
+      cached_tokens: usage.cachedInputTokens,
+      cache_write_tokens: usage.cacheWriteTokens,
+    },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.thinkingTokens },
     total_tokens: usage.inputTokens + usage.outputTokens,

@@ -105,7 +105,10 @@ export function normalizeResponsesApiResponse(wire: unknown): ResponsesApiRespon
     output,
     usage: {
       input_tokens: usage.input_tokens,
-      input_tokens_details: { cached_tokens: usage.input_tokens_details?.cached_tokens ?? 0 },
+      input_tokens_details: {
+        cached_tokens: usage.input_tokens_details?.cached_tokens ?? 0,
+        cache_write_tokens: usage.input_tokens_details?.cache_write_tokens ?? 0,
+      },
       output_tokens: usage.output_tokens,
       output_tokens_details: {
         reasoning_tokens: usage.output_tokens_details?.reasoning_tokens ?? 0,

@@ -27,7 +27,6 @@ const inProgress = (sequence_number: number, type: string) => ({
     incomplete_details: null,
     model: "txtA-5.2-pro",
     output: [],
-    usage: null,
   },
 });
 
@@ -219,7 +218,7 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
           output: [reasoning, message, call],
           usage: {
             input_tokens: 100,
-            input_tokens_details: { cached_tokens: 60 },
+            input_tokens_details: { cached_tokens: 60, cache_write_tokens: 0 },
             output_tokens: 30,
             output_tokens_details: { reasoning_tokens: 12 },
             total_tokens: 130,
@@ -295,7 +294,6 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
           incomplete_details: null,
           model: "txtA-5.2-pro",
           output: [],
-          usage: null,
         },
       },
     ]);
@@ -330,7 +328,6 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
       "promptFeedback",
       "choices",
       "choices.stopSequence",
-      "usage.cacheWriteTokens",
     ]);
   });
 

@@ -252,7 +252,7 @@ export class ResponsesStreamEncoder {
       incomplete_details: null,
       model: this.model,
       output: this.output,
-      usage: null,
+      // OpenAI's schema types usage as an object: until it is known the key is left out.
       ...fields,
     };
   }

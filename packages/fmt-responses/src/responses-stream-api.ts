@@ -8,7 +8,13 @@ import * as z from "zod";
 export const responsesUsageSchema = z.looseObject({
   /** Includes cached tokens. */
   input_tokens: z.int().nonnegative(),
-  input_tokens_details: z.looseObject({ cached_tokens: z.int().nonnegative() }).nullish(),
+  input_tokens_details: z
+    .looseObject({
+      cached_tokens: z.int().nonnegative(),
+      /** OpenAI's newer count of input tokens written to the cache. */
+      cache_write_tokens: z.int().nonnegative().optional(),
+    })
+    .nullish(),
   /** Includes reasoning tokens. */
   output_tokens: z.int().nonnegative(),
   output_tokens_details: z.looseObject({ reasoning_tokens: z.int().nonnegative() }).nullish(),

@@ -23,5 +23,15 @@ export function echoFields(body: Readonly<Record<string, unknown>>): Record<stri
     const sent = body[field];
     out[field] = sent === undefined || sent === null ? fallback : sent;
   }
+  if (Array.isArray(out["tools"])) out["tools"] = out["tools"].map(echoTool);
   return out;
 }
+
+/** A function tool as the object lists it: `strict` is required there (null: not asked). */
+const echoTool = (tool: unknown): unknown =>
+  typeof tool === "object" &&
+  tool !== null &&
+  (tool as { type?: unknown }).type === "function" &&
+  !("strict" in tool)
+    ? { ...tool, strict: null }
+    : tool;

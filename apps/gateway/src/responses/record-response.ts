@@ -42,7 +42,6 @@ export function openBody(
     model,
     output: [],
     output_text: "",
-    usage: null,
     ...stateFields(plan),
   };
 }
