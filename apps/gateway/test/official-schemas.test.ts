@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import Ajv2020 from "ajv/dist/2020.js";
+import AjvModule, { type ErrorObject } from "ajv";
+import Ajv2020Module from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
 import { type Json, parseSse } from "./wire.ts";
@@ -11,8 +12,12 @@ import { type Json, parseSse } from "./wire.ts";
 const subset = JSON.parse(
   readFileSync(new URL("./schemas/openai/openapi-subset.json", import.meta.url), "utf8"),
 ) as Json;
+// ajv is CommonJS: its class is the module's default export, or the module itself.
+const classOf = <T>(module: T): T => (module as { default?: T }).default ?? module;
+const Ajv = classOf(AjvModule);
+const Ajv2020 = classOf(Ajv2020Module);
 // OpenAPI 3.1 schemas are JSON Schema 2020-12 plus keywords ajv need not know (discriminator).
-const ajv = new Ajv2020.default({ strict: false, validateFormats: false, allErrors: true });
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 ajv.addSchema(subset, "openai");
 /** Every deviation found, for SCHEMA_LOG=<file> (a summary while fixing). */
 const logged: string[] = [];
@@ -26,7 +31,8 @@ const validator = (name: string) => {
   return (value: unknown): string[] => {
     if (validate(value)) return [];
     const found = (validate.errors ?? []).map(
-      (e) => `${name}${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`,
+      (e: ErrorObject) =>
+        `${name}${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`,
     );
     logged.push(...found);
     return found;
@@ -52,12 +58,33 @@ const responseEvent = (value: unknown): string[] => {
     : check(value);
 };
 
+/** The SDKs' own answer types as JSON Schema (scripts/sdk-schemas.mjs, draft-07). */
+const sdkAjv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+const sdkValidator = (type: string) => {
+  const schema = JSON.parse(
+    readFileSync(new URL(`./schemas/sdk/${type}.json`, import.meta.url), "utf8"),
+  ) as Json;
+  const validate = sdkAjv.compile(schema);
+  return (value: unknown): string[] => {
+    if (validate(value)) return [];
+    const found = (validate.errors ?? []).map(
+      (e: ErrorObject) =>
+        `${type}${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`,
+    );
+    logged.push(...found);
+    return found;
+  };
+};
+
 const SCHEMAS = {
   chat: validator("CreateChatCompletionResponse"),
   chatChunk: validator("CreateChatCompletionStreamResponse"),
   response: validator("Response"),
   responseEvent,
   error: validator("ErrorResponse"),
+  anthropicMessage: sdkValidator("AnthropicMessage"),
+  anthropicEvent: sdkValidator("AnthropicStreamEvent"),
+  gemini: sdkValidator("GeminiResponse"),
 };
 
 const UPSTREAMS = {
@@ -91,7 +118,7 @@ const responsesBody = (model: string, text: string, stream: boolean) => ({
   ...(stream ? { stream: true } : {}),
 });
 
-describe("OpenAI-format answers match OpenAI's published schemas", () => {
+describe("answers match the providers' published schemas and SDK types", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({
@@ -133,6 +160,54 @@ describe("OpenAI-format answers match OpenAI's published schemas", () => {
         expect(SCHEMAS.chat(await json.json())).toEqual([]);
         const stream = await post("/v1/chat/completions", chatBody(model, text, true));
         expect(frameDeviations(await stream.text(), SCHEMAS.chatChunk)).toEqual([]);
+      });
+
+      it(`messages (@anthropic-ai/sdk types), ${upstream} upstream, ${ask}: JSON and stream`, async () => {
+        const body = (stream: boolean) => ({
+          model,
+          max_tokens: 2048,
+          messages: [{ role: "user", content: text }],
+          tools: [
+            { name: TOOL.name, description: TOOL.description, input_schema: TOOL.parameters },
+          ],
+          thinking: { type: "enabled", budget_tokens: 1024 },
+          ...(stream ? { stream: true } : {}),
+        });
+        const json = await post("/v1/messages", body(false));
+        expect(json.status).toBe(200);
+        expect(SCHEMAS.anthropicMessage(await json.json())).toEqual([]);
+        const stream = await post("/v1/messages", body(true));
+        const frames = parseSse(await stream.text());
+        expect(frames.length).toBeGreaterThan(2);
+        expect(
+          frames
+            // `ping` is Anthropic's keep-alive, which the SDK reads apart from the event union.
+            .filter((f) => f.event !== "ping")
+            .flatMap((f, i) =>
+              SCHEMAS.anthropicEvent(JSON.parse(f.data)).map(
+                (d) => `frame ${i} (${f.event}): ${d}`,
+              ),
+            ),
+        ).toEqual([]);
+      });
+
+      it(`generateContent (@google/genai types), ${upstream} upstream, ${ask}: JSON and stream`, async () => {
+        const body = {
+          contents: [{ role: "user", parts: [{ text }] }],
+          tools: [{ functionDeclarations: [TOOL] }],
+          generationConfig: { thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 } },
+        };
+        const json = await post(`/v1beta/models/${model}:generateContent`, body);
+        expect(json.status).toBe(200);
+        expect(SCHEMAS.gemini(await json.json())).toEqual([]);
+        const stream = await post(`/v1beta/models/${model}:streamGenerateContent?alt=sse`, body);
+        const frames = parseSse(await stream.text());
+        expect(frames.length).toBeGreaterThan(1);
+        expect(
+          frames.flatMap((f, i) =>
+            SCHEMAS.gemini(JSON.parse(f.data)).map((d) => `frame ${i}: ${d}`),
+          ),
+        ).toEqual([]);
       });
 
       it(`responses, ${upstream} upstream, ${ask}: JSON and stream`, async () => {

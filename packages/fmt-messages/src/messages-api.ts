@@ -289,7 +289,14 @@ export interface MessagesResultWire {
 
 export type MessagesResponseBlockOut =
   | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | {
+      type: "tool_use";
+      id: string;
+      name: string;
+      input: Record<string, unknown>;
+      /** Anthropic's SDK types require it; a translated call is always the model's own. */
+      caller: { type: "direct" };
+    }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string };
 
@@ -303,6 +310,16 @@ export interface MessagesUsageOut {
   inference_geo: string | null;
   output_tokens_details?: { thinking_tokens: number };
 }
+
+/** message_delta's usage: the counts only (Anthropic's MessageDeltaUsage has no tier or split). */
+export type MessagesDeltaUsageOut = Pick<
+  MessagesUsageOut,
+  | "input_tokens"
+  | "output_tokens"
+  | "cache_creation_input_tokens"
+  | "cache_read_input_tokens"
+  | "output_tokens_details"
+>;
 
 /* ---- Stream events ---------------------------------------------------------------------- */
 

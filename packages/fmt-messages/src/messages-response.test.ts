@@ -82,8 +82,14 @@ describe("the client-facing result", () => {
     expect(wire.content).toEqual([
       { type: "thinking", thinking: "plan", signature: "c2ln" },
       { type: "thinking", thinking: "unsigned", signature: "" },
-      { type: "tool_use", id: "call_1", name: "f", input: { a: [1, 2] } },
-      { type: "tool_use", id: "call_2", name: "g", input: {} },
+      {
+        type: "tool_use",
+        id: "call_1",
+        name: "f",
+        input: { a: [1, 2] },
+        caller: { type: "direct" },
+      },
+      { type: "tool_use", id: "call_2", name: "g", input: {}, caller: { type: "direct" } },
     ]);
     expect([wire.stop_reason, wire.stop_sequence]).toEqual(["tool_use", "END"]);
     expect(wire.usage.output_tokens_details).toEqual({ thinking_tokens: 5 });
@@ -119,7 +125,7 @@ describe("the client-facing result", () => {
     );
     expect(wire.content).toEqual([
       { type: "text", text: "a" },
-      { type: "tool_use", id: "c", name: "f", input: {} },
+      { type: "tool_use", id: "c", name: "f", input: {}, caller: { type: "direct" } },
     ]);
     expect(list.map((w) => [w.type, w.feature])).toEqual([
       ["dropped", "choices"],

@@ -1,4 +1,4 @@
-import { accumulateStream, type StreamEvent } from "@interlingua/core-types";
+import { accumulateStream, type StreamEvent, type Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { decodeAll, encodeAll, warnings } from "../test/helpers.js";
 import { MessagesStreamEncoder } from "./render-messages-stream.js";
@@ -221,7 +221,13 @@ describe("encoding for messages clients", () => {
       {
         type: "content_block_start",
         index: 2,
-        content_block: { type: "tool_use", id: "call_1", name: "f", input: {} },
+        content_block: {
+          type: "tool_use",
+          id: "call_1",
+          name: "f",
+          input: {},
+          caller: { type: "direct" },
+        },
       },
       {
         type: "content_block_delta",
@@ -237,9 +243,7 @@ describe("encoding for messages clients", () => {
           output_tokens: 5,
           cache_creation_input_tokens: 0,
           cache_read_input_tokens: 2,
-          cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
-          service_tier: null,
-          inference_geo: null,
+          // Anthropic's MessageDeltaUsage: the counts, no tier, geo or ttl split.
           output_tokens_details: { thinking_tokens: 3 },
         },
       },
@@ -349,6 +353,48 @@ describe("encoding for messages clients", () => {
       ["dropped", "promptFeedback"],
       ["dropped", "parts.signature"],
       ["dropped", "choices"],
+    ]);
+  });
+});
+
+describe("message_delta usage (Anthropic's MessageDeltaUsage)", () => {
+  it("a tier or ttl split known only at the end is reported, not written where it has no field", () => {
+    const seen: Warning[] = [];
+    const encoder = new MessagesStreamEncoder((w) => seen.push(w));
+    const frames: { event?: string; data: string }[] = [];
+    const events: StreamEvent[] = [
+      { type: "response-start", id: "m1", model: "txtB-sonnet-4-6", created: 0 },
+      { type: "part-start", index: 0, kind: "text" },
+      { type: "text-delta", index: 0, delta: "hi" },
+      { type: "part-end", index: 0 },
+      { type: "finish", finishReason: { unified: "stop", raw: "stop" } },
+      {
+        type: "usage",
+        usage: {
+          inputTokens: 10,
+          outputTokens: 1,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 4,
+          cacheWrite5mTokens: 0,
+          cacheWrite1hTokens: 4,
+          thinkingTokens: 0,
+          serviceTier: "priority",
+        },
+      },
+    ];
+    for (const event of events) encoder.push(event, (m) => frames.push(m));
+    encoder.end((m) => frames.push(m));
+    const delta = JSON.parse(frames.find((f) => f.event === "message_delta")?.data ?? "{}");
+    expect(Object.keys(delta.usage).sort()).toEqual([
+      "cache_creation_input_tokens",
+      "cache_read_input_tokens",
+      "input_tokens",
+      "output_tokens",
+    ]);
+    expect(delta.usage.cache_creation_input_tokens).toBe(4);
+    expect(seen.map((w) => w.feature).sort()).toEqual([
+      "usage.cacheWrite1hTokens",
+      "usage.serviceTier",
     ]);
   });
 });

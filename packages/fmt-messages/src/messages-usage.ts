@@ -1,5 +1,5 @@
 import type { Usage } from "@interlingua/core-types";
-import type { MessagesUsageOut, MessagesUsageWire } from "./messages-api.js";
+import type { MessagesDeltaUsageOut, MessagesUsageOut, MessagesUsageWire } from "./messages-api.js";
 
 /**
  * Anthropic's tiers, and other providers' that mean the same (OpenAI's `default` is `standard`).
@@ -67,6 +67,24 @@ export function toMessagesUsage(usage: Usage): MessagesUsageOut {
   };
   if (usage.thinkingTokens > 0) {
     out.output_tokens_details = { thinking_tokens: usage.thinkingTokens };
+  }
+  return out;
+}
+
+/**
+ * Canonical usage -> message_delta's usage: the counts of `toMessagesUsage` and nothing else.
+ * The tier, geo and cache ttl split have their place in message_start only.
+ */
+export function toMessagesDeltaUsage(usage: Usage): MessagesDeltaUsageOut {
+  const full = toMessagesUsage(usage);
+  const out: MessagesDeltaUsageOut = {
+    input_tokens: full.input_tokens,
+    output_tokens: full.output_tokens,
+    cache_creation_input_tokens: full.cache_creation_input_tokens,
+    cache_read_input_tokens: full.cache_read_input_tokens,
+  };
+  if (full.output_tokens_details !== undefined) {
+    out.output_tokens_details = full.output_tokens_details;
   }
   return out;
 }

@@ -24,6 +24,7 @@ import {
 } from "./messages-api.js";
 import { requiresAdaptiveThinking } from "./messages-model-defaults.js";
 import { toMessagesToolCallId } from "./messages-tool-call-id.js";
+import { DIRECT } from "./render-messages-response.js";
 import { messagesOutputSchema } from "./render-output-format.js";
 import { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";
 
@@ -231,7 +232,7 @@ export function normalizeMessagesRequest(wire: unknown): MessagesRequestWire {
 /**
  * What a same-format response round trip normalises: the result carries exactly docs/api-reference.md's fields
  * (unknown top-level fields go, `type`/`role` are filled in); unknown block types are removed;
- * text keeps only `text` (citations go) and tool_use loses `caller`; a missing thinking signature
+ * text keeps only `text` (citations go) and tool_use's `caller` reads `direct`; a missing thinking signature
  * is ""; a missing stop_reason or one Anthropic does not document becomes null; absent stop_sequence and
  * stop_details are null; usage is the full object (cache_creation defaults to all writes as 5m,
  * service_tier and inference_geo to null, output_tokens_details only when thinking_tokens > 0).
@@ -282,7 +283,7 @@ function responseBlock(b: MessagesResponseBlock): MessagesResponseBlockOut {
     case "text":
       return { type: "text", text: b.text };
     case "tool_use":
-      return { type: "tool_use", id: b.id, name: b.name, input: b.input };
+      return { type: "tool_use", id: b.id, name: b.name, input: b.input, caller: DIRECT };
     case "thinking":
       return { type: "thinking", thinking: b.thinking, signature: b.signature ?? "" };
     case "redacted_thinking":

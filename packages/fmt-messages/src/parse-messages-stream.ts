@@ -190,6 +190,20 @@ export class MessagesStreamDecoder {
   private mergeUsage(usage: unknown, emit: (event: StreamEvent) => void): void {
     if (!isObject(usage)) return;
     const target = this.usage as Record<string, unknown>;
+    // A later write count without its ttl split (message_delta has none) leaves message_start's
+    // split stale: it is dropped rather than contradict the count.
+    const writes = usage["cache_creation_input_tokens"];
+    const split = target["cache_creation"] as
+      | { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number }
+      | undefined;
+    if (
+      typeof writes === "number" &&
+      usage["cache_creation"] == null &&
+      split !== undefined &&
+      (split.ephemeral_5m_input_tokens ?? 0) + (split.ephemeral_1h_input_tokens ?? 0) !== writes
+    ) {
+      delete target["cache_creation"];
+    }
     for (const key of USAGE_KEYS) {
       const value = usage[key];
       if (value !== undefined && value !== null) target[key] = value;

@@ -12,6 +12,9 @@ import { messagesExtras } from "./messages-extras.js";
 import { renderStopDetails } from "./messages-stop-details.js";
 import { toMessagesUsage } from "./messages-usage.js";
 
+/** Who called a tool: the model itself (server-side callers are not modelled). */
+export const DIRECT = { type: "direct" } as const;
+
 type Warn = (type: Warning["type"], feature: string, message: string) => void;
 
 /** A tool call's arguments as the object `input` must be, or undefined when they are not one. */
@@ -47,7 +50,7 @@ function renderBlock(
         warn("dropped", `${feature}.arguments`, "arguments that are not a JSON object become {}");
         input = {};
       }
-      return { type: "tool_use", id: part.id, name: part.name, input };
+      return { type: "tool_use", id: part.id, name: part.name, input, caller: DIRECT };
     }
     case "thinking":
       // The wire field is required; "" is the protocol's own "no signature", never an invented one.

@@ -10,9 +10,11 @@ import {
 import { carrierBlock } from "./carried-signatures.js";
 import { messagesErrorType } from "./map-messages-error-type.js";
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
+import type { MessagesUsageOut } from "./messages-api.js";
 import { renderStopDetails } from "./messages-stop-details.js";
-import { toMessagesUsage } from "./messages-usage.js";
+import { toMessagesDeltaUsage, toMessagesUsage } from "./messages-usage.js";
 import { PartSerializer } from "./order-stream-parts.js";
+import { DIRECT } from "./render-messages-response.js";
 
 type BlockKind = "text" | "thinking" | "tool" | "redacted";
 interface Block {
@@ -55,6 +57,8 @@ export class MessagesStreamEncoder {
   private readonly blocks = new Map<number, Block>();
   private nextWire = 0;
   private usage: Usage | undefined;
+  /** The usage message_start said: what message_delta cannot change. */
+  private startUsage: MessagesUsageOut | undefined;
   private finishReason: FinishReason | undefined;
   private stopSequence: string | undefined;
   private readonly warned = new Set<string>();
@@ -156,7 +160,13 @@ export class MessagesStreamEncoder {
           frame("content_block_start", {
             type: "content_block_start",
             index: this.nextWire++,
-            content_block: { type: "tool_use", id: event.id, name: event.name, input: {} },
+            content_block: {
+              type: "tool_use",
+              id: event.id,
+              name: event.name,
+              input: {},
+              caller: DIRECT,
+            },
           }),
         );
         return;
@@ -224,14 +234,42 @@ export class MessagesStreamEncoder {
           // Only a refusal's details: an ordinary stop's frame stays as it always was.
           ...(details ? { stop_details: details } : {}),
         },
-        usage: toMessagesUsage(this.usage ?? emptyUsage()),
+        usage: this.deltaUsage(),
       }),
     );
     emit(frame("message_stop", { type: "message_stop" }));
   }
 
+  /**
+   * message_delta's counts. The tier, geo and cache ttl split ride only on message_start: one
+   * that was not known then (a translated stream's usage comes last) is reported dropped.
+   */
+  private deltaUsage() {
+    const usage = this.usage ?? emptyUsage();
+    const full = toMessagesUsage(usage);
+    const said = this.startUsage;
+    const late = {
+      serviceTier: full.service_tier !== null && full.service_tier !== said?.service_tier,
+      inferenceGeo: full.inference_geo !== null && full.inference_geo !== said?.inference_geo,
+      cacheWrite1hTokens:
+        full.cache_creation.ephemeral_1h_input_tokens > 0 &&
+        full.cache_creation.ephemeral_1h_input_tokens !==
+          said?.cache_creation.ephemeral_1h_input_tokens,
+    };
+    for (const [field, lost] of Object.entries(late)) {
+      if (lost) {
+        this.warnOnce(
+          `usage.${field}`,
+          `usage.${field} was known only after message_start; message_delta has no place for it`,
+        );
+      }
+    }
+    return toMessagesDeltaUsage(usage);
+  }
+
   private start(id: string, model: string, emit: (message: SseMessage) => void): void {
     this.started = true;
+    this.startUsage = toMessagesUsage(this.usage ?? emptyUsage());
     emit(
       frame("message_start", {
         type: "message_start",
@@ -243,7 +281,7 @@ export class MessagesStreamEncoder {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: toMessagesUsage(this.usage ?? emptyUsage()),
+          usage: this.startUsage,
         },
       }),
     );
@@ -284,7 +322,7 @@ export class MessagesStreamEncoder {
       frame("content_block_start", {
         type: "content_block_start",
         index: block.wire,
-        content_block: { type: "tool_use", id: "", name: "", input: {} },
+        content_block: { type: "tool_use", id: "", name: "", input: {}, caller: DIRECT },
       }),
     );
     return block;

@@ -1,7 +1,7 @@
 import { normalizeStreamEvents, responseToEvents } from "@interlingua/core-types";
 import { decodeSse, encodeSse } from "@interlingua/sse";
 import { describe, expect, it } from "vitest";
-import { expressibleResponse } from "../test/expressible.js";
+import { expressibleStreamResponse } from "../test/expressible.js";
 import { fixtureMessages, pipeThrough } from "../test/helpers.js";
 import { decodeMessagesStream } from "./parse-messages-stream.js";
 import { encodeMessagesStream } from "./render-messages-stream.js";
@@ -28,7 +28,7 @@ describe("law 3 over bytes: decoding does not depend on how the bytes are split"
   it("encode -> SSE bytes (\\n or \\r\\n) -> random splits -> decodeSse -> decode", async () => {
     await fc.assert(
       fc.asyncProperty(
-        expressibleResponse.map(responseToEvents),
+        expressibleStreamResponse.map(responseToEvents),
         fc.array(fc.nat(), { maxLength: 12 }),
         fc.boolean(),
         async (events, cuts, crlf) => {

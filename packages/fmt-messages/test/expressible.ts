@@ -42,3 +42,18 @@ export const expressibleResponse: fc.Arbitrary<Response> = fc
     if (first?.stopSequence !== undefined) choice.stopSequence = first.stopSequence;
     return { id: response.id, model: response.model, created: 0, choices: [choice], usage };
   });
+
+/**
+ * What a messages stream keeps of a response whose usage arrives at the end (as canonical
+ * events bring it): message_delta has counts only, so a cache ttl split of non-zero writes stays
+ * behind (warned); with no writes the split is message_start's zeros.
+ */
+export function streamedUsage(response: Response): Response {
+  if (response.usage.cacheWriteTokens === 0) return response;
+  const { cacheWrite5mTokens: _5m, cacheWrite1hTokens: _1h, ...usage } = response.usage;
+  return { ...response, usage };
+}
+
+/** Law 3 and 4's restriction for streams: expressible, with the usage a stream keeps. */
+export const expressibleStreamResponse: fc.Arbitrary<Response> =
+  expressibleResponse.map(streamedUsage);

@@ -89,6 +89,20 @@ export const tierAs: Record<Format, (tier: string) => string | undefined> = {
   responsesApi: keepTier,
 };
 
+/**
+ * Formats whose streams report usage only at the end (OpenAI's usage chunk, Responses'
+ * response.completed), and the usage fields a format's stream can write only before that
+ * (messages: tier, geo and cache ttl split ride on message_start; message_delta has counts only).
+ */
+export const usageAtEnd: ReadonlySet<Format> = new Set(["chat", "responses", "responsesApi"]);
+export const startOnlyUsage: Record<Format, ReadonlyArray<keyof Usage>> = {
+  chat: [],
+  messages: ["serviceTier", "inferenceGeo", "cacheWrite5mTokens", "cacheWrite1hTokens"],
+  native: [],
+  responses: [],
+  responsesApi: [],
+};
+
 /** Finish fields besides the reason: stopSequence is messages-only, safetyRatings native-only. */
 export const finishExtras: Record<Format, ReadonlyArray<"stopSequence" | "safetyRatings">> = {
   chat: [],

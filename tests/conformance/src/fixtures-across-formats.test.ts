@@ -24,8 +24,10 @@ import {
   finishExtras,
   type PartKind,
   signedKinds,
+  startOnlyUsage,
   streamOf,
   tierAs,
+  usageAtEnd,
   usageFields,
 } from "./carried-by-format.js";
 import { codecs, decodeWire, throughWire } from "./codecs.js";
@@ -110,7 +112,9 @@ function expectedUnified(unified: string, madeCalls: boolean, target: Format): s
 
 function pickUsage(usage: Usage, source: Format, target: Format) {
   const out: Partial<Usage> = {};
+  const late = usageAtEnd.has(source) ? startOnlyUsage[target] : [];
   for (const field of usageFields[target]) {
+    if (late.includes(field)) continue;
     if (usageFields[source].includes(field) && usage[field] !== undefined) {
       Object.assign(out, { [field]: usage[field] });
     }

@@ -47,7 +47,13 @@ function blockEvents(block: Block, index: number): Event[] {
         {
           type: "content_block_start",
           index,
-          content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+          content_block: {
+            type: "tool_use",
+            id: block.id,
+            name: block.name,
+            input: {},
+            caller: block.caller,
+          },
         },
         ...fragments.map((partial_json) => delta({ type: "input_json_delta", partial_json })),
       ];

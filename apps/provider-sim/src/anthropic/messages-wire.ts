@@ -33,7 +33,14 @@ export function messagesUsage(usage: PlannedUsage) {
 export type Block =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+  | {
+      type: "tool_use";
+      id: string;
+      name: string;
+      input: Record<string, unknown>;
+      /** As the API writes it (Anthropic's SDK types require it). */
+      caller: { type: "direct" };
+    };
 
 /** The content blocks of the (single) choice, in order: thinking, then text or tool calls. */
 export function contentBlocks(plan: ReplyPlan): Block[] {
@@ -48,7 +55,13 @@ export function contentBlocks(plan: ReplyPlan): Block[] {
   }
   if (choice.toolCalls.length === 0) blocks.push({ type: "text", text: choice.text });
   for (const call of choice.toolCalls) {
-    blocks.push({ type: "tool_use", id: toolUseId(call), name: call.name, input: call.args });
+    blocks.push({
+      type: "tool_use",
+      id: toolUseId(call),
+      name: call.name,
+      input: call.args,
+      caller: { type: "direct" },
+    });
   }
   return blocks;
 }

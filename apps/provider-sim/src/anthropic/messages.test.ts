@@ -174,8 +174,15 @@ describe("POST /v1/messages", () => {
         id: `toolu_${hexId(`${seed}:0:0`)}`,
         name: "get_weather",
         input: { city: "sample city" },
+        caller: { type: "direct" },
       },
-      { type: "tool_use", id: `toolu_${hexId(`${seed}:0:1`)}`, name: "list_alerts", input: {} },
+      {
+        type: "tool_use",
+        id: `toolu_${hexId(`${seed}:0:1`)}`,
+        name: "list_alerts",
+        input: {},
+        caller: { type: "direct" },
+      },
     ]);
     expect(reply.stop_reason).toBe("tool_use");
   });
