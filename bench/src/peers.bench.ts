@@ -241,14 +241,11 @@ async function streamedText(to: Codec, sse: string): Promise<string> {
   const events = bytesOf(new TextEncoder().encode(sse))
     .pipeThrough(decodeSse())
     .pipeThrough(to.stream.decode());
+  // Text and tool-call argument deltas, in order: what a client would show and run.
   for await (const event of events as ReadableStream<Record<string, unknown>>) {
-    const delta = (event as { delta?: { text?: string } }).delta;
-    if (event.type === "text-delta" && typeof delta?.text === "string") out += delta.text;
-    else if (
-      typeof (event as { text?: string }).text === "string" &&
-      String(event.type).includes("text")
-    )
-      out += (event as { text: string }).text;
+    if (event.type === "text-delta" && typeof event.delta === "string") out += event.delta;
+    else if (String(event.type).startsWith("tool") && typeof event.delta === "string")
+      out += `[${event.delta}]`;
   }
   return out;
 }
@@ -292,6 +289,7 @@ const streamRows: Measurement[] = [];
 for (const [i, [direction, from, to, list, run]] of streamPeers.entries()) {
   const peerName = i < 2 ? "llm-bridge" : "@musistudio/llms";
   let correct = true;
+  let decoded = 0;
   for (const bytes of list) {
     let theirs = "";
     try {
@@ -301,7 +299,9 @@ for (const [i, [direction, from, to, list, run]] of streamPeers.entries()) {
     }
     const ours = await streamedText(codecs[to], await text(fused(codecs[from], codecs[to], bytes)));
     if (ours !== theirs) correct = false;
+    decoded += ours.length;
   }
+  if (decoded === 0) throw new Error(`${direction}: no text decoded, the check proves nothing`);
   const a = await measureAsync(
     `interlingua translateSse ${direction}`,
     async () => {
