@@ -24,7 +24,10 @@ function admitsNull(node, definitions) {
  * such a field may be absent. Everything else stays as the types say, extra keys refused.
  */
 function nullableIsOptional(node, definitions) {
-  if (Array.isArray(node)) return node.forEach((n) => nullableIsOptional(n, definitions));
+  if (Array.isArray(node)) {
+    for (const n of node) nullableIsOptional(n, definitions);
+    return;
+  }
   if (node === null || typeof node !== "object") return;
   if (Array.isArray(node.required) && node.properties !== undefined) {
     node.required = node.required.filter((k) => !admitsNull(node.properties[k], definitions));
