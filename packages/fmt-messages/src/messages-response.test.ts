@@ -6,6 +6,7 @@ import { fromMessagesUsage, toMessagesUsage } from "./messages-usage.js";
 import { parseMessagesRequest } from "./parse-messages-request.js";
 import { parseMessagesResponse } from "./parse-messages-response.js";
 import { renderMessagesResponse } from "./render-messages-response.js";
+import { UNSIGNED_THINKING } from "./unsigned-thinking.js";
 
 const response = (over: Partial<Response> = {}): Response => ({
   id: "chatcmpl-1",
@@ -81,7 +82,7 @@ describe("the client-facing result", () => {
     );
     expect(wire.content).toEqual([
       { type: "thinking", thinking: "plan", signature: "c2ln" },
-      { type: "thinking", thinking: "unsigned", signature: "" },
+      { type: "thinking", thinking: "unsigned", signature: UNSIGNED_THINKING },
       {
         type: "tool_use",
         id: "call_1",

@@ -26,6 +26,7 @@ import { requiresAdaptiveThinking } from "./messages-model-defaults.js";
 import { toMessagesToolCallId } from "./messages-tool-call-id.js";
 import { DIRECT } from "./render-messages-response.js";
 import { messagesOutputSchema } from "./render-output-format.js";
+import { signatureOf, UNSIGNED_THINKING } from "./unsigned-thinking.js";
 import { continuesUnsignedToolTurn } from "./unsigned-tool-turn.js";
 
 /*
@@ -285,7 +286,11 @@ function responseBlock(b: MessagesResponseBlock): MessagesResponseBlockOut {
     case "tool_use":
       return { type: "tool_use", id: b.id, name: b.name, input: b.input, caller: DIRECT };
     case "thinking":
-      return { type: "thinking", thinking: b.thinking, signature: b.signature ?? "" };
+      return {
+        type: "thinking",
+        thinking: b.thinking,
+        signature: signatureOf(b.signature) ?? UNSIGNED_THINKING,
+      };
     case "redacted_thinking":
       return { type: "redacted_thinking", data: b.data };
   }

@@ -34,6 +34,7 @@ import {
 import { fromMessagesCacheControl } from "./messages-cache-control.js";
 import { MESSAGES_EXTRAS, MESSAGES_SHAPE_EXTRAS } from "./messages-extras.js";
 import { parseOutputFormat } from "./parse-output-format.js";
+import { signatureOf } from "./unsigned-thinking.js";
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(messagesRequestKnownKeys);
 
@@ -207,8 +208,8 @@ function parseAssistantBlock(block: MessagesContentBlock, path: string): Assista
     }
     case "thinking":
       // An empty signature is the stream's placeholder, not a signature: never carry it as one.
-      return block.signature
-        ? { type: "thinking", text: block.thinking, signature: block.signature }
+      return signatureOf(block.signature)
+        ? { type: "thinking", text: block.thinking, signature: block.signature as string }
         : { type: "thinking", text: block.thinking };
     case "redacted_thinking":
       return { type: "redacted-thinking", data: block.data };

@@ -15,6 +15,7 @@ import {
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
 import { withStopDetails } from "./messages-stop-details.js";
 import { fromMessagesUsage } from "./messages-usage.js";
+import { signatureOf } from "./unsigned-thinking.js";
 
 export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart {
   switch (block.type) {
@@ -28,8 +29,8 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
         arguments: stringifyJsonKeepingNumbers(block.input),
       };
     case "thinking":
-      return block.signature
-        ? { type: "thinking", text: block.thinking, signature: block.signature }
+      return signatureOf(block.signature)
+        ? { type: "thinking", text: block.thinking, signature: block.signature as string }
         : { type: "thinking", text: block.thinking };
     case "redacted_thinking":
       return { type: "redacted-thinking", data: block.data };

@@ -14,6 +14,7 @@ import { messagesErrorStatus } from "./map-messages-error-type.js";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
 import { withStopDetails } from "./messages-stop-details.js";
 import { fromMessagesUsage, type MessagesUsageFields } from "./messages-usage.js";
+import { signatureOf } from "./unsigned-thinking.js";
 
 /** `pending`: an empty thinking block not yet known to be a thought or a carrier (carried-signatures.ts). */
 type Kind = "text" | "thinking" | "tool" | "redacted" | "ignored" | "pending";
@@ -225,7 +226,7 @@ export class MessagesStreamDecoder {
       }
       case "thinking": {
         const text = str(block["thinking"]);
-        const signature = str(block["signature"]);
+        const signature = signatureOf(str(block["signature"])) ?? "";
         if (!text && !signature) {
           // Empty so far: a thought, or the carrier of a call's signature (known at its delta).
           this.blocks.set(index, { kind: "pending", args: false });
@@ -269,7 +270,7 @@ export class MessagesStreamDecoder {
     if (block?.kind === "ignored") return;
     // Text deltas settle a pending block in textDelta (the compact path goes there too).
     if (block?.kind === "pending" && delta["type"] === "signature_delta") {
-      const signature = str(delta["signature"]);
+      const signature = signatureOf(str(delta["signature"]));
       if (!signature) return;
       if (this.carried(signature, emit)) {
         block.kind = "ignored";
@@ -285,7 +286,7 @@ export class MessagesStreamDecoder {
         this.textDelta(index, "thinking", str(delta["thinking"]), emit);
         return;
       case "signature_delta": {
-        const signature = str(delta["signature"]);
+        const signature = signatureOf(str(delta["signature"]));
         if (signature) emit({ type: "signature-delta", index, signature });
         return;
       }

@@ -11,6 +11,7 @@ import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-ap
 import { messagesExtras } from "./messages-extras.js";
 import { renderStopDetails } from "./messages-stop-details.js";
 import { toMessagesUsage } from "./messages-usage.js";
+import { UNSIGNED_THINKING } from "./unsigned-thinking.js";
 
 /** Who called a tool: the model itself (server-side callers are not modelled). */
 export const DIRECT = { type: "direct" } as const;
@@ -54,7 +55,11 @@ function renderBlock(
     }
     case "thinking":
       // The wire field is required; "" is the protocol's own "no signature", never an invented one.
-      return { type: "thinking", thinking: part.text, signature: part.signature ?? "" };
+      return {
+        type: "thinking",
+        thinking: part.text,
+        signature: part.signature || UNSIGNED_THINKING,
+      };
     case "redacted-thinking":
       return { type: "redacted_thinking", data: part.data };
     case "image":

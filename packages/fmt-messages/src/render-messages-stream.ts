@@ -15,6 +15,7 @@ import { renderStopDetails } from "./messages-stop-details.js";
 import { toMessagesDeltaUsage, toMessagesUsage } from "./messages-usage.js";
 import { PartSerializer } from "./order-stream-parts.js";
 import { DIRECT } from "./render-messages-response.js";
+import { UNSIGNED_THINKING } from "./unsigned-thinking.js";
 
 type BlockKind = "text" | "thinking" | "tool" | "redacted";
 interface Block {
@@ -23,6 +24,8 @@ interface Block {
   open: boolean;
   /** A tool block's call id. */
   callId?: string;
+  /** A thinking block's signature came (else the unsigned mark is written at its end). */
+  signed?: boolean;
   /** A signature the block cannot hold, written in a carrier block after it (carried-signatures.ts). */
   carried?: string;
 }
@@ -127,6 +130,7 @@ export class MessagesStreamEncoder {
           this.warnOnce("parts.signature", "only thinking blocks carry a signature");
           return;
         }
+        block.signed = true;
         emit(
           frame("content_block_delta", {
             type: "content_block_delta",
@@ -330,6 +334,9 @@ export class MessagesStreamEncoder {
 
   private close(block: Block, emit: (message: SseMessage) => void): void {
     block.open = false;
+    if (block.kind === "thinking" && block.signed !== true) {
+      emit(blockDelta(block.wire, "signature_delta", "signature", UNSIGNED_THINKING));
+    }
     emit(frame("content_block_stop", { type: "content_block_stop", index: block.wire }));
     this.writeCarrier(block, emit);
   }
