@@ -1,5 +1,6 @@
 import { jsonObjectSchema } from "@interlingua/core-types";
 import * as z from "zod";
+import type { MessagesCitedTextBlock } from "./messages-citations.js";
 import { messagesPassThroughShape } from "./messages-request-fields.js";
 
 /**
@@ -22,7 +23,7 @@ export const messagesTextBlockSchema = z.object({
   type: z.literal("text"),
   text: z.string(),
   cache_control: opt(messagesCacheControlSchema),
-  /** Citation records; the canonical model has no place for them, so they are read and dropped. */
+  /** Citation records; `web_search_result_location` ones become canonical citations. */
   citations: opt(z.array(z.unknown())),
 });
 export type MessagesTextBlock = z.infer<typeof messagesTextBlockSchema>;
@@ -288,7 +289,7 @@ export interface MessagesResultWire {
 }
 
 export type MessagesResponseBlockOut =
-  | { type: "text"; text: string }
+  | MessagesCitedTextBlock
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string };
