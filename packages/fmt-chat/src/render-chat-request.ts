@@ -262,6 +262,13 @@ function renderAssistantMessage(
         reasoning.push(part.text);
         return;
       case "text":
+        if (part.citations !== undefined) {
+          warn({
+            type: "dropped",
+            feature: `${partAt}.citations`,
+            message: "chat request messages have no annotations",
+          });
+        }
         texts.push(part);
         return;
       case "tool-call":

@@ -196,6 +196,10 @@ function renderText(part: TextPart, feature: string, warn: Warn): MessagesTextBl
       "text blocks carry no signature in the messages protocol",
     );
   }
+  if (part.citations !== undefined) {
+    // Anthropic checks a web-search citation's encrypted_index, which the canonical model lacks.
+    warn("dropped", `${feature}.citations`, "history citations are not sent to Anthropic");
+  }
   if (isBlank(part.text)) {
     warn("dropped", feature, "empty or whitespace-only text is never sent to Anthropic");
     return undefined;

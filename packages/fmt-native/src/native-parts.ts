@@ -276,6 +276,13 @@ export function renderAssistantPart(
 ): NativePart | undefined {
   switch (part.type) {
     case "text":
+      if (part.citations !== undefined) {
+        ctx.options?.onWarning?.({
+          type: "dropped",
+          feature: `${feature}.citations`,
+          message: "citations are not yet written as groundingMetadata",
+        });
+      }
       return renderText(part.text, part.signature, part.cacheControl);
     case "thinking": {
       const out: NativePart = { text: part.text, thought: true };

@@ -24,6 +24,13 @@ export function renderResponsesApiResponse(
   };
   for (const choice of response.choices) {
     choice.message.parts.forEach((part, j) => {
+      if (part.type === "text" && part.citations !== undefined) {
+        options.onWarning?.({
+          type: "dropped",
+          feature: "parts.citations",
+          message: `choices[${choice.index}].message.parts[${j}]: annotations are not yet written`,
+        });
+      }
       // responseToEvents skips them silently; the Responses object has no output image or file.
       if (part.type === "image" || part.type === "file") {
         options.onWarning?.({

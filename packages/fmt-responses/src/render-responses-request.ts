@@ -283,6 +283,13 @@ function renderAssistant(
     switch (part.type) {
       case "text":
         dropPartExtras(part, partAt, warn);
+        if (part.citations !== undefined) {
+          warn({
+            type: "dropped",
+            feature: "parts.citations",
+            message: `${partAt}.citations: history text is sent without annotations`,
+          });
+        }
         if (!textRun) {
           textRun = [];
           items.push({ role: "assistant", content: textRun });
