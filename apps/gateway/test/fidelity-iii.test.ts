@@ -810,3 +810,104 @@ describe("item 7: tool names the upstream refuses are renamed there and back", (
     expect(res.headers.get("x-interlingua-warnings")).toMatch(/messages\[1\]=dropped/);
   });
 });
+
+// --- Item 5: sources kept ------------------------------------------------------------------------
+
+describe("item 5: citations reach the client (non-stream)", () => {
+  const ANSWER = "Paris is the capital of France.";
+  it("chat client, anthropic upstream: web_search citations become url_citation annotations", async () => {
+    upstream.script(() => ({
+      body: JSON.stringify({
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model: "m",
+        content: [
+          {
+            type: "text",
+            text: ANSWER,
+            citations: [
+              {
+                type: "web_search_result_location",
+                url: "https://example.org/france",
+                title: "France",
+                cited_text: "Paris is the capital and largest city of France.",
+                encrypted_index: "Eo8BCioIAhgB",
+              },
+            ],
+          },
+        ],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: 3, output_tokens: 5 },
+      }),
+    }));
+    const res = await call("chat", "anthropic", false);
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.text) as Json;
+    const data = (body["data"] ?? body) as { choices: { message: Record<string, unknown> }[] };
+    expect(data.choices[0]?.message["annotations"]).toEqual([
+      {
+        type: "url_citation",
+        url_citation: {
+          url: "https://example.org/france",
+          title: "France",
+          start_index: 0,
+          end_index: ANSWER.length,
+        },
+      },
+    ]);
+  });
+
+  it("messages client, openai upstream: url_citation annotations become text citations", async () => {
+    upstream.script(() => ({
+      body: JSON.stringify({
+        ...chatBase,
+        object: "chat.completion",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "stop",
+            message: {
+              role: "assistant",
+              content: ANSWER,
+              annotations: [
+                {
+                  type: "url_citation",
+                  url_citation: {
+                    url: "https://example.org/france",
+                    title: "France",
+                    start_index: 0,
+                    end_index: 5,
+                  },
+                },
+              ],
+            },
+          },
+        ],
+        usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+      }),
+    }));
+    const res = await call("messages", "openai", false);
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.text) as Json;
+    const data = (body["data"] ?? body) as { content: Record<string, unknown>[] };
+    expect(data.content).toEqual([
+      {
+        type: "text",
+        text: "Paris",
+        citations: [
+          {
+            type: "web_search_result_location",
+            url: "https://example.org/france",
+            title: "France",
+            cited_text: "Paris",
+            encrypted_index: "",
+          },
+        ],
+      },
+      { type: "text", text: ANSWER.slice(5) },
+    ]);
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(/citations\[0\]=mapped/);
+  });
+});
