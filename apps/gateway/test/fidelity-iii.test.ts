@@ -911,3 +911,55 @@ describe("item 5: citations reach the client (non-stream)", () => {
     expect(res.headers.get("x-interlingua-warnings")).toMatch(/citations\[0\]=mapped/);
   });
 });
+
+describe("item 5: Gemini grounding reaches a Responses client (non-stream)", () => {
+  it("responses client, gemini upstream: groundingSupports become url_citation annotations", async () => {
+    const text = "Zürich is big. Bern is the capital.";
+    const bytes = (s: string) => new TextEncoder().encode(s).length;
+    upstream.script(() => ({
+      body: JSON.stringify({
+        candidates: [
+          {
+            content: { role: "model", parts: [{ text }] },
+            finishReason: "STOP",
+            index: 0,
+            groundingMetadata: {
+              groundingChunks: [{ web: { uri: "https://b.example", title: "b.example" } }],
+              groundingSupports: [
+                {
+                  segment: { startIndex: bytes("Zürich is big. "), endIndex: bytes(text) },
+                  groundingChunkIndices: [0],
+                },
+              ],
+            },
+          },
+        ],
+        usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenCount: 12 },
+        modelVersion: "m",
+        responseId: "r1",
+      }),
+    }));
+    const { path, body } = REQUEST.responses({
+      model: SCRIPTED_MODEL.gemini,
+      text: "hi",
+      stream: false,
+    });
+    const res = await postJson(stack.gateway.url + path, body, {
+      ...auth(),
+      "x-interlingua-envelope": "bare",
+    });
+    expect(res.status).toBe(200);
+    const out = JSON.parse(res.text) as { output: { content?: Record<string, unknown>[] }[] };
+    const part = out.output.flatMap((item) => item.content ?? [])[0];
+    expect(part?.["annotations"]).toEqual([
+      {
+        type: "url_citation",
+        start_index: 15,
+        end_index: text.length,
+        url: "https://b.example",
+        title: "b.example",
+      },
+    ]);
+    expect(text.slice(15)).toBe("Bern is the capital.");
+  });
+});
