@@ -67,3 +67,18 @@ describe("groundingMetadata -> text citations", () => {
     ]);
   });
 });
+
+describe("a reply part the reader refuses is the upstream's fault", () => {
+  it.each([
+    ["two data fields", { text: "a", functionCall: { name: "f", args: {} } }],
+    ["a functionResponse from the model", { functionResponse: { name: "f", response: {} } }],
+  ])("%s: 502, not 400", (_, part) => {
+    let status: number | undefined;
+    try {
+      parseNativeResponse({ candidates: [{ content: { role: "model", parts: [part] } }] });
+    } catch (error) {
+      status = (error as { status?: number }).status;
+    }
+    expect(status).toBe(502);
+  });
+});

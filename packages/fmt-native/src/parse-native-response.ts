@@ -7,7 +7,7 @@ import type {
   SafetyRating,
   TextPart,
 } from "@interlingua/core-types";
-import { malformedReplyFromZod } from "@interlingua/errors";
+import { badGateway, GatewayError, malformedReplyFromZod } from "@interlingua/errors";
 import { blockedChoice } from "./blocked-prompt.js";
 import { restoreCarriedThinking } from "./carried-thinking.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
@@ -97,7 +97,7 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
           message: "code execution (executableCode / codeExecutionResult) is carried as text",
         });
       }
-      const out = parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx);
+      const out = parseReplyPart(part, ["candidates", c, "content", "parts", p], ctx);
       if (out.type === "text") textParts.set(p, out);
       read.push(out);
     });
@@ -157,3 +157,22 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
 }
 
 const hasCall = (parts: AssistantPart[]) => parts.some((p) => p.type === "tool-call");
+
+/**
+ * A reply part the part reader refuses (two data fields, a functionResponse from the model) is the
+ * upstream's fault: a 502 malformed reply, never the 400 the same check gives a client's request.
+ */
+function parseReplyPart(
+  part: Parameters<typeof parseAssistantPart>[0],
+  path: Parameters<typeof parseAssistantPart>[1],
+  ctx: PartParseContext,
+): AssistantPart {
+  try {
+    return parseAssistantPart(part, path, ctx);
+  } catch (error) {
+    if (error instanceof GatewayError && error.status === 400) {
+      throw badGateway(`Upstream sent an invalid response: ${error.message}`);
+    }
+    throw error;
+  }
+}
