@@ -963,3 +963,67 @@ describe("item 5: Gemini grounding reaches a Responses client (non-stream)", () 
     expect(text.slice(15)).toBe("Bern is the capital.");
   });
 });
+
+// --- Item 8: a system message in the middle of a chat ------------------------------------------
+
+describe("item 8: a system message in the middle keeps its place or is reported", () => {
+  const body = (model: string) => ({
+    model,
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+      { role: "system", content: "From now on answer in French." },
+      { role: "user", content: "how are you?" },
+    ],
+  });
+  it("chat client, openai-responses upstream: the system item stays between the turns", async () => {
+    upstream.script(() => ({
+      body: JSON.stringify({
+        id: "resp_1",
+        object: "response",
+        created_at: 1,
+        model: "m",
+        status: "completed",
+        output: [
+          {
+            type: "message",
+            id: "m1",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: "ok", annotations: [] }],
+          },
+        ],
+        usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4 },
+      }),
+    }));
+    const before = upstream.requests.length;
+    const res = await postJson(
+      `${stack.gateway.url}/v1/chat/completions`,
+      body(SCRIPTED_MODEL["openai-responses"]),
+    );
+    expect(res.status).toBe(200);
+    const sent = upstream.requests[before]?.body as { input: Json[]; instructions?: string };
+    expect(sent.instructions).toBe("Be brief.");
+    expect(sent.input.map((item) => item["role"])).toEqual(["user", "assistant", "system", "user"]);
+  });
+
+  it("chat client, anthropic upstream: moved to the front with a warning; strict refuses", async () => {
+    upstream.script((request) => ({ body: SAYING.anthropic!(request, "ok") }));
+    const res = await postJson(
+      `${stack.gateway.url}/v1/chat/completions`,
+      body(SCRIPTED_MODEL.anthropic),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(/system\[1\]\.position=dropped/);
+    const before = upstream.requests.length;
+    const strict = await postJson(
+      `${stack.gateway.url}/v1/chat/completions`,
+      body(SCRIPTED_MODEL.anthropic),
+      { ...auth(), "x-interlingua-strict": "true" },
+    );
+    expect(strict.status).toBe(400);
+    expect(strict.text).toContain("system[1].position");
+    expect(upstream.requests.length).toBe(before);
+  });
+});

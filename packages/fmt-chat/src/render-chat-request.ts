@@ -1,22 +1,21 @@
-import type {
-  AssistantMessage,
-  FilePart,
-  ImagePart,
-  RenderOptions,
-  Request,
-  ResponseFormat,
-  TextPart,
-  Tool,
-  ToolMessage,
-  UserMessage,
-  UserPart,
-  Warning,
-} from "@interlingua/core-types";
 import {
+  type AssistantMessage,
+  type FilePart,
   formatDataUrl,
+  type ImagePart,
   isOpenApiDialect,
   type JsonObject,
   openApiToJsonSchema,
+  type RenderOptions,
+  type Request,
+  type ResponseFormat,
+  type TextPart,
+  type Tool,
+  type ToolMessage,
+  type UserMessage,
+  type UserPart,
+  type Warning,
+  warnMovedSystem,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import type {
@@ -59,6 +58,7 @@ const ignore: Warn = () => {};
  */
 export function renderChatRequest(request: Request, options?: ChatRenderOptions): ChatRequestWire {
   const warn = options?.onWarning ?? ignore;
+  warnMovedSystem(request, warn);
   const out: ChatRequestWire = {
     ...request.extras?.chat,
     model: request.model,

@@ -18,6 +18,7 @@ import {
   type ToolResultPart,
   type UserPart,
   type Warning,
+  warnMovedSystem,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import { base64ToText } from "./base64-text.js";
@@ -81,6 +82,7 @@ export function renderMessagesRequest(
 ): MessagesRequestWire {
   const onWarning = options.onWarning;
   const warn: Warn = (type, feature, message) => onWarning?.({ type, feature, message });
+  warnMovedSystem(request, onWarning);
   const sampling = request.sampling;
 
   if (sampling.n !== undefined && sampling.n > 1) {
