@@ -59,6 +59,10 @@ export const filePartSchema = z.object({
   type: z.literal("file"),
   source: fileSourceSchema,
   filename: z.string().exactOptional(),
+  /** Anthropic document `context`: text about the document the model may use but not cite. */
+  context: z.string().exactOptional(),
+  /** Anthropic document `citations.enabled`: whether answers may cite this document. */
+  citations: z.boolean().exactOptional(),
   cacheControl: cacheControlSchema.exactOptional(),
 });
 export type FilePart = z.infer<typeof filePartSchema>;
@@ -136,3 +140,24 @@ export const partSchema = z.discriminatedUnion("type", [
 ]);
 export type Part = z.infer<typeof partSchema>;
 export type PartType = Part["type"];
+
+/**
+ * For formats without Anthropic's document fields: reports a file part's `context` and
+ * `citations` as dropped (`<feature>.context`, `<feature>.citations`), so strict mode refuses.
+ */
+export function warnDocumentFields(
+  part: FilePart,
+  feature: string,
+  warn: ((warning: { type: "dropped"; feature: string; message: string }) => void) | undefined,
+): void {
+  if (part.context !== undefined) {
+    warn?.({ type: "dropped", feature: `${feature}.context`, message: "files carry no context" });
+  }
+  if (part.citations !== undefined) {
+    warn?.({
+      type: "dropped",
+      feature: `${feature}.citations`,
+      message: "files carry no citation setting",
+    });
+  }
+}

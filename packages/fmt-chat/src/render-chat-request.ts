@@ -15,6 +15,7 @@ import {
   type UserMessage,
   type UserPart,
   type Warning,
+  warnDocumentFields,
   warnMovedSystem,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
@@ -211,6 +212,7 @@ function imageBlock(part: ImagePart): ChatImageBlock {
  * goes as an image and any other type is refused here, naming the part, before the call.
  */
 function fileBlock(part: FilePart, at: string, warn: Warn): ChatFileBlock | ChatImageBlock {
+  warnDocumentFields(part, at, warn);
   const source = part.source;
   if (source.type === "url") {
     throw invalidRequest(

@@ -53,7 +53,7 @@ export const messagesDocumentBlockSchema = z.object({
   type: z.literal("document"),
   source: messagesDocumentSourceSchema,
   title: opt(z.string()),
-  /** Read and dropped, like text citations (see the README loss table). */
+  /** Kept on the canonical file part (`context`, `citations`); other formats report them. */
   context: opt(z.string()),
   citations: opt(z.object({ enabled: z.boolean().optional() })),
   cache_control: opt(messagesCacheControlSchema),

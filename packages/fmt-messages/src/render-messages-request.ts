@@ -388,6 +388,8 @@ function renderFile(
     }
   }
   if (part.filename !== undefined) block.title = part.filename;
+  if (part.context !== undefined) block.context = part.context;
+  if (part.citations !== undefined) block.citations = { enabled: part.citations };
   if (part.cacheControl) block.cache_control = toMessagesCacheControl(part.cacheControl);
   return block;
 }

@@ -7,6 +7,7 @@ import {
   type RenderOptions,
   stringifyJsonKeepingNumbers,
   type UserPart,
+  warnDocumentFields,
 } from "@interlingua/core-types";
 import { invalidField, invalidRequest } from "@interlingua/errors";
 import type { NativeCacheControl, NativePart } from "./native-api.js";
@@ -167,6 +168,7 @@ function renderMedia(
   ctx: PartRenderContext,
 ): NativePart {
   const warn = ctx.options?.onWarning;
+  if (part.type === "file") warnDocumentFields(part, feature, warn);
   if (part.type === "image") {
     if (part.detail !== undefined) {
       warn?.({

@@ -8,6 +8,7 @@ import {
   type ToolMessage,
   type UserMessage,
   type Warning,
+  warnDocumentFields,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import { imageUrlFromSource } from "./image-url.js";
@@ -221,6 +222,7 @@ function userBlocks(
     const partAt = `${at}.parts[${j}]`;
     if (part.type === "file") {
       dropPartExtras(part, partAt, warn);
+      warnDocumentFields(part, partAt, warn);
       blocks.push(fileBlock(part));
       return;
     }
