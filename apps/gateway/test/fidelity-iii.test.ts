@@ -1027,3 +1027,39 @@ describe("item 8: a system message in the middle keeps its place or is reported"
     expect(upstream.requests.length).toBe(before);
   });
 });
+
+describe("item 8: Anthropic document context and citations", () => {
+  const body = (model: string) => ({
+    model,
+    max_tokens: 50,
+    messages: [
+      {
+        role: "user",
+        content: [
+          {
+            type: "document",
+            source: { type: "base64", media_type: "application/pdf", data: "JVBERi0xLjQK" },
+            context: "Internal memo, 2024",
+            citations: { enabled: true },
+          },
+          { type: "text", text: "Summarise." },
+        ],
+      },
+    ],
+  });
+
+  it("messages client, openai upstream: reported; strict refuses before any upstream call", async () => {
+    upstream.script((request) => ({ body: SAYING.openai!(request, "ok") }));
+    const res = await postJson(`${stack.gateway.url}/v1/messages`, body(SCRIPTED_MODEL.openai));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(/parts\[0\]\.context=dropped/);
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(/parts\[0\]\.citations=dropped/);
+    const before = upstream.requests.length;
+    const strict = await postJson(`${stack.gateway.url}/v1/messages`, body(SCRIPTED_MODEL.openai), {
+      ...auth(),
+      "x-interlingua-strict": "true",
+    });
+    expect(strict.status).toBe(400);
+    expect(upstream.requests.length).toBe(before);
+  });
+});
