@@ -810,3 +810,256 @@ describe("item 7: tool names the upstream refuses are renamed there and back", (
     expect(res.headers.get("x-interlingua-warnings")).toMatch(/messages\[1\]=dropped/);
   });
 });
+
+// --- Item 5: sources kept ------------------------------------------------------------------------
+
+describe("item 5: citations reach the client (non-stream)", () => {
+  const ANSWER = "Paris is the capital of France.";
+  it("chat client, anthropic upstream: web_search citations become url_citation annotations", async () => {
+    upstream.script(() => ({
+      body: JSON.stringify({
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model: "m",
+        content: [
+          {
+            type: "text",
+            text: ANSWER,
+            citations: [
+              {
+                type: "web_search_result_location",
+                url: "https://example.org/france",
+                title: "France",
+                cited_text: "Paris is the capital and largest city of France.",
+                encrypted_index: "Eo8BCioIAhgB",
+              },
+            ],
+          },
+        ],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: 3, output_tokens: 5 },
+      }),
+    }));
+    const res = await call("chat", "anthropic", false);
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.text) as Json;
+    const data = (body["data"] ?? body) as { choices: { message: Record<string, unknown> }[] };
+    expect(data.choices[0]?.message["annotations"]).toEqual([
+      {
+        type: "url_citation",
+        url_citation: {
+          url: "https://example.org/france",
+          title: "France",
+          start_index: 0,
+          end_index: ANSWER.length,
+        },
+      },
+    ]);
+  });
+
+  it("messages client, openai upstream: url_citation annotations become text citations", async () => {
+    upstream.script(() => ({
+      body: JSON.stringify({
+        ...chatBase,
+        object: "chat.completion",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "stop",
+            message: {
+              role: "assistant",
+              content: ANSWER,
+              annotations: [
+                {
+                  type: "url_citation",
+                  url_citation: {
+                    url: "https://example.org/france",
+                    title: "France",
+                    start_index: 0,
+                    end_index: 5,
+                  },
+                },
+              ],
+            },
+          },
+        ],
+        usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+      }),
+    }));
+    const res = await call("messages", "openai", false);
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.text) as Json;
+    const data = (body["data"] ?? body) as { content: Record<string, unknown>[] };
+    expect(data.content).toEqual([
+      {
+        type: "text",
+        text: "Paris",
+        citations: [
+          {
+            type: "web_search_result_location",
+            url: "https://example.org/france",
+            title: "France",
+            cited_text: "Paris",
+            encrypted_index: "",
+          },
+        ],
+      },
+      { type: "text", text: ANSWER.slice(5) },
+    ]);
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(/citations\[0\]=mapped/);
+  });
+});
+
+describe("item 5: Gemini grounding reaches a Responses client (non-stream)", () => {
+  it("responses client, gemini upstream: groundingSupports become url_citation annotations", async () => {
+    const text = "Zürich is big. Bern is the capital.";
+    const bytes = (s: string) => new TextEncoder().encode(s).length;
+    upstream.script(() => ({
+      body: JSON.stringify({
+        candidates: [
+          {
+            content: { role: "model", parts: [{ text }] },
+            finishReason: "STOP",
+            index: 0,
+            groundingMetadata: {
+              groundingChunks: [{ web: { uri: "https://b.example", title: "b.example" } }],
+              groundingSupports: [
+                {
+                  segment: { startIndex: bytes("Zürich is big. "), endIndex: bytes(text) },
+                  groundingChunkIndices: [0],
+                },
+              ],
+            },
+          },
+        ],
+        usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenCount: 12 },
+        modelVersion: "m",
+        responseId: "r1",
+      }),
+    }));
+    const { path, body } = REQUEST.responses({
+      model: SCRIPTED_MODEL.gemini,
+      text: "hi",
+      stream: false,
+    });
+    const res = await postJson(stack.gateway.url + path, body, {
+      ...auth(),
+      "x-interlingua-envelope": "bare",
+    });
+    expect(res.status).toBe(200);
+    const out = JSON.parse(res.text) as { output: { content?: Record<string, unknown>[] }[] };
+    const part = out.output.flatMap((item) => item.content ?? [])[0];
+    expect(part?.["annotations"]).toEqual([
+      {
+        type: "url_citation",
+        start_index: 15,
+        end_index: text.length,
+        url: "https://b.example",
+        title: "b.example",
+      },
+    ]);
+    expect(text.slice(15)).toBe("Bern is the capital.");
+  });
+});
+
+// --- Item 8: a system message in the middle of a chat ------------------------------------------
+
+describe("item 8: a system message in the middle keeps its place or is reported", () => {
+  const body = (model: string) => ({
+    model,
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+      { role: "system", content: "From now on answer in French." },
+      { role: "user", content: "how are you?" },
+    ],
+  });
+  it("chat client, openai-responses upstream: the system item stays between the turns", async () => {
+    upstream.script(() => ({
+      body: JSON.stringify({
+        id: "resp_1",
+        object: "response",
+        created_at: 1,
+        model: "m",
+        status: "completed",
+        output: [
+          {
+            type: "message",
+            id: "m1",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: "ok", annotations: [] }],
+          },
+        ],
+        usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4 },
+      }),
+    }));
+    const before = upstream.requests.length;
+    const res = await postJson(
+      `${stack.gateway.url}/v1/chat/completions`,
+      body(SCRIPTED_MODEL["openai-responses"]),
+    );
+    expect(res.status).toBe(200);
+    const sent = upstream.requests[before]?.body as { input: Json[]; instructions?: string };
+    expect(sent.instructions).toBe("Be brief.");
+    expect(sent.input.map((item) => item["role"])).toEqual(["user", "assistant", "system", "user"]);
+  });
+
+  it("chat client, anthropic upstream: moved to the front with a warning; strict refuses", async () => {
+    upstream.script((request) => ({ body: SAYING.anthropic!(request, "ok") }));
+    const res = await postJson(
+      `${stack.gateway.url}/v1/chat/completions`,
+      body(SCRIPTED_MODEL.anthropic),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(/system\[1\]\.position=dropped/);
+    const before = upstream.requests.length;
+    const strict = await postJson(
+      `${stack.gateway.url}/v1/chat/completions`,
+      body(SCRIPTED_MODEL.anthropic),
+      { ...auth(), "x-interlingua-strict": "true" },
+    );
+    expect(strict.status).toBe(400);
+    expect(strict.text).toContain("system[1].position");
+    expect(upstream.requests.length).toBe(before);
+  });
+});
+
+describe("item 8: Anthropic document context and citations", () => {
+  const body = (model: string) => ({
+    model,
+    max_tokens: 50,
+    messages: [
+      {
+        role: "user",
+        content: [
+          {
+            type: "document",
+            source: { type: "base64", media_type: "application/pdf", data: "JVBERi0xLjQK" },
+            context: "Internal memo, 2024",
+            citations: { enabled: true },
+          },
+          { type: "text", text: "Summarise." },
+        ],
+      },
+    ],
+  });
+
+  it("messages client, openai upstream: reported; strict refuses before any upstream call", async () => {
+    upstream.script((request) => ({ body: SAYING.openai!(request, "ok") }));
+    const res = await postJson(`${stack.gateway.url}/v1/messages`, body(SCRIPTED_MODEL.openai));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(/parts\[0\]\.context=dropped/);
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(/parts\[0\]\.citations=dropped/);
+    const before = upstream.requests.length;
+    const strict = await postJson(`${stack.gateway.url}/v1/messages`, body(SCRIPTED_MODEL.openai), {
+      ...auth(),
+      "x-interlingua-strict": "true",
+    });
+    expect(strict.status).toBe(400);
+    expect(upstream.requests.length).toBe(before);
+  });
+});

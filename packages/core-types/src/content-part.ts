@@ -6,9 +6,28 @@ import { cacheControlSchema } from "./cache-control.js";
  * one of these. `signature` fields carry opaque provider tokens byte for byte (Anthropic thinking
  * signatures, Gemini thoughtSignature); they are never invented.
  */
+/**
+ * A source the model cited for (part of) a text part. `startIndex`/`endIndex` are UTF-16 code-unit
+ * offsets into that part's `text` (OpenAI `url_citation` semantics, end exclusive); absent, the
+ * citation covers the whole part (Anthropic attaches citations to a text block). Codecs shift the
+ * offsets when they join parts and convert from other units (Gemini's UTF-8 byte segments).
+ */
+export const citationSchema = z.object({
+  type: z.literal("url"),
+  url: z.string(),
+  title: z.string().exactOptional(),
+  startIndex: z.int().nonnegative().exactOptional(),
+  endIndex: z.int().nonnegative().exactOptional(),
+  /** The quoted source text, when the format gives it (Anthropic `cited_text`). */
+  citedText: z.string().exactOptional(),
+});
+export type Citation = z.infer<typeof citationSchema>;
+
 export const textPartSchema = z.object({
   type: z.literal("text"),
   text: z.string(),
+  /** Sources for this text (web-search results, grounding); see `citationSchema`. */
+  citations: z.array(citationSchema).exactOptional(),
   cacheControl: cacheControlSchema.exactOptional(),
   /** Gemini attaches thoughtSignature to text parts too; it must come back unchanged. */
   signature: z.string().exactOptional(),
@@ -40,6 +59,10 @@ export const filePartSchema = z.object({
   type: z.literal("file"),
   source: fileSourceSchema,
   filename: z.string().exactOptional(),
+  /** Anthropic document `context`: text about the document the model may use but not cite. */
+  context: z.string().exactOptional(),
+  /** Anthropic document `citations.enabled`: whether answers may cite this document. */
+  citations: z.boolean().exactOptional(),
   cacheControl: cacheControlSchema.exactOptional(),
 });
 export type FilePart = z.infer<typeof filePartSchema>;
@@ -117,3 +140,24 @@ export const partSchema = z.discriminatedUnion("type", [
 ]);
 export type Part = z.infer<typeof partSchema>;
 export type PartType = Part["type"];
+
+/**
+ * For formats without Anthropic's document fields: reports a file part's `context` and
+ * `citations` as dropped (`<feature>.context`, `<feature>.citations`), so strict mode refuses.
+ */
+export function warnDocumentFields(
+  part: FilePart,
+  feature: string,
+  warn: ((warning: { type: "dropped"; feature: string; message: string }) => void) | undefined,
+): void {
+  if (part.context !== undefined) {
+    warn?.({ type: "dropped", feature: `${feature}.context`, message: "files carry no context" });
+  }
+  if (part.citations !== undefined) {
+    warn?.({
+      type: "dropped",
+      feature: `${feature}.citations`,
+      message: "files carry no citation setting",
+    });
+  }
+}

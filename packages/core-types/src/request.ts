@@ -7,6 +7,7 @@ import { responseFormatSchema } from "./response-format.js";
 import { samplingSchema } from "./sampling.js";
 import { thinkingConfigSchema } from "./thinking-config.js";
 import { toolChoiceSchema, toolSchema } from "./tool.js";
+import type { Warning } from "./warning.js";
 import { extrasSchema } from "./wire-format.js";
 
 /** The interlingua request: what every format's request parses to and renders from. */
@@ -14,6 +15,12 @@ export const requestSchema = z.object({
   model: z.string().min(1),
   /** System instructions in order; formats with several system messages merge here. */
   system: z.array(textPartSchema),
+  /**
+   * Where each system part stood among the turns: `systemAt[i]` is how many of `messages` came
+   * before `system[i]` in the client's order. Absent, every system part came first. Formats with
+   * system turns in place (Responses, chat) use it; others move them to the front and report it.
+   */
+  systemAt: z.array(z.int().nonnegative()).exactOptional(),
   messages: z.array(messageSchema),
   sampling: samplingSchema,
   tools: z.array(toolSchema),
@@ -34,3 +41,21 @@ export const requestSchema = z.object({
   extras: extrasSchema.exactOptional(),
 });
 export type Request = z.infer<typeof requestSchema>;
+
+/**
+ * For formats that hold system text only before the turns: reports each system part that stood
+ * later (`system[i].position`, dropped, so strict mode refuses it) — it is sent at the front.
+ */
+export function warnMovedSystem(
+  request: Pick<Request, "systemAt">,
+  onWarning: ((warning: Warning) => void) | undefined,
+): void {
+  request.systemAt?.forEach((at, i) => {
+    if (at === 0) return;
+    onWarning?.({
+      type: "dropped",
+      feature: `system[${i}].position`,
+      message: `a system message after ${at} turn(s) is sent before the first turn`,
+    });
+  });
+}

@@ -281,6 +281,8 @@ export const chatResponseMessageSchema = z.object({
   tool_calls: z.array(chatToolCallSchema).nullable().optional(),
   reasoning_details: z.array(chatReasoningDetailSchema).nullish(),
   thinking_blocks: z.array(chatThinkingBlockSchema).nullish(),
+  /** Web-search sources; `url_citation` ones become text-part citations, others are skipped. */
+  annotations: z.array(z.unknown()).nullish(),
 });
 export type ChatResponseMessage = z.infer<typeof chatResponseMessageSchema>;
 
@@ -371,3 +373,15 @@ export const chatStreamErrorSchema = z.object({
   }),
 });
 export type ChatStreamError = z.infer<typeof chatStreamErrorSchema>;
+
+/** OpenAI's `url_citation` annotation: character indices into the message content. */
+export const chatUrlCitationSchema = z.object({
+  type: z.literal("url_citation"),
+  url_citation: z.object({
+    url: z.string(),
+    title: z.string().optional(),
+    start_index: count.optional(),
+    end_index: count.optional(),
+  }),
+});
+export type ChatUrlCitation = z.infer<typeof chatUrlCitationSchema>;

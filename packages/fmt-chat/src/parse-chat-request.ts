@@ -75,6 +75,7 @@ const isJson = (text: string): boolean => {
 /** The conversion alone, for a body already validated with `chatRequestSchema`. */
 export function chatRequestToCanonical(wire: ChatRequestWire): Request {
   const system: TextPart[] = [];
+  const systemAt: number[] = [];
   const messages: Message[] = [];
   // A tool message names its call only by id; the call's name is implied by the assistant turn that
   // made it, and formats that match results by name (native) need it, so it is re-derived here.
@@ -83,10 +84,12 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
     switch (message.role) {
       case "system":
       case "developer":
-        // Hoisted in order: the canonical model keeps system text apart from the turns.
+        // Hoisted in order: the canonical model keeps system text apart from the turns, and
+        // `systemAt` where each stood.
         if (typeof message.content === "string")
           system.push({ type: "text", text: message.content });
         else for (const block of message.content) system.push(parseTextBlock(block));
+        while (systemAt.length < system.length) systemAt.push(messages.length);
         return;
       case "user": {
         const parts: UserPart[] =
@@ -137,6 +140,7 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
     tools: parseTools(wire),
     stream: wire.stream ?? false,
   };
+  if (systemAt.some((at) => at > 0)) request.systemAt = systemAt;
   if (wire.tool_choice != null) request.toolChoice = parseChatToolChoice(wire.tool_choice);
   if (wire.parallel_tool_calls != null) request.parallelToolCalls = wire.parallel_tool_calls;
   const thinking =

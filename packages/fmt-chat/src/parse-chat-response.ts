@@ -1,10 +1,11 @@
-import type { Choice, FinishReason, Response, TextPart } from "@interlingua/core-types";
+import type { Choice, Citation, FinishReason, Response, TextPart } from "@interlingua/core-types";
 import { malformedReplyFromZod } from "@interlingua/errors";
 import {
   type ChatChoice,
   type ChatResponseWire,
   chatResponseKeys,
   chatResponseSchema,
+  chatUrlCitationSchema,
 } from "./chat-api.js";
 import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
@@ -52,6 +53,8 @@ function parseChoice(choice: ChatChoice): Choice {
   // Content then refusal, as one text: a stream sends them down the same text channel.
   const text = (message.content ?? "") + (message.refusal ?? "");
   const texts: TextPart[] = text === "" ? [] : [{ type: "text", text }];
+  const citations = parseChatAnnotations(message.annotations);
+  if (texts[0] !== undefined && citations.length > 0) texts[0].citations = citations;
   const calls = parseChatToolCalls(message.tool_calls);
   const reasoning = parseReasoningDetails(message.reasoning_details, message.thinking_blocks);
   const parts = withReasoning(
@@ -63,4 +66,22 @@ function parseChoice(choice: ChatChoice): Choice {
   let finishReason: FinishReason = parseChatFinishReason(choice.finish_reason);
   if (message.refusal) finishReason = { ...finishReason, unified: "content-filter" };
   return { index: choice.index, message: { role: "assistant", parts }, finishReason };
+}
+
+/** `url_citation` annotations -> canonical citations (same UTF-16 indices); other kinds skipped. */
+export function parseChatAnnotations(
+  annotations: readonly unknown[] | null | undefined,
+): Citation[] {
+  const out: Citation[] = [];
+  for (const annotation of annotations ?? []) {
+    const parsed = chatUrlCitationSchema.safeParse(annotation);
+    if (!parsed.success) continue;
+    const u = parsed.data.url_citation;
+    const citation: Citation = { type: "url", url: u.url };
+    if (u.title !== undefined) citation.title = u.title;
+    if (u.start_index !== undefined) citation.startIndex = u.start_index;
+    if (u.end_index !== undefined) citation.endIndex = u.end_index;
+    out.push(citation);
+  }
+  return out;
 }

@@ -1,22 +1,22 @@
-import type {
-  AssistantMessage,
-  FilePart,
-  ImagePart,
-  RenderOptions,
-  Request,
-  ResponseFormat,
-  TextPart,
-  Tool,
-  ToolMessage,
-  UserMessage,
-  UserPart,
-  Warning,
-} from "@interlingua/core-types";
 import {
+  type AssistantMessage,
+  type FilePart,
   formatDataUrl,
+  type ImagePart,
   isOpenApiDialect,
   type JsonObject,
   openApiToJsonSchema,
+  type RenderOptions,
+  type Request,
+  type ResponseFormat,
+  type TextPart,
+  type Tool,
+  type ToolMessage,
+  type UserMessage,
+  type UserPart,
+  type Warning,
+  warnDocumentFields,
+  warnMovedSystem,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import type {
@@ -59,6 +59,7 @@ const ignore: Warn = () => {};
  */
 export function renderChatRequest(request: Request, options?: ChatRenderOptions): ChatRequestWire {
   const warn = options?.onWarning ?? ignore;
+  warnMovedSystem(request, warn);
   const out: ChatRequestWire = {
     ...request.extras?.chat,
     model: request.model,
@@ -211,6 +212,7 @@ function imageBlock(part: ImagePart): ChatImageBlock {
  * goes as an image and any other type is refused here, naming the part, before the call.
  */
 function fileBlock(part: FilePart, at: string, warn: Warn): ChatFileBlock | ChatImageBlock {
+  warnDocumentFields(part, at, warn);
   const source = part.source;
   if (source.type === "url") {
     throw invalidRequest(
@@ -262,6 +264,13 @@ function renderAssistantMessage(
         reasoning.push(part.text);
         return;
       case "text":
+        if (part.citations !== undefined) {
+          warn({
+            type: "dropped",
+            feature: `${partAt}.citations`,
+            message: "chat request messages have no annotations",
+          });
+        }
         texts.push(part);
         return;
       case "tool-call":

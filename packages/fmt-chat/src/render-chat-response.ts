@@ -1,6 +1,7 @@
 import {
   addFields,
   type Choice,
+  type Citation,
   type RenderOptions,
   type Response,
   type Warning,
@@ -44,6 +45,44 @@ export interface RenderedChatMessage {
   tool_calls?: ChatToolCall[];
   /** Signatures and redacted thinking, when there are any (chat-reasoning-details.ts). */
   reasoning_details?: ChatReasoningDetailOut[];
+  /** Text-part citations as OpenAI `url_citation`s, indices into the joined `content`. */
+  annotations?: RenderedUrlCitation[];
+}
+
+export interface RenderedUrlCitation {
+  type: "url_citation";
+  url_citation: { url: string; title: string; start_index: number; end_index: number };
+}
+
+/**
+ * Citations of a text part that starts at `offset` in chat's joined content -> url_citation
+ * annotations. A citation without indices covers its whole part; chat has no cited-text field.
+ */
+export function renderCitations(
+  part: { text: string; citations?: readonly Citation[] },
+  offset: number,
+  out: RenderedUrlCitation[],
+  warn: (warning: Warning) => void,
+  at: string,
+): void {
+  part.citations?.forEach((c, k) => {
+    out.push({
+      type: "url_citation",
+      url_citation: {
+        url: c.url,
+        title: c.title ?? "",
+        start_index: offset + (c.startIndex ?? 0),
+        end_index: offset + (c.endIndex ?? part.text.length),
+      },
+    });
+    if (c.citedText !== undefined) {
+      warn({
+        type: "dropped",
+        feature: `${at}.citations[${k}].citedText`,
+        message: "chat url_citation has no cited text",
+      });
+    }
+  });
 }
 
 type Warn = (warning: Warning) => void;
@@ -86,6 +125,8 @@ export function warnDroppedUsage(response: Pick<Response, "usage">, warn: Warn):
 function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
   const at = `choices[${choice.index}]`;
   const texts: string[] = [];
+  let textLength = 0;
+  const annotations: RenderedUrlCitation[] = [];
   const reasoning: string[] = [];
   const calls: ChatToolCall[] = [];
   const details = renderReasoningDetails(choice.message.parts);
@@ -93,7 +134,9 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
     const partAt = `${at}.message.parts[${j}]`;
     switch (part.type) {
       case "text":
+        renderCitations(part, textLength, annotations, warn, partAt);
         texts.push(part.text);
+        textLength += part.text.length;
         return;
       case "thinking":
         reasoning.push(part.text);
@@ -124,6 +167,7 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
   };
   if (reasoning.length > 0) message.reasoning_content = reasoning.join("");
   if (calls.length > 0) message.tool_calls = calls;
+  if (annotations.length > 0) message.annotations = annotations;
   if (details !== undefined) message.reasoning_details = details;
   if (isFinishReasonMapped(choice.finishReason)) {
     warn({

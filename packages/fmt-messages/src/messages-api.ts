@@ -1,5 +1,6 @@
 import { jsonObjectSchema } from "@interlingua/core-types";
 import * as z from "zod";
+import type { MessagesCitedTextBlock } from "./messages-citations.js";
 import { messagesPassThroughShape } from "./messages-request-fields.js";
 
 /**
@@ -22,7 +23,7 @@ export const messagesTextBlockSchema = z.object({
   type: z.literal("text"),
   text: z.string(),
   cache_control: opt(messagesCacheControlSchema),
-  /** Citation records; the canonical model has no place for them, so they are read and dropped. */
+  /** Citation records; `web_search_result_location` ones become canonical citations. */
   citations: opt(z.array(z.unknown())),
 });
 export type MessagesTextBlock = z.infer<typeof messagesTextBlockSchema>;
@@ -52,7 +53,7 @@ export const messagesDocumentBlockSchema = z.object({
   type: z.literal("document"),
   source: messagesDocumentSourceSchema,
   title: opt(z.string()),
-  /** Read and dropped, like text citations (see the README loss table). */
+  /** Kept on the canonical file part (`context`, `citations`); other formats report them. */
   context: opt(z.string()),
   citations: opt(z.object({ enabled: z.boolean().optional() })),
   cache_control: opt(messagesCacheControlSchema),
@@ -288,7 +289,7 @@ export interface MessagesResultWire {
 }
 
 export type MessagesResponseBlockOut =
-  | { type: "text"; text: string }
+  | MessagesCitedTextBlock
   | {
       type: "tool_use";
       id: string;

@@ -138,7 +138,7 @@ describe("the client-facing result", () => {
     ]);
   });
 
-  it("ignores caller on tool_use, text citations, unknown blocks and unknown fields", () => {
+  it("ignores caller on tool_use, unknown blocks and unknown fields; keeps citations", () => {
     const parsed = parseMessagesResponse({
       id: "msg_1",
       type: "message",
@@ -161,7 +161,7 @@ describe("the client-facing result", () => {
       usage: { input_tokens: 3, output_tokens: 4, server_tool_use: { web_search_requests: 1 } },
     });
     expect(parsed.choices[0]?.message.parts).toEqual([
-      { type: "text", text: "See" },
+      { type: "text", text: "See", citations: [{ type: "url", url: "u" }] },
       { type: "tool-call", id: "toolu_1", name: "f", arguments: '{"x":1}' },
     ]);
     expect(parsed.extras).toBeUndefined();

@@ -78,11 +78,14 @@ function block(b: MessagesContentBlock): MessagesContentBlock | undefined {
             : s.type === "text"
               ? { type: "text" as const, media_type: s.media_type, data: s.data }
               : { type: "base64" as const, media_type: s.media_type, data: s.data };
-      // `context` and `citations` have no canonical home.
       return {
         type: "document",
         source,
         ...(typeof b.title === "string" ? { title: b.title } : {}),
+        ...(typeof b.context === "string" ? { context: b.context } : {}),
+        ...(typeof b.citations?.enabled === "boolean"
+          ? { citations: { enabled: b.citations.enabled } }
+          : {}),
         ...cache(b),
       };
     }
@@ -130,7 +133,7 @@ function block(b: MessagesContentBlock): MessagesContentBlock | undefined {
  * - `stream: false` is omitted; `null` optional fields are omitted;
  * - blank (empty or whitespace-only) text blocks are removed everywhere, and a system prompt or
  *   message left empty is removed; thinking blocks without a signature are removed;
- * - text `citations` and document `context`/`citations` are removed;
+ * - text `citations` are removed; document `context`/`citations.enabled` stay;
  * - consecutive messages of one role are merged, and a user turn's tool_result blocks come first;
  * - message content is a string exactly when it is one text block without cache_control; a
  *   tool_result's content likewise, and an empty one is omitted;

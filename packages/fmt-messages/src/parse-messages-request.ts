@@ -263,6 +263,8 @@ function parseDocument(block: MessagesDocumentBlock): FilePart {
       break;
   }
   if (typeof block.title === "string") part.filename = block.title;
+  if (typeof block.context === "string") part.context = block.context;
+  if (typeof block.citations?.enabled === "boolean") part.citations = block.citations.enabled;
   const cacheControl = fromMessagesCacheControl(block.cache_control);
   if (cacheControl) part.cacheControl = cacheControl;
   return part;

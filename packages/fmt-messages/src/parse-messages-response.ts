@@ -1,6 +1,7 @@
 import {
   type AssistantPart,
   type Choice,
+  type Citation,
   type Response,
   stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
@@ -19,8 +20,12 @@ import { signatureOf } from "./unsigned-thinking.js";
 
 export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart {
   switch (block.type) {
-    case "text":
-      return { type: "text", text: block.text };
+    case "text": {
+      const citations = parseMessagesCitations(block.citations);
+      return citations.length > 0
+        ? { type: "text", text: block.text, citations }
+        : { type: "text", text: block.text };
+    }
     case "tool_use":
       return {
         type: "tool-call",
@@ -41,7 +46,7 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
  * A messages-format result (from Anthropic or a client) -> canonical. Anthropic sends no creation
  * time, so `created` is 0 and the caller stamps it. A non-null `stop_details` is kept in
  * `extras.messages.stop_details` (exact) and a refusal's category and explanation on the finish
- * reason (for other formats); text citations and `caller` on tool_use are ignored.
+ * reason (for other formats); web-search text citations are kept, `caller` on tool_use is ignored.
  */
 export function parseMessagesResponse(wire: unknown): Response {
   const parsed = messagesResponseSchema.safeParse(wire);
@@ -65,4 +70,25 @@ export function parseMessagesResponse(wire: unknown): Response {
   };
   if (w.stop_details) response.extras = { [MESSAGES_EXTRAS]: { stop_details: w.stop_details } };
   return response;
+}
+
+/**
+ * Anthropic text-block citations -> canonical. `web_search_result_location` (url, title,
+ * cited_text) covers the whole block, so it has no indices; document locations (char, page, block)
+ * name no URL and are skipped. `encrypted_index` is Anthropic's own and is not kept.
+ */
+export function parseMessagesCitations(
+  citations: readonly unknown[] | null | undefined,
+): Citation[] {
+  const out: Citation[] = [];
+  for (const raw of citations ?? []) {
+    if (typeof raw !== "object" || raw === null) continue;
+    const c = raw as Record<string, unknown>;
+    if (c.type !== "web_search_result_location" || typeof c.url !== "string") continue;
+    const citation: Citation = { type: "url", url: c.url };
+    if (typeof c.title === "string") citation.title = c.title;
+    if (typeof c.cited_text === "string") citation.citedText = c.cited_text;
+    out.push(citation);
+  }
+  return out;
 }

@@ -18,6 +18,7 @@ import {
   type ToolResultPart,
   type UserPart,
   type Warning,
+  warnMovedSystem,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import { base64ToText } from "./base64-text.js";
@@ -81,6 +82,7 @@ export function renderMessagesRequest(
 ): MessagesRequestWire {
   const onWarning = options.onWarning;
   const warn: Warn = (type, feature, message) => onWarning?.({ type, feature, message });
+  warnMovedSystem(request, onWarning);
   const sampling = request.sampling;
 
   if (sampling.n !== undefined && sampling.n > 1) {
@@ -195,6 +197,10 @@ function renderText(part: TextPart, feature: string, warn: Warn): MessagesTextBl
       `${feature}.signature`,
       "text blocks carry no signature in the messages protocol",
     );
+  }
+  if (part.citations !== undefined) {
+    // Anthropic checks a web-search citation's encrypted_index, which the canonical model lacks.
+    warn("dropped", `${feature}.citations`, "history citations are not sent to Anthropic");
   }
   if (isBlank(part.text)) {
     warn("dropped", feature, "empty or whitespace-only text is never sent to Anthropic");
@@ -382,6 +388,8 @@ function renderFile(
     }
   }
   if (part.filename !== undefined) block.title = part.filename;
+  if (part.context !== undefined) block.context = part.context;
+  if (part.citations !== undefined) block.citations = { enabled: part.citations };
   if (part.cacheControl) block.cache_control = toMessagesCacheControl(part.cacheControl);
   return block;
 }

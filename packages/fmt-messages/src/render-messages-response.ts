@@ -8,6 +8,7 @@ import {
 import { carrierBlock } from "./carried-signatures.js";
 import { toMessagesStopReason } from "./map-messages-finish-reason.js";
 import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-api.js";
+import { renderCitedText } from "./messages-citations.js";
 import { messagesExtras } from "./messages-extras.js";
 import { renderStopDetails } from "./messages-stop-details.js";
 import { toMessagesUsage } from "./messages-usage.js";
@@ -98,7 +99,15 @@ export function renderMessagesResponse(
   }
   const content: MessagesResponseBlockOut[] = [];
   choice?.message.parts.forEach((part, i) => {
-    const block = renderBlock(part, `choices[0].message.parts[${i}]`, warn);
+    const feature = `choices[0].message.parts[${i}]`;
+    if (part.type === "text" && part.citations !== undefined) {
+      if (part.signature !== undefined) {
+        warn("dropped", `${feature}.signature`, "text blocks carry no signature");
+      }
+      content.push(...renderCitedText(part, feature, warn));
+      return;
+    }
+    const block = renderBlock(part, feature, warn);
     if (block) content.push(block);
     // A signature a tool_use block cannot hold follows it in a carrier block.
     if (part.type === "tool-call" && part.signature !== undefined) {

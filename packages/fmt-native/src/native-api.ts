@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { nativeGroundingMetadataSchema } from "./native-grounding.js";
 import { nativeGenerationPassThroughShape } from "./native-request-fields.js";
 
 /**
@@ -252,6 +253,10 @@ export const nativeCandidateSchema = z.object({
   finishMessage: z.string().optional(),
   index: z.number().int().nonnegative().optional(),
   safetyRatings: z.array(nativeSafetyRatingSchema).optional(),
+  /** Search grounding: sources and the text segments they support (native-grounding.ts). */
+  groundingMetadata: nativeGroundingMetadataSchema.optional(),
+  /** Recitation sources; not carried (reported). */
+  citationMetadata: z.unknown().optional(),
 });
 
 export const nativeResponseSchema = z.looseObject({

@@ -7,6 +7,7 @@ import {
   type RenderOptions,
   stringifyJsonKeepingNumbers,
   type UserPart,
+  warnDocumentFields,
 } from "@interlingua/core-types";
 import { invalidField, invalidRequest } from "@interlingua/errors";
 import type { NativeCacheControl, NativePart } from "./native-api.js";
@@ -167,6 +168,7 @@ function renderMedia(
   ctx: PartRenderContext,
 ): NativePart {
   const warn = ctx.options?.onWarning;
+  if (part.type === "file") warnDocumentFields(part, feature, warn);
   if (part.type === "image") {
     if (part.detail !== undefined) {
       warn?.({
@@ -276,6 +278,13 @@ export function renderAssistantPart(
 ): NativePart | undefined {
   switch (part.type) {
     case "text":
+      if (part.citations !== undefined) {
+        ctx.options?.onWarning?.({
+          type: "dropped",
+          feature: `${feature}.citations`,
+          message: "citations are not yet written as groundingMetadata",
+        });
+      }
       return renderText(part.text, part.signature, part.cacheControl);
     case "thinking": {
       const out: NativePart = { text: part.text, thought: true };

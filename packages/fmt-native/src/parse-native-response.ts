@@ -5,8 +5,9 @@ import type {
   RenderOptions,
   Response,
   SafetyRating,
+  TextPart,
 } from "@interlingua/core-types";
-import { malformedReplyFromZod } from "@interlingua/errors";
+import { badGateway, GatewayError, malformedReplyFromZod } from "@interlingua/errors";
 import { blockedChoice } from "./blocked-prompt.js";
 import { restoreCarriedThinking } from "./carried-thinking.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
@@ -17,6 +18,7 @@ import {
   nativeResponseSchema,
 } from "./native-api.js";
 import { buildExtras, type NativeBookkeeping } from "./native-extras.js";
+import { applyGrounding } from "./native-grounding.js";
 import { hasDataField, type PartParseContext, parseAssistantPart } from "./native-parts.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 
@@ -61,7 +63,7 @@ export const createTimeOf = (created: number): string | undefined =>
  * model ("" when absent); created comes from createTime when the upstream sends one. Function
  * calls without an id get `gemini_call_<responseId>_<candidate>_<n>`. Unknown top-level fields are
  * kept in extras.native; finishMessage is the finish reason's explanation; unknown candidate
- * fields (citations, grounding) are not kept.
+ * fields are not kept, except groundingMetadata's web sources, which become text citations.
  * A blocked prompt (blockReason, no candidates) is one empty choice finished content-filter.
  * Code-execution parts become fenced text (reported, `native-code-execution.ts`); a part of a
  * kind this codec does not know is dropped and reported, never a failed reply.
@@ -77,6 +79,7 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
     let calls = 0;
     const ctx: PartParseContext = { book, nextCallId: () => generatedCallId(id, index, calls++) };
     const read: AssistantPart[] = [];
+    const textParts = new Map<number, TextPart>();
     (candidate.content?.parts ?? []).forEach((part, p) => {
       const path = `candidates[${c}].content.parts[${p}]`;
       if (!hasDataField(part)) {
@@ -94,8 +97,25 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
           message: "code execution (executableCode / codeExecutionResult) is carried as text",
         });
       }
-      read.push(parseAssistantPart(part, ["candidates", c, "content", "parts", p], ctx));
+      const out = parseReplyPart(part, ["candidates", c, "content", "parts", p], ctx);
+      if (out.type === "text") textParts.set(p, out);
+      read.push(out);
     });
+    if (candidate.groundingMetadata !== undefined) {
+      applyGrounding(
+        candidate.groundingMetadata,
+        textParts,
+        `candidates[${c}]`,
+        options?.onWarning,
+      );
+    }
+    if (candidate.citationMetadata !== undefined) {
+      options?.onWarning?.({
+        type: "dropped",
+        feature: `candidates[${c}].citationMetadata`,
+        message: "recitation sources (citationMetadata) are not carried",
+      });
+    }
     // Another provider's thinking carried on a visible part's signature is a thinking part again.
     const parts: AssistantPart[] = restoreCarriedThinking(read);
     const choice: Choice = {
@@ -137,3 +157,22 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
 }
 
 const hasCall = (parts: AssistantPart[]) => parts.some((p) => p.type === "tool-call");
+
+/**
+ * A reply part the part reader refuses (two data fields, a functionResponse from the model) is the
+ * upstream's fault: a 502 malformed reply, never the 400 the same check gives a client's request.
+ */
+function parseReplyPart(
+  part: Parameters<typeof parseAssistantPart>[0],
+  path: Parameters<typeof parseAssistantPart>[1],
+  ctx: PartParseContext,
+): AssistantPart {
+  try {
+    return parseAssistantPart(part, path, ctx);
+  } catch (error) {
+    if (error instanceof GatewayError && error.status === 400) {
+      throw badGateway(`Upstream sent an invalid response: ${error.message}`);
+    }
+    throw error;
+  }
+}

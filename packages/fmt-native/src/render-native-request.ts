@@ -1,11 +1,12 @@
-import type {
-  FunctionTool,
-  JsonObject,
-  Message,
-  RenderOptions,
-  Request,
-  Sampling,
-  Tool,
+import {
+  type FunctionTool,
+  type JsonObject,
+  type Message,
+  type RenderOptions,
+  type Request,
+  type Sampling,
+  type Tool,
+  warnMovedSystem,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import { renderNativeThinkingConfig } from "./map-native-thinking-config.js";
@@ -320,6 +321,7 @@ export function renderNativeRequest(request: Request, options?: RenderOptions): 
   const book = readBookkeeping(request.extras);
   const ctx: PartRenderContext = { book, options };
   reportDropped(request, options);
+  warnMovedSystem(request, options?.onWarning);
   const body: NativeRequestWire = {
     ...readUnknownFields(request.extras),
     contents: renderContents(orderToolResults(request.messages, options?.onWarning), ctx),

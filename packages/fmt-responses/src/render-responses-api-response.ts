@@ -37,8 +37,61 @@ export function renderResponsesApiResponse(
   for (const event of responseToEvents(response)) encoder.push(event, keepLast);
   encoder.end(keepLast);
   const object = (JSON.parse(last) as { response: ResponsesApiResponseWire }).response;
+  const first = response.choices[0];
+  if (first !== undefined) addAnnotations(object.output, first.message.parts, options.onWarning);
   object.output_text = outputText(object.output);
   return object;
+}
+
+/**
+ * Text-part citations -> `url_citation` annotations on the output_text each part became (one
+ * message item per text part, in order; offsets are the part's own, as in OpenAI's output_text).
+ * A part whose item cannot be found is reported, never dropped silently.
+ */
+function addAnnotations(
+  output: readonly Record<string, unknown>[],
+  parts: Response["choices"][number]["message"]["parts"],
+  onWarning: RenderOptions["onWarning"],
+): void {
+  const texts: Record<string, unknown>[] = [];
+  for (const item of output) {
+    if (item["type"] !== "message" || !Array.isArray(item["content"])) continue;
+    for (const part of item["content"] as Record<string, unknown>[]) {
+      if (part["type"] === "output_text") texts.push(part);
+    }
+  }
+  let next = 0;
+  parts.forEach((part, j) => {
+    if (part.type !== "text") return;
+    let at = next;
+    while (at < texts.length && texts[at]?.["text"] !== part.text) at++;
+    const target = texts[at];
+    if (target !== undefined) next = at + 1;
+    if (part.citations === undefined) return;
+    if (target === undefined) {
+      onWarning?.({
+        type: "dropped",
+        feature: "parts.citations",
+        message: `choices[0].message.parts[${j}].citations: no output_text holds this text`,
+      });
+      return;
+    }
+    target["annotations"] = part.citations.map((c) => ({
+      type: "url_citation",
+      start_index: c.startIndex ?? 0,
+      end_index: c.endIndex ?? part.text.length,
+      url: c.url,
+      title: c.title ?? "",
+    }));
+    part.citations.forEach((c, k) => {
+      if (c.citedText === undefined) return;
+      onWarning?.({
+        type: "dropped",
+        feature: "parts.citations",
+        message: `choices[0].message.parts[${j}].citations[${k}].citedText: url_citation has no cited text`,
+      });
+    });
+  });
 }
 
 function outputText(output: readonly Record<string, unknown>[]): string {

@@ -8,6 +8,7 @@ import {
   type ToolMessage,
   type UserMessage,
   type Warning,
+  warnDocumentFields,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import { imageUrlFromSource } from "./image-url.js";
@@ -161,15 +162,17 @@ function renderReasoning(
 
 function renderInput(request: Request, warn: Warn): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
-  if (request.system.length > 0) {
-    items.push({
-      role: "system",
-      content: request.system.map((part, j) => {
-        dropPartExtras(part, `system[${j}]`, warn);
-        return { type: "input_text", text: part.text };
-      }),
+  // System text stays where the client put it (`systemAt`): one system item per position.
+  const systemItem = (before: number) => {
+    const content: { type: "input_text"; text: string }[] = [];
+    request.system.forEach((part, j) => {
+      if ((request.systemAt?.[j] ?? 0) !== before) return;
+      dropPartExtras(part, `system[${j}]`, warn);
+      content.push({ type: "input_text", text: part.text });
     });
-  }
+    if (content.length > 0) items.push({ role: "system", content });
+  };
+  systemItem(0);
   // A call output names its call by id only; a name that the history already implies is not lost.
   const calls: Calls = { names: new Map(), custom: new Set() };
   request.messages.forEach((message, i) => {
@@ -181,8 +184,10 @@ function renderInput(request: Request, warn: Warn): ResponsesInputItem[] {
         message: `${at}.name: input items have no name`,
       });
     }
+    if (i > 0) systemItem(i);
     renderMessage(message, at, items, calls, warn);
   });
+  if (request.messages.length > 0) systemItem(request.messages.length);
   return items;
 }
 
@@ -217,6 +222,7 @@ function userBlocks(
     const partAt = `${at}.parts[${j}]`;
     if (part.type === "file") {
       dropPartExtras(part, partAt, warn);
+      warnDocumentFields(part, partAt, warn);
       blocks.push(fileBlock(part));
       return;
     }
@@ -283,6 +289,13 @@ function renderAssistant(
     switch (part.type) {
       case "text":
         dropPartExtras(part, partAt, warn);
+        if (part.citations !== undefined) {
+          warn({
+            type: "dropped",
+            feature: "parts.citations",
+            message: `${partAt}.citations: history text is sent without annotations`,
+          });
+        }
         if (!textRun) {
           textRun = [];
           items.push({ role: "assistant", content: textRun });

@@ -47,6 +47,13 @@ export function renderResponsesResponse(
         }
         switch (part.type) {
           case "text":
+            if (part.citations !== undefined) {
+              warn({
+                type: "dropped",
+                feature: "parts.citations",
+                message: `${partAt}.citations: the responses result has no annotations`,
+              });
+            }
             texts.push(part.text);
             return;
           case "tool-call":

@@ -1,0 +1,128 @@
+import type { Response, Warning } from "@interlingua/core-types";
+import { describe, expect, it } from "vitest";
+import { parseMessagesResponse } from "./parse-messages-response.js";
+import { renderMessagesResponse } from "./render-messages-response.js";
+
+function reply(parts: Response["choices"][number]["message"]["parts"]): Response {
+  return {
+    id: "msg_1",
+    model: "m",
+    created: 0,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", parts },
+        finishReason: { unified: "stop", raw: "end_turn" },
+      },
+    ],
+    usage: {
+      inputTokens: 1,
+      outputTokens: 1,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      thinkingTokens: 0,
+    },
+  };
+}
+
+describe("citations in a messages result", () => {
+  it("reads web_search_result_location with url, title and cited_text", () => {
+    const parsed = parseMessagesResponse({
+      id: "msg_1",
+      model: "m",
+      content: [
+        {
+          type: "text",
+          text: "Paris is the capital.",
+          citations: [
+            {
+              type: "web_search_result_location",
+              url: "https://example.org/fr",
+              title: "France",
+              cited_text: "Paris, capital of France",
+              encrypted_index: "EqQ",
+            },
+            { type: "char_location", cited_text: "x", document_index: 0 },
+          ],
+        },
+      ],
+      stop_reason: "end_turn",
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    expect(parsed.choices[0]?.message.parts).toEqual([
+      {
+        type: "text",
+        text: "Paris is the capital.",
+        citations: [
+          {
+            type: "url",
+            url: "https://example.org/fr",
+            title: "France",
+            citedText: "Paris, capital of France",
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("splits a text part at indexed citation bounds, text joined unchanged", () => {
+    const warnings: Warning[] = [];
+    const text = "Paris is big. Lyon is old.";
+    const wire = renderMessagesResponse(
+      reply([
+        {
+          type: "text",
+          text,
+          citations: [
+            { type: "url", url: "https://a", title: "A", startIndex: 0, endIndex: 13 },
+            { type: "url", url: "https://b", startIndex: 14, endIndex: 26, citedText: "Lyon" },
+          ],
+        },
+      ]),
+      { onWarning: (w) => warnings.push(w) },
+    );
+    expect(wire.content).toEqual([
+      {
+        type: "text",
+        text: "Paris is big.",
+        citations: [
+          {
+            type: "web_search_result_location",
+            url: "https://a",
+            title: "A",
+            cited_text: "Paris is big.",
+            encrypted_index: "",
+          },
+        ],
+      },
+      { type: "text", text: " " },
+      {
+        type: "text",
+        text: "Lyon is old.",
+        citations: [
+          {
+            type: "web_search_result_location",
+            url: "https://b",
+            title: null,
+            cited_text: "Lyon",
+            encrypted_index: "",
+          },
+        ],
+      },
+    ]);
+    expect(wire.content.map((b) => (b.type === "text" ? b.text : "")).join("")).toBe(text);
+    expect(warnings.map((w) => w.feature)).toEqual(["choices[0].message.parts[0].citations[0]"]);
+  });
+
+  it("round-trips whole-block citations", () => {
+    const parts = [
+      {
+        type: "text" as const,
+        text: "Hi",
+        citations: [{ type: "url" as const, url: "https://a", title: "A", citedText: "src" }],
+      },
+    ];
+    const back = parseMessagesResponse(renderMessagesResponse(reply(parts)));
+    expect(back.choices[0]?.message.parts).toEqual(parts);
+  });
+});

@@ -1,0 +1,113 @@
+import type { Citation, TextPart, Warning } from "@interlingua/core-types";
+import * as z from "zod";
+
+/** The parts of a candidate's `groundingMetadata` that name sources for the answer's text. */
+export const nativeGroundingMetadataSchema = z.looseObject({
+  groundingChunks: z
+    .array(
+      z.looseObject({
+        web: z.looseObject({ uri: z.string().optional(), title: z.string().optional() }).optional(),
+      }),
+    )
+    .optional(),
+  groundingSupports: z
+    .array(
+      z.looseObject({
+        segment: z
+          .looseObject({
+            partIndex: z.number().int().nonnegative().optional(),
+            startIndex: z.number().int().nonnegative().optional(),
+            endIndex: z.number().int().nonnegative().optional(),
+            text: z.string().optional(),
+          })
+          .optional(),
+        groundingChunkIndices: z.array(z.number().int().nonnegative()).optional(),
+      }),
+    )
+    .optional(),
+});
+export type NativeGroundingMetadata = z.infer<typeof nativeGroundingMetadataSchema>;
+
+/**
+ * A UTF-8 byte offset into `text` -> the UTF-16 code-unit offset canonical citations use. Gemini
+ * measures grounding segments in bytes of the part; an offset inside a character rounds up to its
+ * end, one past the text clamps to its length.
+ */
+export function utf8ToUtf16Offset(text: string, bytes: number): number {
+  let seen = 0;
+  let units = 0;
+  for (const ch of text) {
+    if (seen >= bytes) return units;
+    const cp = ch.codePointAt(0) ?? 0;
+    seen += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    units += ch.length;
+  }
+  return units;
+}
+
+/**
+ * groundingSupports -> citations on the text parts they point at (`partIndex` into the
+ * candidate's parts; `textParts` maps it to the canonical text part). Each support names one or
+ * more chunks; each web chunk becomes one citation over the segment. Chunks no support names are
+ * cited over the whole first text part. Non-web chunks (retrieved context, maps) are reported.
+ */
+export function applyGrounding(
+  grounding: NativeGroundingMetadata,
+  textParts: ReadonlyMap<number, TextPart>,
+  feature: string,
+  warn: ((warning: Warning) => void) | undefined,
+): void {
+  const chunks = grounding.groundingChunks ?? [];
+  const cited = new Set<number>();
+  const add = (part: TextPart, citation: Citation) => {
+    part.citations ??= [];
+    part.citations.push(citation);
+  };
+  const webCitation = (k: number): Citation | undefined => {
+    const web = chunks[k]?.web;
+    if (web?.uri === undefined) return undefined;
+    const citation: Citation = { type: "url", url: web.uri };
+    if (web.title !== undefined) citation.title = web.title;
+    return citation;
+  };
+  let skipped = false;
+  for (const support of grounding.groundingSupports ?? []) {
+    const segment = support.segment ?? {};
+    const part = textParts.get(segment.partIndex ?? 0);
+    if (part === undefined) {
+      skipped = true;
+      continue;
+    }
+    const startIndex = utf8ToUtf16Offset(part.text, segment.startIndex ?? 0);
+    const endIndex = Math.max(
+      startIndex,
+      utf8ToUtf16Offset(part.text, segment.endIndex ?? Number.MAX_SAFE_INTEGER),
+    );
+    for (const k of support.groundingChunkIndices ?? []) {
+      const base = webCitation(k);
+      if (base === undefined) {
+        skipped = true;
+        continue;
+      }
+      cited.add(k);
+      add(part, { ...base, startIndex, endIndex });
+    }
+  }
+  const first = [...textParts.entries()].sort((a, b) => a[0] - b[0])[0]?.[1];
+  chunks.forEach((_, k) => {
+    if (cited.has(k)) return;
+    const citation = webCitation(k);
+    if (citation === undefined || first === undefined) {
+      skipped = true;
+      return;
+    }
+    add(first, citation);
+  });
+  if (skipped) {
+    warn?.({
+      type: "dropped",
+      feature: `${feature}.groundingMetadata`,
+      message: "grounding without a web source or a text part to cite was not kept",
+    });
+  }
+}
