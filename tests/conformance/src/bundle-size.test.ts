@@ -11,8 +11,8 @@ const KB = 1024; // kB here is 1024 bytes; every budget also holds at 1000.
 const budgets: Record<string, number> = {
   "@interlingua/fmt-chat": 50 * KB,
   "@interlingua/fmt-messages": 50 * KB,
-  // Exact tool-argument numbers and code execution (issue 26) took it just past 50 kB.
-  "@interlingua/fmt-native": 52 * KB,
+  // Exact tool-argument numbers, code execution and grounding citations (issue 26): 53.5 kB.
+  "@interlingua/fmt-native": 54 * KB,
   "@interlingua/fmt-responses": 50 * KB,
   "@interlingua/sse": 10 * KB,
   "@interlingua/core-types": 40 * KB,
@@ -67,7 +67,8 @@ describe("browser bundle sizes (min+gzip)", () => {
 // 25 kB; zod is about half of every pair today, so the enforced budgets are ratchets at the
 // sizes measured on 2026-11-28 (chat<->messages 55.5 kB, worst pair responses<->native
 // 62.9 kB) until the schemas move to validation that tree-shakes. Lower a budget whenever a
-// change shrinks a pair; never raise one without saying why.
+// change shrinks a pair; never raise one without saying why. Raised once, the same day, by
+// 2 kB each: citations in all four codecs (issue 26 point 5) and the SDK-shape fixes (issue 24).
 const DIRECTION_GOAL = 25 * KB;
 const conformanceDir = fileURLToPath(new URL("..", import.meta.url));
 const codecs = {
@@ -78,12 +79,12 @@ const codecs = {
 } as const;
 type Codec = keyof typeof codecs;
 const directionBudgets: Record<string, number> = {
-  "chat<->messages": 57 * KB,
-  "chat<->responses": 58 * KB,
-  "chat<->native": 62 * KB,
-  "messages<->responses": 60 * KB,
-  "messages<->native": 64 * KB,
-  "responses<->native": 64 * KB,
+  "chat<->messages": 59 * KB,
+  "chat<->responses": 60 * KB,
+  "chat<->native": 64 * KB,
+  "messages<->responses": 62 * KB,
+  "messages<->native": 66 * KB,
+  "responses<->native": 66 * KB,
 };
 const names = Object.keys(codecs) as Codec[];
 const pairs = names.flatMap((a, i) =>
