@@ -8,7 +8,8 @@
 // `pnpm test` runs it without --save, so a test run never rewrites the fixtures.
 //
 //   pnpm test:clients                 every client x every family
-//   pnpm test:clients -- codex        one client (codex, claude, gemini)
+//   pnpm test:clients -- codex        one client (codex, claude, gemini, ai-sdk, openai-agents,
+//                                     langchain)
 //   pnpm test:clients -- --save       and rewrite the fixtures from what the clients sent
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -142,7 +143,45 @@ const CLIENTS: Client[] = [
       };
     },
   },
+  // The SDKs, each a script in sdk/ run on this Node: same proxy, same judging.
+  ...sdkClients([
+    // AI SDK: OpenAI's Responses, Anthropic's messages and Gemini's generateContent in turn.
+    {
+      name: "ai-sdk",
+      pkg: "ai",
+      script: "ai-sdk.ts",
+      turn: /\/v1\/(responses|messages)$|:(stream)?[gG]enerateContent/,
+    },
+    {
+      name: "openai-agents",
+      pkg: "@openai/agents",
+      script: "openai-agents.ts",
+      turn: /\/v1\/responses$/,
+    },
+    {
+      name: "langchain",
+      pkg: "langchain",
+      script: "langchain.ts",
+      turn: /\/v1\/(chat\/completions|responses|messages)$/,
+    },
+  ]),
 ];
+
+/** A script under sdk/ as a client: BASE, KEY and MODEL in its environment. */
+function sdkClients(
+  scripts: { name: string; pkg: string; script: string; turn: RegExp }[],
+): Client[] {
+  return scripts.map(({ name, pkg, script, turn }) => ({
+    name,
+    pkg,
+    turn,
+    run: (proxy, f) => ({
+      command: node,
+      args: [join(here, "sdk", script)],
+      env: { BASE: proxy, KEY, MODEL: f.model },
+    }),
+  }));
+}
 
 interface Result {
   client: string;
