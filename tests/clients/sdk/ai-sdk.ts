@@ -5,9 +5,16 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, type LanguageModel, stepCountIs, streamText, tool } from "ai";
+import {
+  generateObject,
+  generateText,
+  type LanguageModel,
+  stepCountIs,
+  streamText,
+  tool,
+} from "ai";
 import { z } from "zod";
-import { report } from "./expect-echo.ts";
+import { report, reportObject } from "./expect-echo.ts";
 
 const { BASE = "", KEY = "", MODEL = "" } = process.env;
 const headers = { "x-interlingua-envelope": "bare" };
@@ -50,4 +57,11 @@ for (const [name, model, providerOptions] of providers) {
   report(`${name} generateText (${json.steps.length} steps)`, json.text);
   const stream = streamText({ model, tools, prompt, providerOptions, stopWhen: stepCountIs(4) });
   report(`${name} streamText (${(await stream.steps).length} steps)`, await stream.text);
+  // Structured output: each provider's own way of asking for a JSON schema.
+  const structured = await generateObject({
+    model,
+    schema: z.object({ city: z.string(), temp: z.number() }),
+    prompt: "Weather in Paris as JSON.",
+  });
+  reportObject(`${name} generateObject`, structured.object);
 }

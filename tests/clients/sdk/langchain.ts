@@ -4,7 +4,7 @@ import { ChatAnthropic } from "@langchain/anthropic";
 import { ChatOpenAI } from "@langchain/openai";
 import { createAgent, tool } from "langchain";
 import { z } from "zod";
-import { report } from "./expect-echo.ts";
+import { report, reportObject } from "./expect-echo.ts";
 
 const { BASE = "", KEY = "", MODEL = "" } = process.env;
 const headers = { "x-interlingua-envelope": "bare" };
@@ -37,4 +37,23 @@ for (const [name, model] of Object.entries(models)) {
   const last = state.messages.at(-1);
   const text = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content);
   report(`langchain ${name}`, text);
+}
+
+// Structured output: OpenAI's json_schema, and Anthropic's forced tool (which LangChain uses
+// only with thinking off, as its own warning says).
+const plain = {
+  openai: models.openai,
+  anthropic: new ChatAnthropic({
+    model: MODEL,
+    apiKey: KEY,
+    anthropicApiUrl: BASE,
+    clientOptions: { defaultHeaders: headers },
+  }),
+};
+for (const [name, model] of Object.entries(plain)) {
+  const structured = model.withStructuredOutput(z.object({ city: z.string(), temp: z.number() }));
+  reportObject(
+    `langchain ${name} withStructuredOutput`,
+    await structured.invoke("Weather in Paris."),
+  );
 }

@@ -3,7 +3,7 @@
 import { Agent, run, setDefaultOpenAIClient, setTracingDisabled, tool } from "@openai/agents";
 import OpenAI from "openai";
 import { z } from "zod";
-import { report } from "./expect-echo.ts";
+import { report, reportObject } from "./expect-echo.ts";
 
 const { BASE = "", KEY = "", MODEL = "" } = process.env;
 setTracingDisabled(true);
@@ -30,3 +30,25 @@ const agent = new Agent({
 });
 const result = await run(agent, "Look at the notes file. [[think]] [[tool:get_weather]]");
 report("agents", String(result.finalOutput));
+
+// A handoff: the triage agent transfers to the weather agent, which answers.
+const triage = new Agent({
+  name: "Triage",
+  instructions: "Hand weather questions to the weather agent.",
+  model: MODEL,
+  // Reasoning on both sides: the weather agent continues a turn that carries the triage's own.
+  modelSettings: { reasoning: { effort: "high", summary: "auto" } },
+  handoffs: [agent],
+});
+const handed = await run(triage, "Weather please. [[tool:transfer_to_Weather]]");
+report(`agents handoff (to ${handed.lastAgent?.name})`, String(handed.finalOutput));
+if (handed.lastAgent?.name !== "Weather") process.exitCode = 1;
+
+// outputType: the final answer as a schema's object.
+const structured = new Agent({
+  name: "Structured",
+  instructions: "Answer as JSON.",
+  model: MODEL,
+  outputType: z.object({ city: z.string(), temp: z.number() }),
+});
+reportObject("agents outputType", (await run(structured, "Weather in Paris.")).finalOutput);

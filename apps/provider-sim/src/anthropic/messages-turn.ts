@@ -99,5 +99,8 @@ export function readMessagesTurn(body: JsonObject): MessagesTurn | string {
     maxTokens,
     choices: 1,
     blocks,
+    ...(asObject(asObject(body.output_config)?.format)?.type === "json_schema"
+      ? { outputSchema: asObject(asObject(body.output_config)?.format)?.schema }
+      : {}),
   };
 }

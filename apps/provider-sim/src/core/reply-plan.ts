@@ -1,7 +1,7 @@
 import type { Directives } from "./directives.ts";
 import { hexId } from "./hash.ts";
 import { type CacheUsage, explicitCacheUsage } from "./prompt-cache.ts";
-import { sampleArguments } from "./schema-sample.ts";
+import { sampleArguments, sampleValue } from "./schema-sample.ts";
 import { CHARS_PER_TOKEN, countTokens, promptTokens } from "./tokens.ts";
 import type { ToolSpec, Turn } from "./turn.ts";
 import { generatedWords } from "./words.ts";
@@ -64,6 +64,9 @@ function chooseTools(turn: Turn, d: Directives): ToolSpec[] {
 }
 
 function replyText(turn: Turn, d: Directives): string {
+  // Structured output: a value of the schema, the tool result (if any) in its first string.
+  if (turn.outputSchema !== undefined)
+    return JSON.stringify(sampleValue(turn.outputSchema, "value"));
   if (turn.toolResultText !== undefined) return `echo: ${turn.toolResultText}`;
   if (d.words !== undefined) return generatedWords(d.words);
   return `echo: ${d.text}`;

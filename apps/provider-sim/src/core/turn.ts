@@ -39,6 +39,12 @@ export type Turn = {
   showsThinking: boolean;
   maxTokens: number | undefined;
   choices: number;
+  /**
+   * A JSON Schema the answer must follow (structured output: chat `response_format`, Responses
+   * `text.format`, Anthropic `output_config.format`, Gemini `responseJsonSchema`/`responseSchema`):
+   * the answer is then a JSON value sampled from it.
+   */
+  outputSchema?: unknown;
 };
 
 export const MAX_CHOICES = 16;

@@ -135,5 +135,15 @@ export function readGenerateTurn(
     showsThinking: true,
     maxTokens: asNumber(field(generation ?? {}, "maxOutputTokens", "max_output_tokens")),
     choices: choiceCount(asNumber(field(generation ?? {}, "candidateCount", "candidate_count"))),
+    ...geminiOutputSchema(generation),
   };
+}
+
+/** `responseJsonSchema` or `responseSchema` (either spelling), with a JSON mime type. */
+function geminiOutputSchema(generation: JsonObject | undefined): { outputSchema?: unknown } {
+  if (generation === undefined) return {};
+  const schema =
+    field(generation, "responseJsonSchema", "response_json_schema") ??
+    field(generation, "responseSchema", "response_schema");
+  return schema === undefined ? {} : { outputSchema: schema };
 }

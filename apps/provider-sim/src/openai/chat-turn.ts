@@ -71,5 +71,14 @@ export function readChatTurn(body: JsonObject): ChatTurn | string {
     maxTokens: asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens),
     choices: choiceCount(asNumber(body.n)),
     segments,
+    ...outputSchemaOf(asObject(body.response_format)),
   };
+}
+
+/** `response_format`: a JSON schema to follow, or any JSON object for `json_object`. */
+function outputSchemaOf(format: JsonObject | undefined): { outputSchema?: unknown } {
+  if (format?.type === "json_schema") {
+    return { outputSchema: asObject(format.json_schema)?.schema ?? { type: "object" } };
+  }
+  return format?.type === "json_object" ? { outputSchema: { type: "object" } } : {};
 }

@@ -137,5 +137,8 @@ export function readResponsesTurn(body: JsonObject): ResponsesTurn | string {
     items,
     wantsSummary: typeof reasoning?.summary === "string",
     wantsEncrypted: asArray(body.include).includes("reasoning.encrypted_content"),
+    ...(asObject(asObject(body.text)?.format)?.type === "json_schema"
+      ? { outputSchema: asObject(asObject(body.text)?.format)?.schema ?? { type: "object" } }
+      : {}),
   };
 }
