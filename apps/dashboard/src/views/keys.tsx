@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
 import { useState } from "preact/hooks";
 import { manage, type Page, type Token } from "../api.ts";
+import { Pager } from "./pager.tsx";
 
 interface Limits {
   name: string;
@@ -299,17 +300,7 @@ export function KeysView() {
                 />
               </div>
             ))}
-        <nav class="pager" aria-label="Key pages">
-          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {page} of {pages}
-          </span>
-          <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
+        <Pager label="Key pages" page={page} pages={pages} setPage={setPage} />
       </section>
     </>
   );

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
 import { useState } from "preact/hooks";
 import { manage, type Page, v1 } from "../api.ts";
+import { Pager } from "./pager.tsx";
 
 interface StoredResponse {
   id: string;
@@ -94,17 +95,7 @@ export function ResponsesView() {
           {detail.isPending ? "…" : JSON.stringify(detail.data ?? detail.error?.message, null, 2)}
         </pre>
       )}
-      <nav class="pager" aria-label="Response pages">
-        <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          Previous
-        </button>
-        <span>
-          Page {page} of {pages}
-        </span>
-        <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-          Next
-        </button>
-      </nav>
+      <Pager label="Response pages" page={page} pages={pages} setPage={setPage} />
     </section>
   );
 }

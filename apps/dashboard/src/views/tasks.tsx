@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/preact-query";
 import { useState } from "preact/hooks";
 import { manage, type Page, v1 } from "../api.ts";
+import { Pager } from "./pager.tsx";
 
 interface Task {
   id: string;
@@ -183,17 +184,7 @@ export function TasksView() {
           ))}
         </ul>
         {tasks.data?.items.length === 0 && <p>No tasks yet.</p>}
-        <nav class="pager" aria-label="Task pages">
-          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {page} of {pages}
-          </span>
-          <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
+        <Pager label="Task pages" page={page} pages={pages} setPage={setPage} />
       </section>
     </>
   );

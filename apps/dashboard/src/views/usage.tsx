@@ -11,6 +11,7 @@ import {
   type Self,
 } from "../api.ts";
 import { DayChart } from "./chart.tsx";
+import { Pager } from "./pager.tsx";
 
 const DAY = 86_400;
 const COLORS = ["#1d4ed8", "#b45309", "#047857", "#7c3aed", "#be123c", "#0e7490"];
@@ -301,17 +302,13 @@ export function UsageView({ self }: { self: Self | undefined }) {
             </tbody>
           </table>
         </div>
-        <nav class="pager" aria-label="Log pages">
-          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {page} of {pages} ({log.data?.total ?? 0} rows)
-          </span>
-          <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
+        <Pager
+          label="Log pages"
+          page={page}
+          pages={pages}
+          setPage={setPage}
+          note={`(${log.data?.total ?? 0} rows)`}
+        />
       </section>
     </>
   );
