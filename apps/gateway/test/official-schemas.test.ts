@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import AjvModule, { type ErrorObject } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auth, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
+import { auth, responsesChannel, type Stack, startStack } from "./stack.ts";
 import { type Json, parseSse } from "./wire.ts";
 
 // Issue 24 point 5: the answers OpenAI-format clients get, on every upstream, stream and not,
@@ -122,15 +122,7 @@ describe("answers match the providers' published schemas and SDK types", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({
-      extraChannels: (url) => [
-        {
-          name: "or",
-          protocol: "openai-responses",
-          base_url: url,
-          api_key: UPSTREAM_KEY,
-          models: ["txtA-5.2-pro"],
-        },
-      ],
+      extraChannels: responsesChannel("txtA-5.2-pro"),
     });
   });
   afterAll(() => stack.close());

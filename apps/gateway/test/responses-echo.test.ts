@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auth, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
+import { auth, responsesChannel, type Stack, startStack } from "./stack.ts";
 import { type Json, parseSse } from "./wire.ts";
 
 // Issue 24 point 5: OpenAI's Response object repeats the request's settings, and its schema
@@ -40,15 +40,7 @@ describe("a translated Responses object repeats the request's settings", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({
-      extraChannels: (url) => [
-        {
-          name: "or",
-          protocol: "openai-responses",
-          base_url: url,
-          api_key: UPSTREAM_KEY,
-          models: ["txtA-5.2-pro"],
-        },
-      ],
+      extraChannels: responsesChannel("txtA-5.2-pro"),
     });
   });
   afterAll(() => stack.close());

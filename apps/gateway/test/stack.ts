@@ -53,6 +53,19 @@ export const simChannels = (url: string, apiKey = UPSTREAM_KEY) => [
   },
 ];
 
+/** `extraChannels` for one OpenAI Responses API channel at the simulator, serving `models`. */
+export const responsesChannel =
+  (...models: string[]) =>
+  (url: string) => [
+    {
+      name: "or",
+      protocol: "openai-responses" as const,
+      base_url: url,
+      api_key: UPSTREAM_KEY,
+      models,
+    },
+  ];
+
 /**
  * The gateway's database for one stack: SQLite in memory by default; for a `postgres://` URL a
  * fresh schema of that database (`?schema=`), dropped when the stack closes, so test runs and
