@@ -13,6 +13,7 @@ import {
   renderChatResponse,
 } from "@interlingua/fmt-chat";
 import { type Measurement, measure, report } from "./measure.ts";
+import { typicalChatRequest, weatherTool } from "./sample-chat.ts";
 
 const fixtures = new URL("../../fixtures/openai-chat/", import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, fixtures), "utf8");
@@ -24,37 +25,8 @@ const framesOf = (name: string): SseMessage[] => [
   { data: "[DONE]" },
 ];
 
-const weatherTool = {
-  type: "function",
-  function: {
-    name: "get_weather",
-    description: "Current weather for a city",
-    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-  },
-};
-
 const typical = {
-  model: "txtA-5",
-  messages: [
-    { role: "system", content: "You are a helpful assistant." },
-    { role: "user", content: "What is the weather in Paris?" },
-    {
-      role: "assistant",
-      content: null,
-      tool_calls: [
-        {
-          id: "call_01",
-          type: "function",
-          function: { name: "get_weather", arguments: '{"city":"Paris"}' },
-        },
-      ],
-    },
-    { role: "tool", tool_call_id: "call_01", content: '{"temp":21,"sky":"clear"}' },
-    { role: "user", content: "And what should I wear?" },
-  ],
-  tools: [weatherTool],
-  temperature: 0.7,
-  max_tokens: 1024,
+  ...typicalChatRequest,
   stream: true,
   stream_options: { include_usage: true },
 };

@@ -16,48 +16,14 @@ import { responses } from "@interlingua/fmt-responses";
 import { decodeSse, encodeSse, translateSse } from "@interlingua/sse";
 import * as bridge from "llm-bridge";
 import { type Measurement, measure, measureAsync, report } from "./measure.ts";
+import { typicalChatRequest } from "./sample-chat.ts";
 
 const budgetMs = 800;
 let sink = 0;
 const fresh = <T>(value: T): T => structuredClone(value);
 
 // --- requests -------------------------------------------------------------------------------
-const chatRequest = {
-  model: "txtA-5",
-  messages: [
-    { role: "system", content: "You are a helpful assistant." },
-    { role: "user", content: "What is the weather in Paris?" },
-    {
-      role: "assistant",
-      content: null,
-      tool_calls: [
-        {
-          id: "call_01",
-          type: "function",
-          function: { name: "get_weather", arguments: '{"city":"Paris"}' },
-        },
-      ],
-    },
-    { role: "tool", tool_call_id: "call_01", content: '{"temp":21,"sky":"clear"}' },
-    { role: "user", content: "And what should I wear?" },
-  ],
-  tools: [
-    {
-      type: "function",
-      function: {
-        name: "get_weather",
-        description: "Current weather for a city",
-        parameters: {
-          type: "object",
-          properties: { city: { type: "string" } },
-          required: ["city"],
-        },
-      },
-    },
-  ],
-  temperature: 0.7,
-  max_tokens: 1024,
-};
+const chatRequest = typicalChatRequest;
 const smallChatRequest = { model: "txtA-5", messages: [{ role: "user", content: "Hello" }] };
 
 // Each format's request, made by our converters from the chat one (checked below to parse back).
