@@ -237,17 +237,7 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
       for (const { id } of services.config.users) {
         const user = await services.store.getUser(id);
         if (user === undefined) continue;
-        const balance = userBalance(user, billing);
-        items.push({
-          id: user.id,
-          quota: user.quota,
-          used_quota: user.used,
-          reserved_quota: user.reserved,
-          remain_quota: balance.remain_credits,
-          unlimited_quota: user.unlimited,
-          remain_balance: balance.remain_balance,
-          used_balance: balance.used_balance,
-        });
+        items.push(userFields(user, userBalance(user, billing)));
       }
       return ok({ items, unit: billing.unit });
     }),
@@ -330,14 +320,7 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
       if (user === undefined) return refuse(404, "user record does not exist");
       const balance = userBalance(user, billing);
       return ok({
-        id: user.id,
-        quota: user.quota,
-        used_quota: user.used,
-        reserved_quota: user.reserved,
-        remain_quota: balance.remain_credits,
-        unlimited_quota: user.unlimited,
-        remain_balance: balance.remain_balance,
-        used_balance: balance.used_balance,
+        ...userFields(user, balance),
         unit: billing.unit,
         // "admin" for a key listed under the config's `admins` (the /api/admin/* routes).
         role: (await isAdmin(token)) ? "admin" : "user",
@@ -522,4 +505,21 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
       return ok(null);
     }),
   );
+}
+
+/** A user's quota and balance as `/api/user/self` and the admin listing show them. */
+function userFields(
+  user: { id: string; quota: number; used: number; reserved: number; unlimited: boolean },
+  balance: ReturnType<typeof userBalance>,
+) {
+  return {
+    id: user.id,
+    quota: user.quota,
+    used_quota: user.used,
+    reserved_quota: user.reserved,
+    remain_quota: balance.remain_credits,
+    unlimited_quota: user.unlimited,
+    remain_balance: balance.remain_balance,
+    used_balance: balance.used_balance,
+  };
 }
