@@ -1,5 +1,6 @@
 import type { PushTransformer } from "./codec.js";
 import type { AssistantPart, ToolResultPart } from "./content-part.js";
+import { mapToolCalls } from "./map-tool-calls.js";
 import type { Message } from "./message.js";
 import type { Request } from "./request.js";
 import type { Response } from "./response.js";
@@ -239,25 +240,16 @@ export function liftClientToolCalls(
   origins: ReadonlyMap<string, ToolOrigin>,
 ): Response {
   if (origins.size === 0) return response;
-  return {
-    ...response,
-    choices: response.choices.map((choice) => ({
-      ...choice,
-      message: {
-        ...choice.message,
-        parts: choice.message.parts.map((part) => {
-          if (part.type !== "tool-call" || part.namespace !== undefined || part.custom) return part;
-          const origin = origins.get(part.name);
-          if (origin === undefined) return part;
-          return {
-            ...part,
-            ...origin,
-            arguments: origin.custom ? customInput(part.arguments) : part.arguments,
-          };
-        }),
-      },
-    })),
-  };
+  return mapToolCalls(response, (part) => {
+    if (part.namespace !== undefined || part.custom) return part;
+    const origin = origins.get(part.name);
+    if (origin === undefined) return part;
+    return {
+      ...part,
+      ...origin,
+      arguments: origin.custom ? customInput(part.arguments) : part.arguments,
+    };
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { mapToolCalls } from "./map-tool-calls.js";
 import type { Request } from "./request.js";
 import type { Response } from "./response.js";
 import type { StreamEvent } from "./stream-event.js";
@@ -98,20 +99,10 @@ export function restoreToolNames(
   original: ReadonlyMap<string, string>,
 ): Response {
   if (original.size === 0) return response;
-  return {
-    ...response,
-    choices: response.choices.map((choice) => ({
-      ...choice,
-      message: {
-        ...choice.message,
-        parts: choice.message.parts.map((part) =>
-          part.type === "tool-call" && original.has(part.name)
-            ? { ...part, name: original.get(part.name)! }
-            : part,
-        ),
-      },
-    })),
-  };
+  return mapToolCalls(response, (part) => {
+    const name = original.get(part.name);
+    return name === undefined ? part : { ...part, name };
+  });
 }
 
 /** The same for a stream's events: a `tool-call-start` names the client's tool. */
