@@ -80,6 +80,13 @@ export class StreamAccumulator {
           event.delta,
         );
         return;
+      case "citation": {
+        const part = this.part(event, () => ({ type: "text", text: "" }));
+        if (part.type !== "text") return;
+        part.citations ??= [];
+        part.citations.push(event.citation);
+        return;
+      }
       case "part-end":
         return;
       case "usage":

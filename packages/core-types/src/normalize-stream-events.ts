@@ -14,7 +14,8 @@ const isDelta = (e: StreamEvent): e is Delta =>
  * - part indices renumbered per choice in order of first appearance;
  * - every part opened by part-start (text, thinking) or tool-call-start, closed by one part-end;
  * - adjacent deltas of one part merged, empty deltas dropped;
- * - a part's signature fragments joined into one signature-delta just before its part-end;
+ * - a part's citations, in order, then its signature fragments joined into one signature-delta,
+ *   just before its part-end;
  * - the last finish per choice, then the last usage, at the end (errors stay where they were).
  */
 export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEvent[] {
@@ -27,6 +28,7 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
   const opened = new Set<string>();
   const closed = new Set<string>();
   const signatures = new Map<string, string>();
+  const citations = new Map<string, StreamEventOf<"citation">[]>();
   const body: StreamEvent[] = [];
 
   const locate = <E extends StreamEvent & Located>(e: E): E => {
@@ -57,6 +59,7 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
     const signature = signatures.get(k);
     const at: Located = { index: e.index };
     if (e.choice) at.choice = e.choice;
+    for (const c of citations.get(k) ?? []) body.push({ ...c, ...at });
     if (signature !== undefined) body.push({ type: "signature-delta", ...at, signature });
     body.push({ type: "part-end", ...at });
   };
@@ -115,6 +118,12 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
       case "signature-delta": {
         const e = locate(raw);
         signatures.set(key(e), (signatures.get(key(e)) ?? "") + e.signature);
+        break;
+      }
+      case "citation": {
+        const e = locate(raw);
+        open(e, "text");
+        citations.set(key(e), [...(citations.get(key(e)) ?? []), e]);
         break;
       }
       case "part-end":

@@ -38,6 +38,8 @@ function partEvents(part: AssistantPart, at: { index: number; choice?: number })
     case "text":
       events.push({ type: "part-start", ...at, kind: "text" });
       if (part.text) events.push({ type: "text-delta", ...at, delta: part.text });
+      for (const citation of part.citations ?? [])
+        events.push({ type: "citation", ...at, citation });
       signature(part.signature);
       break;
     case "thinking":

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { citationSchema } from "./content-part.js";
 import { finishReasonSchema } from "./finish-reason.js";
 import { promptFeedbackSchema, safetyRatingSchema } from "./safety.js";
 import { usageSchema } from "./usage.js";
@@ -60,6 +61,15 @@ export const toolArgumentsDeltaEventSchema = z.object({
   ...at,
   delta: z.string(),
 });
+/**
+ * A source cited by the text part at `index`, sent while the part is open (before its part-end).
+ * Indices, when given, are UTF-16 offsets into that part's whole text, as on `TextPart.citations`.
+ */
+export const citationEventSchema = z.object({
+  type: z.literal("citation"),
+  ...at,
+  citation: citationSchema,
+});
 export const partEndEventSchema = z.object({ type: z.literal("part-end"), ...at });
 /** Cumulative usage so far; a later usage event replaces an earlier one. */
 export const usageEventSchema = z.object({ type: z.literal("usage"), usage: usageSchema });
@@ -93,6 +103,7 @@ export const streamEventSchema = z.discriminatedUnion("type", [
   redactedThinkingEventSchema,
   toolCallStartEventSchema,
   toolArgumentsDeltaEventSchema,
+  citationEventSchema,
   partEndEventSchema,
   usageEventSchema,
   finishEventSchema,

@@ -340,6 +340,8 @@ export const chatDeltaSchema = z.object({
   reasoning_content: z.string().nullable().optional(),
   reasoning: z.string().nullable().optional(),
   tool_calls: z.array(chatToolCallDeltaSchema).nullable().optional(),
+  /** url_citation annotations, indices into the whole content (OpenAI's search models). */
+  annotations: z.array(z.unknown()).nullable().optional(),
 });
 export type ChatDelta = z.infer<typeof chatDeltaSchema>;
 

@@ -1,15 +1,15 @@
-import type { Choice, Citation, FinishReason, Response, TextPart } from "@interlingua/core-types";
+import type { Choice, FinishReason, Response, TextPart } from "@interlingua/core-types";
 import { malformedReplyFromZod } from "@interlingua/errors";
 import {
   type ChatChoice,
   type ChatResponseWire,
   chatResponseKeys,
   chatResponseSchema,
-  chatUrlCitationSchema,
 } from "./chat-api.js";
 import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
 import { parseChatUsage } from "./map-chat-usage.js";
+import { parseChatAnnotations } from "./parse-chat-annotations.js";
 import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
 
 /**
@@ -66,22 +66,4 @@ function parseChoice(choice: ChatChoice): Choice {
   let finishReason: FinishReason = parseChatFinishReason(choice.finish_reason);
   if (message.refusal) finishReason = { ...finishReason, unified: "content-filter" };
   return { index: choice.index, message: { role: "assistant", parts }, finishReason };
-}
-
-/** `url_citation` annotations -> canonical citations (same UTF-16 indices); other kinds skipped. */
-export function parseChatAnnotations(
-  annotations: readonly unknown[] | null | undefined,
-): Citation[] {
-  const out: Citation[] = [];
-  for (const annotation of annotations ?? []) {
-    const parsed = chatUrlCitationSchema.safeParse(annotation);
-    if (!parsed.success) continue;
-    const u = parsed.data.url_citation;
-    const citation: Citation = { type: "url", url: u.url };
-    if (u.title !== undefined) citation.title = u.title;
-    if (u.start_index !== undefined) citation.startIndex = u.start_index;
-    if (u.end_index !== undefined) citation.endIndex = u.end_index;
-    out.push(citation);
-  }
-  return out;
 }

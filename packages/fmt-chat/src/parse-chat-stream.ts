@@ -10,6 +10,7 @@ import {
 import { badGateway, type GatewayError, parseUpstreamError } from "@interlingua/errors";
 import { SIGNED_PART_FORMAT } from "./chat-reasoning-details.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
+import { parseChatAnnotations } from "./parse-chat-annotations.js";
 
 type Emit = (event: StreamEvent) => void;
 type Json = Record<string, unknown>;
@@ -40,6 +41,9 @@ interface ChoiceState {
   signed: boolean;
   /** Tool-call signatures that arrived before their call. */
   pendingSignatures: Map<string, string> | undefined;
+  /** UTF-16 length of the content so far, and where each text part starts in it: annotations index the whole content. */
+  contentLength: number;
+  texts: { index: number; start: number }[];
 }
 
 const isObject = (value: unknown): value is Json =>
@@ -72,7 +76,7 @@ const COMPACT_CONTENT = new RegExp(
  * soon as its arguments form complete JSON, or at finish, so calls whose fragments interleave
  * still accumulate correctly. Empty arguments become "{}". The usage chunk (`choices: []`) may
  * come after the finish chunk, or usage may ride on the finish chunk itself (DeepSeek, Groq);
- * either way it becomes a usage event. `[DONE]` ends the stream. A stream that ends with neither
+ * either way it becomes a usage event. `delta.annotations` become citation events. `[DONE]` ends the stream. A stream that ends with neither
  * a `finish_reason`, `[DONE]` nor an error was cut: it ends with a 502 error event (stream-cut.ts).
  */
 export class ChatStreamDecoder {
@@ -161,6 +165,8 @@ export class ChatStreamDecoder {
         thinking: "",
         signed: false,
         pendingSignatures: undefined,
+        contentLength: 0,
+        texts: [],
       };
       this.choices.set(index, state);
     }
@@ -188,6 +194,7 @@ export class ChatStreamDecoder {
       if (Array.isArray(delta.tool_calls)) {
         for (const call of delta.tool_calls) if (isObject(call)) toolCall(state, call, emit);
       }
+      if (Array.isArray(delta.annotations)) annotations(state, delta.annotations, emit);
     }
     const finish = choice.finish_reason;
     if (typeof finish === "string") {
@@ -214,6 +221,7 @@ function openPart(state: ChoiceState, kind: "text" | "thinking", emit: Emit): nu
     closeOpen(state, emit);
     open = { kind, index: state.nextIndex++ };
     state.open = open;
+    if (kind === "text") state.texts.push({ index: open.index, start: state.contentLength });
     state.thinking = "";
     state.signed = false;
     emit({ type: "part-start", ...at(state, open.index), kind });
@@ -227,6 +235,7 @@ function textLike(state: ChoiceState, kind: "text" | "thinking", delta: string, 
     closeOpen(state, emit);
   const open = { index: openPart(state, kind, emit) };
   if (kind === "thinking") state.thinking += delta;
+  else state.contentLength += delta.length;
   emit({
     type: kind === "text" ? "text-delta" : "thinking-delta",
     ...at(state, open.index),
@@ -277,6 +286,24 @@ function reasoningDetail(state: ChoiceState, detail: Json, hadText: boolean, emi
   const index = state.nextIndex++;
   emit({ type: "redacted-thinking", ...at(state, index), data });
   emit({ type: "part-end", ...at(state, index) });
+}
+
+/**
+ * `delta.annotations` (url_citation, as OpenAI's search models stream them) -> citation events on
+ * the text part holding each citation's start, shifted from the whole content into that part. An
+ * annotation before any text cites an empty text part opened for it.
+ */
+function annotations(state: ChoiceState, list: unknown[], emit: Emit): void {
+  for (const citation of parseChatAnnotations(list)) {
+    if (state.texts.length === 0) openPart(state, "text", emit);
+    const start = citation.startIndex ?? 0;
+    let part = state.texts[0] as { index: number; start: number };
+    for (const t of state.texts) if (t.start <= start) part = t;
+    if (citation.startIndex !== undefined) citation.startIndex -= part.start;
+    if (citation.endIndex !== undefined)
+      citation.endIndex = Math.max(0, citation.endIndex - part.start);
+    emit({ type: "citation", ...at(state, part.index), citation });
+  }
 }
 
 function toolCall(state: ChoiceState, call: Json, emit: Emit): void {

@@ -1,7 +1,9 @@
 import type {
+  Citation,
   SseMessage,
   StreamEncodeOptions,
   StreamEvent,
+  StreamEventOf,
   Usage,
   Warning,
 } from "@interlingua/core-types";
@@ -14,7 +16,7 @@ import {
   renderChatFinishReason,
 } from "./map-chat-finish-reason.js";
 import { renderChatUsage } from "./map-chat-usage.js";
-import { warnDroppedUsage } from "./render-chat-response.js";
+import { type RenderedUrlCitation, warnDroppedUsage } from "./render-chat-response.js";
 
 type Send = (message: SseMessage) => void;
 
@@ -25,6 +27,7 @@ export interface ChatDeltaOut {
   reasoning_content?: string;
   tool_calls?: ChatToolCallDeltaOut[];
   reasoning_details?: ChatReasoningDetailOut[];
+  annotations?: RenderedUrlCitation[];
 }
 export interface ChatToolCallDeltaOut {
   index: number;
@@ -38,9 +41,21 @@ interface ChoiceState {
   /** Canonical part index -> the tool call's position among the choice's calls (0, 1, 2...). */
   tools: Map<number, number>;
   /** What each part is, for signatures: a tool call's id, a thinking part's text so far. */
-  parts: Map<number, { kind: "text" | "thinking" | "tool"; id?: string; text: string }>;
+  parts: Map<number, PartState>;
   /** Reasoning details written so far (their `index`). */
   details: number;
+  /** UTF-16 length of the content written so far: annotations index the whole content. */
+  contentLength: number;
+}
+
+interface PartState {
+  kind: "text" | "thinking" | "tool";
+  id?: string;
+  text: string;
+  /** A text part's offset in the content. */
+  start?: number;
+  /** Citations over the whole part, written when its end (and so its length) is known. */
+  wholeCitations?: Citation[];
 }
 
 /**
@@ -75,7 +90,15 @@ export class ChatStreamEncoder {
         send(this.chunk(0, { role: "assistant", content: "" }, null));
         return;
       case "text-delta":
-        if (event.delta !== "") send(this.textDelta(event.choice ?? 0, "content", event.delta));
+        if (event.delta !== "") {
+          const state = this.state(event.choice ?? 0);
+          if (!state.parts.has(event.index)) this.textPart(state, event.index);
+          state.contentLength += event.delta.length;
+          send(this.textDelta(event.choice ?? 0, "content", event.delta));
+        }
+        return;
+      case "citation":
+        this.citation(event, send);
         return;
       case "thinking-delta":
         if (event.delta !== "") {
@@ -84,9 +107,12 @@ export class ChatStreamEncoder {
           send(this.textDelta(event.choice ?? 0, "reasoning_content", event.delta));
         }
         return;
-      case "part-start":
-        this.state(event.choice ?? 0).parts.set(event.index, { kind: event.kind, text: "" });
+      case "part-start": {
+        const state = this.state(event.choice ?? 0);
+        if (event.kind === "text") this.textPart(state, event.index);
+        else state.parts.set(event.index, { kind: event.kind, text: "" });
         return;
+      }
       case "tool-call-start": {
         const choice = event.choice ?? 0;
         const state = this.state(choice);
@@ -120,6 +146,9 @@ export class ChatStreamEncoder {
       }
       case "finish": {
         const choice = event.choice ?? 0;
+        for (const part of this.state(choice).parts.values()) {
+          if (part.wholeCitations !== undefined) this.writeWholeCitations(choice, part, send);
+        }
         if (isFinishReasonMapped(event.finishReason)) {
           this.warn(
             "finishReason",
@@ -191,9 +220,55 @@ export class ChatStreamEncoder {
       case "prompt-feedback":
         this.warn("promptFeedback", "chat has no prompt feedback");
         return;
-      case "part-end":
+      case "part-end": {
+        const part = this.state(event.choice ?? 0).parts.get(event.index);
+        if (part?.wholeCitations !== undefined)
+          this.writeWholeCitations(event.choice ?? 0, part, send);
         return;
+      }
     }
+  }
+
+  private textPart(state: ChoiceState, index: number): PartState {
+    const part: PartState = { kind: "text", text: "", start: state.contentLength };
+    state.parts.set(index, part);
+    return part;
+  }
+
+  /**
+   * A citation as a url_citation annotation in its own chunk, indices shifted into the content.
+   * One over the whole part waits for the part's end, when its length is known; chat has no
+   * cited-text field (reported).
+   */
+  private citation(event: StreamEventOf<"citation">, send: Send): void {
+    const choice = event.choice ?? 0;
+    const state = this.state(choice);
+    const part = state.parts.get(event.index) ?? this.textPart(state, event.index);
+    const c = event.citation;
+    if (c.citedText !== undefined) {
+      this.warn("parts.citations.citedText", "chat url_citation has no cited text");
+    }
+    if (c.endIndex === undefined) {
+      part.wholeCitations ??= [];
+      part.wholeCitations.push(c);
+      return;
+    }
+    const start = part.start ?? 0;
+    send(
+      this.delta(choice, {
+        annotations: [urlCitation(c, start + (c.startIndex ?? 0), start + c.endIndex)],
+      }),
+    );
+  }
+
+  private writeWholeCitations(choice: number, part: PartState, send: Send): void {
+    const start = part.start ?? 0;
+    const end = this.state(choice).contentLength;
+    const annotations = (part.wholeCitations ?? []).map((c) =>
+      urlCitation(c, start + (c.startIndex ?? 0), end),
+    );
+    delete part.wholeCitations;
+    send(this.delta(choice, { annotations }));
   }
 
   end(send: Send): void {
@@ -218,7 +293,7 @@ export class ChatStreamEncoder {
   private state(choice: number): ChoiceState {
     let state = this.choices.get(choice);
     if (state === undefined) {
-      state = { roleSent: false, tools: new Map(), parts: new Map(), details: 0 };
+      state = { roleSent: false, tools: new Map(), parts: new Map(), details: 0, contentLength: 0 };
       this.choices.set(choice, state);
     }
     return state;
@@ -270,6 +345,11 @@ export class ChatStreamEncoder {
     this.options.onWarning?.({ type, feature, message });
   }
 }
+
+const urlCitation = (c: Citation, start: number, end: number): RenderedUrlCitation => ({
+  type: "url_citation",
+  url_citation: { url: c.url, title: c.title ?? "", start_index: start, end_index: end },
+});
 
 /** The codec's `stream.encode()`: canonical events in, chat SSE messages out. */
 export function encodeChatStream(

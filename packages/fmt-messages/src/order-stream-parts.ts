@@ -20,10 +20,13 @@ export class PartSerializer {
       return;
     }
     const index = event.index;
-    // Arguments after their call ended have no block to go to: the encoder reports them.
+    // Arguments or citations after their part ended have no block to go to: the encoder reports
+    // them.
     if (
       this.ended.has(index) &&
-      (event.type === "tool-arguments-delta" || event.type === "part-end")
+      (event.type === "tool-arguments-delta" ||
+        event.type === "citation" ||
+        event.type === "part-end")
     ) {
       emit(event);
       return;

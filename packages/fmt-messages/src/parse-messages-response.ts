@@ -1,7 +1,6 @@
 import {
   type AssistantPart,
   type Choice,
-  type Citation,
   type Response,
   stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
@@ -13,6 +12,7 @@ import {
   type MessagesResponseBlock,
   messagesResponseSchema,
 } from "./messages-api.js";
+import { parseMessagesCitations } from "./messages-citations.js";
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
 import { withStopDetails } from "./messages-stop-details.js";
 import { fromMessagesUsage } from "./messages-usage.js";
@@ -70,25 +70,4 @@ export function parseMessagesResponse(wire: unknown): Response {
   };
   if (w.stop_details) response.extras = { [MESSAGES_EXTRAS]: { stop_details: w.stop_details } };
   return response;
-}
-
-/**
- * Anthropic text-block citations -> canonical. `web_search_result_location` (url, title,
- * cited_text) covers the whole block, so it has no indices; document locations (char, page, block)
- * name no URL and are skipped. `encrypted_index` is Anthropic's own and is not kept.
- */
-export function parseMessagesCitations(
-  citations: readonly unknown[] | null | undefined,
-): Citation[] {
-  const out: Citation[] = [];
-  for (const raw of citations ?? []) {
-    if (typeof raw !== "object" || raw === null) continue;
-    const c = raw as Record<string, unknown>;
-    if (c.type !== "web_search_result_location" || typeof c.url !== "string") continue;
-    const citation: Citation = { type: "url", url: c.url };
-    if (typeof c.title === "string") citation.title = c.title;
-    if (typeof c.cited_text === "string") citation.citedText = c.cited_text;
-    out.push(citation);
-  }
-  return out;
 }

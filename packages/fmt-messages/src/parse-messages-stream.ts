@@ -12,6 +12,7 @@ import {
 } from "@interlingua/core-types";
 import { messagesErrorStatus } from "./map-messages-error-type.js";
 import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
+import { parseMessagesCitations } from "./messages-citations.js";
 import { withStopDetails } from "./messages-stop-details.js";
 import { fromMessagesUsage, type MessagesUsageFields } from "./messages-usage.js";
 import { signatureOf } from "./unsigned-thinking.js";
@@ -55,6 +56,7 @@ const COMPACT_DELTA = new RegExp(
  * - The block `index` is the canonical part index; blocks this codec does not model
  *   (server_tool_use, web_search_tool_result, ...) and their deltas are skipped.
  * - A tool_use block that streamed no argument text gets "{}" before its part-end.
+ * - A text block's `citations_delta` becomes a citation event of its part (web-search sources).
  * - Usage is cumulative: message_start and every message_delta merge their fields (message_delta
  *   may carry input_tokens too) and emit the canonical usage so far.
  * - A repeated message_start (seen in real streams) does not restart the message: no second
@@ -290,6 +292,12 @@ export class MessagesStreamDecoder {
         if (signature) emit({ type: "signature-delta", index, signature });
         return;
       }
+      case "citations_delta":
+        // A web-search source for the whole block; document locations name no URL (as whole replies).
+        for (const citation of parseMessagesCitations([delta["citation"]])) {
+          emit({ type: "citation", index, citation });
+        }
+        return;
       case "input_json_delta": {
         const json = str(delta["partial_json"]);
         if (!json) return;

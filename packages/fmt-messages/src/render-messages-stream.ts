@@ -4,6 +4,7 @@ import {
   type SseMessage,
   type StreamEncodeOptions,
   type StreamEvent,
+  type StreamEventOf,
   type Usage,
   type Warning,
 } from "@interlingua/core-types";
@@ -28,6 +29,8 @@ interface Block {
   signed?: boolean;
   /** A signature the block cannot hold, written in a carrier block after it (carried-signatures.ts). */
   carried?: string;
+  /** A text block's text so far: a citation without cited text quotes its span. */
+  text?: string;
 }
 
 const frame = (type: string, payload: object): SseMessage => ({
@@ -102,9 +105,13 @@ export class MessagesStreamEncoder {
       case "text-delta": {
         if (event.delta === "") return;
         const block = this.block(event.index, "text", emit);
+        block.text = (block.text ?? "") + event.delta;
         emit(blockDelta(block.wire, "text_delta", "text", event.delta));
         return;
       }
+      case "citation":
+        this.citation(event, emit);
+        return;
       case "thinking-delta": {
         if (event.delta === "") return;
         const block = this.block(event.index, "thinking", emit);
@@ -318,6 +325,49 @@ export class MessagesStreamEncoder {
     return block;
   }
 
+  /**
+   * A citation on the open text block, as a citations_delta. Anthropic cites whole blocks and the
+   * text already went out, so a span is widened to the block (reported); without cited text the
+   * span's own text is quoted, as whole replies do (render-messages-response.ts).
+   */
+  private citation(event: StreamEventOf<"citation">, emit: (m: SseMessage) => void): void {
+    const block = this.blocks.get(event.index);
+    if (block === undefined || !block.open || block.kind !== "text") {
+      this.warnOnce("parts.citations", "a citation outside an open text block is dropped");
+      return;
+    }
+    const c = event.citation;
+    const text = block.text ?? "";
+    if (c.startIndex !== undefined || c.endIndex !== undefined) {
+      this.warnOnce(
+        "parts.citations.span",
+        "Anthropic cites whole text blocks; a streamed citation's span became its block",
+        "mapped",
+      );
+    }
+    if (c.citedText === undefined) {
+      this.warnOnce(
+        "parts.citations.citedText",
+        "Anthropic citations need cited_text; the cited span of the answer was sent",
+        "mapped",
+      );
+    }
+    const citation = {
+      type: "web_search_result_location",
+      url: c.url,
+      title: c.title ?? null,
+      cited_text: c.citedText ?? text.slice(c.startIndex ?? 0, c.endIndex ?? text.length),
+      encrypted_index: "",
+    };
+    emit(
+      frame("content_block_delta", {
+        type: "content_block_delta",
+        index: block.wire,
+        delta: { type: "citations_delta", citation },
+      }),
+    );
+  }
+
   private openToolWithoutStart(index: number, emit: (m: SseMessage) => void): Block {
     this.ensureStarted(emit);
     const block: Block = { wire: this.nextWire++, kind: "tool", open: true };
@@ -358,10 +408,10 @@ export class MessagesStreamEncoder {
     emit(frame("content_block_stop", { type: "content_block_stop", index: wire }));
   }
 
-  private warnOnce(feature: string, message: string): void {
+  private warnOnce(feature: string, message: string, type: Warning["type"] = "dropped"): void {
     if (this.warned.has(feature)) return;
     this.warned.add(feature);
-    this.onWarning?.({ type: "dropped", feature, message });
+    this.onWarning?.({ type, feature, message });
   }
 }
 

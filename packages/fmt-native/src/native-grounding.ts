@@ -111,3 +111,75 @@ export function applyGrounding(
     });
   }
 }
+
+/** A UTF-16 code-unit offset into `text` -> the UTF-8 byte offset Gemini segments use. */
+export function utf16ToUtf8Offset(text: string, units: number): number {
+  let bytes = 0;
+  for (let i = 0; i < units && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      // A surrogate pair is one 4-byte character; an offset between its halves counts it whole.
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Cited text for `renderGrounding`: a part's text (or a stream's whole answer) and its citations. */
+export interface CitedText {
+  /** The candidate part the segments point into; absent in a stream, whose segments index the whole answer. */
+  partIndex?: number;
+  text: string;
+  citations: readonly Citation[];
+}
+
+/**
+ * Citations -> a candidate's `groundingMetadata`: one web chunk per distinct source, one support
+ * per citation over its span in UTF-8 bytes (a citation without indices covers its whole text).
+ * Gemini has no quoted source text: `citedText` is reported dropped.
+ */
+export function renderGrounding(
+  cited: readonly CitedText[],
+  feature: string,
+  warn: ((warning: Warning) => void) | undefined,
+): NativeGroundingMetadata | undefined {
+  const chunks: { web: { uri: string; title?: string } }[] = [];
+  const chunkOf = new Map<string, number>();
+  const supports: NonNullable<NativeGroundingMetadata["groundingSupports"]> = [];
+  let quoted = false;
+  for (const { partIndex, text, citations } of cited) {
+    for (const c of citations) {
+      const key = `${c.url}\u0000${c.title ?? ""}`;
+      let k = chunkOf.get(key);
+      if (k === undefined) {
+        k = chunks.length;
+        chunkOf.set(key, k);
+        chunks.push({
+          web: c.title === undefined ? { uri: c.url } : { uri: c.url, title: c.title },
+        });
+      }
+      const start = Math.min(c.startIndex ?? 0, text.length);
+      const end = Math.max(start, Math.min(c.endIndex ?? text.length, text.length));
+      const segment: { partIndex?: number; startIndex: number; endIndex: number; text: string } = {
+        startIndex: utf16ToUtf8Offset(text, start),
+        endIndex: utf16ToUtf8Offset(text, end),
+        text: text.slice(start, end),
+      };
+      if (partIndex !== undefined) segment.partIndex = partIndex;
+      supports.push({ segment, groundingChunkIndices: [k] });
+      if (c.citedText !== undefined) quoted = true;
+    }
+  }
+  if (quoted) {
+    warn?.({
+      type: "dropped",
+      feature: `${feature}.citations.citedText`,
+      message: "groundingMetadata has no quoted source text",
+    });
+  }
+  if (supports.length === 0) return undefined;
+  return { groundingChunks: chunks, groundingSupports: supports };
+}

@@ -282,7 +282,7 @@ export function renderAssistantPart(
         ctx.options?.onWarning?.({
           type: "dropped",
           feature: `${feature}.citations`,
-          message: "citations are not yet written as groundingMetadata",
+          message: "Gemini content has no room for citations; the text is sent without them",
         });
       }
       return renderText(part.text, part.signature, part.cacheControl);

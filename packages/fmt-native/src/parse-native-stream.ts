@@ -1,4 +1,5 @@
 import {
+  type Citation,
   movedThinkingSignature,
   parseWireJson,
   pushDecoderStream,
@@ -20,6 +21,7 @@ import {
   nativeSafetyRatingSchema,
 } from "./native-api.js";
 import { codeExecutionText } from "./native-code-execution.js";
+import { applyGrounding, nativeGroundingMetadataSchema } from "./native-grounding.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 import {
   createdFromCreateTime,
@@ -51,6 +53,14 @@ interface CandidateState {
   safetyRatings: SafetyRating[] | undefined;
   /** The latest thinking part, where a moved thinking signature goes back. */
   lastThinking: number | undefined;
+  /**
+   * The answer's visible text so far and where each text part starts in it: a stream's grounding
+   * segments index the whole answer (in UTF-8 bytes), not one chunk's parts.
+   */
+  answer: string;
+  textStarts: { index: number; start: number }[];
+  /** Citations already emitted (grounding may be repeated on later chunks). */
+  cited: Set<string>;
 }
 
 const tokenFields = [
@@ -225,6 +235,9 @@ export class NativeStreamDecoder {
         hasToolCalls: false,
         safetyRatings: undefined,
         lastThinking: undefined,
+        answer: "",
+        textStarts: [],
+        cited: new Set(),
       };
       this.candidates.set(choice, state);
     }
@@ -252,6 +265,9 @@ export class NativeStreamDecoder {
         if (rating.success) ratings.push(parseSafetyRating(rating.data));
       }
       state.safetyRatings = ratings;
+    }
+    if (candidate.groundingMetadata !== undefined) {
+      this.grounding(candidate.groundingMetadata, state, choice, emit);
     }
     if (typeof candidate.finishReason === "string") {
       this.finished = true;
@@ -306,8 +322,10 @@ export class NativeStreamDecoder {
       open = { index: state.nextIndex++, kind, signed: false };
       state.open = open;
       if (kind === "thinking") state.lastThinking = open.index;
+      else state.textStarts.push({ index: open.index, start: state.answer.length });
       emit(at({ type: "part-start", index: open.index, kind }, choice));
     }
+    if (kind === "text") state.answer += text;
     if (text !== "") {
       emit(
         at(
@@ -322,6 +340,55 @@ export class NativeStreamDecoder {
       open.signed = true;
       emit(at({ type: "signature-delta", index: open.index, signature }, choice));
     }
+  }
+
+  /**
+   * groundingMetadata -> citation events. Segments index the whole answer so far; each citation
+   * goes to the text part its start falls in, shifted into that part (clamped to it). Sources no
+   * support names cite the first text part whole; with no text at all, an empty text part holds
+   * them. A citation already emitted is not repeated.
+   */
+  private grounding(raw: unknown, state: CandidateState, choice: number, emit: Emit): void {
+    const parsed = nativeGroundingMetadataSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const supports = parsed.data.groundingSupports?.map((s) => ({
+      ...s,
+      segment: { ...s.segment, partIndex: 0 },
+    }));
+    const whole = { type: "text" as const, text: state.answer };
+    applyGrounding(
+      { ...parsed.data, groundingSupports: supports },
+      new Map([[0, whole]]),
+      "",
+      undefined,
+    );
+    const citations = (whole as { citations?: Citation[] }).citations ?? [];
+    if (citations.length === 0) return;
+    let host: number | undefined;
+    if (state.textStarts.length === 0) {
+      this.closePart(state, choice, emit);
+      host = state.nextIndex++;
+      state.textStarts.push({ index: host, start: 0 });
+      emit(at({ type: "part-start", index: host, kind: "text" }, choice));
+    }
+    for (const citation of citations) {
+      const key = JSON.stringify(citation);
+      if (state.cited.has(key)) continue;
+      state.cited.add(key);
+      const begin = citation.startIndex ?? 0;
+      let k = 0;
+      state.textStarts.forEach((t, j) => {
+        if (t.start <= begin) k = j;
+      });
+      const part = state.textStarts[k] as { index: number; start: number };
+      const end = state.textStarts[k + 1]?.start ?? state.answer.length;
+      if (citation.startIndex !== undefined) citation.startIndex -= part.start;
+      if (citation.endIndex !== undefined) {
+        citation.endIndex = Math.min(citation.endIndex, end) - part.start;
+      }
+      emit(at({ type: "citation", index: part.index, citation }, choice));
+    }
+    if (host !== undefined) emit(at({ type: "part-end", index: host }, choice));
   }
 
   private functionCall(

@@ -15,6 +15,7 @@ import type {
   NativeSafetyRating,
 } from "./native-api.js";
 import { readBookkeeping, readUnknownFields } from "./native-extras.js";
+import { type CitedText, renderGrounding } from "./native-grounding.js";
 import { type PartRenderContext, renderAssistantPart } from "./native-parts.js";
 import { createdFromCreateTime, createTimeOf } from "./parse-native-response.js";
 
@@ -54,8 +55,16 @@ export function renderNativeResponse(
     body.candidates = response.choices.map((choice, c): NativeCandidate => {
       const feature = `choices[${c}]`;
       const parts: NativePart[] = [];
+      const cited: CitedText[] = [];
       choice.message.parts.forEach((part, p) => {
-        const out = renderAssistantPart(part, `${feature}.message.parts[${p}]`, ctx);
+        // A text part's citations become the candidate's groundingMetadata, not part of the part.
+        let plain = part;
+        if (part.type === "text" && part.citations !== undefined) {
+          const { citations, ...rest } = part;
+          cited.push({ partIndex: parts.length, text: part.text, citations });
+          plain = rest;
+        }
+        const out = renderAssistantPart(plain, `${feature}.message.parts[${p}]`, ctx);
         if (out !== undefined) parts.push(out);
       });
       if (choice.stopSequence !== undefined) {
@@ -74,6 +83,8 @@ export function renderNativeResponse(
       if (choice.safetyRatings !== undefined) {
         candidate.safetyRatings = choice.safetyRatings.map(renderSafetyRating);
       }
+      const grounding = renderGrounding(cited, feature, options?.onWarning);
+      if (grounding !== undefined) candidate.groundingMetadata = grounding;
       return candidate;
     });
   }

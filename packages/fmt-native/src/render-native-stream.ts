@@ -1,4 +1,5 @@
 import {
+  type Citation,
   moveThinkingSignature,
   parseJsonKeepingNumbers,
   type SseMessage,
@@ -12,6 +13,7 @@ import { isBlockedFinish } from "./blocked-prompt.js";
 import { renderNativeFinishMessage, renderNativeFinishReason } from "./map-native-finish-reason.js";
 import { renderNativeUsage } from "./map-native-usage.js";
 import type { NativeCandidate, NativePart, NativeResponseWire } from "./native-api.js";
+import { renderGrounding } from "./native-grounding.js";
 import { isGeneratedCallId } from "./native-tool-call-ids.js";
 import { createTimeOf } from "./parse-native-response.js";
 import { renderPromptFeedback, renderSafetyRating } from "./render-native-response.js";
@@ -26,6 +28,12 @@ interface PendingCall {
 }
 
 type Located = { index: number; choice?: number };
+interface Answer {
+  text: string;
+  starts: Map<number, number>;
+  ends: Map<number, number>;
+  cited: { index: number; citation: Citation }[];
+}
 const keyOf = (e: Located) => `${e.choice ?? 0}:${e.index}`;
 
 /**
@@ -77,6 +85,11 @@ export class NativeStreamEncoder {
    * comes last) is written beside it.
    */
   private readonly finishes: SseMessage[] = [];
+  /**
+   * Per choice, the visible answer so far, where each text part starts and ends in it, and the
+   * citations to write as the finish's groundingMetadata (segments index the whole answer).
+   */
+  private readonly answers = new Map<number, Answer>();
 
   constructor(private readonly options: StreamEncodeOptions = {}) {}
 
@@ -117,9 +130,18 @@ export class NativeStreamEncoder {
       case "text-delta":
         if (event.delta !== "") {
           const choice = event.choice ?? 0;
+          const answer = this.answer(choice);
+          if (!answer.starts.has(event.index)) answer.starts.set(event.index, answer.text.length);
+          answer.text += event.delta;
           emit(this.textFrame(choice, event.delta, this.takeHeldSignature(choice)));
         }
         return;
+      case "citation": {
+        const answer = this.answer(event.choice ?? 0);
+        if (!answer.starts.has(event.index)) answer.starts.set(event.index, answer.text.length);
+        answer.cited.push({ index: event.index, citation: event.citation });
+        return;
+      }
       case "thinking-delta":
         if (event.delta !== "") {
           const key = keyOf(event);
@@ -169,6 +191,8 @@ export class NativeStreamEncoder {
         this.calls.get(keyOf(event))?.args.push(event.delta);
         return;
       case "part-end": {
+        const answer = this.answers.get(event.choice ?? 0);
+        if (answer?.starts.has(event.index)) answer.ends.set(event.index, answer.text.length);
         const key = keyOf(event);
         this.kinds.delete(key);
         this.thinkingTexts.delete(key);
@@ -319,7 +343,37 @@ export class NativeStreamEncoder {
     if (event.safetyRatings !== undefined) {
       candidate.safetyRatings = event.safetyRatings.map(renderSafetyRating);
     }
+    const grounding = this.grounding(choice);
+    if (grounding !== undefined) candidate.groundingMetadata = grounding;
     this.finishes.push(this.frame({ candidates: [candidate] }));
+  }
+
+  private answer(choice: number): Answer {
+    let answer = this.answers.get(choice);
+    if (answer === undefined) {
+      answer = { text: "", starts: new Map(), ends: new Map(), cited: [] };
+      this.answers.set(choice, answer);
+    }
+    return answer;
+  }
+
+  /** A choice's citations, shifted from their parts into the whole answer, as groundingMetadata. */
+  private grounding(choice: number): NativeCandidate["groundingMetadata"] {
+    const answer = this.answers.get(choice);
+    if (answer === undefined || answer.cited.length === 0) return undefined;
+    const citations = answer.cited.map(({ index, citation }) => {
+      const start = answer.starts.get(index) ?? 0;
+      const end = answer.ends.get(index) ?? answer.text.length;
+      return {
+        ...citation,
+        startIndex: start + (citation.startIndex ?? 0),
+        endIndex: Math.min(end, start + (citation.endIndex ?? end - start)),
+      };
+    });
+    answer.cited = [];
+    return renderGrounding([{ text: answer.text, citations }], "parts", (w) =>
+      this.warnOnce(`${choice}:citedText`, w),
+    );
   }
 
   /** The held thinking signature as a text fragment's extra field, taken once. */

@@ -1,4 +1,4 @@
-import type { AssistantPart, Choice, Citation, Response } from "@interlingua/core-types";
+import type { AssistantPart, Choice, Response } from "@interlingua/core-types";
 import { GatewayError, malformedReplyFromZod } from "@interlingua/errors";
 import { expandParallelWrapper } from "./expand-parallel-wrapper.js";
 import { errorFromResponsesWire } from "./map-responses-error.js";
@@ -6,6 +6,7 @@ import { finishReasonFromResult, finishReasonFromStatus } from "./map-responses-
 import { usageFromResponses, usageFromResult } from "./map-responses-usage.js";
 import { normalizeArguments, thinkingFromReasoningItem } from "./parse-responses-request.js";
 import { type ResponsesResponseWire, responsesResultSchema } from "./responses-api.js";
+import { parseUrlCitations } from "./responses-citations.js";
 import {
   outputCustomToolCallSchema,
   outputFunctionCallSchema,
@@ -138,29 +139,4 @@ export function parseResponsesObject(wire: unknown): Response {
     ],
     usage: usageFromResponses(w.usage),
   };
-}
-
-/**
- * output_text `annotations` -> canonical citations: `url_citation` ones (flat `url`, `title`,
- * `start_index`, `end_index`, character offsets into the part's text); file and container
- * citations name no URL and are skipped.
- */
-export function parseUrlCitations(annotations: unknown): Citation[] {
-  const out: Citation[] = [];
-  if (!Array.isArray(annotations)) return out;
-  for (const a of annotations) {
-    if (typeof a !== "object" || a === null) continue;
-    const r = a as Record<string, unknown>;
-    if (r["type"] !== "url_citation" || typeof r["url"] !== "string") continue;
-    const citation: Citation = { type: "url", url: r["url"] };
-    if (typeof r["title"] === "string") citation.title = r["title"];
-    const start = r["start_index"];
-    const end = r["end_index"];
-    if (typeof start === "number" && Number.isInteger(start) && start >= 0) {
-      citation.startIndex = start;
-    }
-    if (typeof end === "number" && Number.isInteger(end) && end >= 0) citation.endIndex = end;
-    out.push(citation);
-  }
-  return out;
 }

@@ -11,6 +11,7 @@ import { finishReasonFromStatus } from "./map-responses-finish-reason.js";
 import { usageFromResponses } from "./map-responses-usage.js";
 import { parseSignatureContent, REDACTED_PREFIX } from "./opaque-reasoning.js";
 import { normalizeArguments } from "./parse-responses-request.js";
+import { parseUrlCitations } from "./responses-citations.js";
 import { responsesUsageSchema } from "./responses-stream-api.js";
 
 type Emit = (event: StreamEvent) => void;
@@ -21,6 +22,8 @@ interface PartState {
   index: number;
   said: boolean;
   closed: boolean;
+  /** A text part had annotation events: the annotations its done events repeat are not new. */
+  cited?: boolean;
 }
 interface MessageItem {
   kind: "message";
@@ -145,6 +148,13 @@ export class ResponsesStreamDecoder {
       case "response.content_part.added":
         if (isTextPart(event["part"])) this.textPart(event, emit);
         return;
+      case "response.output_text.annotation.added": {
+        const part = this.textPart(event, emit);
+        if (part === undefined) return;
+        part.cited = true;
+        this.cite(part, [event["annotation"]], emit);
+        return;
+      }
       case "response.output_text.done":
         this.textDone(this.textPart(event, emit), str(event["text"]), false, emit);
         return;
@@ -154,12 +164,10 @@ export class ResponsesStreamDecoder {
       case "response.content_part.done": {
         const part = event["part"];
         if (!isTextPart(part)) return;
-        this.textDone(
-          this.textPart(event, emit),
-          str(part["text"]) || str(part["refusal"]),
-          true,
-          emit,
-        );
+        const state = this.textPart(event, emit);
+        this.textDone(state, str(part["text"]) || str(part["refusal"]), false, emit);
+        this.citeDone(state, part["annotations"], emit);
+        if (state) this.close(state, emit);
         return;
       }
       case "response.function_call_arguments.done": {
@@ -382,6 +390,19 @@ export class ResponsesStreamDecoder {
     if (close) this.close(part, emit);
   }
 
+  private cite(part: PartState, annotations: unknown[], emit: Emit): void {
+    for (const citation of parseUrlCitations(annotations)) {
+      emit({ type: "citation", index: part.index, citation });
+    }
+  }
+
+  /** Annotations a done event lists, when no annotation event brought them (a terse upstream). */
+  private citeDone(part: PartState | undefined, annotations: unknown, emit: Emit): void {
+    if (part === undefined || part.cited || part.closed || !Array.isArray(annotations)) return;
+    part.cited = true;
+    this.cite(part, annotations, emit);
+  }
+
   private callItem(
     event: Json,
     emit: Emit,
@@ -460,7 +481,9 @@ export class ResponsesStreamDecoder {
         content.forEach((block: unknown, k) => {
           if (!isTextPart(block)) return;
           const part = this.contentPart(state, k, emit);
-          this.textDone(part, str(block["text"]) || str(block["refusal"]), true, emit);
+          this.textDone(part, str(block["text"]) || str(block["refusal"]), false, emit);
+          this.citeDone(part, block["annotations"], emit);
+          this.close(part, emit);
         });
         for (const part of state.parts.values()) this.close(part, emit);
         return;

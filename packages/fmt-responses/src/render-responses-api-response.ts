@@ -1,6 +1,7 @@
 import { type RenderOptions, type Response, responseToEvents } from "@interlingua/core-types";
 import { ResponsesStreamEncoder } from "./render-responses-stream.js";
 import type { ResponsesApiResponseWire } from "./responses-api-wire.js";
+import { urlCitationAnnotation } from "./responses-citations.js";
 
 /**
  * Renders a canonical response as an OpenAI Responses object. It is, by construction, the object
@@ -76,13 +77,9 @@ function addAnnotations(
       });
       return;
     }
-    target["annotations"] = part.citations.map((c) => ({
-      type: "url_citation",
-      start_index: c.startIndex ?? 0,
-      end_index: c.endIndex ?? part.text.length,
-      url: c.url,
-      title: c.title ?? "",
-    }));
+    target["annotations"] = part.citations.map((c) =>
+      urlCitationAnnotation(c, c.startIndex ?? 0, c.endIndex ?? part.text.length),
+    );
     part.citations.forEach((c, k) => {
       if (c.citedText === undefined) return;
       onWarning?.({

@@ -1,4 +1,5 @@
 import type {
+  Citation,
   FinishReason,
   SseMessage,
   StreamEncodeOptions,
@@ -10,6 +11,7 @@ import { errorToResponsesWire } from "./map-responses-error.js";
 import { droppedBlockReason, finishReasonToTerminal } from "./map-responses-finish-reason.js";
 import { usageToResponses } from "./map-responses-usage.js";
 import { REDACTED_PREFIX, signatureContent } from "./opaque-reasoning.js";
+import { urlCitationAnnotation } from "./responses-citations.js";
 
 type Send = (message: SseMessage) => void;
 type Json = Record<string, unknown>;
@@ -30,6 +32,10 @@ interface OutputItem {
   /** A custom_tool_call item: raw `input`, its own delta and done events. */
   custom: boolean;
   done: boolean;
+  /** A message's url_citation annotations so far, repeated by its done frames. */
+  annotations: Json[];
+  /** Citations over the whole text, written at the item's end, when its length is known. */
+  wholeCitations: Citation[];
 }
 
 const itemPrefix = { message: "msg", reasoning: "rs", function_call: "fc" } as const;
@@ -145,6 +151,9 @@ export class ResponsesStreamEncoder {
         this.delta(send, type, item, "", event.delta, "");
         return;
       }
+      case "citation":
+        this.citation(event, send);
+        return;
       case "part-end": {
         const item = this.items.get(event.index);
         if (item && !item.done) this.closeItem(item, send);
@@ -293,6 +302,8 @@ export class ResponsesStreamEncoder {
       namespace: undefined,
       custom: false,
       done: false,
+      annotations: [],
+      wholeCitations: [],
     };
     this.items.set(index, item);
     if (kind === "function_call") return item;
@@ -387,6 +398,37 @@ export class ResponsesStreamEncoder {
     });
   }
 
+  /**
+   * A citation as an annotation event of its message's output_text; one over the whole text
+   * waits for the item's end. url_citation has no cited text (reported).
+   */
+  private citation(event: StreamEventOf<"citation">, send: Send): void {
+    const item = this.items.get(event.index);
+    if (item?.kind !== "message" || item.done) {
+      this.warnOnce("parts.citations", "a citation outside an open output_text is dropped");
+      return;
+    }
+    const c = event.citation;
+    if (c.citedText !== undefined) {
+      this.warnOnce("parts.citations.citedText", "url_citation has no cited text");
+    }
+    if (c.endIndex === undefined) item.wholeCitations.push(c);
+    else this.annotate(item, urlCitationAnnotation(c, c.startIndex ?? 0, c.endIndex), send);
+  }
+
+  private annotate(item: OutputItem, annotation: Json, send: Send): void {
+    this.frame(send, {
+      type: "response.output_text.annotation.added",
+      sequence_number: this.seq++,
+      item_id: item.id,
+      output_index: item.outputIndex,
+      content_index: 0,
+      annotation_index: item.annotations.length,
+      annotation,
+    });
+    item.annotations.push(annotation);
+  }
+
   private closeItem(item: OutputItem, send: Send): void {
     item.done = true;
     const text = item.fragments.join("");
@@ -394,7 +436,10 @@ export class ResponsesStreamEncoder {
     let final: Json;
     switch (item.kind) {
       case "message": {
-        const part = { type: "output_text", annotations: [], logprobs: [], text };
+        for (const c of item.wholeCitations) {
+          this.annotate(item, urlCitationAnnotation(c, c.startIndex ?? 0, text.length), send);
+        }
+        const part = { type: "output_text", annotations: item.annotations, logprobs: [], text };
         this.frame(send, {
           type: "response.output_text.done",
           sequence_number: this.seq++,
