@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { frameDeviations, SCHEMAS } from "./official-schema-validators.ts";
 import {
   SCRIPTED_MODEL,
   scriptedChannels,
@@ -313,6 +314,32 @@ const BODY_SOURCES: Record<ClientFormat, (body: Json) => string[]> = {
     (b.candidates[0].groundingMetadata?.groundingChunks ?? []).map((g: Json) => g.web.uri),
 };
 
+/** Deviations from the providers' published schemas and SDK types (official-schemas.test.ts). */
+const frameEach = (text: string, check: (v: unknown) => string[]) =>
+  parseSse(text)
+    .filter((f) => f.event !== "ping")
+    .flatMap((f, i) => check(JSON.parse(f.data)).map((d) => `frame ${i}: ${d}`));
+const STREAM_DEVIATIONS: Record<ClientFormat, (text: string) => string[]> = {
+  chat: (text) => frameDeviations(text, SCHEMAS.chatChunk),
+  responses: (text) => frameDeviations(text, SCHEMAS.responseEvent),
+  messages: (text) => frameEach(text, SCHEMAS.anthropicEvent),
+  native: (text) => frameEach(text, SCHEMAS.gemini),
+};
+const BODY_DEVIATIONS: Record<ClientFormat, (body: Json) => string[]> = {
+  chat: SCHEMAS.chat,
+  responses: SCHEMAS.response,
+  messages: SCHEMAS.anthropicMessage,
+  native: SCHEMAS.gemini,
+};
+
+/** Same-format pairs relay the scripted body itself: only translated answers are ours to check. */
+const SAME: Record<ClientFormat, UpstreamProtocol> = {
+  chat: "openai",
+  responses: "openai-responses",
+  messages: "anthropic",
+  native: "gemini",
+};
+
 const ask = (client: ClientFormat, protocol: UpstreamProtocol, stream: boolean) => {
   const { path, body } = REQUEST[client]({ model: SCRIPTED_MODEL[protocol], text: "hi", stream });
   // A Responses client reads OpenAI's Response object: it asks for bare bodies.
@@ -330,6 +357,7 @@ describe("item 5: citations in streams reach every client", () => {
         const frames = parseSse(res.text);
         expect(STREAM_SOURCES[client](frames)).toContain(URL);
         expect(READ_STREAM[client](frames).text).toBe(ANSWER);
+        if (SAME[client] !== protocol) expect(STREAM_DEVIATIONS[client](res.text)).toEqual([]);
       });
     }
   }
@@ -348,6 +376,7 @@ describe("item 5: citations in whole replies reach every client", () => {
         // A bare Responses body is OpenAI's Response object, read by its output_text.
         const text = client === "responses" ? body.output_text : READ_BODY[client](body).text;
         expect(text).toBe(ANSWER);
+        if (SAME[client] !== protocol) expect(BODY_DEVIATIONS[client](body)).toEqual([]);
       });
     }
   }
