@@ -8,10 +8,10 @@ import { responseToEvents } from "@interlingua/core-types";
 import {
   decodeResponsesEvents,
   encodeResponsesEvents,
+  parseInterlinguaResponsesResponse,
   parseResponsesRequest,
-  parseResponsesResponse,
-  renderResponsesRequest,
-  renderResponsesResponse,
+  renderInterlinguaResponsesRequest,
+  renderInterlinguaResponsesResponse,
 } from "@interlingua/fmt-responses";
 import { measure, report } from "./measure.ts";
 
@@ -161,17 +161,19 @@ const budgetMs = 1200;
 const rows = [
   measure(
     "request parse+render, typical",
-    () => renderResponsesRequest(parseResponsesRequest(typical)),
+    () => renderInterlinguaResponsesRequest(parseResponsesRequest(typical)),
     { budgetMs },
   ),
   measure(
     "request parse+render, large (100 items, 12 tools, 50 images)",
-    () => renderResponsesRequest(parseResponsesRequest(large)),
+    () => renderInterlinguaResponsesRequest(parseResponsesRequest(large)),
     { budgetMs },
   ),
-  measure("result parse+render", () => renderResponsesResponse(parseResponsesResponse(result)), {
-    budgetMs,
-  }),
+  measure(
+    "result parse+render",
+    () => renderInterlinguaResponsesResponse(parseInterlinguaResponsesResponse(result)),
+    { budgetMs },
+  ),
 ];
 const streamRows = [
   {

@@ -4,8 +4,8 @@ import { encodeResponsesStream, ResponsesStreamEncoder } from "./render-response
 import { responsesStreamFrames } from "./responses-stream-frames.js";
 
 /**
- * A codec over OpenAI's Responses event stream. `responses` and `responsesApi` differ only in
- * their name and request/response mapping; the stream is one event sequence for both.
+ * A codec over OpenAI's Responses event stream. `responses` and `interlinguaResponses` differ
+ * only in their name and request/response mapping; the stream is one event sequence for both.
  */
 export function buildResponsesCodec<RequestWire, ResponseWire>(
   format: string,

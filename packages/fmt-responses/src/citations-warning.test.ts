@@ -1,8 +1,8 @@
 import type { Response, Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { parseResponsesApiResponse } from "./parse-responses-api-response.js";
-import { renderResponsesApiResponse } from "./render-responses-api-response.js";
-import { renderResponsesResponse } from "./render-responses-response.js";
+import { parseResponsesResponse } from "./parse-responses-api-response.js";
+import { renderResponsesResponse } from "./render-responses-api-response.js";
+import { renderInterlinguaResponsesResponse } from "./render-responses-response.js";
 
 const response: Response = {
   id: "r",
@@ -30,7 +30,7 @@ const response: Response = {
 describe("citations in Responses results", () => {
   it("spec shape: warns instead of dropping them silently", () => {
     const warnings: Warning[] = [];
-    renderResponsesResponse(response, { onWarning: (w) => warnings.push(w) });
+    renderInterlinguaResponsesResponse(response, { onWarning: (w) => warnings.push(w) });
     expect(warnings.map((w) => w.feature)).toContain("parts.citations");
   });
 
@@ -58,7 +58,7 @@ describe("citations in Responses results", () => {
       ],
     };
     const warnings: Warning[] = [];
-    const wire = renderResponsesApiResponse(cited, { onWarning: (w) => warnings.push(w) });
+    const wire = renderResponsesResponse(cited, { onWarning: (w) => warnings.push(w) });
     const texts = wire.output
       .flatMap((item) => (Array.isArray(item["content"]) ? item["content"] : []))
       .filter((p: Record<string, unknown>) => p["type"] === "output_text");
@@ -67,7 +67,7 @@ describe("citations in Responses results", () => {
       [{ type: "url_citation", start_index: 0, end_index: 5, url: "https://a", title: "A" }],
     ]);
     expect(warnings).toEqual([]);
-    const back = parseResponsesApiResponse(wire);
+    const back = parseResponsesResponse(wire);
     expect(back.choices[0]?.message.parts).toEqual(cited.choices[0]?.message.parts);
   });
 });

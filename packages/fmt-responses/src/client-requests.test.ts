@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { responsesApi } from "./index.js";
+import { responses } from "./index.js";
 
 // What Codex CLI really sent through the gateway (recorded by `pnpm test:clients`): every body
 // parses, and renders back for the Responses API with its tools and items as they came.
@@ -12,8 +12,8 @@ describe("Codex CLI's recorded requests", () => {
   it("parse, and their tools (namespace and hosted included) render back unchanged", () => {
     expect(recorded.requests.length).toBeGreaterThanOrEqual(2);
     for (const { body } of recorded.requests) {
-      const request = responsesApi.request.parse(body);
-      const wire = responsesApi.request.render(request) as Record<string, unknown>;
+      const request = responses.request.parse(body);
+      const wire = responses.request.render(request) as Record<string, unknown>;
       expect(wire["tools"]).toEqual(body["tools"]);
       const types = (wire["input"] as { type?: string }[]).map((i) => i.type ?? "message");
       const sent = (body["input"] as { type?: string }[]).map((i) => i.type ?? "message");

@@ -1,6 +1,6 @@
 import { accumulateStream, type Response, responseToEvents } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { decodeResponsesEvents, encodeResponsesEvents, responsesApi } from "./index.js";
+import { decodeResponsesEvents, encodeResponsesEvents, responses } from "./index.js";
 
 /** Tools and items as Codex CLI sends them (its default configuration). */
 const namespaceTool = {
@@ -54,7 +54,7 @@ const body = {
 
 describe("Codex CLI's Responses requests", () => {
   it("parse without a 400 and render back for the Responses API as they came", () => {
-    const request = responsesApi.request.parse(body);
+    const request = responses.request.parse(body);
     expect(request.tools.map((t) => (t.type === "provider" ? t.name : t.type))).toEqual([
       "namespace",
       "custom",
@@ -81,7 +81,7 @@ describe("Codex CLI's Responses requests", () => {
     expect(request.toolChoice).toEqual({ type: "auto" });
     expect(request.thinking).toMatchObject({ type: "enabled", effort: "high" });
 
-    const wire = responsesApi.request.render(request) as Record<string, unknown>;
+    const wire = responses.request.render(request) as Record<string, unknown>;
     expect(wire["tools"]).toEqual([namespaceTool, customTool, toolSearch]);
     expect(wire["tool_choice"]).toEqual(body.tool_choice);
     expect(wire["reasoning"]).toEqual({ effort: "xhigh", summary: "auto" });
@@ -95,12 +95,12 @@ describe("Codex CLI's Responses requests", () => {
   });
 
   it("a forced custom tool is chosen as custom, a forced function as function", () => {
-    const request = responsesApi.request.parse({
+    const request = responses.request.parse({
       ...body,
       tool_choice: { type: "custom", name: "apply_patch" },
     });
     expect(request.toolChoice).toEqual({ type: "tool", name: "apply_patch" });
-    const wire = responsesApi.request.render(request) as Record<string, unknown>;
+    const wire = responses.request.render(request) as Record<string, unknown>;
     expect(wire["tool_choice"]).toEqual({ type: "custom", name: "apply_patch" });
   });
 });
@@ -139,7 +139,7 @@ describe("custom and namespaced calls in Responses answers", () => {
   };
 
   it("render as custom_tool_call and namespaced function_call items, and parse back", () => {
-    const object = responsesApi.response.render(response);
+    const object = responses.response.render(response);
     expect(object.output).toEqual([
       {
         id: "ctc_1_0",
@@ -159,7 +159,7 @@ describe("custom and namespaced calls in Responses answers", () => {
         namespace: "multi_agent_v1",
       },
     ]);
-    expect(responsesApi.response.parse(object).choices[0]?.message.parts).toEqual(
+    expect(responses.response.parse(object).choices[0]?.message.parts).toEqual(
       response.choices[0]?.message.parts,
     );
   });

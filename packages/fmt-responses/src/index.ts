@@ -39,31 +39,35 @@ export {
   usageToResult,
 } from "./map-responses-usage.js";
 export {
-  normalizeResponsesApiRequest,
-  normalizeResponsesApiResponse,
+  normalizeResponsesRequest,
+  normalizeResponsesResponse,
 } from "./normalize-responses-api.js";
-export { normalizeResponsesRequest } from "./normalize-responses-request.js";
-export { normalizeResponsesResponse } from "./normalize-responses-response.js";
-export { parseResponsesApiRequest } from "./parse-responses-api-request.js";
-export { parseResponsesApiResponse } from "./parse-responses-api-response.js";
+export { normalizeInterlinguaResponsesRequest } from "./normalize-responses-request.js";
+export { normalizeInterlinguaResponsesResponse } from "./normalize-responses-response.js";
+export { parseResponsesResponse } from "./parse-responses-api-response.js";
 export { parseResponsesRequest } from "./parse-responses-request.js";
-export { parseResponsesObject, parseResponsesResponse } from "./parse-responses-response.js";
+export {
+  parseInterlinguaResponsesResponse,
+  parseResponsesObject,
+} from "./parse-responses-response.js";
 export {
   decodeResponsesEvents,
   decodeResponsesStream,
   ResponsesStreamDecoder,
 } from "./parse-responses-stream.js";
-export { renderResponsesApiRequest, toResponsesApiShape } from "./render-responses-api-request.js";
-export { renderResponsesApiResponse } from "./render-responses-api-response.js";
-export { renderResponsesRequest } from "./render-responses-request.js";
-export { renderResponsesResponse } from "./render-responses-response.js";
+export { renderResponsesRequest, toResponsesShape } from "./render-responses-api-request.js";
+export { renderResponsesResponse } from "./render-responses-api-response.js";
+export { renderInterlinguaResponsesRequest } from "./render-responses-request.js";
+export { renderInterlinguaResponsesResponse } from "./render-responses-response.js";
 export {
   encodeResponsesEvents,
   encodeResponsesStream,
   ResponsesStreamEncoder,
 } from "./render-responses-stream.js";
-export { responsesApi } from "./responses-api-codec.js";
-export { responses } from "./responses-codec.js";
+// `responses` is OpenAI's real Responses API; `interlinguaResponses` is docs/api-reference.md's
+// shape, whose result is chat-like (`choices[]`).
+export { responses } from "./responses-api-codec.js";
+export { interlinguaResponses } from "./responses-codec.js";
 export {
   responsesPassThroughShape,
   responsesRequestFields,

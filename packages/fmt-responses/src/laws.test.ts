@@ -9,22 +9,28 @@ import * as canonical from "@interlingua/core-types/testing";
 import { fc } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
 import { decodeSse, encodeSseEvent } from "../test/sse.js";
-import { normalizeResponsesRequest } from "./normalize-responses-request.js";
-import { normalizeResponsesResponse } from "./normalize-responses-response.js";
+import { normalizeInterlinguaResponsesRequest } from "./normalize-responses-request.js";
+import { normalizeInterlinguaResponsesResponse } from "./normalize-responses-response.js";
 import { parseResponsesRequest } from "./parse-responses-request.js";
-import { parseResponsesObject, parseResponsesResponse } from "./parse-responses-response.js";
+import {
+  parseInterlinguaResponsesResponse,
+  parseResponsesObject,
+} from "./parse-responses-response.js";
 import { decodeResponsesEvents, decodeResponsesStream } from "./parse-responses-stream.js";
-import { renderResponsesRequest } from "./render-responses-request.js";
-import { renderResponsesResponse } from "./render-responses-response.js";
+import { renderInterlinguaResponsesRequest } from "./render-responses-request.js";
+import { renderInterlinguaResponsesResponse } from "./render-responses-response.js";
 import { encodeResponsesEvents } from "./render-responses-stream.js";
-import { responsesRequestSchema, responsesResultSchema } from "./responses-api.js";
+import {
+  interlinguaResponsesRequestSchema,
+  interlinguaResponsesResultSchema,
+} from "./responses-api.js";
 import { responsesStreamEventSchema } from "./responses-stream-api.js";
 import {
-  expressibleRequest,
-  expressibleResponse,
+  expressibleInterlinguaRequest,
+  expressibleInterlinguaResponse,
   expressibleStreamResponse,
+  interlinguaResponseWire,
   requestWire,
-  responseWire,
 } from "./testing.js";
 
 const roundTrip = (events: readonly StreamEvent[]) =>
@@ -32,10 +38,17 @@ const roundTrip = (events: readonly StreamEvent[]) =>
 
 describe("wire arbitraries", () => {
   it("every generated request passes the request schema", () => {
-    fc.assert(fc.property(requestWire, (w) => responsesRequestSchema.safeParse(w).success));
+    fc.assert(
+      fc.property(requestWire, (w) => interlinguaResponsesRequestSchema.safeParse(w).success),
+    );
   });
   it("every generated result passes the result schema", () => {
-    fc.assert(fc.property(responseWire, (w) => responsesResultSchema.safeParse(w).success));
+    fc.assert(
+      fc.property(
+        interlinguaResponseWire,
+        (w) => interlinguaResponsesResultSchema.safeParse(w).success,
+      ),
+    );
   });
 });
 
@@ -43,17 +56,17 @@ describe("law 1: wire -> canonical -> wire equals the normal form", () => {
   it("requests", () => {
     fc.assert(
       fc.property(requestWire, (w) => {
-        expect(renderResponsesRequest(parseResponsesRequest(w))).toEqual(
-          normalizeResponsesRequest(w),
+        expect(renderInterlinguaResponsesRequest(parseResponsesRequest(w))).toEqual(
+          normalizeInterlinguaResponsesRequest(w),
         );
       }),
     );
   });
   it("results", () => {
     fc.assert(
-      fc.property(responseWire, (w) => {
-        expect(renderResponsesResponse(parseResponsesResponse(w))).toEqual(
-          normalizeResponsesResponse(w),
+      fc.property(interlinguaResponseWire, (w) => {
+        expect(renderInterlinguaResponsesResponse(parseInterlinguaResponsesResponse(w))).toEqual(
+          normalizeInterlinguaResponsesResponse(w),
         );
       }),
     );
@@ -61,26 +74,29 @@ describe("law 1: wire -> canonical -> wire equals the normal form", () => {
   it("the normal form is a fixed point", () => {
     fc.assert(
       fc.property(requestWire, (w) => {
-        const normal = normalizeResponsesRequest(w);
-        expect(normalizeResponsesRequest(normal)).toEqual(normal);
+        const normal = normalizeInterlinguaResponsesRequest(w);
+        expect(normalizeInterlinguaResponsesRequest(normal)).toEqual(normal);
       }),
     );
   });
 });
 
 describe("law 2: canonical -> wire -> canonical is the identity on what the format expresses", () => {
-  // Restrictions (testing.ts): expressibleRequest / expressibleResponse document each one.
+  // Restrictions (testing.ts): expressibleInterlinguaRequest / expressibleInterlinguaResponse
+  // document each one.
   it("requests", () => {
     fc.assert(
-      fc.property(canonical.request.map(expressibleRequest), (request) => {
-        expect(parseResponsesRequest(renderResponsesRequest(request))).toEqual(request);
+      fc.property(canonical.request.map(expressibleInterlinguaRequest), (request) => {
+        expect(parseResponsesRequest(renderInterlinguaResponsesRequest(request))).toEqual(request);
       }),
     );
   });
   it("results", () => {
     fc.assert(
-      fc.property(canonical.response.map(expressibleResponse), (response) => {
-        expect(parseResponsesResponse(renderResponsesResponse(response))).toEqual(response);
+      fc.property(canonical.response.map(expressibleInterlinguaResponse), (response) => {
+        expect(
+          parseInterlinguaResponsesResponse(renderInterlinguaResponsesResponse(response)),
+        ).toEqual(response);
       }),
     );
   });
@@ -88,8 +104,8 @@ describe("law 2: canonical -> wire -> canonical is the identity on what the form
     fc.assert(
       fc.property(canonical.request, canonical.response, (request, response) => {
         const safe = { ...request, sampling: { ...request.sampling, n: 1 } };
-        renderResponsesRequest(safe, { onWarning: () => {} });
-        renderResponsesResponse(response, { onWarning: () => {} });
+        renderInterlinguaResponsesRequest(safe, { onWarning: () => {} });
+        renderInterlinguaResponsesResponse(response, { onWarning: () => {} });
       }),
     );
   });
@@ -206,7 +222,10 @@ describe("law 4: a stream, accumulated, equals the non-streamed response", () =>
   /** Content both the stream and the result carry: one choice, one text before the calls. */
   const both = canonical.response.map((r): Response => {
     const streamable = expressibleStreamResponse(r);
-    const [choice] = expressibleResponse({ ...streamable, choices: streamable.choices }).choices;
+    const [choice] = expressibleInterlinguaResponse({
+      ...streamable,
+      choices: streamable.choices,
+    }).choices;
     const madeCalls = choice?.message.parts.some((p) => p.type === "tool-call") ?? false;
     const unified = choice?.finishReason.unified ?? "stop";
     const finish =
@@ -216,7 +235,7 @@ describe("law 4: a stream, accumulated, equals the non-streamed response", () =>
           ? "stop"
           : unified;
     return {
-      ...expressibleResponse(streamable),
+      ...expressibleInterlinguaResponse(streamable),
       choices: [
         {
           index: 0,
@@ -236,7 +255,9 @@ describe("law 4: a stream, accumulated, equals the non-streamed response", () =>
     fc.assert(
       fc.property(both, (response) => {
         const streamed = accumulateStream(roundTrip(responseToEvents(response)));
-        const whole = parseResponsesResponse(renderResponsesResponse(response));
+        const whole = parseInterlinguaResponsesResponse(
+          renderInterlinguaResponsesResponse(response),
+        );
         expect(withoutRaw(streamed)).toEqual(withoutRaw(whole));
       }),
     );

@@ -1,26 +1,27 @@
 import { invalidFromZod } from "@interlingua/errors";
-import { normalizeResponsesRequest } from "./normalize-responses-request.js";
+import { normalizeInterlinguaResponsesRequest } from "./normalize-responses-request.js";
 import { joinSummaries, normalizeArguments } from "./parse-responses-request.js";
-import { toResponsesApiShape } from "./render-responses-api-request.js";
-import { responsesRequestSchema } from "./responses-api.js";
+import { toResponsesShape } from "./render-responses-api-request.js";
+import { interlinguaResponsesRequestSchema } from "./responses-api.js";
 import {
-  type ResponsesApiRequestWire,
-  type ResponsesApiResponseWire,
-  responsesApiResponseSchema,
+  type ResponsesRequestWire,
+  type ResponsesResponseWire,
+  responsesResponseSchema,
 } from "./responses-api-wire.js";
 
 /**
- * Law 1's normal form for `responsesApi` requests: the spec's normal form
- * (`normalizeResponsesRequest`) in OpenAI's shape — flat function tools (no description where a
- * flat tool had none), `max_output_tokens`, one leading system text as `instructions`.
+ * Law 1's normal form for `responses` requests: the spec shape's normal form
+ * (`normalizeInterlinguaResponsesRequest`) in OpenAI's shape — flat function tools (no
+ * description where a flat tool had none), `max_output_tokens`, one leading system text as
+ * `instructions`.
  */
-export function normalizeResponsesApiRequest(wire: unknown): ResponsesApiRequestWire {
-  const parsed = responsesRequestSchema.safeParse(wire);
+export function normalizeResponsesRequest(wire: unknown): ResponsesRequestWire {
+  const parsed = interlinguaResponsesRequestSchema.safeParse(wire);
   if (!parsed.success) throw invalidFromZod(parsed.error);
   const described = (parsed.data.tools ?? [])
     .filter((tool) => tool.type === "function")
     .map((tool) => tool.function !== undefined || typeof tool.description === "string");
-  return toResponsesApiShape(normalizeResponsesRequest(wire), (i) => described[i] ?? true);
+  return toResponsesShape(normalizeInterlinguaResponsesRequest(wire), (i) => described[i] ?? true);
 }
 
 type Json = Record<string, unknown>;
@@ -28,7 +29,7 @@ type Item = Json & { type: string };
 const prefix: Record<string, string> = { message: "msg", reasoning: "rs", function_call: "fc" };
 
 /**
- * Law 1's normal form for `responsesApi` results (message, reasoning and function_call items):
+ * Law 1's normal form for `responses` results (message, reasoning and function_call items):
  * - one message item per output_text part (refusals read as text), empty messages gone;
  * - item ids are `msg_|rs_|fc_<response id without resp_>_<output index>`, `status: "completed"`,
  *   text parts have `annotations: []`, fields OpenAI adds beyond these are gone;
@@ -37,8 +38,8 @@ const prefix: Record<string, string> = { message: "msg", reasoning: "rs", functi
  * - status is `completed`, or `incomplete` with a max_output_tokens / content_filter reason;
  *   `error: null`; usage (zeros when absent) has both details and `total_tokens` = input + output; `output_text`.
  */
-export function normalizeResponsesApiResponse(wire: unknown): ResponsesApiResponseWire {
-  const parsed = responsesApiResponseSchema.safeParse(wire);
+export function normalizeResponsesResponse(wire: unknown): ResponsesResponseWire {
+  const parsed = responsesResponseSchema.safeParse(wire);
   if (!parsed.success) throw invalidFromZod(parsed.error);
   const w = parsed.data;
   const stem = w.id.startsWith("resp_") ? w.id.slice(5) : w.id;

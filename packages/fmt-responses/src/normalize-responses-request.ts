@@ -6,20 +6,20 @@ import {
   normalizeArguments,
 } from "./parse-responses-request.js";
 import {
+  type InterlinguaResponsesRequestWire,
+  interlinguaResponsesRequestSchema,
   isKnownResponsesTool,
   type ResponsesInputFileBlock,
   type ResponsesInputImageBlock,
   type ResponsesInputItem,
   type ResponsesInputTextBlock,
-  type ResponsesRequestWire,
   type ResponsesTextFormat,
   type ResponsesTool,
-  responsesRequestSchema,
 } from "./responses-api.js";
 
 /**
- * The normal form law 1 compares against: `render(parse(w))` equals `normalizeResponsesRequest(w)`.
- * What it normalises, and nothing else:
+ * The normal form law 1 compares against: `render(parse(w))` equals
+ * `normalizeInterlinguaResponsesRequest(w)`. What it normalises, and nothing else:
  * - known fields set to null are absent; `stream: false` is absent; `max_output_tokens` becomes
  *   `max_tokens` (`max_tokens` wins when both are sent);
  * - `input` as a string becomes one user item; `instructions` and every system/developer item
@@ -38,11 +38,13 @@ import {
  * - `reasoning` and `text` lose null fields and disappear when empty; a json_schema format keeps
  *   only type, name, schema and strict.
  */
-export function normalizeResponsesRequest(wire: unknown): ResponsesRequestWire {
-  const parsed = responsesRequestSchema.safeParse(wire);
+export function normalizeInterlinguaResponsesRequest(
+  wire: unknown,
+): InterlinguaResponsesRequestWire {
+  const parsed = interlinguaResponsesRequestSchema.safeParse(wire);
   if (!parsed.success) throw invalidFromZod(parsed.error);
   const w = parsed.data;
-  const out: ResponsesRequestWire = { model: w.model, input: normalizeInput(w) };
+  const out: InterlinguaResponsesRequestWire = { model: w.model, input: normalizeInput(w) };
   for (const [key, value] of Object.entries(w)) {
     if (!knownRequestFields.has(key)) out[key] = value;
   }
@@ -143,7 +145,7 @@ const normalizeBlock = (block: UserBlock): UserBlock => {
 const textsOf = (content: string | readonly { text: string }[]): string[] =>
   typeof content === "string" ? [content] : content.map((b) => b.text);
 
-function normalizeInput(w: ResponsesRequestWire): ResponsesInputItem[] {
+function normalizeInput(w: InterlinguaResponsesRequestWire): ResponsesInputItem[] {
   const system: ResponsesInputTextBlock[] = [];
   if (typeof w.instructions === "string") system.push({ type: "input_text", text: w.instructions });
   const rest: ResponsesInputItem[] = [];

@@ -1,21 +1,23 @@
 import { invalidFromZod } from "@interlingua/errors";
 import { isResultFinishReason } from "./map-responses-finish-reason.js";
 import {
-  type ResponsesResponseWire,
+  type InterlinguaResponsesResponseWire,
+  interlinguaResponsesResultSchema,
   type ResponsesResultChoice,
-  responsesResultSchema,
 } from "./responses-api.js";
 
 /**
  * The normal form law 1 compares against for results: `render(parse(w))` equals
- * `normalizeResponsesResponse(w)`. What it normalises, and nothing else:
+ * `normalizeInterlinguaResponsesResponse(w)`. What it normalises, and nothing else:
  * - fields the spec does not show are gone (top level, choice, message, tool call, usage);
  * - `tool_calls: []` is absent, and a call's `arguments` "" is "{}";
  * - a `finish_reason` outside stop, length, content_filter and tool_calls (or null) is `stop`;
  * - `total_tokens` is prompt_tokens + completion_tokens.
  */
-export function normalizeResponsesResponse(wire: unknown): ResponsesResponseWire {
-  const parsed = responsesResultSchema.safeParse(wire);
+export function normalizeInterlinguaResponsesResponse(
+  wire: unknown,
+): InterlinguaResponsesResponseWire {
+  const parsed = interlinguaResponsesResultSchema.safeParse(wire);
   if (!parsed.success) throw invalidFromZod(parsed.error, "response body");
   const w = parsed.data;
   return {

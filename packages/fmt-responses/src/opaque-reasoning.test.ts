@@ -7,7 +7,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { parseResponsesRequest } from "./parse-responses-request.js";
 import { decodeResponsesEvents } from "./parse-responses-stream.js";
-import { renderResponsesRequest } from "./render-responses-request.js";
+import { renderInterlinguaResponsesRequest } from "./render-responses-request.js";
 import { encodeResponsesEvents } from "./render-responses-stream.js";
 
 const CLAUDE_SIG = 'EqoBCkgIARAB+/="\\';
@@ -34,7 +34,9 @@ describe("opaque reasoning in the responses format", () => {
       stream: false,
     };
     const warnings: string[] = [];
-    const wire = renderResponsesRequest(request, { onWarning: (w) => warnings.push(w.feature) });
+    const wire = renderInterlinguaResponsesRequest(request, {
+      onWarning: (w) => warnings.push(w.feature),
+    });
     expect(warnings).toEqual([]);
     expect(parseResponsesRequest(JSON.parse(JSON.stringify(wire))).messages[1]).toStrictEqual({
       role: "assistant",

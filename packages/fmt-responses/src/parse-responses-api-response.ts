@@ -8,7 +8,7 @@ import { parseResponsesObject } from "./parse-responses-response.js";
  * body is thrown as the mapped `GatewayError` (an upstream's error, as `parseUpstreamError` reads
  * it).
  */
-export function parseResponsesApiResponse(wire: unknown): Response {
+export function parseResponsesResponse(wire: unknown): Response {
   if (
     typeof wire === "object" &&
     wire !== null &&

@@ -2,7 +2,7 @@ import type { Request } from "@interlingua/core-types";
 import { GatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
 import { parseResponsesRequest } from "./parse-responses-request.js";
-import { renderResponsesRequest } from "./render-responses-request.js";
+import { renderInterlinguaResponsesRequest } from "./render-responses-request.js";
 
 const png =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -151,7 +151,7 @@ describe("parseResponsesRequest", () => {
       { type: "remote_mcp", url: "https://mcp.example.com/sse", authToken: "t0k", timeout: 90 },
     ]);
     // Rendered back in the spec's shapes: nested function, explicit timeout.
-    expect(renderResponsesRequest(request).tools).toEqual([
+    expect(renderInterlinguaResponsesRequest(request).tools).toEqual([
       { type: "web_search" },
       { type: "web_search", search_context_size: "high" },
       { type: "file_search" },
@@ -445,7 +445,7 @@ describe("parseResponsesRequest", () => {
       { type: "file", source: { type: "url", url: "https://example.com/r.pdf" } },
       { type: "file", source: { type: "file-id", fileId: "file-123" } },
     ]);
-    const rendered = renderResponsesRequest(req) as { input: { content: unknown[] }[] };
+    const rendered = renderInterlinguaResponsesRequest(req) as { input: { content: unknown[] }[] };
     expect(rendered.input[0]?.content).toEqual([
       { type: "input_file", file_data: `data:application/pdf;base64,${pdf}`, filename: "a.pdf" },
       { type: "input_file", file_data: "data:text/plain;base64,aGVsbG8=", filename: "notes.txt" },

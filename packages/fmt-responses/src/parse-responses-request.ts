@@ -23,13 +23,13 @@ import {
 import { toolFromResponses } from "./map-responses-tools.js";
 import { liftOpaqueReasoning } from "./opaque-reasoning.js";
 import {
+  type InterlinguaResponsesRequestWire,
+  interlinguaResponsesRequestSchema,
   type ResponsesInputFileBlock,
   type ResponsesInputImageBlock,
   type ResponsesInputItem,
   type ResponsesInputTextBlock,
   type ResponsesReasoningItem,
-  type ResponsesRequestWire,
-  responsesRequestSchema,
 } from "./responses-api.js";
 
 /** Top-level fields the canonical model interprets; every other field goes to `extras.responses`. */
@@ -70,14 +70,18 @@ export function thinkingFromReasoningItem(item: {
   return part;
 }
 
-/** Parses and validates a `POST /v1/responses` body; a 400 names the offending field path. */
+/**
+ * Parses and validates a `POST /v1/responses` body; a 400 names the offending field path. A body
+ * is unambiguous between OpenAI's shape and the spec's (flat or nested function tools,
+ * `max_output_tokens` or `max_tokens`), so this one parser takes both, for both codecs.
+ */
 export function parseResponsesRequest(wire: unknown): Request {
-  const parsed = responsesRequestSchema.safeParse(wire);
+  const parsed = interlinguaResponsesRequestSchema.safeParse(wire);
   if (!parsed.success) throw invalidFromZod(parsed.error);
   return requestFromWire(parsed.data);
 }
 
-function requestFromWire(w: ResponsesRequestWire): Request {
+function requestFromWire(w: InterlinguaResponsesRequestWire): Request {
   const system: TextPart[] = [];
   if (typeof w.instructions === "string") system.push({ type: "text", text: w.instructions });
   const messages =
@@ -127,7 +131,7 @@ function requestFromWire(w: ResponsesRequestWire): Request {
   return request;
 }
 
-function samplingFromWire(w: ResponsesRequestWire): Sampling {
+function samplingFromWire(w: InterlinguaResponsesRequestWire): Sampling {
   const sampling: Sampling = {};
   if (w.temperature != null) sampling.temperature = w.temperature;
   if (w.top_p != null) sampling.topP = w.top_p;

@@ -5,7 +5,10 @@ import { errorFromResponsesWire } from "./map-responses-error.js";
 import { finishReasonFromResult, finishReasonFromStatus } from "./map-responses-finish-reason.js";
 import { usageFromResponses, usageFromResult } from "./map-responses-usage.js";
 import { normalizeArguments, thinkingFromReasoningItem } from "./parse-responses-request.js";
-import { type ResponsesResponseWire, responsesResultSchema } from "./responses-api.js";
+import {
+  type InterlinguaResponsesResponseWire,
+  interlinguaResponsesResultSchema,
+} from "./responses-api.js";
 import { parseUrlCitations } from "./responses-citations.js";
 import {
   outputCustomToolCallSchema,
@@ -24,7 +27,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * OpenAI Responses object (with `output`) is accepted too, and an `{error}` body is thrown as the
  * error it stands for.
  */
-export function parseResponsesResponse(wire: unknown): Response {
+export function parseInterlinguaResponsesResponse(wire: unknown): Response {
   if (isRecord(wire) && !Array.isArray(wire["choices"])) {
     if (Array.isArray(wire["output"])) return parseResponsesObject(wire);
     if (isRecord(wire["error"])) {
@@ -32,12 +35,12 @@ export function parseResponsesResponse(wire: unknown): Response {
       throw new GatewayError({ ...error });
     }
   }
-  const parsed = responsesResultSchema.safeParse(wire);
+  const parsed = interlinguaResponsesResultSchema.safeParse(wire);
   if (!parsed.success) throw malformedReplyFromZod(parsed.error, "response body");
   return responseFromResult(parsed.data);
 }
 
-function responseFromResult(w: ResponsesResponseWire): Response {
+function responseFromResult(w: InterlinguaResponsesResponseWire): Response {
   return {
     id: w.id,
     model: w.model,

@@ -1,19 +1,19 @@
 import type { RenderOptions, Request } from "@interlingua/core-types";
-import { renderResponsesRequest } from "./render-responses-request.js";
-import { isKnownResponsesTool, type ResponsesRequestWire } from "./responses-api.js";
-import type { ResponsesApiRequestWire, ResponsesApiTool } from "./responses-api-wire.js";
+import { renderInterlinguaResponsesRequest } from "./render-responses-request.js";
+import { type InterlinguaResponsesRequestWire, isKnownResponsesTool } from "./responses-api.js";
+import type { ResponsesFlatTool, ResponsesRequestWire } from "./responses-api-wire.js";
 
 /**
  * Renders a canonical request as an OpenAI Responses API body: the spec's rendering with OpenAI's
  * spellings, so both codecs share one translation (and one set of warnings).
  */
-export function renderResponsesApiRequest(
+export function renderResponsesRequest(
   request: Request,
   options: RenderOptions = {},
-): ResponsesApiRequestWire {
+): ResponsesRequestWire {
   const warn = options.onWarning;
   // The flat tool's description is optional, so a missing one is not mapped to "".
-  const spec = renderResponsesRequest(request, {
+  const spec = renderInterlinguaResponsesRequest(request, {
     onWarning: (w) => {
       if (w.feature !== "tools.description") warn?.(w);
     },
@@ -21,7 +21,7 @@ export function renderResponsesApiRequest(
   const described = request.tools
     .filter((tool) => tool.type === "function")
     .map((tool) => tool.description !== undefined);
-  return toResponsesApiShape(spec, (i) => described[i] ?? true);
+  return toResponsesShape(spec, (i) => described[i] ?? true);
 }
 
 /**
@@ -30,22 +30,22 @@ export function renderResponsesApiRequest(
  * and a single leading system text as `instructions` (several stay a leading `system` item, which
  * the API accepts too).
  */
-export function toResponsesApiShape(
-  spec: ResponsesRequestWire,
+export function toResponsesShape(
+  spec: InterlinguaResponsesRequestWire,
   hasDescription: (functionIndex: number) => boolean,
-): ResponsesApiRequestWire {
+): ResponsesRequestWire {
   const { max_tokens, tools, input, ...rest } = spec;
-  const out: ResponsesApiRequestWire = { ...rest, input };
+  const out: ResponsesRequestWire = { ...rest, input };
   if (max_tokens != null) out.max_output_tokens = max_tokens;
   if (tools != null) {
     let functionIndex = 0;
-    out.tools = tools.map((tool): ResponsesApiTool => {
+    out.tools = tools.map((tool): ResponsesFlatTool => {
       // Flat function tools and hosted tools are already in OpenAI's shape.
       if (!isKnownResponsesTool(tool) || tool.type !== "function" || tool.function == null) {
-        return tool as ResponsesApiTool;
+        return tool as ResponsesFlatTool;
       }
       const fn = tool.function;
-      const flat: ResponsesApiTool = { type: "function", name: fn.name };
+      const flat: ResponsesFlatTool = { type: "function", name: fn.name };
       if (hasDescription(functionIndex++)) flat.description = fn.description;
       flat.parameters = fn.parameters ?? null;
       if (fn.strict != null) flat.strict = fn.strict;
@@ -64,7 +64,7 @@ export function toResponsesApiShape(
     first.content[0] !== undefined
   ) {
     out.instructions = first.content[0].text;
-    out.input = (input as unknown[]).slice(1) as ResponsesApiRequestWire["input"];
+    out.input = (input as unknown[]).slice(1) as ResponsesRequestWire["input"];
   }
   return out;
 }

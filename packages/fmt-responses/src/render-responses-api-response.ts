@@ -1,6 +1,6 @@
 import { type RenderOptions, type Response, responseToEvents } from "@interlingua/core-types";
 import { ResponsesStreamEncoder } from "./render-responses-stream.js";
-import type { ResponsesApiResponseWire } from "./responses-api-wire.js";
+import type { ResponsesResponseWire } from "./responses-api-wire.js";
 import { urlCitationAnnotation } from "./responses-citations.js";
 
 /**
@@ -12,10 +12,10 @@ import { urlCitationAnnotation } from "./responses-citations.js";
  * choice: later ones are dropped with a `choices` warning. `output_text` joins the text parts, as
  * the SDKs' convenience property does.
  */
-export function renderResponsesApiResponse(
+export function renderResponsesResponse(
   response: Response,
   options: RenderOptions = {},
-): ResponsesApiResponseWire {
+): ResponsesResponseWire {
   const encoder = new ResponsesStreamEncoder(
     options.onWarning ? { onWarning: options.onWarning } : {},
   );
@@ -37,7 +37,7 @@ export function renderResponsesApiResponse(
   }
   for (const event of responseToEvents(response)) encoder.push(event, keepLast);
   encoder.end(keepLast);
-  const object = (JSON.parse(last) as { response: ResponsesApiResponseWire }).response;
+  const object = (JSON.parse(last) as { response: ResponsesResponseWire }).response;
   const first = response.choices[0];
   if (first !== undefined) addAnnotations(object.output, first.message.parts, options.onWarning);
   object.output_text = outputText(object.output);

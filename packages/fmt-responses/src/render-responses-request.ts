@@ -20,13 +20,13 @@ import {
 import { toolToResponses } from "./map-responses-tools.js";
 import { opaqueContentOf } from "./opaque-reasoning.js";
 import type {
+  InterlinguaResponsesRequestWire,
   ResponsesAssistantItem,
   ResponsesInputFileBlock,
   ResponsesInputImageBlock,
   ResponsesInputItem,
   ResponsesInputTextBlock,
   ResponsesReasoning,
-  ResponsesRequestWire,
   ResponsesTool,
 } from "./responses-api.js";
 
@@ -53,10 +53,10 @@ const unsupportedSampling = [
  * text as one leading `system` item, content always as block arrays, function tools nested,
  * `max_tokens`. Fields kept in `extras.responses` come back as they were sent.
  */
-export function renderResponsesRequest(
+export function renderInterlinguaResponsesRequest(
   request: Request,
   options: RenderOptions = {},
-): ResponsesRequestWire {
+): InterlinguaResponsesRequestWire {
   const warn = options.onWarning ?? ignore;
   const sampling = request.sampling;
   if (sampling.n !== undefined && sampling.n > 1) {
@@ -81,7 +81,7 @@ export function renderResponsesRequest(
   }
 
   const extras = request.extras?.["responses"] ?? {};
-  const wire: ResponsesRequestWire = {
+  const wire: InterlinguaResponsesRequestWire = {
     ...extras,
     model: request.model,
     input: renderInput(request, warn),

@@ -2,7 +2,7 @@ import type { RenderOptions, Response, Warning } from "@interlingua/core-types";
 import { droppedBlockReason, finishReasonToResult } from "./map-responses-finish-reason.js";
 import { usageToResult } from "./map-responses-usage.js";
 import type {
-  ResponsesResponseWire,
+  InterlinguaResponsesResponseWire,
   ResponsesResultChoice,
   ResponsesResultToolCall,
 } from "./responses-api.js";
@@ -13,10 +13,10 @@ const ignore = (_: Warning) => {};
  * Renders the `data` of a `POST /v1/responses` result. The shape has one text and a list of
  * calls per choice: text parts are joined, thinking and anything else is dropped with a warning.
  */
-export function renderResponsesResponse(
+export function renderInterlinguaResponsesResponse(
   response: Response,
   options: RenderOptions = {},
-): ResponsesResponseWire {
+): InterlinguaResponsesResponseWire {
   const warn = options.onWarning ?? ignore;
   if (response.promptFeedback !== undefined) {
     warn({

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { accumulateStream, type SseMessage } from "@interlingua/core-types";
 import { GatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
-import { normalizeResponsesApiResponse } from "./normalize-responses-api.js";
+import { normalizeResponsesResponse } from "./normalize-responses-api.js";
 import { decodeResponsesEvents } from "./parse-responses-stream.js";
 import { encodeResponsesEvents } from "./render-responses-stream.js";
-import { responsesApi } from "./responses-api-codec.js";
+import { responses } from "./responses-api-codec.js";
 
 /** The real OpenAI Responses recordings in fixtures/openai-responses (licence in fixtures/). */
 const read = (name: string): string =>
@@ -34,11 +34,11 @@ const responsesIn = (name: string): SseMessage[][] => {
   return out;
 };
 
-describe("responsesApi on the real recordings", () => {
+describe("responses on the real recordings", () => {
   it("a reasoning response: parse -> render keeps the encrypted_content byte for byte", () => {
     const wire = JSON.parse(read("openai-reasoning-encrypted-content.1.json"));
-    const canonical = responsesApi.response.parse(wire);
-    const rendered = responsesApi.response.render(canonical);
+    const canonical = responses.response.parse(wire);
+    const rendered = responses.response.render(canonical);
     const reasoning = wire.output.find((item: { type: string }) => item.type === "reasoning");
     expect(rendered.output[0]).toMatchObject({
       type: "reasoning",
@@ -51,23 +51,23 @@ describe("responsesApi on the real recordings", () => {
     });
     expect(rendered.status).toBe("completed");
     expect(rendered.output_text).toBe(wire.output[1].content[0].text);
-    expect(rendered).toEqual(normalizeResponsesApiResponse(wire));
-    expect(responsesApi.response.parse(rendered)).toEqual(canonical);
+    expect(rendered).toEqual(normalizeResponsesResponse(wire));
+    expect(responses.response.parse(rendered)).toEqual(canonical);
   });
 
   it("the parallel-call wrapper expands into the calls it stands for", () => {
-    const canonical = responsesApi.response.parse(
+    const canonical = responses.response.parse(
       JSON.parse(read("parallel-tool-call-wrapper.1.json")),
     );
-    const rendered = responsesApi.response.render(canonical);
+    const rendered = responses.response.render(canonical);
     expect(rendered.output.map((item) => item["name"])).toEqual(["weather", "cityAttractions"]);
-    expect(responsesApi.response.parse(rendered)).toEqual(canonical);
+    expect(responses.response.parse(rendered)).toEqual(canonical);
   });
 
   it("an error body is thrown as the mapped upstream error", () => {
     const error = (() => {
       try {
-        responsesApi.response.parse(JSON.parse(read("openai-error.1.json")));
+        responses.response.parse(JSON.parse(read("openai-error.1.json")));
       } catch (e) {
         return e;
       }
@@ -99,8 +99,8 @@ describe("responsesApi on the real recordings", () => {
         // ... and the result object agrees with the stream (which needs its finish).
         if (!finished) continue;
         const accumulated = accumulateStream(events);
-        const rendered = responsesApi.response.render(accumulated);
-        expect(responsesApi.response.parse(rendered)).toEqual(accumulated);
+        const rendered = responses.response.render(accumulated);
+        expect(responses.response.parse(rendered)).toEqual(accumulated);
       }
     });
   }

@@ -3,78 +3,73 @@ import * as canonical from "@interlingua/core-types/testing";
 import { fc } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
 import {
-  normalizeResponsesApiRequest,
-  normalizeResponsesApiResponse,
+  normalizeResponsesRequest,
+  normalizeResponsesResponse,
 } from "./normalize-responses-api.js";
 import { decodeResponsesEvents } from "./parse-responses-stream.js";
 import { encodeResponsesEvents } from "./render-responses-stream.js";
-import { responsesApi } from "./responses-api-codec.js";
-import { responsesApiRequestSchema, responsesApiResponseSchema } from "./responses-api-wire.js";
-import {
-  apiResponseWire,
-  expressibleApiRequest,
-  expressibleApiResponse,
-  requestWire,
-} from "./testing.js";
+import { responses } from "./responses-api-codec.js";
+import { responsesRequestSchema, responsesResponseSchema } from "./responses-api-wire.js";
+import { expressibleRequest, expressibleResponse, requestWire, responseWire } from "./testing.js";
 
-const { request, response } = responsesApi;
+const { request, response } = responses;
 
-describe("responsesApi wire arbitraries and schemas", () => {
+describe("responses wire arbitraries and schemas", () => {
   it("every generated Responses object passes the schema", () => {
-    fc.assert(fc.property(apiResponseWire, (w) => responsesApiResponseSchema.safeParse(w).success));
+    fc.assert(fc.property(responseWire, (w) => responsesResponseSchema.safeParse(w).success));
   });
   it("every rendered request and result passes OpenAI's shape (the schemas are the oracle)", () => {
     fc.assert(
       fc.property(requestWire, canonical.response, (w, r) => {
         const body = request.render(request.parse(w));
-        expect(responsesApiRequestSchema.safeParse(body).success).toBe(true);
+        expect(responsesRequestSchema.safeParse(body).success).toBe(true);
         expect("max_tokens" in body).toBe(false);
         for (const tool of body.tools ?? []) expect("function" in tool).toBe(false);
         const rendered = response.render(r, { onWarning: () => {} });
-        expect(responsesApiResponseSchema.safeParse(rendered).success).toBe(true);
+        expect(responsesResponseSchema.safeParse(rendered).success).toBe(true);
       }),
     );
   });
 });
 
-describe("responsesApi law 1: wire -> canonical -> wire equals the normal form", () => {
+describe("responses law 1: wire -> canonical -> wire equals the normal form", () => {
   it("requests (either shape in, OpenAI's out)", () => {
     fc.assert(
       fc.property(requestWire, (w) => {
-        expect(request.render(request.parse(w))).toEqual(normalizeResponsesApiRequest(w));
+        expect(request.render(request.parse(w))).toEqual(normalizeResponsesRequest(w));
       }),
     );
   });
   it("results", () => {
     fc.assert(
-      fc.property(apiResponseWire, (w) => {
-        expect(response.render(response.parse(w))).toEqual(normalizeResponsesApiResponse(w));
+      fc.property(responseWire, (w) => {
+        expect(response.render(response.parse(w))).toEqual(normalizeResponsesResponse(w));
       }),
     );
   });
   it("the normal forms are fixed points", () => {
     fc.assert(
-      fc.property(requestWire, apiResponseWire, (w, r) => {
-        const normal = normalizeResponsesApiRequest(w);
-        expect(normalizeResponsesApiRequest(normal)).toEqual(normal);
-        const normalResult = normalizeResponsesApiResponse(r);
-        expect(normalizeResponsesApiResponse(normalResult)).toEqual(normalResult);
+      fc.property(requestWire, responseWire, (w, r) => {
+        const normal = normalizeResponsesRequest(w);
+        expect(normalizeResponsesRequest(normal)).toEqual(normal);
+        const normalResult = normalizeResponsesResponse(r);
+        expect(normalizeResponsesResponse(normalResult)).toEqual(normalResult);
       }),
     );
   });
 });
 
-describe("responsesApi law 2: canonical -> wire -> canonical is the identity", () => {
+describe("responses law 2: canonical -> wire -> canonical is the identity", () => {
   it("requests", () => {
     fc.assert(
-      fc.property(canonical.request.map(expressibleApiRequest), (r) => {
+      fc.property(canonical.request.map(expressibleRequest), (r) => {
         expect(request.parse(request.render(r))).toEqual(r);
       }),
     );
   });
   it("results", () => {
     fc.assert(
-      fc.property(canonical.response.map(expressibleApiResponse), (r) => {
+      fc.property(canonical.response.map(expressibleResponse), (r) => {
         expect(response.parse(response.render(r))).toEqual(r);
       }),
     );
@@ -89,17 +84,17 @@ describe("responsesApi law 2: canonical -> wire -> canonical is the identity", (
   });
 });
 
-describe("responsesApi law 3 and law 4", () => {
+describe("responses law 3 and law 4", () => {
   it("decode(encode(events)) equals events", () => {
     fc.assert(
-      fc.property(canonical.streamEvents(canonical.response.map(expressibleApiResponse)), (ev) => {
+      fc.property(canonical.streamEvents(canonical.response.map(expressibleResponse)), (ev) => {
         expect(decodeResponsesEvents(encodeResponsesEvents(ev))).toEqual(ev);
       }),
     );
   });
   it("the stream accumulated equals the parsed result, and the result is the stream's final object", () => {
     fc.assert(
-      fc.property(canonical.response.map(expressibleApiResponse), (r) => {
+      fc.property(canonical.response.map(expressibleResponse), (r) => {
         const frames = encodeResponsesEvents(responseToEvents(r));
         const final = JSON.parse(frames[frames.length - 1]?.data ?? "{}").response;
         const rendered = response.render(r);

@@ -1,7 +1,7 @@
 import type { Request } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { responsesApi } from "./responses-api-codec.js";
-import { responses } from "./responses-codec.js";
+import { responses } from "./responses-api-codec.js";
+import { interlinguaResponses } from "./responses-codec.js";
 
 const request: Request = {
   model: "gpt-5.1-codex-max",
@@ -37,10 +37,10 @@ const request: Request = {
   stream: false,
 };
 
-describe("responsesApi.request.render", () => {
+describe("responses.request.render", () => {
   it("writes OpenAI's shape: instructions, flat tools, max_output_tokens, items", () => {
     const warnings: string[] = [];
-    const body = responsesApi.request.render(request, {
+    const body = responses.request.render(request, {
       onWarning: (w) => warnings.push(w.feature),
     });
     expect(body).toEqual({
@@ -71,11 +71,11 @@ describe("responsesApi.request.render", () => {
     });
     // A flat tool without description loses nothing: no "mapped" warning, unlike the spec shape.
     expect(warnings).toEqual([]);
-    expect(responsesApi.request.parse(body)).toEqual(request);
+    expect(responses.request.parse(body)).toEqual(request);
   });
 
   it("the spec codec keeps its own shape for the same request", () => {
-    const body = responses.request.render(request, { onWarning: () => {} });
+    const body = interlinguaResponses.request.render(request, { onWarning: () => {} });
     expect(body.max_tokens).toBe(500);
     expect(body.instructions).toBeUndefined();
     expect(body.tools?.[0]).toEqual({
@@ -85,7 +85,7 @@ describe("responsesApi.request.render", () => {
   });
 
   it("several system texts stay a leading system item", () => {
-    const body = responsesApi.request.render({
+    const body = responses.request.render({
       ...request,
       system: [
         { type: "text", text: "One." },

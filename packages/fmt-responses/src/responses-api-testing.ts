@@ -1,19 +1,19 @@
 /**
- * fast-check arbitraries of OpenAI's real Responses objects (the `responsesApi` result wire):
+ * fast-check arbitraries of OpenAI's real Responses objects (the `responses` result wire):
  * message, reasoning and function_call output items, a completed or incomplete status, usage with
- * its details. Every value passes `responsesApiResponseSchema` (a property test proves it).
+ * its details. Every value passes `responsesResponseSchema` (a property test proves it).
  */
 import type { Request, Response } from "@interlingua/core-types";
 import { fc, identifier, text, tokenCount } from "@interlingua/core-types/testing";
-import type { ResponsesApiResponseWire } from "./responses-api-wire.js";
-import { expressibleRequest, expressibleStreamResponse } from "./testing.js";
+import type { ResponsesResponseWire } from "./responses-api-wire.js";
+import { expressibleInterlinguaRequest, expressibleStreamResponse } from "./testing.js";
 
 const nullable = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
   fc.oneof({ weight: 4, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(null) });
 
 const itemId = (prefix: string) => identifier.map((id) => `${prefix}_${id}`);
 
-export const apiOutputMessage = fc.record({
+export const outputMessage = fc.record({
   type: fc.constant("message"),
   id: itemId("msg"),
   status: fc.constant("completed"),
@@ -34,7 +34,7 @@ export const apiOutputMessage = fc.record({
   ),
 });
 
-export const apiOutputReasoning = fc.record(
+export const outputReasoning = fc.record(
   {
     type: fc.constant("reasoning"),
     id: itemId("rs"),
@@ -47,7 +47,7 @@ export const apiOutputReasoning = fc.record(
   { requiredKeys: ["type", "id", "summary"] },
 );
 
-export const apiOutputFunctionCall = fc.record({
+export const outputFunctionCall = fc.record({
   type: fc.constant("function_call"),
   id: itemId("fc"),
   call_id: itemId("call"),
@@ -57,12 +57,12 @@ export const apiOutputFunctionCall = fc.record({
   status: fc.constant("completed"),
 });
 
-export const apiResponseWire: fc.Arbitrary<ResponsesApiResponseWire> = fc
+export const responseWire: fc.Arbitrary<ResponsesResponseWire> = fc
   .record({
     id: identifier.map((id) => `resp_${id}`),
     created_at: fc.nat({ max: 2_000_000_000 }),
     model: fc.constantFrom("gpt-5.1-codex-max", "txtA-5.2-pro"),
-    output: fc.array(fc.oneof(apiOutputMessage, apiOutputReasoning, apiOutputFunctionCall), {
+    output: fc.array(fc.oneof(outputMessage, outputReasoning, outputFunctionCall), {
       maxLength: 5,
     }),
     ending: fc.constantFrom(
@@ -97,12 +97,12 @@ export const apiResponseWire: fc.Arbitrary<ResponsesApiResponseWire> = fc
   }));
 
 /**
- * A request `responsesApi` carries losslessly (law 2): what the spec's shape carries
- * (`expressibleRequest`), except that a function tool may have no description (the flat tool's is
- * optional).
+ * A request `responses` carries losslessly (law 2): what the spec's shape carries
+ * (`expressibleInterlinguaRequest`), except that a function tool may have no description (the
+ * flat tool's is optional).
  */
-export function expressibleApiRequest(request: Request): Request {
-  const out = expressibleRequest(request);
+export function expressibleRequest(request: Request): Request {
+  const out = expressibleInterlinguaRequest(request);
   const originals = request.tools.filter((tool) => tool.type === "function");
   let i = 0;
   out.tools = out.tools.map((tool) => {
@@ -116,5 +116,5 @@ export function expressibleApiRequest(request: Request): Request {
 }
 
 /** A response the Responses object carries losslessly: exactly what its stream carries. */
-export const expressibleApiResponse = (response: Response): Response =>
+export const expressibleResponse = (response: Response): Response =>
   expressibleStreamResponse(response);

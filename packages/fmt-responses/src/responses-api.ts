@@ -258,7 +258,7 @@ export const textFormatSchema = z.discriminatedUnion("type", [
 ]);
 export const textConfigSchema = z.looseObject({ format: textFormatSchema.optional() });
 
-export const responsesRequestSchema = z.looseObject({
+export const interlinguaResponsesRequestSchema = z.looseObject({
   model: z.string().min(1),
   input: z.union([z.string(), z.array(inputItemSchema)], {
     error: (issue) =>
@@ -302,7 +302,7 @@ export const isKnownResponsesTool = (tool: ResponsesTool): tool is ResponsesKnow
 export type ResponsesToolChoice = z.infer<typeof toolChoiceSchema>;
 export type ResponsesReasoning = z.infer<typeof reasoningSchema>;
 export type ResponsesTextFormat = z.infer<typeof textFormatSchema>;
-export type ResponsesRequestWire = z.infer<typeof responsesRequestSchema>;
+export type InterlinguaResponsesRequestWire = z.infer<typeof interlinguaResponsesRequestSchema>;
 
 /** docs/api-reference.md "Responses-format result": the `data` of `POST /v1/responses`. */
 export const resultToolCallSchema = z.looseObject({
@@ -326,7 +326,7 @@ export const resultUsageSchema = z.looseObject({
   completion_tokens: z.int().nonnegative(),
   total_tokens: z.int().nonnegative(),
 });
-export const responsesResultSchema = z.looseObject({
+export const interlinguaResponsesResultSchema = z.looseObject({
   id: z.string(),
   object: z.literal("response"),
   created: z.int().nonnegative(),
@@ -338,4 +338,4 @@ export const responsesResultSchema = z.looseObject({
 export type ResponsesResultToolCall = z.infer<typeof resultToolCallSchema>;
 export type ResponsesResultChoice = z.infer<typeof resultChoiceSchema>;
 export type ResponsesResultUsage = z.infer<typeof resultUsageSchema>;
-export type ResponsesResponseWire = z.infer<typeof responsesResultSchema>;
+export type InterlinguaResponsesResponseWire = z.infer<typeof interlinguaResponsesResultSchema>;

@@ -1,12 +1,15 @@
 import { zodObjectFieldPaths } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
 import { parseResponsesRequest } from "./parse-responses-request.js";
-import { responsesRequestSchema } from "./responses-api.js";
+import { interlinguaResponsesRequestSchema } from "./responses-api.js";
 import { responsesRequestFields, untranslatedResponsesFields } from "./responses-request-fields.js";
 
 // Item 5 of issue 20: every field of the responses request schema is mapped, warned or refused.
 
-const schemaPaths = zodObjectFieldPaths(responsesRequestSchema, new Set(["reasoning", "text"]));
+const schemaPaths = zodObjectFieldPaths(
+  interlinguaResponsesRequestSchema,
+  new Set(["reasoning", "text"]),
+);
 
 /** A value for each warned or refused field, to prove it is reported. */
 const samples: Record<string, unknown> = {

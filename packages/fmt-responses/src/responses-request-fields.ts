@@ -26,8 +26,8 @@ export const responsesPassThroughShape = {
 
 /**
  * Every field of the responses request schema and what happens to it on the way to an upstream
- * (core-types `RequestFieldAction`). A test walks `responsesRequestSchema` against it. Leftover
- * sub-fields of `reasoning` and `text` (a `detailed` summary, `verbosity`) are warned.
+ * (core-types `RequestFieldAction`). A test walks `interlinguaResponsesRequestSchema` against it.
+ * Leftover sub-fields of `reasoning` and `text` (a `detailed` summary, `verbosity`) are warned.
  */
 export const responsesRequestFields: RequestFieldTable = {
   model: "mapped",

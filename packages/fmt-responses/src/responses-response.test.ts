@@ -8,8 +8,8 @@ import {
   finishReasonToResult,
   finishReasonToTerminal,
 } from "./map-responses-finish-reason.js";
-import { parseResponsesResponse } from "./parse-responses-response.js";
-import { renderResponsesResponse } from "./render-responses-response.js";
+import { parseInterlinguaResponsesResponse } from "./parse-responses-response.js";
+import { renderInterlinguaResponsesResponse } from "./render-responses-response.js";
 
 const fixture = (name: string): unknown =>
   JSON.parse(
@@ -52,7 +52,7 @@ describe("responses result", () => {
         },
       ],
     };
-    const wire = renderResponsesResponse(response);
+    const wire = renderInterlinguaResponsesResponse(response);
     expect(wire).toEqual({
       id: "resp_1",
       object: "response",
@@ -82,7 +82,7 @@ describe("responses result", () => {
       JSON.parse(call.function.arguments),
     );
     expect(args).toEqual([{ city: "Paris" }, {}]);
-    expect(parseResponsesResponse(wire).choices[0]?.message.parts).toEqual([
+    expect(parseInterlinguaResponsesResponse(wire).choices[0]?.message.parts).toEqual([
       { type: "tool-call", id: "call_a", name: "get_weather", arguments: '{"city":"Paris"}' },
       { type: "tool-call", id: "call_b", name: "get_time", arguments: "{}" },
     ]);
@@ -165,7 +165,7 @@ describe("responses result", () => {
 
   it("thinking has no place in the result: dropped with a warning, as are usage details", () => {
     const warnings: Warning[] = [];
-    const wire = renderResponsesResponse(
+    const wire = renderInterlinguaResponsesResponse(
       {
         ...base,
         usage: { ...base.usage, cachedInputTokens: 30, thinkingTokens: 8 },
@@ -207,7 +207,7 @@ describe("responses result", () => {
       output: [{ encrypted_content: string; summary: [{ text: string }] }];
     };
     const encrypted = wire.output[0].encrypted_content;
-    expect(parseResponsesResponse(wire)).toEqual({
+    expect(parseInterlinguaResponsesResponse(wire)).toEqual({
       id: "resp_0f35ed53160b395301693cc957829881909359e7f80cdd20b5",
       model: "gpt-5-mini-2025-08-07",
       created: 1765591383,
@@ -239,47 +239,49 @@ describe("responses result", () => {
   });
 
   it("parses a real Responses object; OpenAI's parallel-call wrapper becomes its calls", () => {
-    expect(parseResponsesResponse(fixture("parallel-tool-call-wrapper.1.json"))).toEqual({
-      id: "resp_parallel",
-      model: "gpt-5.4",
-      created: 1787162400,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "tool-call",
-                id: "call_parallel_0",
-                name: "weather",
-                arguments: '{"location":"San Francisco"}',
-              },
-              {
-                type: "tool-call",
-                id: "call_parallel_1",
-                name: "cityAttractions",
-                arguments: '{"city":"Rome"}',
-              },
-            ],
+    expect(parseInterlinguaResponsesResponse(fixture("parallel-tool-call-wrapper.1.json"))).toEqual(
+      {
+        id: "resp_parallel",
+        model: "gpt-5.4",
+        created: 1787162400,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              parts: [
+                {
+                  type: "tool-call",
+                  id: "call_parallel_0",
+                  name: "weather",
+                  arguments: '{"location":"San Francisco"}',
+                },
+                {
+                  type: "tool-call",
+                  id: "call_parallel_1",
+                  name: "cityAttractions",
+                  arguments: '{"city":"Rome"}',
+                },
+              ],
+            },
+            finishReason: { unified: "tool-calls", raw: "completed" },
           },
-          finishReason: { unified: "tool-calls", raw: "completed" },
+        ],
+        usage: {
+          inputTokens: 34,
+          outputTokens: 28,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 0,
+          thinkingTokens: 0,
         },
-      ],
-      usage: {
-        inputTokens: 34,
-        outputTokens: 28,
-        cachedInputTokens: 0,
-        cacheWriteTokens: 0,
-        thinkingTokens: 0,
-      },
-    } satisfies Response);
+      } satisfies Response,
+    );
   });
 
   it("an error body is thrown as the error it stands for", () => {
     let thrown: unknown;
     try {
-      parseResponsesResponse(fixture("openai-error.1.json"));
+      parseInterlinguaResponsesResponse(fixture("openai-error.1.json"));
     } catch (error) {
       thrown = error;
     }
@@ -326,9 +328,9 @@ describe("responses result", () => {
       ],
     ];
     for (const [wire, param] of cases) {
-      expect(() => parseResponsesResponse(wire)).toThrow(GatewayError);
+      expect(() => parseInterlinguaResponsesResponse(wire)).toThrow(GatewayError);
       try {
-        parseResponsesResponse(wire);
+        parseInterlinguaResponsesResponse(wire);
       } catch (error) {
         // Issue 26, item 10: the upstream's fault, not the client's.
         expect((error as GatewayError).status).toBe(502);
@@ -336,6 +338,6 @@ describe("responses result", () => {
       }
     }
     for (const wire of [null, "x", [], 3])
-      expect(() => parseResponsesResponse(wire)).toThrow(GatewayError);
+      expect(() => parseInterlinguaResponsesResponse(wire)).toThrow(GatewayError);
   });
 });

@@ -1,7 +1,7 @@
 import { frameTapOracle, wireJson as json } from "@interlingua/core-types/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { responses } from "./responses-codec.js";
+import { responses } from "./responses-api-codec.js";
 import { responsesStreamFrames } from "./responses-stream-frames.js";
 
 const { neededPerFrame, unneeded } = frameTapOracle(responses, responsesStreamFrames);

@@ -1,6 +1,6 @@
 import { ARGUMENT_FRAGMENTS, fc, noHalfJsonProperty } from "@interlingua/core-types/testing";
 import { describe, it } from "vitest";
-import { responses } from "./responses-codec.js";
+import { responses } from "./responses-api-codec.js";
 
 // Protocol-shaped but odd OpenAI Responses streams: a second response.created, function calls
 // whose argument deltas come out of order or for items never added, no .done events, a

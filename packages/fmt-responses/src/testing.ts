@@ -36,11 +36,11 @@ import {
   resultFinishReasonToUnified,
 } from "./map-responses-finish-reason.js";
 import type {
+  InterlinguaResponsesRequestWire,
+  InterlinguaResponsesResponseWire,
   ResponsesInputImageBlock,
   ResponsesInputItem,
   ResponsesInputTextBlock,
-  ResponsesRequestWire,
-  ResponsesResponseWire,
   ResponsesResultChoice,
   ResponsesTool,
   ResponsesToolChoice,
@@ -269,7 +269,7 @@ const unknownFields = {
   service_tier: fc.constantFrom("auto", "default", "flex"),
 };
 
-export const requestWire: fc.Arbitrary<ResponsesRequestWire> = fc.record(
+export const requestWire: fc.Arbitrary<InterlinguaResponsesRequestWire> = fc.record(
   {
     model: fc.constantFrom("txtA-5.2-pro", "txtA-5.2-codex"),
     input: fc.oneof(
@@ -330,7 +330,7 @@ const resultChoice = (index: number): fc.Arbitrary<ResponsesResultChoice> =>
   );
 
 /** A result body; `total_tokens` is usually, not always, the sum (normalisation recomputes it). */
-export const responseWire: fc.Arbitrary<ResponsesResponseWire> = fc
+export const interlinguaResponseWire: fc.Arbitrary<InterlinguaResponsesResponseWire> = fc
   .record(
     {
       id: identifier.map((id) => `resp_${id}`),
@@ -361,7 +361,7 @@ export const responseWire: fc.Arbitrary<ResponsesResponseWire> = fc
   )
   .chain(({ choiceCount, prompt, completion, skew, system_fingerprint, ...head }) =>
     fc.tuple(...Array.from({ length: choiceCount }, (_, i) => resultChoice(i))).map((choices) => {
-      const wire: ResponsesResponseWire = {
+      const wire: InterlinguaResponsesResponseWire = {
         ...head,
         choices,
         usage: {
@@ -388,7 +388,7 @@ const withoutKeys = <T extends object>(value: T, keys: readonly string[]): T => 
 };
 
 /** A request the responses format carries losslessly (law 2). */
-export function expressibleRequest(request: Request): Request {
+export function expressibleInterlinguaRequest(request: Request): Request {
   const out: Request = {
     model: request.model,
     // no cache boundaries, no signatures on text
@@ -521,7 +521,7 @@ const resultUsage = (usage: Usage): Usage => ({
  * A response the result shape carries losslessly (law 2): per choice one text (or none) before
  * its calls, no thinking, a finish reason of the four with its raw value, usage totals only.
  */
-export function expressibleResponse(response: Response): Response {
+export function expressibleInterlinguaResponse(response: Response): Response {
   return {
     id: response.id,
     model: response.model,

@@ -6,8 +6,11 @@
  */
 import type { Usage } from "@interlingua/core-types";
 
-/** `responsesApi` is OpenAI's real Responses API: the same stream as `responses`, so the same rows. */
-export type Format = "chat" | "messages" | "native" | "responses" | "responsesApi";
+/**
+ * `responses` is OpenAI's real Responses API; `interlinguaResponses` is docs/api-reference.md's
+ * shape, with the same stream, so the same rows.
+ */
+export type Format = "chat" | "messages" | "native" | "responses" | "interlinguaResponses";
 export type PartKind = "text" | "thinking" | "tool-call" | "redacted-thinking";
 
 /**
@@ -23,7 +26,7 @@ export const signedKinds: Record<Format, ReadonlySet<PartKind>> = {
   chat: new Set(["text", "thinking", "tool-call"]),
   messages: new Set(["thinking", "tool-call"]),
   responses: new Set(["text", "thinking", "tool-call"]),
-  responsesApi: new Set(["text", "thinking", "tool-call"]),
+  interlinguaResponses: new Set(["text", "thinking", "tool-call"]),
   native: new Set(["text", "thinking", "tool-call"]),
 };
 
@@ -61,7 +64,7 @@ export const usageFields: Record<Format, ReadonlyArray<keyof Usage>> = {
     "serviceTier",
   ],
   responses: ["inputTokens", "outputTokens", "cachedInputTokens", "thinkingTokens"],
-  responsesApi: ["inputTokens", "outputTokens", "cachedInputTokens", "thinkingTokens"],
+  interlinguaResponses: ["inputTokens", "outputTokens", "cachedInputTokens", "thinkingTokens"],
 };
 
 /**
@@ -86,7 +89,7 @@ export const tierAs: Record<Format, (tier: string) => string | undefined> = {
         ? tier
         : undefined,
   responses: keepTier,
-  responsesApi: keepTier,
+  interlinguaResponses: keepTier,
 };
 
 /**
@@ -94,13 +97,17 @@ export const tierAs: Record<Format, (tier: string) => string | undefined> = {
  * response.completed), and the usage fields a format's stream can write only before that
  * (messages: tier, geo and cache ttl split ride on message_start; message_delta has counts only).
  */
-export const usageAtEnd: ReadonlySet<Format> = new Set(["chat", "responses", "responsesApi"]);
+export const usageAtEnd: ReadonlySet<Format> = new Set([
+  "chat",
+  "responses",
+  "interlinguaResponses",
+]);
 export const startOnlyUsage: Record<Format, ReadonlyArray<keyof Usage>> = {
   chat: [],
   messages: ["serviceTier", "inferenceGeo", "cacheWrite5mTokens", "cacheWrite1hTokens"],
   native: [],
   responses: [],
-  responsesApi: [],
+  interlinguaResponses: [],
 };
 
 /** Finish fields besides the reason: stopSequence is messages-only, safetyRatings native-only. */
@@ -109,7 +116,7 @@ export const finishExtras: Record<Format, ReadonlyArray<"stopSequence" | "safety
   messages: ["stopSequence"],
   native: ["safetyRatings"],
   responses: [],
-  responsesApi: [],
+  interlinguaResponses: [],
 };
 
 /**
@@ -120,7 +127,7 @@ export const finishExtras: Record<Format, ReadonlyArray<"stopSequence" | "safety
 export const errorEndsStream: ReadonlySet<Format> = new Set([
   "messages",
   "responses",
-  "responsesApi",
+  "interlinguaResponses",
   "native",
 ]);
 
@@ -133,7 +140,7 @@ export const errorCarriesStatus: ReadonlySet<Format> = new Set([
   "chat",
   "native",
   "responses",
-  "responsesApi",
+  "interlinguaResponses",
 ]);
 
 /**
@@ -143,8 +150,8 @@ export const errorCarriesStatus: ReadonlySet<Format> = new Set([
 export const argumentsAsObject: ReadonlySet<Format> = new Set(["native"]);
 
 /**
- * The format whose stream a format writes: `responsesApi` shares `responses`' encoder and decoder,
- * so a recording of one through the other is a same-format round trip, not a translation.
+ * The format whose stream a format writes: `interlinguaResponses` shares `responses`' encoder and
+ * decoder, so a recording of one through the other is a same-format round trip, not a translation.
  */
 export const streamOf = (format: Format): Format =>
-  format === "responsesApi" ? "responses" : format;
+  format === "interlinguaResponses" ? "responses" : format;

@@ -148,7 +148,7 @@ function wholeBlocks(r: Response): Response {
 }
 
 /** Formats whose whole reply holds citations (the spec's chat-like Responses result has none). */
-const WHOLE = Object.entries(codecs).filter(([name]) => name !== "responses");
+const WHOLE = Object.entries(codecs).filter(([name]) => name !== "interlinguaResponses");
 const STREAMED = Object.entries(codecs);
 const isMessages = (codec: Codec) => codec === codecs["messages"];
 

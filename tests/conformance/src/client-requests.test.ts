@@ -3,7 +3,7 @@ import type { Request } from "@interlingua/core-types";
 import { chat } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import { parseNativeRequest, renderNativeRequest } from "@interlingua/fmt-native";
-import { responsesApi } from "@interlingua/fmt-responses";
+import { responses } from "@interlingua/fmt-responses";
 import { describe, expect, it } from "vitest";
 
 // What real clients sent through the gateway (fixtures/clients, recorded by
@@ -14,7 +14,7 @@ const DIR = new URL("../../../fixtures/clients/", import.meta.url);
 const codecOf = (path: string) => {
   if (path.startsWith("/v1/chat/completions")) return chat.request;
   if (path.startsWith("/v1/messages")) return messages.request;
-  if (path.startsWith("/v1/responses")) return responsesApi.request;
+  if (path.startsWith("/v1/responses")) return responses.request;
   const model = /\/models\/([^:/]+):/.exec(path)?.[1];
   if (model === undefined) return undefined;
   return {

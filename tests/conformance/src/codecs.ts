@@ -10,10 +10,16 @@ import type {
 import { chat } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import { native, parseNativeRequest } from "@interlingua/fmt-native";
-import { responses, responsesApi } from "@interlingua/fmt-responses";
+import { interlinguaResponses, responses } from "@interlingua/fmt-responses";
 import { decodeSseText, encodeSseEvent } from "@interlingua/sse";
 
-export const codecs: Record<string, Codec> = { chat, messages, native, responses, responsesApi };
+export const codecs: Record<string, Codec> = {
+  chat,
+  messages,
+  native,
+  interlinguaResponses,
+  responses,
+};
 export const codecNames = Object.keys(codecs);
 export const pairs = codecNames.flatMap((f) =>
   codecNames.filter((g) => g !== f).map((g) => [f, g] as const),

@@ -8,7 +8,7 @@ import {
 import { chat, parseChatFinishReason } from "@interlingua/fmt-chat";
 import { mapMessagesStopReason, messages, parseMessagesResponse } from "@interlingua/fmt-messages";
 import { mapNativeFinishReason, native, parseNativeResponse } from "@interlingua/fmt-native";
-import { responses } from "@interlingua/fmt-responses";
+import { interlinguaResponses } from "@interlingua/fmt-responses";
 import { describe, expect, it } from "vitest";
 
 // Every upstream stop, as each client format shows it: the explicit table, and the property
@@ -74,7 +74,7 @@ const READ: Record<
         ?.finish_reason,
   },
   responses: {
-    codec: responses,
+    codec: interlinguaResponses,
     body: (b) => (b.choices as Json[])[0]?.finish_reason,
     // The terminal event read in the result's vocabulary.
     stream: (f) => {
@@ -225,7 +225,7 @@ describe("the block reason, kept where each format has room, stream and non-stre
   }
 
   it("chat and responses have no field for it: content_filter, and a dropped warning", () => {
-    for (const codec of [chat, responses]) {
+    for (const codec of [chat, interlinguaResponses]) {
       for (const stop of ["anthropic refusal with stop_details", "gemini blocked prompt"]) {
         const response = SAYS_WHY[stop]!();
         const whole: string[] = [];

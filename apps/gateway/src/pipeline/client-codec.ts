@@ -1,5 +1,5 @@
 import type { Codec } from "@interlingua/core-types";
-import { responsesApi } from "@interlingua/fmt-responses";
+import { responses } from "@interlingua/fmt-responses";
 import { CODECS } from "./codecs.ts";
 import type { ClientCall, ReplyShape } from "./generation-request.ts";
 
@@ -12,6 +12,6 @@ import type { ClientCall, ReplyShape } from "./generation-request.ts";
 export function clientCodec(
   request: Pick<ClientCall, "endpoint"> & Pick<ReplyShape, "wrap">,
 ): Codec {
-  if (request.endpoint.format === "responses" && !request.wrap) return responsesApi;
+  if (request.endpoint.format === "responses" && !request.wrap) return responses;
   return CODECS[request.endpoint.format];
 }

@@ -1,6 +1,6 @@
 import type { Response as CanonicalResponse } from "@interlingua/core-types";
 import type { GatewayError } from "@interlingua/errors";
-import { responsesApi, type StoredItem } from "@interlingua/fmt-responses";
+import { responses, type StoredItem } from "@interlingua/fmt-responses";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { StoredStatus } from "../storage/response-store.ts";
 import { echoFields } from "./echo-fields.ts";
@@ -72,7 +72,7 @@ export async function beginStored(
 
 /** The Responses object kept for a canonical response (its id is already the plan's). */
 export function storedBody(response: CanonicalResponse, plan: StorePlan): Record<string, unknown> {
-  const object = responsesApi.response.render(response) as unknown as Record<string, unknown>;
+  const object = responses.response.render(response) as unknown as Record<string, unknown>;
   return { ...object, ...stateFields(plan) };
 }
 

@@ -9,7 +9,7 @@ import type {
 import { chat, effortForBudget, OPENAI_TOOL_NAME_RULE } from "@interlingua/fmt-chat";
 import { MESSAGES_TOOL_NAME_RULE, messages } from "@interlingua/fmt-messages";
 import { NATIVE_TOOL_NAME_RULE, native } from "@interlingua/fmt-native";
-import { responsesApi } from "@interlingua/fmt-responses";
+import { responses } from "@interlingua/fmt-responses";
 import { restoreMovedThinking, withoutCallSignatures } from "./restore-moved-thinking.ts";
 
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
@@ -76,7 +76,7 @@ export const UPSTREAM_PROTOCOLS: Record<UpstreamProtocol, UpstreamProtocolSpec> 
   // OpenAI's Responses API: the only API serving its pro and codex models.
   "openai-responses": {
     format: undefined,
-    codec: responsesApi,
+    codec: responses,
     // Both codecs keep a responses body's other fields in extras.responses.
     carries: "responses",
     path: () => "/v1/responses",

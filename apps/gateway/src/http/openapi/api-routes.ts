@@ -2,7 +2,10 @@ import { speechRequestSchema, transcriptionVerboseSchema } from "@interlingua/fm
 import { chatRequestSchema, chatResponseSchema } from "@interlingua/fmt-chat/schemas";
 import { messagesRequestSchema, messagesResponseSchema } from "@interlingua/fmt-messages/schemas";
 import { nativeRequestSchema, nativeResponseSchema } from "@interlingua/fmt-native/schemas";
-import { responsesRequestSchema, responsesResultSchema } from "@interlingua/fmt-responses/schemas";
+import {
+  interlinguaResponsesRequestSchema,
+  interlinguaResponsesResultSchema,
+} from "@interlingua/fmt-responses/schemas";
 import { taskResourceSchema } from "@interlingua/tasks/schemas";
 import { z } from "zod";
 import {
@@ -89,8 +92,8 @@ const GENERATION: ApiRoute[] = [
     description:
       "`store` (default true) keeps the response for `previous_response_id`, `item_reference` input items and the `/v1/responses/{id}` routes; `background: true` answers the queued response at once.",
     auth: "bearer",
-    body: responsesRequestSchema,
-    response: wrapped(responsesResultSchema),
+    body: interlinguaResponsesRequestSchema,
+    response: wrapped(interlinguaResponsesResultSchema),
     errors: standardErrorSchema,
     sse: true,
   },
