@@ -7,12 +7,13 @@ import { publishablePackages, subpaths } from "./packages.js";
 // What a browser user pays for each entry point, minified and gzipped with everything it pulls
 // in (zod included). zod must stay tree-shakable: `import * as z from "zod"`, never `{ z }`,
 // which drags in all of zod (~95 kB gzip) on its own.
-const KB = 1024; // kB here is 1024 bytes; every budget also holds at 1000.
+const KB = 1024; // kB here is 1024 bytes.
 const budgets: Record<string, number> = {
   "@interlingua/fmt-chat": 50 * KB,
   "@interlingua/fmt-messages": 50 * KB,
-  // Exact tool-argument numbers, code execution and grounding citations (issue 26): 53.5 kB.
-  "@interlingua/fmt-native": 54 * KB,
+  // Exact tool-argument numbers, code execution and grounding citations, whole and streamed
+  // (issue 26): 54.5 kB.
+  "@interlingua/fmt-native": 55 * KB,
   "@interlingua/fmt-responses": 50 * KB,
   "@interlingua/sse": 10 * KB,
   "@interlingua/core-types": 40 * KB,
@@ -68,7 +69,8 @@ describe("browser bundle sizes (min+gzip)", () => {
 // sizes measured on 2026-11-28 (chat<->messages 55.5 kB, worst pair responses<->native
 // 62.9 kB) until the schemas move to validation that tree-shakes. Lower a budget whenever a
 // change shrinks a pair; never raise one without saying why. Raised once, the same day, by
-// 2 kB each: citations in all four codecs (issue 26 point 5) and the SDK-shape fixes (issue 24).
+// 2 kB each: citations in all four codecs (issue 26 point 5) and the SDK-shape fixes (issue 24);
+// then the native pairs by 1 kB: citations in streams and Gemini groundingMetadata written.
 const DIRECTION_GOAL = 25 * KB;
 const conformanceDir = fileURLToPath(new URL("..", import.meta.url));
 const codecs = {
@@ -81,10 +83,10 @@ type Codec = keyof typeof codecs;
 const directionBudgets: Record<string, number> = {
   "chat<->messages": 59 * KB,
   "chat<->responses": 60 * KB,
-  "chat<->native": 64 * KB,
+  "chat<->native": 65 * KB,
   "messages<->responses": 62 * KB,
-  "messages<->native": 66 * KB,
-  "responses<->native": 66 * KB,
+  "messages<->native": 67 * KB,
+  "responses<->native": 67 * KB,
 };
 const names = Object.keys(codecs) as Codec[];
 const pairs = names.flatMap((a, i) =>
