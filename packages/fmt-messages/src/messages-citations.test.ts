@@ -126,3 +126,55 @@ describe("citations in a messages result", () => {
     expect(back.choices[0]?.message.parts).toEqual(parts);
   });
 });
+
+describe("parse reports what a reply's sources lose", () => {
+  it("server tool blocks and document citations are reported, web citations kept", () => {
+    const warnings: Warning[] = [];
+    const response = parseMessagesResponse(
+      {
+        id: "msg_1",
+        model: "m",
+        content: [
+          { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "q" } },
+          { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+          {
+            type: "text",
+            text: "Paris.",
+            citations: [
+              {
+                type: "web_search_result_location",
+                url: "https://a.example",
+                title: "A",
+                cited_text: "Paris is",
+                encrypted_index: "x",
+              },
+              {
+                type: "char_location",
+                cited_text: "Paris",
+                document_index: 0,
+                document_title: "Doc",
+                start_char_index: 0,
+                end_char_index: 5,
+              },
+            ],
+          },
+        ],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+      { onWarning: (w) => warnings.push(w) },
+    );
+    expect(response.choices[0]?.message.parts).toEqual([
+      {
+        type: "text",
+        text: "Paris.",
+        citations: [{ type: "url", url: "https://a.example", title: "A", citedText: "Paris is" }],
+      },
+    ]);
+    expect(warnings.map((w) => w.feature)).toEqual([
+      "content[0].server_tool_use",
+      "content[1].web_search_tool_result",
+      "content[2].citations",
+    ]);
+  });
+});

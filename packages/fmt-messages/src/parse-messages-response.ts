@@ -1,6 +1,7 @@
 import {
   type AssistantPart,
   type Choice,
+  type RenderOptions,
   type Response,
   stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
@@ -47,11 +48,14 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
  * time, so `created` is 0 and the caller stamps it. A non-null `stop_details` is kept in
  * `extras.messages.stop_details` (exact) and a refusal's category and explanation on the finish
  * reason (for other formats); web-search text citations are kept, `caller` on tool_use is ignored.
+ * `onWarning` hears what is not kept: blocks this codec does not model (a server tool's call and
+ * results: the text's citations carry its sources) and document citations, which name no URL.
  */
-export function parseMessagesResponse(wire: unknown): Response {
+export function parseMessagesResponse(wire: unknown, options?: RenderOptions): Response {
   const parsed = messagesResponseSchema.safeParse(wire);
   if (!parsed.success) throw malformedReplyFromZod(parsed.error, "messages response");
   const w = parsed.data;
+  if (options?.onWarning !== undefined) reportUnkept(w.content, options.onWarning);
   const choice: Choice = {
     index: 0,
     message: {
@@ -70,4 +74,33 @@ export function parseMessagesResponse(wire: unknown): Response {
   };
   if (w.stop_details) response.extras = { [MESSAGES_EXTRAS]: { stop_details: w.stop_details } };
   return response;
+}
+
+/** One warning per unmodeled block type and per text block with citations not carried. */
+function reportUnkept(
+  content: readonly { type: string; citations?: unknown }[],
+  warn: NonNullable<RenderOptions["onWarning"]>,
+): void {
+  const seen = new Set<string>();
+  content.forEach((block, i) => {
+    if (!isKnownResponseBlock(block as never)) {
+      if (seen.has(block.type)) return;
+      seen.add(block.type);
+      warn({
+        type: "dropped",
+        feature: `content[${i}].${block.type}`,
+        message: `${block.type} blocks have no canonical place; cited sources reach other formats as the text's citations`,
+      });
+      return;
+    }
+    const citations = Array.isArray(block.citations) ? block.citations : [];
+    if (block.type === "text" && parseMessagesCitations(citations).length < citations.length) {
+      warn({
+        type: "dropped",
+        feature: `content[${i}].citations`,
+        message:
+          "document citations (char, page and block locations) name no URL and are not carried",
+      });
+    }
+  });
 }
