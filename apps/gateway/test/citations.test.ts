@@ -381,3 +381,30 @@ describe("item 5: citations in whole replies reach every client", () => {
     }
   }
 });
+
+describe("item 5: what has no room is reported", () => {
+  it("an Anthropic reply's web-search blocks are reported to a chat client, its citation kept", async () => {
+    upstream.script(() => ({
+      body: JSON.stringify({
+        ...CITED_BODY.anthropic,
+        content: [
+          { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "q" } },
+          {
+            type: "web_search_tool_result",
+            tool_use_id: "srvtoolu_1",
+            content: [
+              { type: "web_search_result", url: URL, title: TITLE, encrypted_content: "e" },
+            ],
+          },
+          ...CITED_BODY.anthropic.content,
+        ],
+      }),
+    }));
+    const res = await ask("chat", "anthropic", false);
+    expect(res.status).toBe(200);
+    expect(BODY_SOURCES.chat((JSON.parse(res.text) as Json).data)).toEqual([URL]);
+    expect(res.headers.get("x-interlingua-warnings")).toMatch(
+      /content\[1\]\.web_search_tool_result=dropped/,
+    );
+  });
+});
