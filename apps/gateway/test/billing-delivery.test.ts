@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCallAccount } from "../src/billing/call-account.ts";
 import { ENDPOINTS } from "../src/contract/endpoints.ts";
 import { requestLog } from "../src/log/request-log.ts";
-import { CODECS } from "../src/pipeline/codecs.ts";
 import type { GenerationRequest } from "../src/pipeline/generation-request.ts";
 import type { UsageLogRow } from "../src/storage/store.ts";
+import { CLIENT_PROTOCOLS } from "../src/upstream/protocols.ts";
 import { auth, postJson, type Stack, startStack, tokenRow } from "./stack.ts";
 import { loggedRowOf } from "./usage-rows.ts";
 import { type Json, parseSse } from "./wire.ts";
@@ -383,7 +383,7 @@ describe("a reply the gateway could not render", () => {
     const services = stack.gateway.services;
     const found = await services.tokens.lookup(KEY);
     if (!found.ok) throw new Error("no token");
-    const canonical = CODECS.chat.request.parse({
+    const canonical = CLIENT_PROTOCOLS.chat.codec.request.parse({
       model: "txtA-5",
       messages: [{ role: "user", content: "render me" }],
       max_tokens: 100,

@@ -18,6 +18,7 @@ export * from "./model-catalogue.js";
 export * from "./moved-signature.js";
 export * from "./normalize-stream-events.js";
 export * from "./openapi-to-json-schema.js";
+export * from "./protocol.js";
 export * from "./provider-extras.js";
 export * from "./rename-model.js";
 export * from "./request.js";

@@ -15,6 +15,7 @@ export type {
 export { parseChatCacheControl, renderChatCacheControl } from "./chat-cache-control.js";
 export { chat } from "./chat-codec.js";
 export { type Base64Data, formatDataUri, parseDataUri } from "./chat-data-uri.js";
+export { chatProtocol } from "./chat-protocol.js";
 export type {
   ChatReasoningDetail,
   ChatReasoningDetailOut,
@@ -36,7 +37,6 @@ export {
   unifiedToChatFinishReason,
 } from "./map-chat-finish-reason.js";
 export {
-  effortForBudget,
   parseChatReasoningEffort,
   renderChatReasoningEffort,
 } from "./map-chat-reasoning-effort.js";

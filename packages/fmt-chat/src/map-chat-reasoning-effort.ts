@@ -1,4 +1,4 @@
-import type { RenderOptions, ThinkingConfig, ThinkingEffort } from "@interlingua/core-types";
+import { effortForBudget, type RenderOptions, type ThinkingConfig } from "@interlingua/core-types";
 
 const efforts: Readonly<Record<string, ThinkingConfig>> = {
   none: { type: "disabled" },
@@ -16,18 +16,6 @@ const efforts: Readonly<Record<string, ThinkingConfig>> = {
 export function parseChatReasoningEffort(effort: string): ThinkingConfig | undefined {
   const found = Object.hasOwn(efforts, effort) ? efforts[effort] : undefined;
   return found === undefined ? undefined : { ...found };
-}
-
-/** Token budgets (Anthropic, Gemini) -> the effort level that spends about as much. */
-const budgetLevels: ReadonlyArray<readonly [maxBudget: number, effort: ThinkingEffort]> = [
-  [4095, "low"],
-  [16383, "medium"],
-  [Number.POSITIVE_INFINITY, "high"],
-];
-
-export function effortForBudget(budget: number): ThinkingEffort {
-  for (const [max, effort] of budgetLevels) if (budget <= max) return effort;
-  return "high";
 }
 
 /** Canonical thinking -> `reasoning_effort`, or undefined for "the model's default". */

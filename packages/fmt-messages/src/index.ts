@@ -35,6 +35,7 @@ export {
   MESSAGES_EFFORT_BUDGET,
   requiresAdaptiveThinking,
 } from "./messages-model-defaults.js";
+export { DEFAULT_ANTHROPIC_VERSION, messagesProtocol } from "./messages-protocol.js";
 export {
   messagesPassThroughShape,
   messagesRequestFields,

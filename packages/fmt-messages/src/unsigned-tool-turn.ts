@@ -1,3 +1,4 @@
+import type { Warning } from "@interlingua/core-types";
 import type { MessagesMessage } from "./messages-api.js";
 
 /**
@@ -26,4 +27,27 @@ export function continuesUnsignedToolTurn(messages: readonly MessagesMessage[]):
   if (!answered) return false;
   const first = assistant.content[0]?.type;
   return first !== "thinking" && first !== "redacted_thinking";
+}
+
+/**
+ * A messages body forwarded as is still must not be one Anthropic rejects: when the continued
+ * tool turn lost its signed thinking block, thinking is turned off for this request (warned), as
+ * the translating path does (`fitThinkingConstraints`).
+ */
+export function withSignedToolTurn(
+  wire: Record<string, unknown>,
+  onWarning: (warning: Warning) => void,
+): Record<string, unknown> {
+  const thinking = wire["thinking"] as { type?: unknown } | undefined;
+  if (thinking === undefined || thinking === null || thinking.type === "disabled") return wire;
+  const messages = wire["messages"];
+  if (!Array.isArray(messages)) return wire;
+  if (!continuesUnsignedToolTurn(messages as MessagesMessage[])) return wire;
+  onWarning({
+    type: "mapped",
+    feature: "thinking",
+    message:
+      "the tool turn being continued has no signed thinking block, which Anthropic requires while thinking is on; thinking is off for this request",
+  });
+  return { ...wire, thinking: { type: "disabled" } };
 }

@@ -33,6 +33,7 @@ export { aliasNativeRequest } from "./native-aliases.js";
 export { native } from "./native-codec.js";
 export { parseFunctionResponse, renderFunctionResponse } from "./native-function-response.js";
 export { nativeJsonArrayFraming } from "./native-json-array-frames.js";
+export { nativeProtocol } from "./native-protocol.js";
 export {
   nativeGenerationPassThroughShape,
   nativeRequestFields,

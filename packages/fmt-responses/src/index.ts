@@ -68,11 +68,13 @@ export {
 // shape, whose result is chat-like (`choices[]`).
 export { responses } from "./responses-api-codec.js";
 export { interlinguaResponses } from "./responses-codec.js";
+export { responsesProtocol, statelessResponses } from "./responses-protocol.js";
 export {
   responsesPassThroughShape,
   responsesRequestFields,
   untranslatedResponsesFields,
 } from "./responses-request-fields.js";
+export { RESPONSES_TOOL_NAME_RULE } from "./responses-tool-name.js";
 export {
   type ItemPage,
   type ItemPageQuery,

@@ -4,6 +4,7 @@ import { type AttemptRecord, attemptRecorder } from "../pipeline/attempt-upstrea
 import { breakerKey } from "../routing/circuit-breaker.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { PROTOCOLS } from "../upstream/protocols.ts";
 import type { UpstreamBody } from "../upstream/send-upstream.ts";
 import { noChannelAvailable, upstreamFailureToError } from "../upstream/upstream-error.ts";
 import {
@@ -107,7 +108,7 @@ async function send(
       origin: channel.origin,
       path: channel.basePath + path,
       method: "POST",
-      headers: { ...request.headers, authorization: `Bearer ${channel.apiKey}` },
+      headers: { ...request.headers, ...PROTOCOLS[channel.protocol].headers(channel.apiKey) },
       body: request.body,
       signal,
     });

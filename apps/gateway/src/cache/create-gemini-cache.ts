@@ -2,6 +2,7 @@ import type { NativeCachedContentCreate } from "@interlingua/cache-control";
 import type { Agent } from "undici";
 import { request } from "undici";
 import type { Channel } from "../routing/channel.ts";
+import { PROTOCOLS } from "../upstream/protocols.ts";
 import type { CacheCreation, CacheEntry } from "./cache-registry.ts";
 
 export interface CreatedCache {
@@ -26,7 +27,7 @@ export async function createGeminiCache(
     const response = await request(`${channel.baseUrl}/v1beta/cachedContents`, {
       method: "POST",
       dispatcher: agent,
-      headers: { "content-type": "application/json", "x-goog-api-key": channel.apiKey },
+      headers: { "content-type": "application/json", ...PROTOCOLS.gemini.headers(channel.apiKey) },
       body: JSON.stringify(body),
       headersTimeout: CREATE_TIMEOUT_MS,
       bodyTimeout: CREATE_TIMEOUT_MS,

@@ -1,8 +1,8 @@
-import type { UpstreamProtocol } from "@interlingua/core-types";
 import type { ChannelConfig, GatewayConfig } from "../config/config-schema.ts";
 import { bounded } from "../health/bounded.ts";
 import { RedisLink } from "../redis/redis-link.ts";
 import { openStore } from "../storage/open-store.ts";
+import { PROTOCOLS } from "../upstream/protocols.ts";
 
 // `interlingua doctor`: what a gateway needs before it serves, checked one by one without
 // changing anything (no migration applied, no call that costs money): the database and its
@@ -85,32 +85,6 @@ export async function checkRedis(
   }
 }
 
-interface Probe {
-  readonly path: string;
-  readonly headers: (key: string) => Record<string, string>;
-}
-
-/**
- * A cheap authenticated GET per protocol: the models list. Gemini-compatible servers without
- * one (404) are asked for their cached contents list instead, which takes the same key.
- */
-const PROBES: Record<UpstreamProtocol, readonly Probe[]> = {
-  openai: [{ path: "/v1/models", headers: (key) => ({ authorization: `Bearer ${key}` }) }],
-  "openai-responses": [
-    { path: "/v1/models", headers: (key) => ({ authorization: `Bearer ${key}` }) },
-  ],
-  anthropic: [
-    {
-      path: "/v1/models?limit=1",
-      headers: (key) => ({ "x-api-key": key, "anthropic-version": "2023-06-01" }),
-    },
-  ],
-  gemini: [
-    { path: "/v1beta/models?pageSize=1", headers: (key) => ({ "x-goog-api-key": key }) },
-    { path: "/v1beta/cachedContents?pageSize=1", headers: (key) => ({ "x-goog-api-key": key }) },
-  ],
-};
-
 /** `base_url` joined with a probe path (a proxy prefix in `base_url` is kept). */
 const joined = (base: string, path: string) => base.replace(/\/+$/, "") + path;
 
@@ -119,15 +93,15 @@ export async function checkChannel(
   timeoutMs: number,
 ): Promise<CheckResult> {
   const name = `channel ${channel.name}`;
-  const probes = PROBES[channel.protocol];
+  const protocol = PROTOCOLS[channel.protocol];
   let status = 0;
   let url = "";
   const started = performance.now();
-  for (const probe of probes) {
-    url = joined(channel.base_url, probe.path);
+  for (const path of protocol.probes) {
+    url = joined(channel.base_url, path);
     try {
       const response = await fetch(url, {
-        headers: probe.headers(channel.api_key),
+        headers: protocol.headers(channel.api_key),
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = response.status;

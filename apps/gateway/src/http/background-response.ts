@@ -5,7 +5,6 @@ import { ENDPOINTS } from "../contract/endpoints.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
 import { newRequestId } from "../contract/request-id.ts";
 import { requestLog } from "../log/request-log.ts";
-import { CODECS } from "../pipeline/codecs.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
@@ -15,7 +14,7 @@ import { beginStored, failedBody, openBody } from "../responses/record-response.
 import type { StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { OPEN_STATUSES, type StoredResponseRow } from "../storage/response-store.ts";
-import type { UpstreamCallOptions } from "../upstream/upstream-protocols.ts";
+import { CLIENT_PROTOCOLS, type UpstreamCallOptions } from "../upstream/protocols.ts";
 
 // `background: true` (issue 25): the response is written queued with the request it runs, the
 // client gets it at once, and a runner on the work queue (BullMQ with Redis, in process without)
@@ -227,7 +226,7 @@ export class BackgroundResponses {
     signal: AbortSignal,
   ): Promise<void> {
     const services = this.#services;
-    const canonical = CODECS.responses.request.parse(replay.wire);
+    const canonical = CLIENT_PROTOCOLS.responses.codec.request.parse(replay.wire);
     const request: GenerationRequest = {
       endpoint: ENDPOINTS.responses,
       requestId,

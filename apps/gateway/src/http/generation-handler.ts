@@ -21,13 +21,13 @@ import { parseJsonObject } from "../contract/read-json-object.ts";
 import { isStrict } from "../contract/warnings-header.ts";
 import { logRefused } from "../log/log-refused.ts";
 import { requestLog } from "../log/request-log.ts";
-import { CODECS } from "../pipeline/codecs.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
 import { resolveStoredState, type StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { writesDirectly } from "../stream/direct-relay.ts";
+import { CLIENT_PROTOCOLS } from "../upstream/protocols.ts";
 import { submitBackground } from "./background-response.ts";
 import { parseNativeTarget } from "./native-target.ts";
 
@@ -136,9 +136,9 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       // model wins over a body `model`, which the native codec otherwise reads.
       canonical =
         target === undefined
-          ? CODECS[endpoint.format].request.parse(wire)
+          ? CLIENT_PROTOCOLS[endpoint.format].codec.request.parse(wire)
           : {
-              ...CODECS.native.request.parse({ ...wire, model: target.model }),
+              ...CLIENT_PROTOCOLS.native.codec.request.parse({ ...wire, model: target.model }),
               stream: target.stream,
             };
     } catch (error) {

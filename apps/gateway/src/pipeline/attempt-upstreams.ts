@@ -18,6 +18,7 @@ import {
   type PreparedUpstreamRequest,
   prepareUpstreamRequest,
 } from "../upstream/prepare-upstream-request.ts";
+import { PROTOCOLS } from "../upstream/protocols.ts";
 import { readFirstChunk, type StartedUpstreamBody } from "../upstream/read-first-chunk.ts";
 import { sendUpstream } from "../upstream/send-upstream.ts";
 import { sendUpstreamText } from "../upstream/send-upstream-text.ts";
@@ -27,7 +28,6 @@ import {
   failurePolicy,
   type UpstreamFailure,
 } from "../upstream/upstream-failure.ts";
-import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
 import type { ClientCall, ParsedGeneration } from "./generation-request.ts";
 import { thrownRefusal } from "./thrown-refusal.ts";
 
@@ -309,7 +309,7 @@ function parseJsonReply(
   }
   if (prepared.sameFormat) return { ok: true, value: { ...base, kind: "json", text: text, json } };
   try {
-    const codec = UPSTREAM_PROTOCOLS[candidate.channel.protocol].codec;
+    const codec = PROTOCOLS[candidate.channel.protocol].upstreamCodec;
     // What the reply held that the client's format only approximates is reported, not lost.
     const response = codec.response.parse(json, { onWarning: (w) => base.warnings.push(w) });
     return { ok: true, value: { ...base, kind: "json", text: text, json, response } };

@@ -1,6 +1,6 @@
 import type { Codec } from "@interlingua/core-types";
 import { responses } from "@interlingua/fmt-responses";
-import { CODECS } from "./codecs.ts";
+import { CLIENT_PROTOCOLS } from "../upstream/protocols.ts";
 import type { ClientCall, ReplyShape } from "./generation-request.ts";
 
 /**
@@ -13,5 +13,5 @@ export function clientCodec(
   request: Pick<ClientCall, "endpoint"> & Pick<ReplyShape, "wrap">,
 ): Codec {
   if (request.endpoint.format === "responses" && !request.wrap) return responses;
-  return CODECS[request.endpoint.format];
+  return CLIENT_PROTOCOLS[request.endpoint.format].codec;
 }

@@ -1,5 +1,5 @@
 import type { SseMessage, StreamEvent, WireFormat } from "@interlingua/core-types";
-import { CODECS } from "./codecs.ts";
+import { CLIENT_PROTOCOLS } from "../upstream/protocols.ts";
 
 /** The event a stream ends with when its upstream fails after the first byte. */
 export const upstreamStreamFailed = (error: unknown): StreamEvent => ({
@@ -14,7 +14,7 @@ export const upstreamStreamFailed = (error: unknown): StreamEvent => ({
 /** One canonical event as the frames a client of `format` reads (its codec decides the shape). */
 export function framesOf(format: WireFormat, event: StreamEvent): SseMessage[] {
   const frames: SseMessage[] = [];
-  const encoder = CODECS[format].stream.encoder();
+  const encoder = CLIENT_PROTOCOLS[format].codec.stream.encoder();
   const collect = (frame: SseMessage) => void frames.push(frame);
   encoder.push(event, collect);
   encoder.end(collect);

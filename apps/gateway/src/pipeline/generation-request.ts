@@ -4,7 +4,7 @@ import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { EndpointSpec } from "../contract/endpoints.ts";
 import type { RequestLog } from "../log/request-log.ts";
 import type { StorePlan } from "../responses/stored-state.ts";
-import type { UpstreamCallOptions } from "../upstream/upstream-protocols.ts";
+import type { UpstreamCallOptions } from "../upstream/protocols.ts";
 
 /** Who asked and where: what every stage logs, bills to and answers (in the endpoint's envelope). */
 export interface ClientCall {

@@ -14,7 +14,7 @@ import { badGateway } from "@interlingua/errors";
 import { carryThinkingSignatures } from "@interlingua/fmt-native";
 import { replyTextChars } from "../billing/reply-text-chars.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
-import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
+import { PROTOCOLS } from "../upstream/protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
 import { clientCodec } from "./client-codec.ts";
 import { type FillContext, fillResponse } from "./fill-translated.ts";
@@ -142,7 +142,7 @@ export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
   let response = committed.response;
   if (response === undefined) {
     try {
-      response = UPSTREAM_PROTOCOLS[protocol].codec.response.parse(committed.json);
+      response = PROTOCOLS[protocol].upstreamCodec.response.parse(committed.json);
     } catch {
       // Its text only, as a stream's estimate counts it: never the JSON around it.
       return { usage: undefined, outputChars: replyTextChars(committed.json) };

@@ -25,9 +25,8 @@ import { reframeStage } from "../stream/reframe-stage.ts";
 import { type StreamEnd, startRelay } from "../stream/relay.ts";
 import type { RelayStage } from "../stream/relay-stage.ts";
 import { translateStage } from "../stream/translate-stage.ts";
-import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
+import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
-import { CODECS } from "./codecs.ts";
 import { framesOf, upstreamStreamFailed } from "./error-frames.ts";
 import { type FillContext, fillContext, fillingDecoder } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
@@ -116,7 +115,7 @@ function stageFor(
   accumulator?: StreamAccumulator,
 ): RelayStage {
   const format = request.endpoint.format;
-  const { codec: upstreamCodec } = UPSTREAM_PROTOCOLS[committed.candidate.channel.protocol];
+  const { upstreamCodec } = PROTOCOLS[committed.candidate.channel.protocol];
   const onEvent =
     accumulator === undefined
       ? (event: StreamEvent) => recordEvent(outcome, event)
@@ -125,7 +124,7 @@ function stageFor(
           accumulator.push(event);
         };
   if (!committed.prepared.sameFormat) {
-    const encoder = CODECS[format].stream.encoder({
+    const encoder = CLIENT_PROTOCOLS[format].codec.stream.encoder({
       includeUsage: request.canonical.includeUsage === true,
     });
     return translateStage({

@@ -1,7 +1,7 @@
 import type { Agent } from "undici";
 import { withTraceHeaders } from "../log/trace-context.ts";
 import type { Channel } from "../routing/channel.ts";
-import { UPSTREAM_PROTOCOLS } from "../upstream/upstream-protocols.ts";
+import { PROTOCOLS } from "../upstream/protocols.ts";
 
 // The runner's upstream calls: one JSON request to a channel, or one bounded download. Unlike the
 // request path there is no client waiting and no stream: a reply is read whole (bounded), and a
@@ -86,7 +86,7 @@ export async function callJson(
 ): Promise<CallResult<unknown>> {
   const headers: Record<string, string> = {
     accept: "application/json",
-    ...UPSTREAM_PROTOCOLS[channel.protocol].headers(channel.apiKey, {}),
+    ...PROTOCOLS[channel.protocol].headers(channel.apiKey),
     ...(spec.body === undefined ? {} : { "content-type": "application/json" }),
   };
   let response: Awaited<ReturnType<Agent["request"]>>;
@@ -162,7 +162,7 @@ export async function openDownload(
         origin: target.origin,
         path: target.pathname + target.search,
         method: "GET",
-        headers: own ? UPSTREAM_PROTOCOLS[channel.protocol].headers(channel.apiKey, {}) : {},
+        headers: own ? PROTOCOLS[channel.protocol].headers(channel.apiKey) : {},
       });
     } catch (error) {
       return { ok: false, transient: true, message: bounded(String((error as Error).message)) };

@@ -1,22 +1,17 @@
-import type { Request, UpstreamProtocol, WireFormat } from "@interlingua/core-types";
-
-/** Upstreams that keep thought text back unless asked: Gemini, and OpenAI's Responses API summaries. */
-const HIDES_THOUGHTS: ReadonlySet<string> = new Set(["native", "openai-responses"]);
+import type { Protocol, Request, WireFormat } from "@interlingua/core-types";
 
 /**
  * Makes a client format's implied defaults explicit for an upstream whose default differs: Claude
- * shows thinking unless told otherwise, Gemini and the Responses API only when asked.
+ * shows thinking unless told otherwise; some providers (Gemini, the Responses API's summaries)
+ * only when asked.
  */
 export function withClientDefaults(
   request: Request,
   client: WireFormat,
-  /** The upstream's own client format, or for a protocol no client format equals, its name. */
-  upstream: WireFormat | UpstreamProtocol,
+  upstream: Pick<Protocol, "hidesThoughts">,
 ): Request {
   const thinking = request.thinking;
-  if (client !== "messages" || !HIDES_THOUGHTS.has(upstream) || thinking === undefined) {
-    return request;
-  }
+  if (client !== "messages" || !upstream.hidesThoughts || thinking === undefined) return request;
   if (thinking.type === "disabled" || thinking.includeThoughts !== undefined) return request;
   return { ...request, thinking: { ...thinking, includeThoughts: true } };
 }

@@ -16,8 +16,7 @@ import {
 import type { RouteCandidate } from "../routing/model-router.ts";
 import { reportUntranslatedFields } from "./client-fields.ts";
 import { withClientDefaults } from "./client-format-defaults.ts";
-import { withSignedToolTurn } from "./signed-tool-turn.ts";
-import { UPSTREAM_PROTOCOLS, type UpstreamCallOptions } from "./upstream-protocols.ts";
+import { forwardedHeaders, PROTOCOLS, type UpstreamCallOptions } from "./protocols.ts";
 
 /** What preparing an upstream call reads of a client request. */
 export interface UpstreamInput {
@@ -47,35 +46,14 @@ export interface PreparedUpstreamRequest {
 
 type Wire = Record<string, unknown>;
 
-/** The client's body in its own format, and the `cache_control` paths taken out of it. */
-type Stripped = { wire: Wire; removed: string[] };
-
 /**
- * Chat and native lose `cache_control` (docs/api-reference.md's boundary: only the gateway's plan acts on it,
- * rule 8); messages keep it, as the client's own Anthropic feature passed through.
+ * A forwarded body loses `cache_control` where the format has it only as the gateway's hint
+ * (chat, native: docs/api-reference.md's boundary, only the gateway's plan acts on it, rule 8);
+ * messages keep it, as the client's own Anthropic feature passed through.
  */
-const SAME_FORMAT_EDITS: Record<
-  "chat" | "messages" | "native",
-  (wire: Wire, model: string, stream: boolean) => Stripped & { injectedUsage: boolean }
-> = {
-  chat: (client, model, stream) => {
-    const { wire, removed } = stripWireCacheControl("chat", client);
-    const options = (wire["stream_options"] ?? {}) as Wire;
-    const inject = stream && options["include_usage"] !== true;
-    return {
-      wire: inject
-        ? { ...wire, model, stream_options: { ...options, include_usage: true } }
-        : { ...wire, model },
-      removed,
-      injectedUsage: inject,
-    };
-  },
-  messages: (wire, model) => ({ wire: { ...wire, model }, removed: [], injectedUsage: false }),
-  // A body `model` (which clients may send) could contradict the path's upstream id.
-  native: ({ model: _model, ...client }) => ({
-    ...stripWireCacheControl("native", client),
-    injectedUsage: false,
-  }),
+const STRIPS_CACHE_CONTROL: Partial<Record<WireFormat, "chat" | "native">> = {
+  chat: "chat",
+  native: "native",
 };
 
 export function prepareUpstreamRequest(
@@ -86,7 +64,7 @@ export function prepareUpstreamRequest(
   planned?: Request,
 ): PreparedUpstreamRequest {
   const { channel, upstreamModel } = candidate;
-  const protocol = UPSTREAM_PROTOCOLS[channel.protocol];
+  const protocol = PROTOCOLS[channel.protocol];
   const target = {
     origin: channel.origin,
     path: channel.basePath + protocol.path(upstreamModel, request.stream),
@@ -94,24 +72,23 @@ export function prepareUpstreamRequest(
   const headers = {
     "content-type": "application/json",
     accept: request.stream ? "text/event-stream" : "application/json",
-    ...protocol.headers(channel.apiKey, request.upstream),
+    ...protocol.headers(channel.apiKey, forwardedHeaders(request.upstream)),
   };
-  const format = protocol.format;
-  const sameFormat = format === request.endpoint.format;
+  const sameFormat = protocol.forwardsClientBody && protocol.format === request.endpoint.format;
   if (sameFormat && planned === undefined) {
-    const { wire, removed, injectedUsage } = SAME_FORMAT_EDITS[format](
-      request.wire,
-      upstreamModel,
-      request.stream,
-    );
+    const strip = STRIPS_CACHE_CONTROL[protocol.format];
+    const { wire, removed } =
+      strip === undefined
+        ? { wire: request.wire, removed: [] }
+        : stripWireCacheControl(strip, request.wire);
     if (removed.length > 0) onWarning(cacheControlDropped(removed, channel.protocol));
-    const forwarded = format === "messages" ? withSignedToolTurn(wire, onWarning) : wire;
+    const forwarded = protocol.forward(wire, upstreamModel, request.stream, onWarning);
     return {
       ...target,
       headers,
-      body: stringifyJsonKeepingNumbers(forwarded),
+      body: stringifyJsonKeepingNumbers(forwarded.wire),
       sameFormat: true,
-      injectedUsage,
+      injectedUsage: forwarded.injectedUsage,
     };
   }
   // The client's own fields the canonical model does not hold stay behind: reported (or refused).
@@ -124,13 +101,13 @@ export function prepareUpstreamRequest(
       protocol.carries === request.endpoint.format,
     );
   }
-  // An OpenAI upstream only reports streamed usage when asked; billing always needs it.
-  const askUsage = request.stream && protocol.format === "chat";
+  // An upstream that reports streamed usage only when asked is asked; billing always needs it.
+  const askUsage = request.stream && protocol.usageOnRequest;
   const canonical: Request = {
     ...withClientDefaults(
       planned ?? unplanned(request.canonical, channel.protocol, onWarning),
       request.endpoint.format,
-      protocol.format ?? channel.protocol,
+      protocol,
     ),
     model: upstreamModel,
     stream: request.stream,
@@ -143,7 +120,7 @@ export function prepareUpstreamRequest(
   // Names the upstream would refuse (`a.b`, `ns/tool`, over 64) go renamed, and come back.
   const named = renameTools(lowered, protocol.toolNames);
   const prepared = protocol.prepare?.(named.request, onWarning) ?? named.request;
-  const rendered = protocol.codec.request.render(prepared, { onWarning }) as Wire;
+  const rendered = protocol.upstreamCodec.request.render(prepared, { onWarning }) as Wire;
   const body = protocol.finish === undefined ? rendered : protocol.finish(rendered);
   // A rendered body in the client's own format still gets its reply back byte for byte.
   const injectedUsage = sameFormat && askUsage && request.canonical.includeUsage !== true;

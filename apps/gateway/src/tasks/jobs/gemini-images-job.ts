@@ -4,7 +4,7 @@ import {
   parseGeminiImageResponse,
   renderGeminiImageRequest,
 } from "@interlingua/fmt-native/veo";
-import { UPSTREAM_PROTOCOLS } from "../../upstream/upstream-protocols.ts";
+import { PROTOCOLS } from "../../upstream/protocols.ts";
 import { fetchSourceImage } from "../fetch-source-image.ts";
 import { callJson } from "../upstream-call.ts";
 import { type ImageInput, sizeText } from "./image-input.ts";
@@ -58,7 +58,7 @@ async function generateOnce(
   {
     const reply = await callJson(context.services.agent, context.candidate.channel, {
       method: "POST",
-      path: UPSTREAM_PROTOCOLS.gemini.path(context.candidate.upstreamModel, false),
+      path: PROTOCOLS.gemini.path(context.candidate.upstreamModel, false),
       body: renderGeminiImageRequest({
         prompt,
         ...(images.length === 0 ? {} : { images }),

@@ -1,0 +1,64 @@
+import type { Codec } from "./codec.js";
+import type { Request } from "./request.js";
+import type { RequestFieldTable } from "./request-fields.js";
+import type { ToolNameRule } from "./tool-names.js";
+import type { Warning } from "./warning.js";
+import type { UpstreamProtocol, WireFormat } from "./wire-format.js";
+
+/** Client headers a gateway passes on to a provider (lowercased names), for it to use or ignore. */
+export type ForwardedHeaders = Readonly<Record<string, string | undefined>>;
+
+/** A client body sent on to its own provider unchanged but for these edits. */
+export interface ForwardedBody {
+  readonly wire: Record<string, unknown>;
+  /** A usage report the client did not ask for was asked for (the gateway keeps it from the client). */
+  readonly injectedUsage: boolean;
+}
+
+/**
+ * One provider's whole wire, owned by the format package that speaks it: the codecs, where and how
+ * to call it, what a body forwarded to it unchanged still needs, what a translated one needs
+ * before and after rendering, and the client format's field table. Pure data and functions, no
+ * I/O: a gateway keeps one registry of these and knows no provider by name.
+ */
+export interface Protocol {
+  /** The client format of this protocol's endpoint. */
+  readonly format: WireFormat;
+  /** The channel protocol that speaks this wire upstream. */
+  readonly upstream: UpstreamProtocol;
+  /** Parses the client's requests and renders its replies and streams. */
+  readonly codec: Codec;
+  /** Renders upstream requests and parses the provider's replies and streams. */
+  readonly upstreamCodec: Codec;
+  /** A client body of `format` reaches `upstream` byte for byte (false: the client shape differs). */
+  readonly forwardsClientBody: boolean;
+  /** A client format whose extras (fields the canonical model does not hold) `upstreamCodec` writes back. */
+  readonly carries?: WireFormat;
+  /** Each request field of the client format: mapped, warned or refused. */
+  readonly requestFields: RequestFieldTable;
+  /** The client's fields a render into another format leaves behind (its extras). */
+  untranslatedFields(request: Request): string[];
+  /** Path under a channel's base URL. */
+  path(model: string, stream: boolean): string;
+  /** Cheap authenticated GETs that check a key (a models list), tried in order until one answers. */
+  readonly probes: readonly string[];
+  /** The provider's auth and version headers. */
+  headers(apiKey: string, forwarded?: ForwardedHeaders): Record<string, string>;
+  /** The function names the provider accepts: others are renamed there and back. */
+  readonly toolNames: ToolNameRule;
+  /** The provider keeps thought text back unless asked (a client that shows it by default asks). */
+  readonly hidesThoughts: boolean;
+  /** The provider streams usage only when the request asks for it (`includeUsage`). */
+  readonly usageOnRequest: boolean;
+  /** Edits a client body forwarded unchanged still needs (the upstream model id, usage reports). */
+  forward(
+    wire: Record<string, unknown>,
+    model: string,
+    stream: boolean,
+    onWarning: (warning: Warning) => void,
+  ): ForwardedBody;
+  /** What the provider needs said another way, before a canonical request is rendered for it. */
+  prepare?(request: Request, onWarning: (warning: Warning) => void): Request;
+  /** The gateway's own fields on a rendered body (not on a forwarded one). */
+  finish?(body: Record<string, unknown>): Record<string, unknown>;
+}

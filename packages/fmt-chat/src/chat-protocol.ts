@@ -1,0 +1,33 @@
+import type { Protocol } from "@interlingua/core-types";
+import { chat } from "./chat-codec.js";
+import { chatRequestFields, untranslatedChatFields } from "./chat-request-fields.js";
+import { OPENAI_TOOL_NAME_RULE } from "./chat-tool-name.js";
+
+/** OpenAI's Chat Completions API: the `chat` client format and the `openai` channel protocol. */
+export const chatProtocol: Protocol = {
+  format: "chat",
+  upstream: "openai",
+  codec: chat,
+  upstreamCodec: chat,
+  forwardsClientBody: true,
+  requestFields: chatRequestFields,
+  untranslatedFields: untranslatedChatFields,
+  path: () => "/v1/chat/completions",
+  probes: ["/v1/models"],
+  headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  toolNames: OPENAI_TOOL_NAME_RULE,
+  hidesThoughts: false,
+  usageOnRequest: true,
+  // OpenAI reports streamed usage only when asked, and a gateway bills on it: it asks, and says
+  // so, so that the client does not get a frame it did not ask for.
+  forward: (client, model, stream) => {
+    const options = (client["stream_options"] ?? {}) as Record<string, unknown>;
+    const inject = stream && options["include_usage"] !== true;
+    return {
+      wire: inject
+        ? { ...client, model, stream_options: { ...options, include_usage: true } }
+        : { ...client, model },
+      injectedUsage: inject,
+    };
+  },
+};

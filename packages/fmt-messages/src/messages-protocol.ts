@@ -1,0 +1,37 @@
+import type { Protocol } from "@interlingua/core-types";
+import { messages } from "./messages-codec.js";
+import { messagesRequestFields, untranslatedMessagesFields } from "./messages-request-fields.js";
+import { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
+import { withSignedToolTurn } from "./unsigned-tool-turn.js";
+
+/** The API version sent when the client names none (`anthropic-version`). */
+export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
+
+/** Anthropic's Messages API: the `messages` client format and the `anthropic` channel protocol. */
+export const messagesProtocol: Protocol = {
+  format: "messages",
+  upstream: "anthropic",
+  codec: messages,
+  upstreamCodec: messages,
+  forwardsClientBody: true,
+  requestFields: messagesRequestFields,
+  untranslatedFields: untranslatedMessagesFields,
+  path: () => "/v1/messages",
+  // The client's API version and beta flags are its own choice of Anthropic's behaviour.
+  probes: ["/v1/models?limit=1"],
+  headers: (apiKey, forwarded = {}) => {
+    const beta = forwarded["anthropic-beta"];
+    return {
+      "x-api-key": apiKey,
+      "anthropic-version": forwarded["anthropic-version"] ?? DEFAULT_ANTHROPIC_VERSION,
+      ...(beta === undefined ? {} : { "anthropic-beta": beta }),
+    };
+  },
+  toolNames: MESSAGES_TOOL_NAME_RULE,
+  hidesThoughts: false,
+  usageOnRequest: false,
+  forward: (client, model, _stream, onWarning) => ({
+    wire: withSignedToolTurn({ ...client, model }, onWarning),
+    injectedUsage: false,
+  }),
+};

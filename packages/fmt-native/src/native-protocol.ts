@@ -1,0 +1,26 @@
+import type { Protocol } from "@interlingua/core-types";
+import { native } from "./native-codec.js";
+import { nativeRequestFields, untranslatedNativeFields } from "./native-request-fields.js";
+import { NATIVE_TOOL_NAME_RULE } from "./native-tool-name.js";
+
+/** Gemini's generateContent API: the `native` client format and the `gemini` channel protocol. */
+export const nativeProtocol: Protocol = {
+  format: "native",
+  upstream: "gemini",
+  codec: native,
+  upstreamCodec: native,
+  forwardsClientBody: true,
+  requestFields: nativeRequestFields,
+  untranslatedFields: untranslatedNativeFields,
+  path: (model, stream) =>
+    `/v1beta/models/${encodeURIComponent(model)}:${stream ? "streamGenerateContent?alt=sse" : "generateContent"}`,
+  // Gemini-compatible servers without a models list (404) answer the cached contents list.
+  probes: ["/v1beta/models?pageSize=1", "/v1beta/cachedContents?pageSize=1"],
+  headers: (apiKey) => ({ "x-goog-api-key": apiKey }),
+  toolNames: NATIVE_TOOL_NAME_RULE,
+  // Gemini returns thought text only with `includeThoughts`.
+  hidesThoughts: true,
+  usageOnRequest: false,
+  // The model is in the path: a body `model` (which clients may send) could contradict it.
+  forward: ({ model: _model, ...client }) => ({ wire: client, injectedUsage: false }),
+};
