@@ -15,7 +15,6 @@ export type {
 export { parseChatCacheControl, renderChatCacheControl } from "./chat-cache-control.js";
 export { chat } from "./chat-codec.js";
 export { type Base64Data, formatDataUri, parseDataUri } from "./chat-data-uri.js";
-export { chatProtocol } from "./chat-protocol.js";
 export type {
   ChatReasoningDetail,
   ChatReasoningDetailOut,
@@ -42,8 +41,6 @@ export {
 } from "./map-chat-reasoning-effort.js";
 export { parseChatToolChoice, renderChatToolChoice } from "./map-chat-tool-choice.js";
 export { parseChatUsage, type RenderedChatUsage, renderChatUsage } from "./map-chat-usage.js";
-export { normalizeChatRequest } from "./normalize-chat-request.js";
-export { normalizeChatResponse } from "./normalize-chat-response.js";
 export { chatRequestToCanonical, parseChatRequest } from "./parse-chat-request.js";
 export { chatResponseToCanonical, parseChatResponse } from "./parse-chat-response.js";
 export { ChatStreamDecoder, decodeChatMessages, decodeChatStream } from "./parse-chat-stream.js";

@@ -649,3 +649,6 @@ export function toChatExpressibleResponse(response: Response): Response {
     ),
   };
 }
+// Law 1's normal forms: what a same-format parse + render changes (test oracles, not converters).
+export { normalizeChatRequest } from "./normalize-chat-request.js";
+export { normalizeChatResponse } from "./normalize-chat-response.js";

@@ -35,7 +35,6 @@ export {
   MESSAGES_EFFORT_BUDGET,
   requiresAdaptiveThinking,
 } from "./messages-model-defaults.js";
-export { DEFAULT_ANTHROPIC_VERSION, messagesProtocol } from "./messages-protocol.js";
 export {
   messagesPassThroughShape,
   messagesRequestFields,
@@ -44,7 +43,6 @@ export {
 export { MESSAGES_TOOL_CALL_ID, toMessagesToolCallId } from "./messages-tool-call-id.js";
 export { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
 export { fromMessagesUsage, type MessagesUsageFields, toMessagesUsage } from "./messages-usage.js";
-export { normalizeMessagesRequest, normalizeMessagesResponse } from "./normalize-messages.js";
 export { parseMessagesRequest } from "./parse-messages-request.js";
 export { parseMessagesResponse } from "./parse-messages-response.js";
 export { decodeMessagesStream, MessagesStreamDecoder } from "./parse-messages-stream.js";

@@ -520,3 +520,5 @@ export const wireStream: fc.Arbitrary<{
     cuts: fc.array(fc.nat(60), { maxLength: 4 }),
   })
   .map(({ response, cuts }) => ({ response, events: messagesStreamOf(response, cuts) }));
+// Law 1's normal forms: what a same-format parse + render changes (test oracles, not converters).
+export { normalizeMessagesRequest, normalizeMessagesResponse } from "./normalize-messages.js";

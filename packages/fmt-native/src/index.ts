@@ -33,7 +33,6 @@ export { aliasNativeRequest } from "./native-aliases.js";
 export { native } from "./native-codec.js";
 export { parseFunctionResponse, renderFunctionResponse } from "./native-function-response.js";
 export { nativeJsonArrayFraming } from "./native-json-array-frames.js";
-export { nativeProtocol } from "./native-protocol.js";
 export {
   nativeGenerationPassThroughShape,
   nativeRequestFields,
@@ -41,7 +40,6 @@ export {
 } from "./native-request-fields.js";
 export { generatedCallId, isGeneratedCallId } from "./native-tool-call-ids.js";
 export { NATIVE_TOOL_NAME_RULE } from "./native-tool-name.js";
-export { normalizeNativeRequest, normalizeNativeResponse } from "./normalize-native.js";
 export { orderToolResults } from "./order-tool-results.js";
 export { type ParseNativeRequestOptions, parseNativeRequest } from "./parse-native-request.js";
 export { parseNativeResponse } from "./parse-native-response.js";

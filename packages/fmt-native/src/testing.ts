@@ -592,4 +592,6 @@ export const nativeStreamChunks: fc.Arbitrary<Record<string, unknown>[]> = fc
     return chunks;
   });
 
+// Law 1's normal forms: what a same-format parse + render changes (test oracles, not converters).
+export { normalizeNativeRequest, normalizeNativeResponse } from "./normalize-native.js";
 export type { NativeRequestWire };

@@ -38,12 +38,6 @@ export {
   usageToResponses,
   usageToResult,
 } from "./map-responses-usage.js";
-export {
-  normalizeResponsesRequest,
-  normalizeResponsesResponse,
-} from "./normalize-responses-api.js";
-export { normalizeInterlinguaResponsesRequest } from "./normalize-responses-request.js";
-export { normalizeInterlinguaResponsesResponse } from "./normalize-responses-response.js";
 export { parseResponsesResponse } from "./parse-responses-api-response.js";
 export { parseResponsesRequest } from "./parse-responses-request.js";
 export {
@@ -68,13 +62,11 @@ export {
 // shape, whose result is chat-like (`choices[]`).
 export { responses } from "./responses-api-codec.js";
 export { interlinguaResponses } from "./responses-codec.js";
-export { responsesProtocol, statelessResponses } from "./responses-protocol.js";
 export {
   responsesPassThroughShape,
   responsesRequestFields,
   untranslatedResponsesFields,
 } from "./responses-request-fields.js";
-export { RESPONSES_TOOL_NAME_RULE } from "./responses-tool-name.js";
 export {
   type ItemPage,
   type ItemPageQuery,

@@ -2,9 +2,8 @@ import type { Request, Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { responsesProtocol, statelessResponses } from "./responses-protocol.js";
 
-const request = (patch: Partial<Request>): Request => ({
+const request = (patch: Pick<Request, "messages" | "thinking">): Request => ({
   model: "txtA-5.2-pro",
-  messages: [{ role: "user", parts: [{ type: "text", text: "hi" }] }],
   stream: false,
   ...patch,
 });

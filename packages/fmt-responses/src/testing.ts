@@ -588,4 +588,11 @@ export function expressibleStreamResponse(response: Response): Response {
     },
   };
 }
+// Law 1's normal forms: what a same-format parse + render changes (test oracles, not converters).
+export {
+  normalizeResponsesRequest,
+  normalizeResponsesResponse,
+} from "./normalize-responses-api.js";
+export { normalizeInterlinguaResponsesRequest } from "./normalize-responses-request.js";
+export { normalizeInterlinguaResponsesResponse } from "./normalize-responses-response.js";
 export * from "./responses-api-testing.js";

@@ -4,10 +4,10 @@ import type {
   UpstreamProtocol,
   WireFormat,
 } from "@interlingua/core-types";
-import { chatProtocol } from "@interlingua/fmt-chat";
-import { messagesProtocol } from "@interlingua/fmt-messages";
-import { nativeProtocol } from "@interlingua/fmt-native";
-import { responsesProtocol } from "@interlingua/fmt-responses";
+import { chatProtocol } from "@interlingua/fmt-chat/protocol";
+import { messagesProtocol } from "@interlingua/fmt-messages/protocol";
+import { nativeProtocol } from "@interlingua/fmt-native/protocol";
+import { responsesProtocol } from "@interlingua/fmt-responses/protocol";
 
 /**
  * The one registry of providers: each format package owns its protocol's whole wire (codecs,

@@ -1,0 +1,2 @@
+// The provider's whole wire as a gateway needs it (core-types `Protocol`); converters need none of it.
+export { chatProtocol } from "./chat-protocol.js";

@@ -1,0 +1,3 @@
+// The provider's whole wire as a gateway needs it (core-types `Protocol`); converters need none of it.
+export { responsesProtocol, statelessResponses } from "./responses-protocol.js";
+export { RESPONSES_TOOL_NAME_RULE } from "./responses-tool-name.js";
