@@ -4,6 +4,9 @@ import { responsesProtocol, statelessResponses } from "./responses-protocol.js";
 
 const request = (patch: Pick<Request, "messages" | "thinking">): Request => ({
   model: "txtA-5.2-pro",
+  system: [],
+  sampling: {},
+  tools: [],
   stream: false,
   ...patch,
 });
