@@ -33,6 +33,7 @@ import {
 } from "./messages-api.js";
 import { fromMessagesCacheControl } from "./messages-cache-control.js";
 import { MESSAGES_EXTRAS, MESSAGES_SHAPE_EXTRAS } from "./messages-extras.js";
+import { acceptsEffort } from "./messages-model-defaults.js";
 import { parseOutputFormat } from "./parse-output-format.js";
 import { signatureOf } from "./unsigned-thinking.js";
 
@@ -95,7 +96,11 @@ export function parseMessagesRequest(wire: unknown): Request {
 
   const bags: NonNullable<Request["extras"]> = {};
   if (Object.keys(extras).length > 0) bags[MESSAGES_EXTRAS] = extras;
-  if (typeof w.system === "string") bags[MESSAGES_SHAPE_EXTRAS] = { system: "string" };
+  const shape: Record<string, string> = {};
+  if (typeof w.system === "string") shape["system"] = "string";
+  // The client's own effort goes back to the same model even where the table would withhold it.
+  if (request.thinking?.effort !== undefined && !acceptsEffort(w.model)) shape["effort"] = "sent";
+  if (Object.keys(shape).length > 0) bags[MESSAGES_SHAPE_EXTRAS] = shape;
   if (Object.keys(bags).length > 0) request.extras = bags;
   return request;
 }
