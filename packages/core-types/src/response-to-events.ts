@@ -4,7 +4,8 @@ import type { StreamEvent } from "./stream-event.js";
 
 /**
  * The canonical event sequence of a whole response, in the canonical order: response-start, each
- * choice's parts bracketed by start and part-end, each choice's finish, then the final usage.
+ * choice's parts bracketed by start and part-end, its logprobs, each choice's finish, then the
+ * final usage.
  * Gateways use it to stream a response that arrived whole; tests use it for law 4.
  * Image and file parts have no stream event and are skipped.
  */
@@ -20,6 +21,15 @@ export function responseToEvents(response: Response): StreamEvent[] {
     choice.message.parts.forEach((part, index) => {
       events.push(...partEvents(part, { index, ...at }));
     });
+    if (choice.logprobs !== undefined) {
+      const { content, average } = choice.logprobs;
+      events.push({
+        type: "logprobs",
+        ...at,
+        content,
+        ...(average === undefined ? {} : { average }),
+      });
+    }
     const finish: StreamEvent = { type: "finish", ...at, finishReason: choice.finishReason };
     if (choice.stopSequence !== undefined) finish.stopSequence = choice.stopSequence;
     if (choice.safetyRatings !== undefined) finish.safetyRatings = choice.safetyRatings;

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { finishReasonSchema } from "./finish-reason.js";
+import { tokenLogprobSchema } from "./logprobs.js";
 import { promptFeedbackSchema, safetyRatingSchema } from "./safety.js";
 import { usageSchema } from "./usage.js";
 
@@ -84,6 +85,17 @@ export const errorEventSchema = z.object({
   }),
 });
 
+/**
+ * Log probabilities of a choice's tokens streamed so far: `content` is appended in order to the
+ * choice's `logprobs.content`; `average` (Gemini's mean) replaces an earlier one.
+ */
+export const logprobsEventSchema = z.object({
+  type: z.literal("logprobs"),
+  choice: z.number().int().positive().exactOptional(),
+  content: z.array(tokenLogprobSchema),
+  average: z.number().exactOptional(),
+});
+
 export const streamEventSchema = z.discriminatedUnion("type", [
   responseStartEventSchema,
   partStartEventSchema,
@@ -98,6 +110,7 @@ export const streamEventSchema = z.discriminatedUnion("type", [
   finishEventSchema,
   promptFeedbackEventSchema,
   errorEventSchema,
+  logprobsEventSchema,
 ]);
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 export type StreamEventType = StreamEvent["type"];
