@@ -18,6 +18,7 @@ import {
   type ToolResultPart,
   type UserPart,
   type Warning,
+  warnLogprobsRequest,
   warnMovedSystem,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
@@ -134,6 +135,7 @@ export function renderMessagesRequest(
   if (request.metadata !== undefined && Object.keys(request.metadata).length > 0) {
     warn("dropped", "metadata", "the messages protocol accepts only metadata.user_id");
   }
+  warnLogprobsRequest(request, onWarning, "the messages protocol");
 
   const tools = renderTools(request.tools, warn);
   if (tools.length > 0) out.tools = tools;
