@@ -20,6 +20,7 @@ import {
   nativeSafetyRatingSchema,
 } from "./native-api.js";
 import { codeExecutionText } from "./native-code-execution.js";
+import { parseNativeLogprobs } from "./native-logprobs.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 import {
   createdFromCreateTime,
@@ -252,6 +253,15 @@ export class NativeStreamDecoder {
         if (rating.success) ratings.push(parseSafetyRating(rating.data));
       }
       state.safetyRatings = ratings;
+    }
+    const logprobs = parseNativeLogprobs(
+      candidate.logprobsResult,
+      typeof candidate.avgLogprobs === "number" ? candidate.avgLogprobs : undefined,
+    );
+    if (logprobs !== undefined) {
+      emit(
+        choice > 0 ? { type: "logprobs", choice, ...logprobs } : { type: "logprobs", ...logprobs },
+      );
     }
     if (typeof candidate.finishReason === "string") {
       this.finished = true;

@@ -15,6 +15,7 @@ import type {
   NativeSafetyRating,
 } from "./native-api.js";
 import { readBookkeeping, readUnknownFields } from "./native-extras.js";
+import { renderNativeLogprobs } from "./native-logprobs.js";
 import { type PartRenderContext, renderAssistantPart } from "./native-parts.js";
 import { createdFromCreateTime, createTimeOf } from "./parse-native-response.js";
 
@@ -73,6 +74,12 @@ export function renderNativeResponse(
       };
       if (choice.safetyRatings !== undefined) {
         candidate.safetyRatings = choice.safetyRatings.map(renderSafetyRating);
+      }
+      if (choice.logprobs !== undefined) {
+        Object.assign(
+          candidate,
+          renderNativeLogprobs(choice.logprobs, `${feature}.logprobs`, options?.onWarning),
+        );
       }
       return candidate;
     });

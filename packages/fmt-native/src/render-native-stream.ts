@@ -12,6 +12,7 @@ import { isBlockedFinish } from "./blocked-prompt.js";
 import { renderNativeFinishMessage, renderNativeFinishReason } from "./map-native-finish-reason.js";
 import { renderNativeUsage } from "./map-native-usage.js";
 import type { NativeCandidate, NativePart, NativeResponseWire } from "./native-api.js";
+import { renderNativeLogprobs } from "./native-logprobs.js";
 import { isGeneratedCallId } from "./native-tool-call-ids.js";
 import { createTimeOf } from "./parse-native-response.js";
 import { renderPromptFeedback, renderSafetyRating } from "./render-native-response.js";
@@ -182,6 +183,16 @@ export class NativeStreamEncoder {
       case "finish":
         this.finish(event, emit);
         return;
+      case "logprobs": {
+        const choice = event.choice ?? 0;
+        const fields = renderNativeLogprobs(event, "logprobs", (w) =>
+          this.warnOnce("logprobs.bytes", w),
+        );
+        if (Object.keys(fields).length > 0) {
+          emit(this.frame({ candidates: [{ ...fields, index: choice }] }));
+        }
+        return;
+      }
       case "usage": {
         const usageMetadata = renderNativeUsage(event.usage, this.options);
         if (this.failed) emit(this.frame({ usageMetadata }));
