@@ -11,6 +11,7 @@ import { finishReasonFromStatus } from "./map-responses-finish-reason.js";
 import { usageFromResponses } from "./map-responses-usage.js";
 import { parseSignatureContent, REDACTED_PREFIX } from "./opaque-reasoning.js";
 import { normalizeArguments } from "./parse-responses-request.js";
+import { parseResponsesLogprobs } from "./responses-logprobs.js";
 import { responsesUsageSchema } from "./responses-stream-api.js";
 
 type Emit = (event: StreamEvent) => void;
@@ -21,6 +22,8 @@ interface PartState {
   index: number;
   said: boolean;
   closed: boolean;
+  /** A text part's logprobs were emitted (from its deltas, or once from the finished part). */
+  logprobs?: boolean;
 }
 interface MessageItem {
   kind: "message";
@@ -105,9 +108,12 @@ export class ResponsesStreamDecoder {
     const type = typeof event["type"] === "string" ? event["type"] : (message.event ?? "");
     switch (type) {
       case "response.output_text.delta":
-      case "response.refusal.delta":
-        this.textDelta(this.textPart(event, emit), str(event["delta"]), emit);
+      case "response.refusal.delta": {
+        const part = this.textPart(event, emit);
+        this.textDelta(part, str(event["delta"]), emit);
+        this.logprobs(part, event["logprobs"], true, emit);
         return;
+      }
       case "response.function_call_arguments.delta":
       case "response.custom_tool_call_input.delta": {
         const call = this.callItem(event, emit);
@@ -154,6 +160,7 @@ export class ResponsesStreamDecoder {
       case "response.content_part.done": {
         const part = event["part"];
         if (!isTextPart(part)) return;
+        this.logprobs(this.textPart(event, emit), part["logprobs"], false, emit);
         this.textDone(
           this.textPart(event, emit),
           str(part["text"]) || str(part["refusal"]),
@@ -375,6 +382,18 @@ export class ResponsesStreamDecoder {
     part.said = true;
   }
 
+  /**
+   * Token logprobs of a text part: each delta's as they come; otherwise once, from the finished
+   * part (content_part.done or output_item.done, which also carry the tokens' bytes).
+   */
+  private logprobs(part: PartState | undefined, value: unknown, delta: boolean, emit: Emit): void {
+    if (!part || (!delta && part.logprobs)) return;
+    const content = parseResponsesLogprobs(value);
+    if (content.length === 0) return;
+    part.logprobs = true;
+    emit({ type: "logprobs", content });
+  }
+
   private textDone(part: PartState | undefined, text: string, close: boolean, emit: Emit): void {
     if (!part) return;
     if (!part.said && text !== "") emit({ type: "text-delta", index: part.index, delta: text });
@@ -460,6 +479,7 @@ export class ResponsesStreamDecoder {
         content.forEach((block: unknown, k) => {
           if (!isTextPart(block)) return;
           const part = this.contentPart(state, k, emit);
+          this.logprobs(part, block["logprobs"], false, emit);
           this.textDone(part, str(block["text"]) || str(block["refusal"]), true, emit);
         });
         for (const part of state.parts.values()) this.close(part, emit);

@@ -92,9 +92,15 @@ describe("responsesApi law 2: canonical -> wire -> canonical is the identity", (
 describe("responsesApi law 3 and law 4", () => {
   it("decode(encode(events)) equals events", () => {
     fc.assert(
-      fc.property(canonical.streamEvents(canonical.response.map(expressibleApiResponse)), (ev) => {
-        expect(decodeResponsesEvents(encodeResponsesEvents(ev))).toEqual(ev);
-      }),
+      // Logprobs ride on output_text parts: where they stand among the events is not the
+      // format's to keep (law 4 below carries them).
+      fc.property(
+        canonical.streamEvents(canonical.response.map(expressibleApiResponse)),
+        (events) => {
+          const ev = events.filter((e) => e.type !== "logprobs");
+          expect(decodeResponsesEvents(encodeResponsesEvents(ev))).toEqual(ev);
+        },
+      ),
     );
   });
   it("the stream accumulated equals the parsed result, and the result is the stream's final object", () => {
