@@ -6,8 +6,8 @@ export const MESSAGES_EXTRAS = "messages";
 /**
  * `extras` key of wire-shape hints that are not fields: `{system: "string"}` records that the
  * system prompt arrived as a plain string, so a same-format round trip renders it as one again;
- * `{effort: "sent"}` that the client itself sent `output_config.effort` to a model the effort
- * table does not list (messages-model-defaults.ts), so it is passed on, never withheld.
+ * `{effort: "sent"}` that the client itself sent `output_config.effort`, so it is passed on to
+ * any model, never withheld by the effort table (messages-model-defaults.ts).
  */
 export const MESSAGES_SHAPE_EXTRAS = "messages:shape";
 

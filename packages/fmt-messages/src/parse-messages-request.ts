@@ -33,7 +33,6 @@ import {
 } from "./messages-api.js";
 import { fromMessagesCacheControl } from "./messages-cache-control.js";
 import { MESSAGES_EXTRAS, MESSAGES_SHAPE_EXTRAS } from "./messages-extras.js";
-import { acceptsEffort } from "./messages-model-defaults.js";
 import { parseOutputFormat } from "./parse-output-format.js";
 import { signatureOf } from "./unsigned-thinking.js";
 
@@ -98,8 +97,8 @@ export function parseMessagesRequest(wire: unknown): Request {
   if (Object.keys(extras).length > 0) bags[MESSAGES_EXTRAS] = extras;
   const shape: Record<string, string> = {};
   if (typeof w.system === "string") shape["system"] = "string";
-  // The client's own effort goes back to the same model even where the table would withhold it.
-  if (request.thinking?.effort !== undefined && !acceptsEffort(w.model)) shape["effort"] = "sent";
+  // The client's own effort goes back as sent, whatever the model (the table is for translations).
+  if (request.thinking?.effort !== undefined) shape["effort"] = "sent";
   if (Object.keys(shape).length > 0) bags[MESSAGES_SHAPE_EXTRAS] = shape;
   if (Object.keys(bags).length > 0) request.extras = bags;
   return request;

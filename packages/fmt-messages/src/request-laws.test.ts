@@ -1,7 +1,6 @@
 import type { Message, Request, ToolResultPart } from "@interlingua/core-types";
 import * as canonical from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
-import { acceptsEffort } from "./messages-model-defaults.js";
 import { normalizeMessagesRequest } from "./normalize-messages.js";
 import { parseMessagesRequest } from "./parse-messages-request.js";
 import { renderMessagesRequest } from "./render-messages-request.js";
@@ -33,7 +32,8 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
  *   and without `type`, as every Anthropic-defined tool has);
  * - parallelToolCalls only with a tool choice other than none;
  * - thinking: enabled with a budget, or disabled/adaptive without one; effort low..high, and none
- *   with disabled thinking nor for a model that refuses output_config.effort;
+ *   with disabled thinking; an effort is recorded as the client's own (`messages:shape`), as the
+ *   parse of output_config.effort records it, so every model gets it back;
  * - no response format, includeUsage, cachedContent, safety settings or metadata.
  */
 const solid = (text: string) => `t${text.trim()}t`;
@@ -131,8 +131,10 @@ const expressible: fc.Arbitrary<Request> = canonical.request.map((r): Request =>
     const effort = r.thinking.effort === "minimal" ? "low" : r.thinking.effort;
     out.thinking =
       type === "enabled" ? { type, budgetTokens: r.thinking.budgetTokens ?? 2048 } : { type };
-    if (type !== "disabled" && effort !== undefined && acceptsEffort(r.model)) {
+    if (type !== "disabled" && effort !== undefined) {
       out.thinking.effort = effort;
+      // An output_config.effort the parse reads is the client's own, recorded as sent.
+      out.extras = { "messages:shape": { effort: "sent" } };
     }
     if (type !== "disabled" && r.thinking.includeThoughts !== undefined) {
       out.thinking.includeThoughts = r.thinking.includeThoughts;
