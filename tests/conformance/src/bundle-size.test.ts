@@ -11,9 +11,11 @@ const KB = 1024; // kB here is 1024 bytes; every budget also holds at 1000.
 const budgets: Record<string, number> = {
   "@interlingua/fmt-chat": 50 * KB,
   "@interlingua/fmt-messages": 50 * KB,
-  // Exact tool-argument numbers, code execution and grounding citations (issue 26): 53.5 kB.
-  "@interlingua/fmt-native": 54 * KB,
-  "@interlingua/fmt-responses": 50 * KB,
+  // Exact tool-argument numbers, code execution and grounding citations (issue 26): 53.5 kB;
+  // logprobs (issue 26 point 8): 54.2 kB.
+  "@interlingua/fmt-native": 55 * KB,
+  // logprobs (issue 26 point 8): 50.4 kB.
+  "@interlingua/fmt-responses": 51 * KB,
   "@interlingua/sse": 10 * KB,
   "@interlingua/core-types": 40 * KB,
   "@interlingua/errors": 40 * KB,
@@ -69,6 +71,8 @@ describe("browser bundle sizes (min+gzip)", () => {
 // 62.9 kB) until the schemas move to validation that tree-shakes. Lower a budget whenever a
 // change shrinks a pair; never raise one without saying why. Raised once, the same day, by
 // 2 kB each: citations in all four codecs (issue 26 point 5) and the SDK-shape fixes (issue 24).
+// Raised by 1 kB each the same day: logprobs in all four codecs (issue 26 point 8; measured
+// chat<->native 63.8, messages<->native 65.9, responses<->native 66.7 kB).
 const DIRECTION_GOAL = 25 * KB;
 const conformanceDir = fileURLToPath(new URL("..", import.meta.url));
 const codecs = {
@@ -79,12 +83,12 @@ const codecs = {
 } as const;
 type Codec = keyof typeof codecs;
 const directionBudgets: Record<string, number> = {
-  "chat<->messages": 59 * KB,
-  "chat<->responses": 60 * KB,
-  "chat<->native": 64 * KB,
-  "messages<->responses": 62 * KB,
-  "messages<->native": 66 * KB,
-  "responses<->native": 66 * KB,
+  "chat<->messages": 60 * KB,
+  "chat<->responses": 61 * KB,
+  "chat<->native": 65 * KB,
+  "messages<->responses": 63 * KB,
+  "messages<->native": 67 * KB,
+  "responses<->native": 67 * KB,
 };
 const names = Object.keys(codecs) as Codec[];
 const pairs = names.flatMap((a, i) =>
