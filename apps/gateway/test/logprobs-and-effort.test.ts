@@ -229,3 +229,25 @@ describe("reasoning effort toward Anthropic, per model (issue 26, point 10)", ()
     expect(last("anthropic").body.output_config).toEqual({ effort: "medium" });
   });
 });
+
+describe("logprobs against the simulated Gemini upstream", () => {
+  let sim: Stack;
+  beforeAll(async () => {
+    sim = await startStack();
+  });
+  afterAll(() => sim?.close());
+
+  it("a chat client gets the simulator's tokens, joined they are the answer", async () => {
+    const res = await postJson(sim.gateway.url + "/v1/chat/completions", {
+      model: "txtC-2.5-pro",
+      messages: [{ role: "user", content: "Hello there" }],
+      logprobs: true,
+      top_logprobs: 2,
+    });
+    expect(res.status).toBe(200);
+    const choice = (res.json.data ?? res.json).choices[0];
+    const tokens: { token: string; top_logprobs: unknown[] }[] = choice.logprobs.content;
+    expect(tokens.map((t) => t.token).join("")).toBe(choice.message.content);
+    expect(tokens.every((t) => t.top_logprobs.length === 2)).toBe(true);
+  });
+});
