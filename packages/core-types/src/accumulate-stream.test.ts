@@ -74,6 +74,32 @@ describe("law 4: a stream, accumulated, equals the response", () => {
   });
 });
 
+describe("logprobs events", () => {
+  const token = (t: string, logprob: number) => ({ token: t, logprob, topLogprobs: [] });
+  const events: StreamEvent[] = [
+    { type: "response-start", id: "a", model: "m", created: 1 },
+    { type: "text-delta", index: 0, delta: "Hi" },
+    { type: "logprobs", content: [token("Hi", -0.1)] },
+    { type: "text-delta", index: 0, delta: "!" },
+    { type: "logprobs", content: [token("!", -0.5)], average: -0.3 },
+    { type: "finish", finishReason: { unified: "stop" } },
+  ];
+
+  it("append each choice's tokens in order; a later average replaces an earlier one", () => {
+    expect(accumulateStream(events).choices[0]?.logprobs).toEqual({
+      content: [token("Hi", -0.1), token("!", -0.5)],
+      average: -0.3,
+    });
+  });
+
+  it("normalize to one event per choice, before the finishes", () => {
+    expect(normalizeStreamEvents(events).slice(-2)).toEqual([
+      { type: "logprobs", content: [token("Hi", -0.1), token("!", -0.5)], average: -0.3 },
+      { type: "finish", finishReason: { unified: "stop" } },
+    ]);
+  });
+});
+
 describe("normalizeStreamEvents", () => {
   it("is idempotent", () => {
     fc.assert(

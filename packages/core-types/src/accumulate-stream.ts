@@ -1,5 +1,6 @@
 import type { AssistantPart } from "./content-part.js";
 import type { FinishReason } from "./finish-reason.js";
+import type { ChoiceLogprobs } from "./logprobs.js";
 import type { Choice, Response } from "./response.js";
 import type { PromptFeedback, SafetyRating } from "./safety.js";
 import type { StreamEvent, StreamEventOf } from "./stream-event.js";
@@ -10,6 +11,7 @@ interface ChoiceState {
   finishReason?: FinishReason;
   stopSequence?: string;
   safetyRatings?: SafetyRating[];
+  logprobs?: ChoiceLogprobs;
 }
 
 /**
@@ -105,6 +107,13 @@ export class StreamAccumulator {
       case "error":
         this.error ??= event.error;
         return;
+      case "logprobs": {
+        const state = this.choice(event.choice ?? 0);
+        state.logprobs ??= { content: [] };
+        state.logprobs.content.push(...event.content);
+        if (event.average !== undefined) state.logprobs.average = event.average;
+        return;
+      }
     }
   }
 
@@ -122,6 +131,7 @@ export class StreamAccumulator {
         };
         if (state.stopSequence !== undefined) choice.stopSequence = state.stopSequence;
         if (state.safetyRatings !== undefined) choice.safetyRatings = state.safetyRatings;
+        if (state.logprobs !== undefined) choice.logprobs = state.logprobs;
         return choice;
       });
     const response: Response = {

@@ -13,6 +13,7 @@ export * from "./json-depth.js";
 export * from "./json-exact.js";
 export * from "./json-patterns.js";
 export * from "./json-value.js";
+export * from "./logprobs.js";
 export * from "./message.js";
 export * from "./model-catalogue.js";
 export * from "./moved-signature.js";

@@ -16,13 +16,15 @@ const isDelta = (e: StreamEvent): e is Delta =>
  * - adjacent deltas of one part merged, empty deltas dropped;
  * - a part's citations, in order, then its signature fragments joined into one signature-delta,
  *   just before its part-end;
- * - the last finish per choice, then the last usage, at the end (errors stay where they were).
+ * - each choice's logprobs joined into one event (average: the last one), then the last finish
+ *   per choice, then the last usage, at the end (errors stay where they were).
  */
 export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEvent[] {
   let start: StreamEvent | undefined;
   let feedback: StreamEvent | undefined;
   let usage: StreamEvent | undefined;
   const finishes = new Map<number, StreamEventOf<"finish">>();
+  const logprobs = new Map<number, StreamEventOf<"logprobs">>();
   const renumber = new Map<string, number>();
   const nextIndex = new Map<number, number>();
   const opened = new Set<string>();
@@ -81,6 +83,19 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
       case "error":
         body.push(raw);
         break;
+      case "logprobs": {
+        const choice = raw.choice ?? 0;
+        const held = logprobs.get(choice);
+        const content = [...(held?.content ?? []), ...raw.content];
+        const average = raw.average ?? held?.average;
+        logprobs.set(choice, {
+          type: "logprobs",
+          ...(choice === 0 ? {} : { choice }),
+          content,
+          ...(average === undefined ? {} : { average }),
+        });
+        break;
+      }
       case "part-start": {
         const e = locate(raw);
         open(e, e.kind);
@@ -142,6 +157,7 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
   if (start) out.push(start);
   if (feedback) out.push(feedback);
   out.push(...body);
+  out.push(...[...logprobs.entries()].sort(([a], [b]) => a - b).map(([, l]) => l));
   out.push(...[...finishes.entries()].sort(([a], [b]) => a - b).map(([, f]) => f));
   if (usage) out.push(usage);
   return out;

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { textPartSchema } from "./content-part.js";
 import { jsonObjectSchema } from "./json-value.js";
+import { MAX_TOP_LOGPROBS } from "./logprobs.js";
 import { messageSchema } from "./message.js";
 import { requestProviderExtrasSchema } from "./provider-extras.js";
 import { responseFormatSchema } from "./response-format.js";
@@ -31,6 +32,10 @@ export const requestSchema = z.object({
   stream: z.boolean(),
   /** Streaming clients that asked for a usage frame (OpenAI stream_options.include_usage). */
   includeUsage: z.boolean().exactOptional(),
+  /** Return each output token's log probability (chat `logprobs`, Gemini `responseLogprobs`). */
+  logprobs: z.boolean().exactOptional(),
+  /** Alternatives per token to return with their log probabilities (chat `top_logprobs`). */
+  topLogprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).exactOptional(),
   /** End-user id for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
   user: z.string().exactOptional(),
   /** Provider request metadata that is not the user id (Anthropic metadata, OpenAI metadata). */

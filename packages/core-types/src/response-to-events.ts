@@ -4,7 +4,8 @@ import type { StreamEvent } from "./stream-event.js";
 
 /**
  * The canonical event sequence of a whole response, in the canonical order: response-start, each
- * choice's parts bracketed by start and part-end, each choice's finish, then the final usage.
+ * choice's logprobs, its parts bracketed by start and part-end, and its finish, then the final
+ * usage.
  * Gateways use it to stream a response that arrived whole; tests use it for law 4.
  * Image and file parts have no stream event and are skipped.
  */
@@ -17,6 +18,17 @@ export function responseToEvents(response: Response): StreamEvent[] {
   }
   for (const choice of response.choices) {
     const at = choice.index === 0 ? {} : { choice: choice.index };
+    // Ahead of the parts: decoders of formats without part ends (chat, Gemini) close a part only
+    // at the finish, so logprobs written after the parts would come back inside them.
+    if (choice.logprobs !== undefined) {
+      const { content, average } = choice.logprobs;
+      events.push({
+        type: "logprobs",
+        ...at,
+        content,
+        ...(average === undefined ? {} : { average }),
+      });
+    }
     choice.message.parts.forEach((part, index) => {
       events.push(...partEvents(part, { index, ...at }));
     });

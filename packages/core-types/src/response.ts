@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { finishReasonSchema } from "./finish-reason.js";
+import { choiceLogprobsSchema } from "./logprobs.js";
 import { assistantMessageSchema } from "./message.js";
 import { promptFeedbackSchema, safetyRatingSchema } from "./safety.js";
 import { usageSchema } from "./usage.js";
@@ -12,6 +13,8 @@ export const choiceSchema = z.object({
   /** The stop sequence that ended generation, when the upstream names it. */
   stopSequence: z.string().exactOptional(),
   safetyRatings: z.array(safetyRatingSchema).exactOptional(),
+  /** Token log probabilities, when the request asked for them (or the upstream volunteers a mean). */
+  logprobs: choiceLogprobsSchema.exactOptional(),
 });
 export type Choice = z.infer<typeof choiceSchema>;
 

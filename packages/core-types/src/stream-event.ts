@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { citationSchema } from "./content-part.js";
 import { finishReasonSchema } from "./finish-reason.js";
+import { tokenLogprobSchema } from "./logprobs.js";
 import { promptFeedbackSchema, safetyRatingSchema } from "./safety.js";
 import { usageSchema } from "./usage.js";
 
@@ -94,6 +95,17 @@ export const errorEventSchema = z.object({
   }),
 });
 
+/**
+ * Log probabilities of a choice's tokens streamed so far: `content` is appended in order to the
+ * choice's `logprobs.content`; `average` (Gemini's mean) replaces an earlier one.
+ */
+export const logprobsEventSchema = z.object({
+  type: z.literal("logprobs"),
+  choice: z.number().int().positive().exactOptional(),
+  content: z.array(tokenLogprobSchema),
+  average: z.number().exactOptional(),
+});
+
 export const streamEventSchema = z.discriminatedUnion("type", [
   responseStartEventSchema,
   partStartEventSchema,
@@ -109,6 +121,7 @@ export const streamEventSchema = z.discriminatedUnion("type", [
   finishEventSchema,
   promptFeedbackEventSchema,
   errorEventSchema,
+  logprobsEventSchema,
 ]);
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 export type StreamEventType = StreamEvent["type"];

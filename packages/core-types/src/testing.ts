@@ -18,6 +18,7 @@ import type {
   UserPart,
 } from "./content-part.js";
 import type { FinishReason } from "./finish-reason.js";
+import type { ChoiceLogprobs, LogprobCandidate, TokenLogprob } from "./logprobs.js";
 import type { AssistantMessage, Message, ToolMessage, UserMessage } from "./message.js";
 import type { Request } from "./request.js";
 import type { Choice, Response } from "./response.js";
@@ -303,6 +304,27 @@ export const promptFeedback: fc.Arbitrary<PromptFeedback> = fc.record(
   { requiredKeys: [] },
 );
 
+/** A log probability: at most 0, a short decimal (never -0, which JSON cannot tell from 0). */
+export const logprobValue: fc.Arbitrary<number> = fc
+  .integer({ min: -400_000, max: 0 })
+  .map((n) => (n === 0 ? 0 : n / 10_000));
+export const logprobCandidate: fc.Arbitrary<LogprobCandidate> = fc.record(
+  {
+    token: fc.string({ maxLength: 8 }),
+    logprob: logprobValue,
+    bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 4 }),
+    tokenId: fc.nat({ max: 300_000 }),
+  },
+  { requiredKeys: ["token", "logprob"] },
+);
+export const tokenLogprob: fc.Arbitrary<TokenLogprob> = fc
+  .tuple(logprobCandidate, fc.array(logprobCandidate, { maxLength: 3 }))
+  .map(([token, topLogprobs]) => ({ ...token, topLogprobs }));
+export const choiceLogprobs: fc.Arbitrary<ChoiceLogprobs> = fc.record(
+  { content: fc.array(tokenLogprob, { maxLength: 4 }), average: logprobValue },
+  { requiredKeys: ["content"] },
+);
+
 export const request: fc.Arbitrary<Request> = fc.record(
   {
     model: fc.constantFrom("txtA-5", "txtB-sonnet-4-6", "txtC-2.5-pro", "txtD-v3.2"),
@@ -316,6 +338,8 @@ export const request: fc.Arbitrary<Request> = fc.record(
     responseFormat,
     stream: fc.boolean(),
     includeUsage: fc.boolean(),
+    logprobs: fc.boolean(),
+    topLogprobs: fc.integer({ min: 0, max: 20 }),
     user: identifier,
     // Never an empty bag: a parser writes providerExtras only when it has something to hold.
     providerExtras: fc
@@ -398,6 +422,7 @@ export const choice: fc.Arbitrary<Choice> = fc.record(
     finishReason,
     stopSequence: nonEmptyText(8),
     safetyRatings: fc.array(safetyRating, { maxLength: 4 }),
+    logprobs: choiceLogprobs,
   },
   { requiredKeys: ["index", "message", "finishReason"] },
 );

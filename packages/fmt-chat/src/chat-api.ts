@@ -1,4 +1,4 @@
-import { jsonObjectSchema } from "@interlingua/core-types";
+import { jsonObjectSchema, MAX_TOP_LOGPROBS } from "@interlingua/core-types";
 import * as z from "zod";
 import { chatReasoningDetailSchema, chatThinkingBlockSchema } from "./chat-reasoning-details.js";
 import { chatPassThroughShape } from "./chat-request-fields.js";
@@ -241,6 +241,8 @@ export const chatRequestShape = {
   metadata: nullish(jsonObjectSchema),
   /** Search-model options; parsed as the canonical web_search tool. */
   web_search_options: nullish(jsonObjectSchema),
+  logprobs: nullish(z.boolean()),
+  top_logprobs: nullish(bareInteger().min(0).max(MAX_TOP_LOGPROBS)),
 };
 
 /**

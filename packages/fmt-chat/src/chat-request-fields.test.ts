@@ -10,8 +10,6 @@ const schemaPaths = zodObjectFieldPaths(chatRequestSchema, new Set(["stream_opti
 
 /** A value for each warned field, to prove its drop is reported. */
 const samples: Record<string, unknown> = {
-  logprobs: true,
-  top_logprobs: 3,
   logit_bias: { "50256": -100 },
   store: true,
   service_tier: "flex",

@@ -9,8 +9,6 @@ const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional()
  * upstream; toward any other protocol each is dropped with a warning (`chatRequestFields`).
  */
 export const chatPassThroughShape = {
-  logprobs: nullish(z.boolean()),
-  top_logprobs: nullish(z.int().min(0).max(20)),
   logit_bias: nullish(z.record(z.string(), z.number())),
   store: nullish(z.boolean()),
   service_tier: nullish(z.string()),
@@ -53,8 +51,8 @@ export const chatRequestFields: RequestFieldTable = {
   reasoning_effort: "mapped",
   metadata: "mapped",
   web_search_options: "mapped",
-  logprobs: "warned",
-  top_logprobs: "warned",
+  logprobs: "mapped",
+  top_logprobs: "mapped",
   logit_bias: "warned",
   store: "warned",
   service_tier: "warned",
@@ -71,7 +69,6 @@ export const chatRequestFields: RequestFieldTable = {
 
 /** Values that ask for nothing, so dropping them loses nothing and is not reported. */
 const NO_OP: Readonly<Record<string, (value: unknown) => boolean>> = {
-  logprobs: (v) => v === false || v === null,
   store: (v) => v === false || v === null,
   // Kept beside max_completion_tokens, which carries the value canonically.
   max_tokens: () => true,

@@ -518,6 +518,7 @@ describe("request fields", () => {
       metadata: { tag: "a" },
       web_search_options: { search_context_size: "low" },
       logprobs: true,
+      top_logprobs: 3,
       store: false,
     });
     expect(request).toStrictEqual({
@@ -563,7 +564,9 @@ describe("request fields", () => {
       includeUsage: true,
       user: "u-1",
       metadata: { tag: "a" },
-      extras: { chat: { logprobs: true, store: false } },
+      logprobs: true,
+      topLogprobs: 3,
+      extras: { chat: { store: false } },
     });
   });
 

@@ -1,6 +1,7 @@
 import { addFields } from "@interlingua/core-types";
 import type { ChatChoice, ChatResponseWire } from "./chat-api.js";
 import { chatResponseKeys } from "./chat-api.js";
+import { normalizeChatLogprobs } from "./chat-logprobs.js";
 import {
   chatToUnifiedFinishReason,
   isChatFinishReason,
@@ -21,7 +22,9 @@ import type {
  *   as prompt + completion, provider-specific usage fields dropped; no usage means zeros;
  * - choices keep `index`, `message`, `finish_reason` (a value chat does not define becomes the
  *   chat value of its unified meaning: "stop", or "content_filter" after a refusal); `logprobs`
- *   is null (the canonical model keeps none) and so is `message.refusal` (its text joins content);
+ *   keeps its tokens (refusal tokens after content ones, `refusal: null`, `bytes` null when
+ *   absent, `top_logprobs` [] when absent), and is null without tokens or in another shape;
+ *   `message.refusal` is null (its text joins content);
  * - a message's `refusal` is appended to its content, empty content becomes null, `reasoning`
  *   becomes `reasoning_content` (empty: removed), an empty `tool_calls` goes, tool calls get
  *   `type: "function"`, lose `index`, and "" arguments become "{}"; `annotations` and other
@@ -61,7 +64,12 @@ function normalizeChoice(choice: ChatChoice): RenderedChatChoice {
   if (m.tool_calls != null && m.tool_calls.length > 0) {
     message.tool_calls = m.tool_calls.map(normalizeToolCall);
   }
-  return { index: choice.index, message, logprobs: null, finish_reason: finishReason(choice) };
+  return {
+    index: choice.index,
+    message,
+    logprobs: normalizeChatLogprobs(choice.logprobs),
+    finish_reason: finishReason(choice),
+  };
 }
 
 /** A chat value stays; anything else is the table's chat value for its unified meaning. */

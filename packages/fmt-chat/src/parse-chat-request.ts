@@ -152,6 +152,8 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
   if (includeUsage !== undefined) request.includeUsage = includeUsage;
   if (wire.user != null) request.user = wire.user;
   if (wire.metadata != null) request.metadata = wire.metadata;
+  if (wire.logprobs != null) request.logprobs = wire.logprobs;
+  if (wire.top_logprobs != null) request.topLogprobs = wire.top_logprobs;
 
   const extras = collectExtras(wire, thinking === undefined);
   if (extras !== undefined) request.extras = { chat: extras };

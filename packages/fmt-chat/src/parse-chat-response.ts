@@ -6,6 +6,7 @@ import {
   chatResponseKeys,
   chatResponseSchema,
 } from "./chat-api.js";
+import { parseChatLogprobs } from "./chat-logprobs.js";
 import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
 import { parseChatUsage } from "./map-chat-usage.js";
@@ -65,5 +66,8 @@ function parseChoice(choice: ChatChoice): Choice {
   );
   let finishReason: FinishReason = parseChatFinishReason(choice.finish_reason);
   if (message.refusal) finishReason = { ...finishReason, unified: "content-filter" };
-  return { index: choice.index, message: { role: "assistant", parts }, finishReason };
+  const out: Choice = { index: choice.index, message: { role: "assistant", parts }, finishReason };
+  const logprobs = parseChatLogprobs(choice.logprobs);
+  if (logprobs !== undefined) out.logprobs = { content: logprobs };
+  return out;
 }

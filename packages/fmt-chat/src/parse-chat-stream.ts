@@ -8,6 +8,7 @@ import {
   type Usage,
 } from "@interlingua/core-types";
 import { badGateway, type GatewayError, parseUpstreamError } from "@interlingua/errors";
+import { parseChatLogprobs } from "./chat-logprobs.js";
 import { SIGNED_PART_FORMAT } from "./chat-reasoning-details.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
 import { parseChatAnnotations } from "./parse-chat-annotations.js";
@@ -195,6 +196,15 @@ export class ChatStreamDecoder {
         for (const call of delta.tool_calls) if (isObject(call)) toolCall(state, call, emit);
       }
       if (Array.isArray(delta.annotations)) annotations(state, delta.annotations, emit);
+    }
+    // The chunk's tokens come with its delta: after the delta's events, before any finish.
+    const logprobs = parseChatLogprobs(choice.logprobs);
+    if (logprobs !== undefined) {
+      emit(
+        state.choice === undefined
+          ? { type: "logprobs", content: logprobs }
+          : { type: "logprobs", choice: state.choice, content: logprobs },
+      );
     }
     const finish = choice.finish_reason;
     if (typeof finish === "string") {

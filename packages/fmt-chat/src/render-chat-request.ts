@@ -106,6 +106,8 @@ export function renderChatRequest(request: Request, options?: ChatRenderOptions)
   }
   if (request.user !== undefined) out.user = request.user;
   if (request.metadata !== undefined) out.metadata = request.metadata;
+  if (request.logprobs !== undefined) out.logprobs = request.logprobs;
+  if (request.topLogprobs !== undefined) out.top_logprobs = request.topLogprobs;
   if (request.providerExtras?.gemini?.cachedContent !== undefined) {
     warn({
       type: "dropped",

@@ -7,6 +7,7 @@ import {
   type Warning,
 } from "@interlingua/core-types";
 import type { ChatToolCall } from "./chat-api.js";
+import { type ChatLogprobsOut, renderChatLogprobs } from "./chat-logprobs.js";
 import { type ChatReasoningDetailOut, renderReasoningDetails } from "./chat-reasoning-details.js";
 import { chatServiceTier } from "./chat-service-tier.js";
 import {
@@ -31,8 +32,8 @@ export interface RenderedChatResponse {
 export interface RenderedChatChoice {
   index: number;
   message: RenderedChatMessage;
-  /** Required by OpenAI's schema; the canonical model keeps no log probabilities. */
-  logprobs: null;
+  /** Required by OpenAI's schema: the choice's token log probabilities, or null. */
+  logprobs: ChatLogprobsOut | null;
   finish_reason: string;
 }
 
@@ -197,7 +198,10 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
   return {
     index: choice.index,
     message,
-    logprobs: null,
+    logprobs:
+      choice.logprobs === undefined
+        ? null
+        : renderChatLogprobs(choice.logprobs, `${at}.logprobs`, warn),
     finish_reason: renderChatFinishReason(choice.finishReason),
   };
 }

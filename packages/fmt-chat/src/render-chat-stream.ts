@@ -8,6 +8,7 @@ import type {
   Warning,
 } from "@interlingua/core-types";
 import type { ChatFinishReason } from "./chat-api.js";
+import { renderChatTokens, warnChatLogprobsLoss } from "./chat-logprobs.js";
 import { type ChatReasoningDetailOut, reasoningDetailOf } from "./chat-reasoning-details.js";
 import { chatServiceTier } from "./chat-service-tier.js";
 import {
@@ -63,7 +64,8 @@ interface PartState {
  * Events chat has no frame for (part-start, part-end) write nothing; signatures and redacted
  * thinking go out as `reasoning_details` entries in their own chunk (a signed thinking part's
  * entry repeats its whole text, so merging by `index` or not gives the same message); prompt
- * feedback is dropped with a warning (once per stream). Usage is held until
+ * feedback is dropped with a warning (once per stream); logprobs go out in a chunk of their own
+ * with an empty delta (their mean and token ids are dropped with a warning). Usage is held until
  * the end and written as the `choices: []` chunk when the client asked for it
  * (`includeUsage`), then `data: [DONE]`.
  */
@@ -224,6 +226,16 @@ export class ChatStreamEncoder {
         const part = this.state(event.choice ?? 0).parts.get(event.index);
         if (part?.wholeCitations !== undefined)
           this.writeWholeCitations(event.choice ?? 0, part, send);
+        return;
+      }
+      case "logprobs": {
+        const choice = event.choice ?? 0;
+        warnChatLogprobsLoss(event, "logprobs", (w) => this.warn(w.feature, w.message));
+        if (event.content.length === 0) return;
+        const logprobs = { content: renderChatTokens(event.content), refusal: null };
+        send({
+          data: `${this.chunkHead()}${choice},"delta":${JSON.stringify(this.withRole(choice, {}))},"logprobs":${JSON.stringify(logprobs)},"finish_reason":null}]}`,
+        });
         return;
       }
     }

@@ -8,6 +8,7 @@ import type {
   AssistantPart,
   Choice,
   FinishReason,
+  LogprobCandidate,
   Message,
   Request,
   Response,
@@ -28,6 +29,7 @@ import {
   identifier,
   imageMediaType,
   jsonObject,
+  logprobValue,
   nonEmptyText,
   text,
   tokenCount,
@@ -242,8 +244,6 @@ export const chatResponseFormat: fc.Arbitrary<ChatResponseFormat> = fc.oneof(
 /** Fields chat clients send that the canonical model does not interpret (they go to extras). */
 export const chatUnknownFields = fc.record(
   {
-    logprobs: fc.boolean(),
-    top_logprobs: fc.integer({ min: 0, max: 20 }),
     logit_bias: fc.dictionary(
       fc.integer({ min: 0, max: 100_000 }).map(String),
       fc.integer({ min: -100, max: 100 }),
@@ -284,6 +284,8 @@ const requestBase = fc.record(
     web_search_options: orNull(
       fc.record({ search_context_size: fc.constantFrom("low", "medium", "high") }),
     ),
+    logprobs: orNull(fc.boolean()),
+    top_logprobs: orNull(fc.integer({ min: 0, max: 20 })),
   },
   { requiredKeys: ["model", "messages"] },
 );
@@ -336,6 +338,26 @@ const responseToolCall: fc.Arbitrary<ChatToolCall> = chatToolCall.map((call) => 
   type: "function" as const,
 }));
 
+const chatTopLogprobWire = fc.record(
+  {
+    token: fc.string({ maxLength: 6 }),
+    logprob: logprobValue,
+    bytes: orNull(fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 4 })),
+  },
+  { requiredKeys: ["token", "logprob"] },
+);
+const chatTokenLogprobWire = fc
+  .tuple(chatTopLogprobWire, orNull(fc.array(chatTopLogprobWire, { maxLength: 3 })))
+  .map(([token, top]) => ({ ...token, top_logprobs: top }));
+/** `choices[].logprobs` as OpenAI sends it when asked: content tokens, refusal tokens (or null). */
+export const chatLogprobsWire = fc.record(
+  {
+    content: orNull(fc.array(chatTokenLogprobWire, { maxLength: 4 })),
+    refusal: orNull(fc.array(chatTokenLogprobWire, { maxLength: 2 })),
+  },
+  { requiredKeys: [] },
+);
+
 export const chatChoiceWire: fc.Arbitrary<ChatChoice> = fc.record(
   {
     index: fc.constant(0),
@@ -350,7 +372,7 @@ export const chatChoiceWire: fc.Arbitrary<ChatChoice> = fc.record(
       { requiredKeys: ["role", "content"] },
     ),
     finish_reason: chatFinishReasonWire,
-    logprobs: fc.constant(null),
+    logprobs: fc.option(chatLogprobsWire, { nil: null }),
   },
   { requiredKeys: ["index", "message", "finish_reason"] },
 );
@@ -395,7 +417,8 @@ const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4
 
 /**
  * A response together with the chunks a streaming upstream would send for it: a role chunk,
- * reasoning, content and refusal fragments, tool calls (id and name on the first fragment only,
+ * reasoning, content and refusal fragments (token logprobs on the first content fragment, or a
+ * chunk of their own), tool calls (id and name on the first fragment only,
  * the arguments split, calls of one choice optionally interleaved), the finish chunk, and the
  * trailing `choices: []` usage chunk, after the finish as OpenAI sends it or on the finish
  * chunk itself as DeepSeek does. `service_tier` rides on every chunk and is read with the usage,
@@ -445,12 +468,33 @@ export const chatStreamWire: fc.Arbitrary<{ response: ChatResponseWire; chunks: 
         for (const piece of split(m.reasoning_content, s.reasoning))
           chunks.push(chunk(choice.index, { reasoning_content: piece }));
       }
-      if (m.content)
-        for (const piece of split(m.content, s.content))
-          chunks.push(chunk(choice.index, { content: piece }));
+      // Token logprobs ride on the first chunk of their text, or on a chunk of their own.
+      const logprobs = (choice.logprobs ?? null) as {
+        content?: unknown[] | null;
+        refusal?: unknown[] | null;
+      } | null;
+      const withLogprobs = (c: ChatChunk, field: "content" | "refusal", tokens: unknown[]) => {
+        (c.choices[0] as Record<string, unknown>)["logprobs"] = { [field]: tokens };
+        return c;
+      };
+      const contentTokens = logprobs?.content ?? [];
+      const refusalTokens = logprobs?.refusal ?? [];
+      if (m.content) {
+        split(m.content, s.content).forEach((piece, i) => {
+          const c = chunk(choice.index, { content: piece });
+          chunks.push(
+            i === 0 && contentTokens.length > 0 ? withLogprobs(c, "content", contentTokens) : c,
+          );
+        });
+      } else if (contentTokens.length > 0) {
+        chunks.push(withLogprobs(chunk(choice.index, {}), "content", contentTokens));
+      }
       if (m.refusal)
         for (const piece of split(m.refusal, s.refusal))
           chunks.push(chunk(choice.index, { refusal: piece }));
+      if (refusalTokens.length > 0) {
+        chunks.push(withLogprobs(chunk(choice.index, {}), "refusal", refusalTokens));
+      }
       const calls = (m.tool_calls ?? []).map((call, k) => {
         const [first = "", ...rest] = split(call.function.arguments, s.args[k] ?? []);
         return [
@@ -612,7 +656,8 @@ const chatRawFinish: Readonly<Record<UnifiedFinishReason, FinishReason>> = {
  * The part of a canonical response chat carries exactly: per choice one reasoning, one text
  * (texts joined), then tool calls, without signatures or redacted thinking; finish reasons with
  * their chat raw value; no stop sequence, safety ratings or prompt feedback; usage without the
- * cache-write split, modalities or inference geo.
+ * cache-write split, modalities or inference geo; logprobs only with tokens, without token ids or
+ * a mean.
  */
 export function toChatExpressibleResponse(response: Response): Response {
   const choices = response.choices.map((choice): Choice => {
@@ -631,11 +676,19 @@ export function toChatExpressibleResponse(response: Response): Response {
       ...(text === "" ? [] : [{ type: "text" as const, text }]),
       ...calls.map((part) => withoutKeys(part, "signature", "cacheControl")),
     ];
-    return {
+    const out: Choice = {
       index: choice.index,
       message: { role: "assistant", parts },
       finishReason: chatRawFinish[choice.finishReason.unified],
     };
+    const tokens = choice.logprobs?.content ?? [];
+    if (tokens.length > 0) {
+      const bare = (c: LogprobCandidate) => withoutKeys(c, "tokenId");
+      out.logprobs = {
+        content: tokens.map((t) => ({ ...bare(t), topLogprobs: t.topLogprobs.map(bare) })),
+      };
+    }
+    return out;
   });
   return {
     ...withoutKeys(response, "promptFeedback", "extras"),

@@ -5,7 +5,9 @@ export const MESSAGES_EXTRAS = "messages";
 
 /**
  * `extras` key of wire-shape hints that are not fields: `{system: "string"}` records that the
- * system prompt arrived as a plain string, so a same-format round trip renders it as one again.
+ * system prompt arrived as a plain string, so a same-format round trip renders it as one again;
+ * `{effort: "sent"}` that the client itself sent `output_config.effort`, so it is passed on to
+ * any model, never withheld by the effort table (messages-model-defaults.ts).
  */
 export const MESSAGES_SHAPE_EXTRAS = "messages:shape";
 
@@ -15,4 +17,8 @@ export function messagesExtras(extras: Extras | undefined): Record<string, unkno
 
 export function systemWasString(extras: Extras | undefined): boolean {
   return extras?.[MESSAGES_SHAPE_EXTRAS]?.["system"] === "string";
+}
+
+export function effortWasSent(extras: Extras | undefined): boolean {
+  return extras?.[MESSAGES_SHAPE_EXTRAS]?.["effort"] === "sent";
 }

@@ -33,6 +33,23 @@ export function requiresAdaptiveThinking(model: string): boolean {
   return MESSAGES_ADAPTIVE_ONLY_MODELS.some((pattern) => pattern.test(model));
 }
 
+/**
+ * Models that accept `output_config.effort` (Anthropic's effort docs: Opus 4.5, Opus 4.6 and Sonnet
+ * 4.6 took it first; later Opus and Sonnet versions, and the adaptive-only models, take it too).
+ * Others (Sonnet 4.5, Haiku, Opus 4.1 and older, unknown names) refuse the field: an effort
+ * translated from another format then reaches them only as a thinking budget.
+ */
+export const MESSAGES_EFFORT_MODELS: readonly RegExp[] = [
+  /opus-4-([5-9]|[1-9]\d)(?!\d)/,
+  /sonnet-4-([6-9]|[1-9]\d)(?!\d)/,
+  /(opus|sonnet)-([5-9]|[1-9]\d)(?!\d)/,
+  /mythos/,
+];
+
+export function acceptsEffort(model: string): boolean {
+  return MESSAGES_EFFORT_MODELS.some((pattern) => pattern.test(model));
+}
+
 /** A thinking budget for an effort level, when a budget is required but only effort was given. */
 export const MESSAGES_EFFORT_BUDGET = {
   minimal: 1024,

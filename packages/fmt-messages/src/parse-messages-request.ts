@@ -95,7 +95,11 @@ export function parseMessagesRequest(wire: unknown): Request {
 
   const bags: NonNullable<Request["extras"]> = {};
   if (Object.keys(extras).length > 0) bags[MESSAGES_EXTRAS] = extras;
-  if (typeof w.system === "string") bags[MESSAGES_SHAPE_EXTRAS] = { system: "string" };
+  const shape: Record<string, string> = {};
+  if (typeof w.system === "string") shape["system"] = "string";
+  // The client's own effort goes back as sent, whatever the model (the table is for translations).
+  if (request.thinking?.effort !== undefined) shape["effort"] = "sent";
+  if (Object.keys(shape).length > 0) bags[MESSAGES_SHAPE_EXTRAS] = shape;
   if (Object.keys(bags).length > 0) request.extras = bags;
   return request;
 }

@@ -18,6 +18,7 @@ import {
   type ToolResultPart,
   type UserPart,
   type Warning,
+  warnLogprobsRequest,
   warnMovedSystem,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
@@ -36,8 +37,9 @@ import type {
   MessagesToolResultBlock,
 } from "./messages-api.js";
 import { toMessagesCacheControl } from "./messages-cache-control.js";
-import { messagesExtras, systemWasString } from "./messages-extras.js";
+import { effortWasSent, messagesExtras, systemWasString } from "./messages-extras.js";
 import {
+  acceptsEffort,
   defaultMaxTokens,
   MESSAGES_DEFAULT_THINKING_BUDGET,
   MESSAGES_EFFORT_BUDGET,
@@ -133,6 +135,7 @@ export function renderMessagesRequest(
   if (request.metadata !== undefined && Object.keys(request.metadata).length > 0) {
     warn("dropped", "metadata", "the messages protocol accepts only metadata.user_id");
   }
+  warnLogprobsRequest(request, onWarning, "the messages protocol");
 
   const tools = renderTools(request.tools, warn);
   if (tools.length > 0) out.tools = tools;
@@ -141,7 +144,8 @@ export function renderMessagesRequest(
 
   const extras = messagesExtras(request.extras);
   if (request.thinking) {
-    const rendered = renderThinking(request.thinking, request.model, out, warn);
+    const takesEffort = acceptsEffort(request.model) || effortWasSent(request.extras);
+    const rendered = renderThinking(request.thinking, request.model, takesEffort, out, warn);
     if (rendered.thinking) out.thinking = rendered.thinking;
     if (rendered.effort) {
       const config = extras?.["output_config"];
@@ -535,11 +539,14 @@ function renderToolChoice(
 /**
  * Canonical thinking -> Anthropic's thinking config and output_config.effort. `enabled` needs a
  * budget (from the effort table or the default, reported as mapped) and must stay below
- * max_tokens; models that only take adaptive thinking get adaptive.
+ * max_tokens; models that only take adaptive thinking get adaptive. `takesEffort` false (a model
+ * that refuses output_config.effort): the effort is carried by the derived budget only (mapped),
+ * or dropped where the client's budget or adaptive thinking leaves it no room.
  */
 function renderThinking(
   thinking: ThinkingConfig,
   model: string,
+  takesEffort: boolean,
   out: MessagesRequestWire,
   warn: Warn,
 ): { thinking?: MessagesThinkingConfig; effort?: "low" | "medium" | "high" } {
@@ -553,7 +560,7 @@ function renderThinking(
     result.thinking = { type: "disabled" };
     return result;
   }
-  if (thinking.effort !== undefined) {
+  if (thinking.effort !== undefined && takesEffort) {
     result.effort = EFFORT_TO_MESSAGES[thinking.effort];
     if (thinking.effort === "minimal") {
       warn("mapped", "thinking.effort", "Anthropic has no minimal effort; low is used");
@@ -571,15 +578,26 @@ function renderThinking(
     warn("mapped", "thinking.type", `${model} only accepts adaptive thinking`);
     type = "adaptive";
   }
+  const refusedEffort = !takesEffort && thinking.effort !== undefined;
   if (type === "adaptive") {
     if (thinking.budgetTokens !== undefined) {
       warn("dropped", "thinking.budgetTokens", "adaptive thinking takes no token budget");
+    }
+    if (refusedEffort) {
+      warn("dropped", "thinking.effort", `${model} takes no output_config.effort`);
     }
     result.thinking = display ? { type, display } : { type };
     return result;
   }
 
   let budget = thinking.budgetTokens;
+  if (refusedEffort && budget !== undefined) {
+    warn(
+      "dropped",
+      "thinking.effort",
+      `${model} takes no output_config.effort; the thinking budget of ${budget} tokens stands`,
+    );
+  }
   if (budget === undefined) {
     budget =
       thinking.effort === undefined
@@ -589,6 +607,13 @@ function renderThinking(
     // room for the answer (fit-thinking-constraints.ts).
     budget = derivedThinkingBudget(budget, out.max_tokens);
     warn("mapped", "thinking.budgetTokens", `thinking budget_tokens set to ${budget}`);
+    if (refusedEffort) {
+      warn(
+        "mapped",
+        "thinking.effort",
+        `${model} takes no output_config.effort; the effort is sent as budget_tokens ${budget} only`,
+      );
+    }
   }
   result.thinking = display
     ? { type: "enabled", budget_tokens: budget, display }

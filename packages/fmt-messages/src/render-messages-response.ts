@@ -91,6 +91,9 @@ export function renderMessagesResponse(
   if (response.promptFeedback !== undefined) {
     warn("dropped", "promptFeedback", "a messages result has no prompt feedback");
   }
+  if (choice?.logprobs !== undefined) {
+    warn("dropped", "choices[0].logprobs", "a messages result has no log probabilities");
+  }
   if (choice?.safetyRatings !== undefined) {
     warn("dropped", "choices[0].safetyRatings", "a messages result has no safety ratings");
   }

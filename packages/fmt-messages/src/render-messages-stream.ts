@@ -213,6 +213,9 @@ export class MessagesStreamEncoder {
       case "prompt-feedback":
         this.warnOnce("promptFeedback", "a messages stream has no prompt feedback");
         return;
+      case "logprobs":
+        this.warnOnce("logprobs", "a messages stream has no log probabilities");
+        return;
       case "error":
         this.done = true;
         emit(

@@ -32,7 +32,8 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
  *   and without `type`, as every Anthropic-defined tool has);
  * - parallelToolCalls only with a tool choice other than none;
  * - thinking: enabled with a budget, or disabled/adaptive without one; effort low..high, and none
- *   with disabled thinking;
+ *   with disabled thinking; an effort is recorded as the client's own (`messages:shape`), as the
+ *   parse of output_config.effort records it, so every model gets it back;
  * - no response format, includeUsage, cachedContent, safety settings or metadata.
  */
 const solid = (text: string) => `t${text.trim()}t`;
@@ -130,7 +131,11 @@ const expressible: fc.Arbitrary<Request> = canonical.request.map((r): Request =>
     const effort = r.thinking.effort === "minimal" ? "low" : r.thinking.effort;
     out.thinking =
       type === "enabled" ? { type, budgetTokens: r.thinking.budgetTokens ?? 2048 } : { type };
-    if (type !== "disabled" && effort !== undefined) out.thinking.effort = effort;
+    if (type !== "disabled" && effort !== undefined) {
+      out.thinking.effort = effort;
+      // An output_config.effort the parse reads is the client's own, recorded as sent.
+      out.extras = { "messages:shape": { effort: "sent" } };
+    }
     if (type !== "disabled" && r.thinking.includeThoughts !== undefined) {
       out.thinking.includeThoughts = r.thinking.includeThoughts;
     }

@@ -34,7 +34,8 @@ export function isBlockedPrompt(
     only.message.parts.length === 0 &&
     only.finishReason.explanation === undefined &&
     only.safetyRatings === undefined &&
-    only.stopSequence === undefined
+    only.stopSequence === undefined &&
+    only.logprobs === undefined
   );
 }
 

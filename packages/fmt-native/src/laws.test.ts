@@ -12,6 +12,7 @@ import type {
 import * as arb from "@interlingua/core-types/testing";
 import { fc } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
+import { withNativeLogprobs } from "../test/helpers.js";
 import { mapNativeFinishReason, nativeFinishReasonTable } from "./map-native-finish-reason.js";
 import { aliasNativeRequest } from "./native-aliases.js";
 import { nativeRequestSchema, nativeResponseSchema } from "./native-api.js";
@@ -204,7 +205,7 @@ const expressibleResponse: fc.Arbitrary<Response> = fc
       const parts = choice.message.parts.filter((p) => p.type !== "redacted-thinking");
       const raw = raws[i % raws.length] as string;
       return {
-        ...omit(choice, "stopSequence"),
+        ...withNativeLogprobs(omit(choice, "stopSequence")),
         message: { role: "assistant", parts },
         finishReason: mapNativeFinishReason(
           raw,

@@ -1,3 +1,4 @@
+import { MAX_TOP_LOGPROBS } from "@interlingua/core-types";
 import * as z from "zod";
 import { nativeGroundingMetadataSchema } from "./native-grounding.js";
 import { nativeGenerationPassThroughShape } from "./native-request-fields.js";
@@ -120,6 +121,10 @@ export const nativeGenerationConfigSchema = z.looseObject({
   responseSchema: json.optional(),
   responseJsonSchema: json.optional(),
   thinkingConfig: nativeThinkingConfigSchema.optional(),
+  /** Return the chosen tokens' log probabilities (candidates[].logprobsResult). */
+  responseLogprobs: z.boolean().optional(),
+  /** Alternatives per decoding step in logprobsResult.topCandidates. */
+  logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).optional(),
   ...nativeGenerationPassThroughShape,
 });
 
@@ -257,6 +262,9 @@ export const nativeCandidateSchema = z.object({
   groundingMetadata: nativeGroundingMetadataSchema.optional(),
   /** Recitation sources; not carried (reported). */
   citationMetadata: z.unknown().optional(),
+  /** Token log probabilities (native-logprobs.ts); read leniently, never a failed reply. */
+  logprobsResult: z.unknown().optional(),
+  avgLogprobs: z.number().optional(),
 });
 
 export const nativeResponseSchema = z.looseObject({

@@ -10,8 +10,6 @@ const schemaPaths = zodObjectFieldPaths(nativeRequestSchema, new Set(["generatio
 
 /** A value for each warned field, to prove its drop is reported. */
 const samples: Record<string, unknown> = {
-  responseLogprobs: true,
-  logprobs: 3,
   responseModalities: ["TEXT", "IMAGE"],
   speechConfig: { voiceConfig: {} },
   imageConfig: { aspectRatio: "16:9" },

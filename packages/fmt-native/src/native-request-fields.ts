@@ -8,8 +8,6 @@ import { readBookkeeping, readUnknownFields } from "./native-extras.js";
  * they came to a Gemini upstream; toward any other protocol each is dropped with a warning.
  */
 export const nativeGenerationPassThroughShape = {
-  responseLogprobs: z.boolean().optional(),
-  logprobs: z.int().min(0).max(20).optional(),
   responseModalities: z.array(z.string()).optional(),
   speechConfig: z.looseObject({}).optional(),
   imageConfig: z.looseObject({}).optional(),
@@ -42,8 +40,8 @@ export const nativeRequestFields: RequestFieldTable = {
   "generationConfig.responseSchema": "mapped",
   "generationConfig.responseJsonSchema": "mapped",
   "generationConfig.thinkingConfig": "mapped",
-  "generationConfig.responseLogprobs": "warned",
-  "generationConfig.logprobs": "warned",
+  "generationConfig.responseLogprobs": "mapped",
+  "generationConfig.logprobs": "mapped",
   "generationConfig.responseModalities": "warned",
   "generationConfig.speechConfig": "warned",
   "generationConfig.imageConfig": "warned",

@@ -14,6 +14,7 @@ import {
   nativeRequestSchema,
   nativeResponseSchema,
 } from "./native-api.js";
+import { normalizeNativeLogprobs } from "./native-logprobs.js";
 import { renderedImageType } from "./native-media.js";
 import { sanitizeNativeSchema } from "./sanitize-native-schema.js";
 
@@ -211,7 +212,9 @@ function normalizeUsage(usage: NativeUsageMetadata | undefined): NativeUsageMeta
 
 /**
  * Response normal form: candidate fields other than content, finishReason, finishMessage, index
- * and safetyRatings dropped (citations, grounding, logprobs); content role "model";
+ * and safetyRatings dropped (citations, grounding) except logprobsResult and avgLogprobs, which
+ * keep their tokens (`logProbabilitySum` and empty results dropped, a zero value written out,
+ * topCandidates only when some step has alternatives); content role "model";
  * a missing index is the position and a missing finishReason "OTHER"; parts as in requests;
  * usageMetadata as `normalizeUsage` says (always present); empty candidates, responseId and
  * modelVersion omitted. createTime and unknown top-level fields are kept.
@@ -236,6 +239,7 @@ export function normalizeNativeResponse(wire: unknown): NativeResponseWire {
         candidate.finishMessage = c.finishMessage;
       }
       if (c.safetyRatings !== undefined) candidate.safetyRatings = c.safetyRatings;
+      Object.assign(candidate, normalizeNativeLogprobs(c.logprobsResult, c.avgLogprobs));
       return candidate;
     });
   }
@@ -250,7 +254,9 @@ export function normalizeNativeResponse(wire: unknown): NativeResponseWire {
     only.content?.parts?.length === 0 &&
     candidates?.[0]?.finishReason === blockReason &&
     only.finishMessage === undefined &&
-    only.safetyRatings === undefined
+    only.safetyRatings === undefined &&
+    only.avgLogprobs === undefined &&
+    only.logprobsResult === undefined
   ) {
     delete out.candidates;
   }

@@ -70,6 +70,8 @@ const knownGenerationFields = new Set([
   "responseSchema",
   "responseJsonSchema",
   "thinkingConfig",
+  "responseLogprobs",
+  "logprobs",
 ]);
 
 /** generationConfig field -> canonical sampling field. */
@@ -353,6 +355,8 @@ export function parseNativeRequest(
         "thinkingConfig",
       ]);
     }
+    if (config.responseLogprobs !== undefined) request.logprobs = config.responseLogprobs;
+    if (config.logprobs !== undefined) request.topLogprobs = config.logprobs;
     const responseFormat = parseResponseFormat(config, book);
     if (responseFormat !== undefined) request.responseFormat = responseFormat;
     const other = unknownFields(config, knownGenerationFields);

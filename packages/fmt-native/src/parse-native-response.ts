@@ -19,6 +19,7 @@ import {
 } from "./native-api.js";
 import { buildExtras, type NativeBookkeeping } from "./native-extras.js";
 import { applyGrounding } from "./native-grounding.js";
+import { parseNativeLogprobs } from "./native-logprobs.js";
 import { hasDataField, type PartParseContext, parseAssistantPart } from "./native-parts.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 
@@ -130,6 +131,8 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
     if (candidate.safetyRatings !== undefined) {
       choice.safetyRatings = candidate.safetyRatings.map(parseSafetyRating);
     }
+    const logprobs = parseNativeLogprobs(candidate.logprobsResult, candidate.avgLogprobs);
+    if (logprobs !== undefined) choice.logprobs = logprobs;
     return choice;
   });
   const unknown: Record<string, unknown> = {};

@@ -22,6 +22,7 @@ import {
 } from "./native-api.js";
 import { codeExecutionText } from "./native-code-execution.js";
 import { applyGrounding, nativeGroundingMetadataSchema } from "./native-grounding.js";
+import { parseNativeLogprobs } from "./native-logprobs.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
 import {
   createdFromCreateTime,
@@ -268,6 +269,15 @@ export class NativeStreamDecoder {
     }
     if (candidate.groundingMetadata !== undefined) {
       this.grounding(candidate.groundingMetadata, state, choice, emit);
+    }
+    const logprobs = parseNativeLogprobs(
+      candidate.logprobsResult,
+      typeof candidate.avgLogprobs === "number" ? candidate.avgLogprobs : undefined,
+    );
+    if (logprobs !== undefined) {
+      emit(
+        choice > 0 ? { type: "logprobs", choice, ...logprobs } : { type: "logprobs", ...logprobs },
+      );
     }
     if (typeof candidate.finishReason === "string") {
       this.finished = true;

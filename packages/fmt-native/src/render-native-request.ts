@@ -281,6 +281,8 @@ function renderGenerationConfig(
   if (request.thinking !== undefined) {
     config.thinkingConfig = renderNativeThinkingConfig(request.thinking, request.model, options);
   }
+  if (request.logprobs !== undefined) config.responseLogprobs = request.logprobs;
+  if (request.topLogprobs !== undefined) config.logprobs = request.topLogprobs;
   return Object.keys(config).length > 0 ? config : undefined;
 }
 

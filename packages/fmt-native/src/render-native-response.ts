@@ -16,6 +16,7 @@ import type {
 } from "./native-api.js";
 import { readBookkeeping, readUnknownFields } from "./native-extras.js";
 import { type CitedText, renderGrounding } from "./native-grounding.js";
+import { renderNativeLogprobs } from "./native-logprobs.js";
 import { type PartRenderContext, renderAssistantPart } from "./native-parts.js";
 import { createdFromCreateTime, createTimeOf } from "./parse-native-response.js";
 
@@ -85,6 +86,12 @@ export function renderNativeResponse(
       }
       const grounding = renderGrounding(cited, feature, options?.onWarning);
       if (grounding !== undefined) candidate.groundingMetadata = grounding;
+      if (choice.logprobs !== undefined) {
+        Object.assign(
+          candidate,
+          renderNativeLogprobs(choice.logprobs, `${feature}.logprobs`, options?.onWarning),
+        );
+      }
       return candidate;
     });
   }

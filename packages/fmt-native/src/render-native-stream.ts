@@ -14,6 +14,7 @@ import { renderNativeFinishMessage, renderNativeFinishReason } from "./map-nativ
 import { renderNativeUsage } from "./map-native-usage.js";
 import type { NativeCandidate, NativePart, NativeResponseWire } from "./native-api.js";
 import { renderGrounding } from "./native-grounding.js";
+import { renderNativeLogprobs } from "./native-logprobs.js";
 import { isGeneratedCallId } from "./native-tool-call-ids.js";
 import { createTimeOf } from "./parse-native-response.js";
 import { renderPromptFeedback, renderSafetyRating } from "./render-native-response.js";
@@ -206,6 +207,16 @@ export class NativeStreamEncoder {
       case "finish":
         this.finish(event, emit);
         return;
+      case "logprobs": {
+        const choice = event.choice ?? 0;
+        const fields = renderNativeLogprobs(event, "logprobs", (w) =>
+          this.warnOnce("logprobs.bytes", w),
+        );
+        if (Object.keys(fields).length > 0) {
+          emit(this.frame({ candidates: [{ ...fields, index: choice }] }));
+        }
+        return;
+      }
       case "usage": {
         const usageMetadata = renderNativeUsage(event.usage, this.options);
         if (this.failed) emit(this.frame({ usageMetadata }));

@@ -10,7 +10,7 @@ import * as arb from "@interlingua/core-types/testing";
 import { fc } from "@interlingua/core-types/testing";
 import { decodeSse, encodeSse } from "@interlingua/sse";
 import { describe, expect, it } from "vitest";
-import { decodeFrames, encodeEvents, fixtureFrames } from "../test/helpers.js";
+import { decodeFrames, encodeEvents, fixtureFrames, withNativeLogprobs } from "../test/helpers.js";
 import { mapNativeFinishReason, nativeFinishReasonTable } from "./map-native-finish-reason.js";
 import { parseNativeResponse } from "./parse-native-response.js";
 import { decodeNativeStream } from "./parse-native-stream.js";
@@ -120,7 +120,7 @@ const streamableResponse: fc.Arbitrary<Response> = fc
       }
       const { stopSequence: _s, ...rest } = choice;
       return {
-        ...rest,
+        ...withNativeLogprobs(rest),
         message: { role: "assistant" as const, parts },
         finishReason: mapNativeFinishReason(
           raws[i] as string,

@@ -5,7 +5,14 @@
  * reuses them. Optional keys are omitted rather than set to undefined.
  */
 import { harmCategories } from "@interlingua/core-types";
-import { base64, fc, identifier, jsonObject, text } from "@interlingua/core-types/testing";
+import {
+  base64,
+  fc,
+  identifier,
+  jsonObject,
+  logprobValue,
+  text,
+} from "@interlingua/core-types/testing";
 import { nativeFinishReasonTable } from "./map-native-finish-reason.js";
 import type {
   NativeContent,
@@ -361,6 +368,8 @@ export const nativeGenerationConfig: fc.Arbitrary<Record<string, unknown>> = fc
         thinkingConfig,
         responseModalities: fc.constant(["TEXT"]),
         mediaResolution: fc.constantFrom("MEDIA_RESOLUTION_LOW", "MEDIA_RESOLUTION_HIGH"),
+        responseLogprobs: fc.boolean(),
+        logprobs: fc.integer({ min: 0, max: 20 }),
       },
       { requiredKeys: [] },
     ),
@@ -520,6 +529,30 @@ const modelParts = fc.array(
   { maxLength: 4 },
 );
 
+/** One token of a logprobsResult; proto3 JSON may leave out any zero value. */
+const nativeLogprobsToken = fc.record(
+  {
+    token: fc.string({ maxLength: 6 }),
+    tokenId: fc.nat({ max: 300_000 }),
+    logProbability: logprobValue,
+  },
+  { requiredKeys: [] },
+);
+/** A candidate's logprobsResult: one chosen token per step, with or without top candidates. */
+export const nativeLogprobsResult = fc
+  .record({
+    chosen: fc.array(nativeLogprobsToken, { maxLength: 4 }),
+    top: fc.option(fc.array(fc.array(nativeLogprobsToken, { maxLength: 3 }), { maxLength: 4 }), {
+      nil: undefined,
+    }),
+    sum: fc.option(logprobValue, { nil: undefined }),
+  })
+  .map(({ chosen, top, sum }) => ({
+    chosenCandidates: chosen,
+    ...(top === undefined ? {} : { topCandidates: top.map((candidates) => ({ candidates })) }),
+    ...(sum === undefined ? {} : { logProbabilitySum: sum }),
+  }));
+
 export const nativeResponseWire: fc.Arbitrary<NativeResponseWire> = fc
   .record(
     {
@@ -530,6 +563,8 @@ export const nativeResponseWire: fc.Arbitrary<NativeResponseWire> = fc
             finishReason: fc.constantFrom(...Object.keys(nativeFinishReasonTable), "NEW_REASON"),
             safetyRatings: fc.array(nativeSafetyRating, { maxLength: 4 }),
             finishMessage: fc.constant("Model generated function call(s)."),
+            logprobsResult: nativeLogprobsResult,
+            avgLogprobs: logprobValue,
             hasIndex: fc.boolean(),
           },
           { requiredKeys: ["hasIndex"] },

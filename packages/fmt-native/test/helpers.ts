@@ -1,5 +1,10 @@
 import { readFileSync } from "node:fs";
-import type { SseMessage, StreamEvent } from "@interlingua/core-types";
+import type {
+  ChoiceLogprobs,
+  LogprobCandidate,
+  SseMessage,
+  StreamEvent,
+} from "@interlingua/core-types";
 import { NativeStreamDecoder } from "../src/parse-native-stream.js";
 import { NativeStreamEncoder } from "../src/render-native-stream.js";
 
@@ -41,4 +46,29 @@ export function firstSignature(text: string): string {
   const [signature] = signaturesIn(text);
   if (signature === undefined) throw new Error("the recording holds no thoughtSignature");
   return signature;
+}
+
+/**
+ * A choice's logprobs as Gemini carries them: without token bytes, and only when there is
+ * something to say (a token or a mean); undefined otherwise.
+ */
+export function nativeLogprobs(logprobs: ChoiceLogprobs | undefined): ChoiceLogprobs | undefined {
+  if (logprobs === undefined) return undefined;
+  if (logprobs.content.length === 0 && logprobs.average === undefined) return undefined;
+  const bare = (c: LogprobCandidate): LogprobCandidate => {
+    const { bytes: _bytes, ...rest } = c;
+    return rest;
+  };
+  const content = logprobs.content.map((t) => ({
+    ...bare(t),
+    topLogprobs: t.topLogprobs.map(bare),
+  }));
+  return logprobs.average === undefined ? { content } : { content, average: logprobs.average };
+}
+
+/** `choice` with its logprobs as `nativeLogprobs` says. */
+export function withNativeLogprobs<C extends { logprobs?: ChoiceLogprobs }>(choice: C): C {
+  const { logprobs, ...rest } = choice;
+  const kept = nativeLogprobs(logprobs);
+  return (kept === undefined ? rest : { ...rest, logprobs: kept }) as C;
 }

@@ -8,6 +8,7 @@ import {
   type ResponsesResponseWire,
   responsesResponseSchema,
 } from "./responses-api-wire.js";
+import { parseResponsesLogprobs, renderResponsesLogprobs } from "./responses-logprobs.js";
 
 /**
  * Law 1's normal form for `responses` requests: the spec shape's normal form
@@ -33,6 +34,8 @@ const prefix: Record<string, string> = { message: "msg", reasoning: "rs", functi
  * - one message item per output_text part (refusals read as text), empty messages gone;
  * - item ids are `msg_|rs_|fc_<response id without resp_>_<output index>`, `status: "completed"`,
  *   text parts have `annotations: []`, fields OpenAI adds beyond these are gone;
+ * - every output_text's logprobs, in order, are on the first text part (`bytes` [] when absent,
+ *   `top_logprobs` [] when absent), the other text parts have `logprobs: []`;
  * - reasoning summaries are one `summary_text` (joined by a blank line), a null encrypted_content
  *   is absent; call arguments "" are "{}"; other item types are gone;
  * - status is `completed`, or `incomplete` with a max_output_tokens / content_filter reason;
@@ -53,17 +56,26 @@ export function normalizeResponsesResponse(wire: unknown): ResponsesResponseWire
     });
   };
   const texts: string[] = [];
+  // Every output_text's tokens, in order, go on the first output_text (render writes them there).
+  const tokens = w.output.flatMap((item) =>
+    item.type === "message" && Array.isArray(item["content"])
+      ? (item["content"] as Json[]).flatMap((part) => parseResponsesLogprobs(part["logprobs"]))
+      : [],
+  );
+  let first = true;
   for (const item of w.output) {
     if (item.type === "message" && Array.isArray(item["content"])) {
       for (const part of item["content"] as Json[]) {
         const text = part["type"] === "refusal" ? part["refusal"] : part["text"];
         if (typeof text !== "string") continue;
         texts.push(text);
+        const logprobs = first ? renderResponsesLogprobs(tokens) : [];
+        first = false;
         add({
           type: "message",
           status: "completed",
           role: "assistant",
-          content: [{ type: "output_text", annotations: [], logprobs: [], text }],
+          content: [{ type: "output_text", annotations: [], logprobs, text }],
         });
       }
     } else if (item.type === "reasoning") {

@@ -16,6 +16,7 @@ import {
   type ResponsesTextFormat,
   type ResponsesTool,
 } from "./responses-api.js";
+import { RESPONSES_LOGPROBS_INCLUDE } from "./responses-logprobs.js";
 
 /**
  * The normal form law 1 compares against: `render(parse(w))` equals
@@ -36,7 +37,8 @@ import {
  *   remote_mcp has its explicit timeout (default 30) and only url, auth_token and timeout;
  * - tool_choice `{type: "function", function: {name}}` is `{type: "function", name}`;
  * - `reasoning` and `text` lose null fields and disappear when empty; a json_schema format keeps
- *   only type, name, schema and strict.
+ *   only type, name, schema and strict;
+ * - an `include` asking for `message.output_text.logprobs` has that entry once, last.
  */
 export function normalizeInterlinguaResponsesRequest(
   wire: unknown,
@@ -67,6 +69,13 @@ export function normalizeInterlinguaResponsesRequest(
   if (w.parallel_tool_calls != null) out.parallel_tool_calls = w.parallel_tool_calls;
   if (w.user != null) out.user = w.user;
   if (w.metadata != null) out.metadata = w.metadata;
+  if (w.top_logprobs != null) out.top_logprobs = w.top_logprobs;
+  if (Array.isArray(w.include) && w.include.includes(RESPONSES_LOGPROBS_INCLUDE)) {
+    out.include = [
+      ...w.include.filter((entry) => entry !== RESPONSES_LOGPROBS_INCLUDE),
+      RESPONSES_LOGPROBS_INCLUDE,
+    ];
+  }
   if (w.reasoning != null) {
     const reasoning = withoutNulls(w.reasoning);
     if (Object.keys(reasoning).length > 0) out.reasoning = reasoning;

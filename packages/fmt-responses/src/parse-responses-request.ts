@@ -31,6 +31,7 @@ import {
   type ResponsesInputTextBlock,
   type ResponsesReasoningItem,
 } from "./responses-api.js";
+import { RESPONSES_LOGPROBS_INCLUDE } from "./responses-logprobs.js";
 
 /** Top-level fields the canonical model interprets; every other field goes to `extras.responses`. */
 export const knownRequestFields: ReadonlySet<string> = new Set([
@@ -49,6 +50,7 @@ export const knownRequestFields: ReadonlySet<string> = new Set([
   "text",
   "user",
   "metadata",
+  "top_logprobs",
 ]);
 
 /** Several summary parts of one reasoning item read as one thinking text, paragraph-separated. */
@@ -101,6 +103,7 @@ function requestFromWire(w: InterlinguaResponsesRequestWire): Request {
   if (w.parallel_tool_calls != null) request.parallelToolCalls = w.parallel_tool_calls;
   if (w.user != null) request.user = w.user;
   if (w.metadata != null) request.metadata = w.metadata;
+  if (w.top_logprobs != null) request.topLogprobs = w.top_logprobs;
 
   const extras: Record<string, unknown> = {};
   for (const key of Object.keys(w)) {
@@ -126,6 +129,14 @@ function requestFromWire(w: InterlinguaResponsesRequestWire): Request {
     if (w.text.format !== undefined) request.responseFormat = responseFormatFromText(w.text.format);
     const rest = withoutNulls(w.text, "format");
     if (Object.keys(rest).length > 0) extras["text"] = rest;
+  }
+  // Asking for output_text logprobs is the canonical `logprobs`; other include entries stay.
+  const include = extras["include"];
+  if (Array.isArray(include) && include.includes(RESPONSES_LOGPROBS_INCLUDE)) {
+    request.logprobs = true;
+    const rest = include.filter((entry) => entry !== RESPONSES_LOGPROBS_INCLUDE);
+    if (rest.length > 0) extras["include"] = rest;
+    else delete extras["include"];
   }
   if (Object.keys(extras).length > 0) request.extras = { responses: extras };
   return request;

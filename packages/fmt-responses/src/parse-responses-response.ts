@@ -1,4 +1,4 @@
-import type { AssistantPart, Choice, Response } from "@interlingua/core-types";
+import type { AssistantPart, Choice, Response, TokenLogprob } from "@interlingua/core-types";
 import { GatewayError, malformedReplyFromZod } from "@interlingua/errors";
 import { expandParallelWrapper } from "./expand-parallel-wrapper.js";
 import { errorFromResponsesWire } from "./map-responses-error.js";
@@ -10,6 +10,7 @@ import {
   interlinguaResponsesResultSchema,
 } from "./responses-api.js";
 import { parseUrlCitations } from "./responses-citations.js";
+import { parseResponsesLogprobs } from "./responses-logprobs.js";
 import {
   outputCustomToolCallSchema,
   outputFunctionCallSchema,
@@ -73,6 +74,7 @@ export function parseResponsesObject(wire: unknown): Response {
   if (!parsed.success) throw malformedReplyFromZod(parsed.error, "response body");
   const w: ResponsesObject = parsed.data;
   const parts: AssistantPart[] = [];
+  const logprobs: TokenLogprob[] = [];
   let madeFunctionCalls = false;
   w.output.forEach((item, i) => {
     const at = ["output", i];
@@ -83,6 +85,8 @@ export function parseResponsesObject(wire: unknown): Response {
         for (const content of message.data.content) {
           const text = content["type"] === "refusal" ? content["refusal"] : content["text"];
           if (typeof text !== "string") continue;
+          // Every output_text's tokens, in order: the choice's logprobs.
+          logprobs.push(...parseResponsesLogprobs(content["logprobs"]));
           const citations = parseUrlCitations(content["annotations"]);
           parts.push(
             citations.length > 0 ? { type: "text", text, citations } : { type: "text", text },
@@ -125,21 +129,17 @@ export function parseResponsesObject(wire: unknown): Response {
       }
     }
   });
+  const choice: Choice = {
+    index: 0,
+    message: { role: "assistant", parts },
+    finishReason: finishReasonFromStatus(w.status, w.incomplete_details?.reason, madeFunctionCalls),
+  };
+  if (logprobs.length > 0) choice.logprobs = { content: logprobs };
   return {
     id: w.id,
     model: w.model,
     created: w.created_at,
-    choices: [
-      {
-        index: 0,
-        message: { role: "assistant", parts },
-        finishReason: finishReasonFromStatus(
-          w.status,
-          w.incomplete_details?.reason,
-          madeFunctionCalls,
-        ),
-      },
-    ],
+    choices: [choice],
     usage: usageFromResponses(w.usage),
   };
 }

@@ -12,6 +12,7 @@ import { usageFromResponses } from "./map-responses-usage.js";
 import { parseSignatureContent, REDACTED_PREFIX } from "./opaque-reasoning.js";
 import { normalizeArguments } from "./parse-responses-request.js";
 import { parseUrlCitations } from "./responses-citations.js";
+import { parseResponsesLogprobs } from "./responses-logprobs.js";
 import { responsesUsageSchema } from "./responses-stream-api.js";
 
 type Emit = (event: StreamEvent) => void;
@@ -24,6 +25,8 @@ interface PartState {
   closed: boolean;
   /** A text part had annotation events: the annotations its done events repeat are not new. */
   cited?: boolean;
+  /** A text part's logprobs were emitted (from its deltas, or once from the finished part). */
+  logprobs?: boolean;
 }
 interface MessageItem {
   kind: "message";
@@ -108,9 +111,12 @@ export class ResponsesStreamDecoder {
     const type = typeof event["type"] === "string" ? event["type"] : (message.event ?? "");
     switch (type) {
       case "response.output_text.delta":
-      case "response.refusal.delta":
-        this.textDelta(this.textPart(event, emit), str(event["delta"]), emit);
+      case "response.refusal.delta": {
+        const part = this.textPart(event, emit);
+        this.textDelta(part, str(event["delta"]), emit);
+        this.logprobs(part, event["logprobs"], true, emit);
         return;
+      }
       case "response.function_call_arguments.delta":
       case "response.custom_tool_call_input.delta": {
         const call = this.callItem(event, emit);
@@ -165,6 +171,7 @@ export class ResponsesStreamDecoder {
         const part = event["part"];
         if (!isTextPart(part)) return;
         const state = this.textPart(event, emit);
+        this.logprobs(state, part["logprobs"], false, emit);
         this.textDone(state, str(part["text"]) || str(part["refusal"]), false, emit);
         this.citeDone(state, part["annotations"], emit);
         if (state) this.close(state, emit);
@@ -383,6 +390,18 @@ export class ResponsesStreamDecoder {
     part.said = true;
   }
 
+  /**
+   * Token logprobs of a text part: each delta's as they come; otherwise once, from the finished
+   * part (content_part.done or output_item.done, which also carry the tokens' bytes).
+   */
+  private logprobs(part: PartState | undefined, value: unknown, delta: boolean, emit: Emit): void {
+    if (!part || (!delta && part.logprobs)) return;
+    const content = parseResponsesLogprobs(value);
+    if (content.length === 0) return;
+    part.logprobs = true;
+    emit({ type: "logprobs", content });
+  }
+
   private textDone(part: PartState | undefined, text: string, close: boolean, emit: Emit): void {
     if (!part) return;
     if (!part.said && text !== "") emit({ type: "text-delta", index: part.index, delta: text });
@@ -481,6 +500,7 @@ export class ResponsesStreamDecoder {
         content.forEach((block: unknown, k) => {
           if (!isTextPart(block)) return;
           const part = this.contentPart(state, k, emit);
+          this.logprobs(part, block["logprobs"], false, emit);
           this.textDone(part, str(block["text"]) || str(block["refusal"]), false, emit);
           this.citeDone(part, block["annotations"], emit);
           this.close(part, emit);

@@ -29,6 +29,7 @@ import type {
   ResponsesReasoning,
   ResponsesTool,
 } from "./responses-api.js";
+import { RESPONSES_LOGPROBS_INCLUDE } from "./responses-logprobs.js";
 
 type Warn = (warning: Warning) => void;
 
@@ -104,6 +105,12 @@ export function renderInterlinguaResponsesRequest(
   if (request.parallelToolCalls !== undefined) wire.parallel_tool_calls = request.parallelToolCalls;
   if (request.user !== undefined) wire.user = request.user;
   if (request.metadata !== undefined) wire.metadata = request.metadata;
+  if (request.topLogprobs !== undefined) wire.top_logprobs = request.topLogprobs;
+  // `logprobs: false` asks for nothing: the Responses API returns none unless included.
+  if (request.logprobs === true) {
+    const include = Array.isArray(extras["include"]) ? (extras["include"] as string[]) : [];
+    wire.include = [...include, RESPONSES_LOGPROBS_INCLUDE];
+  }
 
   const reasoning = renderReasoning(request, asRecord(extras["reasoning"]), warn);
   if (reasoning) wire.reasoning = reasoning;

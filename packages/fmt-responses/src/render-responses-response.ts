@@ -32,6 +32,13 @@ export function renderInterlinguaResponsesResponse(
     model: response.model,
     choices: response.choices.map((choice): ResponsesResultChoice => {
       const at = `choices[${choice.index}]`;
+      if (choice.logprobs !== undefined) {
+        warn({
+          type: "dropped",
+          feature: `${at}.logprobs`,
+          message: "the responses result has no log probabilities",
+        });
+      }
       const texts: string[] = [];
       const calls: ResponsesResultToolCall[] = [];
       choice.message.parts.forEach((part, j) => {

@@ -5,6 +5,7 @@ import type {
   StreamEncodeOptions,
   StreamEvent,
   StreamEventOf,
+  TokenLogprob,
   Usage,
 } from "@interlingua/core-types";
 import { errorToResponsesWire } from "./map-responses-error.js";
@@ -12,6 +13,7 @@ import { droppedBlockReason, finishReasonToTerminal } from "./map-responses-fini
 import { usageToResponses } from "./map-responses-usage.js";
 import { REDACTED_PREFIX, signatureContent } from "./opaque-reasoning.js";
 import { urlCitationAnnotation } from "./responses-citations.js";
+import { renderResponsesEventLogprobs, renderResponsesLogprobs } from "./responses-logprobs.js";
 
 type Send = (message: SseMessage) => void;
 type Json = Record<string, unknown>;
@@ -66,6 +68,8 @@ export class ResponsesStreamEncoder {
   private usage: Usage | undefined;
   private failed = false;
   private readonly warned = new Set<string>();
+  /** Token logprobs not yet written: they go on the next output_text to be finished. */
+  private readonly pendingLogprobs: TokenLogprob[] = [];
 
   constructor(private readonly options: StreamEncodeOptions = {}) {}
 
@@ -178,6 +182,15 @@ export class ResponsesStreamEncoder {
       case "prompt-feedback":
         this.warnOnce("promptFeedback", "the responses stream has no prompt feedback");
         return;
+      case "logprobs":
+        if (event.average !== undefined) {
+          this.warnOnce("logprobs.average", "the responses stream has no mean log probability");
+        }
+        if (event.content.some((t) => t.tokenId !== undefined)) {
+          this.warnOnce("logprobs.tokenId", "the responses stream has no token ids");
+        }
+        this.pendingLogprobs.push(...event.content);
+        return;
       case "error":
         this.fail(event.error, send);
         return;
@@ -188,6 +201,9 @@ export class ResponsesStreamEncoder {
   end(send: Send): void {
     if (this.failed || !this.started) return;
     for (const item of this.items.values()) if (!item.done) this.closeItem(item, send);
+    if (this.pendingLogprobs.length > 0) {
+      this.warnOnce("logprobs", "no output_text follows these tokens' logprobs");
+    }
     const terminal = finishReasonToTerminal(this.finishReason ?? { unified: "stop" });
     const usage = this.usage
       ? usageToResponses(this.usage, (w) => this.warnOnce(w.feature, w.message))
@@ -439,14 +455,21 @@ export class ResponsesStreamEncoder {
         for (const c of item.wholeCitations) {
           this.annotate(item, urlCitationAnnotation(c, c.startIndex ?? 0, text.length), send);
         }
-        const part = { type: "output_text", annotations: item.annotations, logprobs: [], text };
+        // The tokens streamed so far are this text's (logprobs ride on output_text parts).
+        const tokens = this.pendingLogprobs.splice(0);
+        const part = {
+          type: "output_text",
+          annotations: item.annotations,
+          logprobs: renderResponsesLogprobs(tokens),
+          text,
+        };
         this.frame(send, {
           type: "response.output_text.done",
           sequence_number: this.seq++,
           ...at,
           content_index: 0,
           text,
-          logprobs: [],
+          logprobs: renderResponsesEventLogprobs(tokens),
         });
         this.frame(send, {
           type: "response.content_part.done",

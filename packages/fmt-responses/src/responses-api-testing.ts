@@ -4,7 +4,7 @@
  * its details. Every value passes `responsesResponseSchema` (a property test proves it).
  */
 import type { Request, Response } from "@interlingua/core-types";
-import { fc, identifier, text, tokenCount } from "@interlingua/core-types/testing";
+import { fc, identifier, logprobValue, text, tokenCount } from "@interlingua/core-types/testing";
 import type { ResponsesResponseWire } from "./responses-api-wire.js";
 import { expressibleInterlinguaRequest, expressibleStreamResponse } from "./testing.js";
 
@@ -12,6 +12,16 @@ const nullable = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
   fc.oneof({ weight: 4, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(null) });
 
 const itemId = (prefix: string) => identifier.map((id) => `${prefix}_${id}`);
+
+const apiTopLogprob = fc.record({
+  token: fc.string({ maxLength: 6 }),
+  logprob: logprobValue,
+  bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 4 }),
+});
+/** An output_text token (OpenAI's LogProb: bytes and top_logprobs always present). */
+const apiLogprob = fc
+  .tuple(apiTopLogprob, fc.array(apiTopLogprob, { maxLength: 3 }))
+  .map(([token, top]) => ({ ...token, top_logprobs: top }));
 
 export const outputMessage = fc.record({
   type: fc.constant("message"),
@@ -22,11 +32,15 @@ export const outputMessage = fc.record({
     fc.oneof(
       {
         weight: 4,
-        arbitrary: fc.record({
-          type: fc.constant("output_text"),
-          text: text(),
-          annotations: fc.constant([]),
-        }),
+        arbitrary: fc.record(
+          {
+            type: fc.constant("output_text"),
+            text: text(),
+            annotations: fc.constant([]),
+            logprobs: fc.array(apiLogprob, { maxLength: 3 }),
+          },
+          { requiredKeys: ["type", "text", "annotations"] },
+        ),
       },
       { weight: 1, arbitrary: fc.record({ type: fc.constant("refusal"), refusal: text() }) },
     ),

@@ -1,3 +1,4 @@
+import { MAX_TOP_LOGPROBS } from "@interlingua/core-types";
 import { FIELD_REQUIRED } from "@interlingua/errors";
 import * as z from "zod";
 import { imageUrlRule, isValidImageUrl } from "./image-url.js";
@@ -278,6 +279,8 @@ export const interlinguaResponsesRequestSchema = z.looseObject({
   text: textConfigSchema.nullish(),
   user: z.string().nullish(),
   metadata: jsonObject.nullish(),
+  /** Alternatives per output token; the tokens themselves come with `include` (logprobs). */
+  top_logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).nullish(),
   ...responsesPassThroughShape,
 });
 

@@ -21,7 +21,6 @@ const samples: Record<string, unknown> = {
   include: ["reasoning.encrypted_content"],
   truncation: "auto",
   service_tier: "flex",
-  top_logprobs: 2,
   max_tool_calls: 3,
   safety_identifier: "u",
   prompt_cache_key: "k",
@@ -54,5 +53,18 @@ describe("responses request fields: mapped, warned or refused", () => {
       background: false,
     });
     expect(untranslatedResponsesFields(request)).toEqual(["reasoning.summary", "text.verbosity"]);
+  });
+
+  it("include's logprobs entry is the canonical logprobs; other entries stay and are reported", () => {
+    const request = parseResponsesRequest({
+      ...base,
+      include: ["message.output_text.logprobs", "reasoning.encrypted_content"],
+      top_logprobs: 2,
+    });
+    expect(request).toMatchObject({ logprobs: true, topLogprobs: 2 });
+    expect(untranslatedResponsesFields(request)).toEqual(["include"]);
+    const only = parseResponsesRequest({ ...base, include: ["message.output_text.logprobs"] });
+    expect(only.logprobs).toBe(true);
+    expect(untranslatedResponsesFields(only)).toEqual([]);
   });
 });

@@ -17,7 +17,6 @@ export const responsesPassThroughShape = {
   include: z.array(z.string()).nullish(),
   truncation: z.string().nullish(),
   service_tier: z.string().nullish(),
-  top_logprobs: z.int().min(0).max(20).nullish(),
   max_tool_calls: z.int().min(1).nullish(),
   safety_identifier: z.string().nullish(),
   prompt_cache_key: z.string().nullish(),
@@ -27,7 +26,9 @@ export const responsesPassThroughShape = {
 /**
  * Every field of the responses request schema and what happens to it on the way to an upstream
  * (core-types `RequestFieldAction`). A test walks `interlinguaResponsesRequestSchema` against it.
- * Leftover sub-fields of `reasoning` and `text` (a `detailed` summary, `verbosity`) are warned.
+ * Leftover sub-fields of `reasoning` and `text` (a `detailed` summary, `verbosity`) are warned. Of
+ * `include`, the `message.output_text.logprobs` entry is the canonical `logprobs` (mapped); the
+ * other entries are warned.
  */
 export const responsesRequestFields: RequestFieldTable = {
   model: "mapped",
@@ -48,6 +49,7 @@ export const responsesRequestFields: RequestFieldTable = {
   "text.format": "mapped",
   user: "mapped",
   metadata: "mapped",
+  top_logprobs: "mapped",
   store: "warned",
   previous_response_id: "refused",
   conversation: "refused",
@@ -56,7 +58,6 @@ export const responsesRequestFields: RequestFieldTable = {
   include: "warned",
   truncation: "warned",
   service_tier: "warned",
-  top_logprobs: "warned",
   max_tool_calls: "warned",
   safety_identifier: "warned",
   prompt_cache_key: "warned",

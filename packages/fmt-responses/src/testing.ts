@@ -7,6 +7,8 @@
 
 import type {
   AssistantPart,
+  Choice,
+  LogprobCandidate,
   Message,
   Request,
   Response,
@@ -262,9 +264,14 @@ const textConfig = fc.record(
 const unknownFields = {
   previous_response_id: nullable(identifier.map((id) => `resp_${id}`)),
   store: fc.boolean(),
-  include: fc.array(fc.constantFrom("reasoning.encrypted_content", "file_search_call.results"), {
-    maxLength: 2,
-  }),
+  include: fc.array(
+    fc.constantFrom(
+      "reasoning.encrypted_content",
+      "file_search_call.results",
+      "message.output_text.logprobs",
+    ),
+    { maxLength: 3 },
+  ),
   truncation: fc.constantFrom("auto", "disabled"),
   service_tier: fc.constantFrom("auto", "default", "flex"),
 };
@@ -289,6 +296,7 @@ export const requestWire: fc.Arbitrary<InterlinguaResponsesRequestWire> = fc.rec
     text: nullable(textConfig),
     user: nullable(identifier),
     metadata: nullable(fc.dictionary(identifier, fc.string({ maxLength: 12 }), { maxKeys: 3 })),
+    top_logprobs: nullable(fc.integer({ min: 0, max: 20 })),
     ...unknownFields,
   },
   { requiredKeys: ["model", "input"] },
@@ -408,6 +416,9 @@ export function expressibleInterlinguaRequest(request: Request): Request {
   ] as const) {
     if (request[key] !== undefined) (out as Record<string, unknown>)[key] = request[key];
   }
+  // logprobs is an include entry: there or not, so false is not carried
+  if (request.logprobs === true) out.logprobs = true;
+  if (request.topLogprobs !== undefined) out.topLogprobs = request.topLogprobs;
   const thinking = request.thinking;
   if (thinking) {
     // effort (or none), or no effort with a summary request; no token budget
@@ -568,17 +579,27 @@ export function expressibleStreamResponse(response: Response): Response {
   const madeCalls = parts.some((p) => p.type === "tool-call");
   const given = choice?.finishReason ?? { unified: "stop" };
   const terminal = finishReasonToTerminal(given.unified === "error" ? { unified: "stop" } : given);
+  const out: Choice = {
+    index: 0,
+    message: { role: "assistant", parts },
+    finishReason: finishReasonFromStatus(terminal.status, terminal.incompleteReason, madeCalls),
+  };
+  // logprobs ride on an output_text: tokens only, without ids or a mean, bytes never empty
+  const tokens = choice?.logprobs?.content ?? [];
+  if (tokens.length > 0 && parts.some((p) => p.type === "text")) {
+    const bare = (c: LogprobCandidate): LogprobCandidate => {
+      const { tokenId: _id, bytes, ...rest } = c;
+      return bytes === undefined || bytes.length === 0 ? rest : { ...rest, bytes };
+    };
+    out.logprobs = {
+      content: tokens.map((t) => ({ ...bare(t), topLogprobs: t.topLogprobs.map(bare) })),
+    };
+  }
   return {
     id: response.id,
     model: response.model,
     created: response.created,
-    choices: [
-      {
-        index: 0,
-        message: { role: "assistant", parts },
-        finishReason: finishReasonFromStatus(terminal.status, terminal.incompleteReason, madeCalls),
-      },
-    ],
+    choices: [out],
     usage: {
       inputTokens: response.usage.inputTokens,
       outputTokens: response.usage.outputTokens,

@@ -5,6 +5,7 @@ import {
   functionCallParts,
   type GenerateMeta,
   imagePart,
+  logprobsFields,
   thoughtSignature,
   usageMetadata,
 } from "./generate-wire.ts";
@@ -29,7 +30,12 @@ export function generateContentResponse(meta: GenerateMeta, plan: ReplyPlan) {
           ...(signed ? { thoughtSignature: signature } : {}),
         });
       }
-      return { content: { parts, role: "model" }, finishReason: FINISH_REASON[choice.stop], index };
+      return {
+        content: { parts, role: "model" },
+        finishReason: FINISH_REASON[choice.stop],
+        index,
+        ...(meta.logprobs ? logprobsFields(choice.text, meta.logprobs.top, true) : {}),
+      };
     }),
     usageMetadata: usageMetadata(
       plan.usage,

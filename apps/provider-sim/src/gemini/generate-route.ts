@@ -3,7 +3,7 @@ import { parseDirectives } from "../core/directives.ts";
 import type { SimEnv } from "../core/env.ts";
 import { JSON_ARRAY, SSE_CRLF } from "../core/framing.ts";
 import { alnumId } from "../core/hash.ts";
-import { asString, field, isObject } from "../core/json.ts";
+import { asString, field, isObject, type JsonObject } from "../core/json.ts";
 import { planReply } from "../core/reply-plan.ts";
 import { respond } from "../core/respond.ts";
 import type { Sim } from "../core/sim.ts";
@@ -57,6 +57,7 @@ function generate(sim: Sim, caches: CacheStore, c: Context<SimEnv>, model: strin
         responseId: alnumId(body.seed, 23),
         image: modalities.image,
         imageSeed: `${model}:${directives.text}`,
+        ...logprobsAsked(json),
       };
       const framing = url.searchParams.get("alt") === "sse" ? SSE_CRLF : JSON_ARRAY;
       if (directives.safety !== undefined) {
@@ -69,6 +70,16 @@ function generate(sim: Sim, caches: CacheStore, c: Context<SimEnv>, model: strin
       return { kind: "stream", frames: generateStreamFrames(meta, plan), framing };
     },
   });
+}
+
+/** `generationConfig.responseLogprobs` (and `logprobs`, the alternatives per step). */
+function logprobsAsked(json: JsonObject): { logprobs?: { top: number } } {
+  const config = field(json, "generationConfig", "generation_config");
+  if (!isObject(config) || field(config, "responseLogprobs", "response_logprobs") !== true) {
+    return {};
+  }
+  const top = config["logprobs"];
+  return { logprobs: { top: typeof top === "number" && Number.isInteger(top) ? top : 0 } };
 }
 
 export function registerGenerate(

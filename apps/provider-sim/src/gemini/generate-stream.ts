@@ -8,6 +8,7 @@ import {
   functionCallParts,
   type GenerateMeta,
   imagePart,
+  logprobsFields,
   thoughtSignature,
   usageMetadata,
 } from "./generate-wire.ts";
@@ -74,6 +75,15 @@ export function generateStreamFrames(meta: GenerateMeta, plan: ReplyPlan): Frame
 
   return steps.map((step) => {
     text[step.index] += step.text ?? "";
+    // Each chunk's words carry their logprobs; the last chunk the mean of the whole candidate.
+    const logprobs = meta.logprobs
+      ? {
+          ...logprobsFields(step.text ?? "", meta.logprobs.top, false),
+          ...(step.finishReason
+            ? { avgLogprobs: logprobsFields(text[step.index]!, 0, true)["avgLogprobs"] }
+            : {}),
+        }
+      : {};
     thoughts[step.index] += step.thought ?? "";
     toolTokens[step.index]! += step.toolTokens ?? 0;
     imageTokens += step.imageTokens ?? 0;
@@ -86,6 +96,7 @@ export function generateStreamFrames(meta: GenerateMeta, plan: ReplyPlan): Frame
             content: { parts: step.parts, role: "model" },
             ...(step.finishReason ? { finishReason: step.finishReason } : {}),
             index: step.index,
+            ...logprobs,
           },
         ],
         usageMetadata: usageMetadata(plan.usage, candidates, thought, imageTokens),

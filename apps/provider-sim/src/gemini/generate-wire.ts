@@ -9,7 +9,38 @@ export type GenerateMeta = {
   image: boolean;
   /** What a generated image derives from: the prompt, so the same prompt draws the same image. */
   imageSeed: string;
+  /**
+   * `generationConfig.responseLogprobs`: each candidate's tokens (words here) with their log
+   * probabilities, and `logprobs` alternatives per step; undefined when not asked.
+   */
+  logprobs?: { top: number };
 };
+
+/** A word's made-up log probability: fixed by its text, never above 0. */
+const wordLogprob = (word: string): number => -((word.length % 7) + 1) / 8;
+
+/**
+ * `logprobsResult` for `text` (one token per word, its trailing space included) and its mean,
+ * as a candidate (or a stream chunk's candidate) carries them; nothing for empty text.
+ */
+export function logprobsFields(text: string, top: number, withMean: boolean): JsonObject {
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
+  if (words.length === 0) return {};
+  const chosen = words.map((token) => ({ token, logProbability: wordLogprob(token) }));
+  const out: JsonObject = { logprobsResult: { chosenCandidates: chosen } };
+  if (top > 0) {
+    (out["logprobsResult"] as JsonObject)["topCandidates"] = chosen.map((c) => ({
+      candidates: [
+        c,
+        ...["a", "the", "and"].slice(0, top - 1).map((token) => ({ token, logProbability: -4 })),
+      ],
+    }));
+  }
+  if (withMean) {
+    out["avgLogprobs"] = chosen.reduce((n, c) => n + c.logProbability, 0) / chosen.length;
+  }
+  return out;
+}
 
 /** Gemini finishes function calls with STOP too. */
 export const FINISH_REASON: Record<StopKind, string> = {

@@ -1,0 +1,55 @@
+import * as z from "zod";
+import type { Warning } from "./warning.js";
+
+/**
+ * Token log probabilities: what OpenAI chat (`choices[].logprobs.content`), the Responses API
+ * (`output_text.logprobs`) and Gemini (`logprobsResult`, `avgLogprobs`) return when asked.
+ * `bytes` is the token's UTF-8 bytes (OpenAI), `tokenId` the vocabulary id (Gemini); each is
+ * kept where its format has room and omitted elsewhere (derivable or meaningless there).
+ */
+export const logprobCandidateSchema = z.object({
+  token: z.string(),
+  logprob: z.number(),
+  bytes: z.array(z.int().min(0).max(255)).exactOptional(),
+  tokenId: z.int().exactOptional(),
+});
+export type LogprobCandidate = z.infer<typeof logprobCandidateSchema>;
+
+/** One generated token and the most likely alternatives at its step (empty when none asked). */
+export const tokenLogprobSchema = logprobCandidateSchema.extend({
+  topLogprobs: z.array(logprobCandidateSchema),
+});
+export type TokenLogprob = z.infer<typeof tokenLogprobSchema>;
+
+/** A choice's log probabilities: its tokens in order, and Gemini's mean over them. */
+export const choiceLogprobsSchema = z.object({
+  content: z.array(tokenLogprobSchema),
+  /** The mean log probability of the choice's tokens, when the upstream reports it. */
+  average: z.number().exactOptional(),
+});
+export type ChoiceLogprobs = z.infer<typeof choiceLogprobsSchema>;
+
+/** The largest number of alternatives per token any format asks for (OpenAI and Gemini: 20). */
+export const MAX_TOP_LOGPROBS = 20;
+
+/**
+ * For formats that cannot ask for log probabilities (Anthropic): reports the request's
+ * `logprobs` and `topLogprobs` as dropped, so strict mode refuses. Values that ask for nothing
+ * (`logprobs: false`, `topLogprobs: 0`) lose nothing and are not reported.
+ */
+export function warnLogprobsRequest(
+  request: { logprobs?: boolean; topLogprobs?: number },
+  onWarning: ((warning: Warning) => void) | undefined,
+  format: string,
+): void {
+  if (request.logprobs === true) {
+    onWarning?.({ type: "dropped", feature: "logprobs", message: `${format} has no logprobs` });
+  }
+  if (request.topLogprobs !== undefined && request.topLogprobs > 0) {
+    onWarning?.({
+      type: "dropped",
+      feature: "topLogprobs",
+      message: `${format} has no logprobs`,
+    });
+  }
+}
