@@ -22,8 +22,8 @@ export { messagesErrorStatus, messagesErrorType } from "./map-messages-error-typ
 export {
   MESSAGES_STOP_REASONS,
   type MessagesStopReason,
-  mapMessagesStopReason,
-  toMessagesStopReason,
+  parseMessagesStopReason,
+  renderMessagesStopReason,
   UNIFIED_TO_MESSAGES_STOP_REASON,
 } from "./map-messages-finish-reason.js";
 export { messages } from "./messages-codec.js";
@@ -42,7 +42,11 @@ export {
 } from "./messages-request-fields.js";
 export { MESSAGES_TOOL_CALL_ID, toMessagesToolCallId } from "./messages-tool-call-id.js";
 export { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
-export { fromMessagesUsage, type MessagesUsageFields, toMessagesUsage } from "./messages-usage.js";
+export {
+  type MessagesUsageFields,
+  parseMessagesUsage,
+  renderMessagesUsage,
+} from "./messages-usage.js";
 export { parseMessagesRequest } from "./parse-messages-request.js";
 export { parseMessagesResponse } from "./parse-messages-response.js";
 export { decodeMessagesStream, MessagesStreamDecoder } from "./parse-messages-stream.js";

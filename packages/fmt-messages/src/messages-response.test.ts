@@ -1,8 +1,8 @@
 import type { Response } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { warnings } from "../test/helpers.js";
-import { mapMessagesStopReason, toMessagesStopReason } from "./map-messages-finish-reason.js";
-import { fromMessagesUsage, toMessagesUsage } from "./messages-usage.js";
+import { parseMessagesStopReason, renderMessagesStopReason } from "./map-messages-finish-reason.js";
+import { parseMessagesUsage, renderMessagesUsage } from "./messages-usage.js";
 import { parseMessagesRequest } from "./parse-messages-request.js";
 import { parseMessagesResponse } from "./parse-messages-response.js";
 import { renderMessagesResponse } from "./render-messages-response.js";
@@ -195,7 +195,7 @@ describe("usage semantics", () => {
       inference_geo: "us",
       output_tokens_details: { thinking_tokens: 12 },
     };
-    const usage = fromMessagesUsage(wire);
+    const usage = parseMessagesUsage(wire);
     expect(usage).toEqual({
       inputTokens: 180,
       outputTokens: 40,
@@ -207,12 +207,12 @@ describe("usage semantics", () => {
       serviceTier: "standard",
       inferenceGeo: "us",
     });
-    expect(toMessagesUsage(usage)).toEqual(wire);
+    expect(renderMessagesUsage(usage)).toEqual(wire);
   });
 
   it("reports cache writes without a ttl split as 5-minute writes", () => {
     expect(
-      toMessagesUsage({
+      renderMessagesUsage({
         inputTokens: 500,
         outputTokens: 1,
         cachedInputTokens: 100,
@@ -239,11 +239,11 @@ describe("finish reasons by table, raw kept", () => {
     ["pause_turn", "other"],
     ["a_future_reason", "other"],
   ])("%s is %s", (raw, unified) => {
-    expect(mapMessagesStopReason(raw)).toEqual({ unified, raw });
+    expect(parseMessagesStopReason(raw)).toEqual({ unified, raw });
   });
 
   it("null is other, with no raw value", () => {
-    expect(mapMessagesStopReason(null)).toEqual({ unified: "other" });
+    expect(parseMessagesStopReason(null)).toEqual({ unified: "other" });
   });
 
   it.each([
@@ -256,7 +256,7 @@ describe("finish reasons by table, raw kept", () => {
     [{ unified: "error" }, null],
     [{ unified: "other", raw: "OTHER" }, null],
   ] as const)("renders %j as %s", (finishReason, expected) => {
-    expect(toMessagesStopReason(finishReason)).toBe(expected);
+    expect(renderMessagesStopReason(finishReason)).toBe(expected);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Usage } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { toMessagesUsage } from "./messages-usage.js";
+import { renderMessagesUsage } from "./messages-usage.js";
 
 const usage = (serviceTier?: string): Usage => ({
   inputTokens: 10,
@@ -14,14 +14,14 @@ const usage = (serviceTier?: string): Usage => ({
 describe("service_tier toward messages", () => {
   it("keeps Anthropic's tiers and writes OpenAI's default as standard", () => {
     for (const tier of ["standard", "priority", "batch"]) {
-      expect(toMessagesUsage(usage(tier)).service_tier).toBe(tier);
+      expect(renderMessagesUsage(usage(tier)).service_tier).toBe(tier);
     }
-    expect(toMessagesUsage(usage("default")).service_tier).toBe("standard");
+    expect(renderMessagesUsage(usage("default")).service_tier).toBe("standard");
   });
   it("a tier outside Anthropic's enum is null, never copied", () => {
     for (const tier of ["auto", "flex", "on_demand", "constructor"]) {
-      expect(toMessagesUsage(usage(tier)).service_tier).toBeNull();
+      expect(renderMessagesUsage(usage(tier)).service_tier).toBeNull();
     }
-    expect(toMessagesUsage(usage()).service_tier).toBeNull();
+    expect(renderMessagesUsage(usage()).service_tier).toBeNull();
   });
 });

@@ -25,7 +25,7 @@ export type MessagesUsageFields = Partial<{
  * while canonical `inputTokens` includes both, so the three are added; `output_tokens` already
  * includes thinking tokens, as canonical `outputTokens` does.
  */
-export function fromMessagesUsage(usage: MessagesUsageFields): Usage {
+export function parseMessagesUsage(usage: MessagesUsageFields): Usage {
   const read = usage.cache_read_input_tokens ?? 0;
   const write = usage.cache_creation_input_tokens ?? 0;
   const out: Usage = {
@@ -50,7 +50,7 @@ export function fromMessagesUsage(usage: MessagesUsageFields): Usage {
  * writes are taken back out of `input_tokens`. Without a ttl split every cache write is reported
  * as 5-minute, the default ttl. `output_tokens_details` only appears when thinking was counted.
  */
-export function toMessagesUsage(usage: Usage): MessagesUsageOut {
+export function renderMessagesUsage(usage: Usage): MessagesUsageOut {
   const write = usage.cacheWriteTokens;
   const oneHour = usage.cacheWrite1hTokens ?? 0;
   const out: MessagesUsageOut = {
@@ -72,11 +72,11 @@ export function toMessagesUsage(usage: Usage): MessagesUsageOut {
 }
 
 /**
- * Canonical usage -> message_delta's usage: the counts of `toMessagesUsage` and nothing else.
+ * Canonical usage -> message_delta's usage: the counts of `renderMessagesUsage` and nothing else.
  * The tier, geo and cache ttl split have their place in message_start only.
  */
-export function toMessagesDeltaUsage(usage: Usage): MessagesDeltaUsageOut {
-  const full = toMessagesUsage(usage);
+export function renderMessagesDeltaUsage(usage: Usage): MessagesDeltaUsageOut {
+  const full = renderMessagesUsage(usage);
   const out: MessagesDeltaUsageOut = {
     input_tokens: full.input_tokens,
     output_tokens: full.output_tokens,

@@ -7,7 +7,7 @@ import {
 } from "@interlingua/core-types";
 import { malformedReplyFromZod } from "@interlingua/errors";
 import { liftCarriedSignatures } from "./carried-signatures.js";
-import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
+import { parseMessagesStopReason } from "./map-messages-finish-reason.js";
 import {
   isKnownResponseBlock,
   type MessagesResponseBlock,
@@ -16,7 +16,7 @@ import {
 import { parseMessagesCitations } from "./messages-citations.js";
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
 import { withStopDetails } from "./messages-stop-details.js";
-import { fromMessagesUsage } from "./messages-usage.js";
+import { parseMessagesUsage } from "./messages-usage.js";
 import { signatureOf } from "./unsigned-thinking.js";
 
 export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart {
@@ -62,7 +62,7 @@ export function parseMessagesResponse(wire: unknown, options?: RenderOptions): R
       role: "assistant",
       parts: liftCarriedSignatures(w.content.filter(isKnownResponseBlock).map(parseMessagesBlock)),
     },
-    finishReason: withStopDetails(mapMessagesStopReason(w.stop_reason), w.stop_details),
+    finishReason: withStopDetails(parseMessagesStopReason(w.stop_reason), w.stop_details),
   };
   if (typeof w.stop_sequence === "string") choice.stopSequence = w.stop_sequence;
   const response: Response = {
@@ -70,7 +70,7 @@ export function parseMessagesResponse(wire: unknown, options?: RenderOptions): R
     model: w.model,
     created: 0,
     choices: [choice],
-    usage: fromMessagesUsage(w.usage),
+    usage: parseMessagesUsage(w.usage),
   };
   if (w.stop_details) response.extras = { [MESSAGES_EXTRAS]: { stop_details: w.stop_details } };
   return response;

@@ -11,10 +11,10 @@ import {
   stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
 import { messagesErrorStatus } from "./map-messages-error-type.js";
-import { mapMessagesStopReason } from "./map-messages-finish-reason.js";
+import { parseMessagesStopReason } from "./map-messages-finish-reason.js";
 import { parseMessagesCitations } from "./messages-citations.js";
 import { withStopDetails } from "./messages-stop-details.js";
-import { fromMessagesUsage, type MessagesUsageFields } from "./messages-usage.js";
+import { type MessagesUsageFields, parseMessagesUsage } from "./messages-usage.js";
 import { signatureOf } from "./unsigned-thinking.js";
 
 /** `pending`: an empty thinking block not yet known to be a thought or a carrier (carried-signatures.ts). */
@@ -211,7 +211,7 @@ export class MessagesStreamDecoder {
       const value = usage[key];
       if (value !== undefined && value !== null) target[key] = value;
     }
-    emit({ type: "usage", usage: fromMessagesUsage(this.usage) });
+    emit({ type: "usage", usage: parseMessagesUsage(this.usage) });
   }
 
   private blockStart(event: Json, emit: (event: StreamEvent) => void): void {
@@ -372,7 +372,7 @@ export class MessagesStreamDecoder {
         const finish: StreamEvent = {
           type: "finish",
           finishReason: withStopDetails(
-            mapMessagesStopReason(typeof reason === "string" ? reason : null),
+            parseMessagesStopReason(typeof reason === "string" ? reason : null),
             delta["stop_details"],
           ),
         };

@@ -6,12 +6,12 @@ import {
   type Warning,
 } from "@interlingua/core-types";
 import { carrierBlock } from "./carried-signatures.js";
-import { toMessagesStopReason } from "./map-messages-finish-reason.js";
+import { renderMessagesStopReason } from "./map-messages-finish-reason.js";
 import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-api.js";
 import { renderCitedText } from "./messages-citations.js";
 import { messagesExtras } from "./messages-extras.js";
 import { renderStopDetails } from "./messages-stop-details.js";
-import { toMessagesUsage } from "./messages-usage.js";
+import { renderMessagesUsage } from "./messages-usage.js";
 import { UNSIGNED_THINKING } from "./unsigned-thinking.js";
 
 /** Who called a tool: the model itself (server-side callers are not modelled). */
@@ -124,7 +124,7 @@ export function renderMessagesResponse(
     role: "assistant",
     model: response.model,
     content,
-    stop_reason: choice ? toMessagesStopReason(choice.finishReason) : null,
+    stop_reason: choice ? renderMessagesStopReason(choice.finishReason) : null,
     stop_sequence: choice?.stopSequence ?? null,
     stop_details:
       details && typeof details === "object"
@@ -132,6 +132,6 @@ export function renderMessagesResponse(
         : choice
           ? (renderStopDetails(choice.finishReason) as Record<string, unknown> | null)
           : null,
-    usage: toMessagesUsage(response.usage),
+    usage: renderMessagesUsage(response.usage),
   };
 }

@@ -10,10 +10,10 @@ import {
 } from "@interlingua/core-types";
 import { carrierBlock } from "./carried-signatures.js";
 import { messagesErrorType } from "./map-messages-error-type.js";
-import { toMessagesStopReason } from "./map-messages-finish-reason.js";
+import { renderMessagesStopReason } from "./map-messages-finish-reason.js";
 import type { MessagesUsageOut } from "./messages-api.js";
 import { renderStopDetails } from "./messages-stop-details.js";
-import { toMessagesDeltaUsage, toMessagesUsage } from "./messages-usage.js";
+import { renderMessagesDeltaUsage, renderMessagesUsage } from "./messages-usage.js";
 import { PartSerializer } from "./order-stream-parts.js";
 import { DIRECT } from "./render-messages-response.js";
 import { UNSIGNED_THINKING } from "./unsigned-thinking.js";
@@ -243,7 +243,7 @@ export class MessagesStreamEncoder {
       frame("message_delta", {
         type: "message_delta",
         delta: {
-          stop_reason: this.finishReason ? toMessagesStopReason(this.finishReason) : null,
+          stop_reason: this.finishReason ? renderMessagesStopReason(this.finishReason) : null,
           stop_sequence: this.stopSequence ?? null,
           // Only a refusal's details: an ordinary stop's frame stays as it always was.
           ...(details ? { stop_details: details } : {}),
@@ -260,7 +260,7 @@ export class MessagesStreamEncoder {
    */
   private deltaUsage() {
     const usage = this.usage ?? emptyUsage();
-    const full = toMessagesUsage(usage);
+    const full = renderMessagesUsage(usage);
     const said = this.startUsage;
     const late = {
       serviceTier: full.service_tier !== null && full.service_tier !== said?.service_tier,
@@ -278,12 +278,12 @@ export class MessagesStreamEncoder {
         );
       }
     }
-    return toMessagesDeltaUsage(usage);
+    return renderMessagesDeltaUsage(usage);
   }
 
   private start(id: string, model: string, emit: (message: SseMessage) => void): void {
     this.started = true;
-    this.startUsage = toMessagesUsage(this.usage ?? emptyUsage());
+    this.startUsage = renderMessagesUsage(this.usage ?? emptyUsage());
     emit(
       frame("message_start", {
         type: "message_start",

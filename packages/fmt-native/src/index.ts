@@ -14,8 +14,8 @@ export type {
 } from "@interlingua/core-types";
 export { carryThinkingSignatures, restoreCarriedThinking } from "./carried-thinking.js";
 export {
-  mapNativeFinishReason,
   nativeFinishReasonTable,
+  parseNativeFinishReason,
   renderNativeFinishReason,
   unifiedToNativeFinishReason,
 } from "./map-native-finish-reason.js";
@@ -25,8 +25,8 @@ export {
 } from "./map-native-thinking-config.js";
 export {
   type NativeFunctionCalling,
-  toolChoiceFromNative,
-  toolChoiceToNative,
+  parseNativeToolChoice,
+  renderNativeToolChoice,
 } from "./map-native-tool-choice.js";
 export { parseNativeUsage, renderNativeUsage } from "./map-native-usage.js";
 export { aliasNativeRequest } from "./native-aliases.js";

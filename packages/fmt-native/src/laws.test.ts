@@ -13,7 +13,7 @@ import * as arb from "@interlingua/core-types/testing";
 import { fc } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
 import { withNativeLogprobs } from "../test/helpers.js";
-import { mapNativeFinishReason, nativeFinishReasonTable } from "./map-native-finish-reason.js";
+import { nativeFinishReasonTable, parseNativeFinishReason } from "./map-native-finish-reason.js";
 import { aliasNativeRequest } from "./native-aliases.js";
 import { nativeRequestSchema, nativeResponseSchema } from "./native-api.js";
 import { parseJsonObject } from "./native-function-response.js";
@@ -207,7 +207,7 @@ const expressibleResponse: fc.Arbitrary<Response> = fc
       return {
         ...withNativeLogprobs(omit(choice, "stopSequence")),
         message: { role: "assistant", parts },
-        finishReason: mapNativeFinishReason(
+        finishReason: parseNativeFinishReason(
           raw,
           parts.some((p) => p.type === "tool-call"),
         ),

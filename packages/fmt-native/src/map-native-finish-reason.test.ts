@@ -1,8 +1,8 @@
 import { responseToEvents, type StreamEvent } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import {
-  mapNativeFinishReason,
   nativeFinishReasonTable,
+  parseNativeFinishReason,
   renderNativeFinishReason,
 } from "./map-native-finish-reason.js";
 import { native } from "./native-codec.js";
@@ -35,7 +35,7 @@ describe("STOP with function calls -> tool-calls", () => {
   });
 
   it("STOP without calls stays stop", () => {
-    expect(mapNativeFinishReason("STOP", false)).toEqual({ unified: "stop", raw: "STOP" });
+    expect(parseNativeFinishReason("STOP", false)).toEqual({ unified: "stop", raw: "STOP" });
   });
 });
 
@@ -43,13 +43,13 @@ describe("finish reason table", () => {
   it.each(Object.entries(nativeFinishReasonTable))(
     "%s -> %s, rendered back as itself",
     (raw, unified) => {
-      expect(mapNativeFinishReason(raw, false)).toEqual({ unified, raw });
+      expect(parseNativeFinishReason(raw, false)).toEqual({ unified, raw });
       expect(renderNativeFinishReason({ unified, raw })).toBe(raw);
     },
   );
 
   it("keeps an unknown upstream value, maps it to other, and renders it back", () => {
-    expect(mapNativeFinishReason("NEW_REASON", false)).toEqual({
+    expect(parseNativeFinishReason("NEW_REASON", false)).toEqual({
       unified: "other",
       raw: "NEW_REASON",
     });

@@ -44,7 +44,7 @@ const nativeEnumName = /^[A-Z][A-Z0-9_]*$/;
  * `STOP` on a candidate that called functions means "the calls are the answer": unified
  * `tool-calls`, raw `STOP` kept so that rendering back gives STOP.
  */
-export function mapNativeFinishReason(
+export function parseNativeFinishReason(
   raw: string | undefined,
   hasToolCalls: boolean,
   finishMessage?: string,

@@ -25,7 +25,7 @@ const choiceTable: Readonly<Record<ToolChoice["type"], Mode>> = {
 };
 
 /** ANY restricted to one function is "call this tool"; other name lists have no canonical form. */
-export function toolChoiceFromNative(config: NativeFunctionCalling): ToolChoice | undefined {
+export function parseNativeToolChoice(config: NativeFunctionCalling): ToolChoice | undefined {
   const type = config.mode === undefined ? undefined : modeTable[config.mode];
   if (type === undefined) return undefined;
   const names = config.allowedFunctionNames;
@@ -33,7 +33,7 @@ export function toolChoiceFromNative(config: NativeFunctionCalling): ToolChoice 
   return { type };
 }
 
-export function toolChoiceToNative(choice: ToolChoice): NativeFunctionCalling {
+export function renderNativeToolChoice(choice: ToolChoice): NativeFunctionCalling {
   const out: NativeFunctionCalling = { mode: choiceTable[choice.type] };
   if (choice.type === "tool") out.allowedFunctionNames = [choice.name];
   return out;
@@ -44,9 +44,9 @@ const sameNames = (a: string[] | undefined, b: string[] | undefined) =>
 
 /** Whether rendering the derived choice gives the given config back (else the parser keeps it). */
 export function isReversibleFunctionCalling(config: NativeFunctionCalling): boolean {
-  const choice = toolChoiceFromNative(config);
+  const choice = parseNativeToolChoice(config);
   if (choice === undefined) return config.mode === undefined && !config.allowedFunctionNames;
-  const back = toolChoiceToNative(choice);
+  const back = renderNativeToolChoice(choice);
   return (
     back.mode === config.mode && sameNames(back.allowedFunctionNames, config.allowedFunctionNames)
   );

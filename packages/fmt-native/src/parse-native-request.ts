@@ -15,7 +15,7 @@ import { parseNativeThinkingConfig } from "./map-native-thinking-config.js";
 import {
   isReversibleFunctionCalling,
   type NativeFunctionCalling,
-  toolChoiceFromNative,
+  parseNativeToolChoice,
 } from "./map-native-tool-choice.js";
 import { MISPLACED_CACHE_CONTROL } from "./misplaced-cache-control.js";
 import { aliasNativeRequest } from "./native-aliases.js";
@@ -290,7 +290,7 @@ function parseToolConfig(config: NativeToolConfig, book: NativeBookkeeping, requ
   const calling: NativeFunctionCalling = {};
   if (mode !== undefined) calling.mode = mode;
   if (allowedFunctionNames !== undefined) calling.allowedFunctionNames = allowedFunctionNames;
-  const choice = toolChoiceFromNative(calling);
+  const choice = parseNativeToolChoice(calling);
   if (choice !== undefined) request.toolChoice = choice;
   if (!isReversibleFunctionCalling(calling)) book.functionCalling = calling;
 }

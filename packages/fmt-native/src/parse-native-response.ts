@@ -10,7 +10,7 @@ import type {
 import { badGateway, GatewayError, malformedReplyFromZod } from "@interlingua/errors";
 import { blockedChoice } from "./blocked-prompt.js";
 import { restoreCarriedThinking } from "./carried-thinking.js";
-import { mapNativeFinishReason } from "./map-native-finish-reason.js";
+import { parseNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
 import {
   type NativePromptFeedback,
@@ -122,7 +122,7 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
     const choice: Choice = {
       index,
       message: { role: "assistant", parts },
-      finishReason: mapNativeFinishReason(
+      finishReason: parseNativeFinishReason(
         candidate.finishReason,
         hasCall(parts),
         candidate.finishMessage,

@@ -12,7 +12,7 @@ import {
 } from "@interlingua/core-types";
 import { parseUpstreamError } from "@interlingua/errors";
 import { blockedFinishReason } from "./blocked-prompt.js";
-import { mapNativeFinishReason } from "./map-native-finish-reason.js";
+import { parseNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
 import {
   type NativePartialArg,
@@ -284,7 +284,7 @@ export class NativeStreamDecoder {
       this.closePart(state, choice, emit);
       const finish: StreamEvent = {
         type: "finish",
-        finishReason: mapNativeFinishReason(
+        finishReason: parseNativeFinishReason(
           candidate.finishReason,
           state.hasToolCalls,
           typeof candidate.finishMessage === "string" ? candidate.finishMessage : undefined,

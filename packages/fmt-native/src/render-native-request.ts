@@ -11,9 +11,9 @@ import {
 import { invalidRequest } from "@interlingua/errors";
 import { renderNativeThinkingConfig } from "./map-native-thinking-config.js";
 import {
+  parseNativeToolChoice,
+  renderNativeToolChoice,
   sameToolChoice,
-  toolChoiceFromNative,
-  toolChoiceToNative,
 } from "./map-native-tool-choice.js";
 import type {
   NativeContent,
@@ -221,11 +221,11 @@ function renderToolConfig(request: Request, book: NativeBookkeeping): NativeTool
   const kept = book.functionCalling;
   const wanted = request.toolChoice;
   const source =
-    kept !== undefined && sameToolChoice(toolChoiceFromNative(kept), wanted)
+    kept !== undefined && sameToolChoice(parseNativeToolChoice(kept), wanted)
       ? kept
       : wanted === undefined
         ? undefined
-        : toolChoiceToNative(wanted);
+        : renderNativeToolChoice(wanted);
   if (source?.mode !== undefined) calling.mode = source.mode;
   if (source?.allowedFunctionNames !== undefined) {
     calling.allowedFunctionNames = [...source.allowedFunctionNames];

@@ -11,7 +11,7 @@ import { fc } from "@interlingua/core-types/testing";
 import { decodeSse, encodeSse } from "@interlingua/sse";
 import { describe, expect, it } from "vitest";
 import { decodeFrames, encodeEvents, fixtureFrames, withNativeLogprobs } from "../test/helpers.js";
-import { mapNativeFinishReason, nativeFinishReasonTable } from "./map-native-finish-reason.js";
+import { nativeFinishReasonTable, parseNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeResponse } from "./parse-native-response.js";
 import { decodeNativeStream } from "./parse-native-stream.js";
 import { renderNativeResponse } from "./render-native-response.js";
@@ -122,7 +122,7 @@ const streamableResponse: fc.Arbitrary<Response> = fc
       return {
         ...withNativeLogprobs(rest),
         message: { role: "assistant" as const, parts },
-        finishReason: mapNativeFinishReason(
+        finishReason: parseNativeFinishReason(
           raws[i] as string,
           parts.some((p) => p.type === "tool-call"),
         ),

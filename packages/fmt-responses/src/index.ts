@@ -25,18 +25,18 @@ export {
   unifiedToTerminal,
 } from "./map-responses-finish-reason.js";
 export {
-  responseFormatFromText,
-  responseFormatToText,
-  thinkingFromReasoning,
-  toolChoiceFromResponses,
-  toolChoiceToResponses,
+  parseResponsesReasoning,
+  parseResponsesTextFormat,
+  parseResponsesToolChoice,
+  renderResponsesTextFormat,
+  renderResponsesToolChoice,
 } from "./map-responses-options.js";
-export { toolFromResponses, toolToResponses } from "./map-responses-tools.js";
+export { parseResponsesTool, renderResponsesTool } from "./map-responses-tools.js";
 export {
-  usageFromResponses,
-  usageFromResult,
-  usageToResponses,
-  usageToResult,
+  parseInterlinguaResponsesUsage,
+  parseResponsesUsage,
+  renderInterlinguaResponsesUsage,
+  renderResponsesUsage,
 } from "./map-responses-usage.js";
 export { parseResponsesResponse } from "./parse-responses-api-response.js";
 export { parseResponsesRequest } from "./parse-responses-request.js";

@@ -3,10 +3,10 @@
 export { imageMediaTypes } from "./image-url.js";
 export { formatPath, invalidRequestFromZod } from "./invalid-request-from-zod.js";
 export {
-  finishReasonFromResult,
-  finishReasonFromStatus,
-  finishReasonToResult,
-  finishReasonToTerminal,
+  parseInterlinguaResponsesFinishReason,
+  parseResponsesFinishReason,
+  renderInterlinguaResponsesFinishReason,
+  renderResponsesTerminal,
 } from "./map-responses-finish-reason.js";
 export { effortToThinking } from "./map-responses-options.js";
 export { defaultRemoteMcpTimeoutSeconds } from "./map-responses-tools.js";

@@ -24,13 +24,13 @@ export const unifiedToResultFinishReason = {
 export const isResultFinishReason = (value: string): value is ResultFinishReason =>
   Object.hasOwn(resultFinishReasonToUnified, value);
 
-export function finishReasonFromResult(raw: string | null): FinishReason {
+export function parseInterlinguaResponsesFinishReason(raw: string | null): FinishReason {
   if (raw === null) return { unified: "other" };
   return { unified: isResultFinishReason(raw) ? resultFinishReasonToUnified[raw] : "other", raw };
 }
 
 /** The raw value when it is one of the result's four, else the table's value for `unified`. */
-export function finishReasonToResult(reason: FinishReason): ResultFinishReason {
+export function renderInterlinguaResponsesFinishReason(reason: FinishReason): ResultFinishReason {
   if (reason.raw !== undefined && isResultFinishReason(reason.raw)) return reason.raw;
   return unifiedToResultFinishReason[reason.unified];
 }
@@ -56,7 +56,7 @@ export const incompleteReasonToUnified: Readonly<Record<string, UnifiedFinishRea
 
 const isStatus = (value: string): value is ResponsesStatus => Object.hasOwn(statusToUnified, value);
 
-export function finishReasonFromStatus(
+export function parseResponsesFinishReason(
   status: string | undefined,
   incompleteReason: string | null | undefined,
   madeFunctionCalls: boolean,
@@ -96,7 +96,7 @@ export const unifiedToTerminal = {
 } as const satisfies Record<UnifiedFinishReason, ResponsesTerminal>;
 
 /** A raw status or incomplete reason is used as is when the Responses API knows it. */
-export function finishReasonToTerminal(reason: FinishReason): ResponsesTerminal {
+export function renderResponsesTerminal(reason: FinishReason): ResponsesTerminal {
   const raw = reason.raw;
   if (raw === "completed" || raw === "incomplete" || raw === "failed") return { status: raw };
   if (raw !== undefined && Object.hasOwn(incompleteReasonToUnified, raw)) {

@@ -22,7 +22,7 @@ export const toolChoiceModeToCanonical = {
  * closest mode, and the wire value stays in extras for the Responses API (`isCarriedToolChoice`):
  * `allowed_tools` as its mode, a hosted tool forced as `required`; a `custom` tool is named.
  */
-export function toolChoiceFromResponses(choice: ResponsesToolChoice): ToolChoice {
+export function parseResponsesToolChoice(choice: ResponsesToolChoice): ToolChoice {
   if (typeof choice === "string") return toolChoiceModeToCanonical[choice];
   if (choice.type === "function" || choice.type === "custom") {
     const named = choice as { name?: unknown; function?: { name?: unknown } };
@@ -42,7 +42,7 @@ export const isCarriedToolChoice = (choice: ResponsesToolChoice): boolean =>
   typeof choice !== "string" && choice.type !== "function" && choice.type !== "custom";
 
 /** `customTools`: names of the request's custom tools, whose forced choice says `custom`. */
-export function toolChoiceToResponses(
+export function renderResponsesToolChoice(
   choice: ToolChoice,
   customTools: ReadonlySet<string> = new Set(),
 ): ResponsesToolChoice {
@@ -67,7 +67,7 @@ export const effortToThinking = {
 export const isKnownEffort = (effort: string): effort is keyof typeof effortToThinking =>
   Object.hasOwn(effortToThinking, effort);
 
-export function thinkingFromReasoning(reasoning: ResponsesReasoning): ThinkingConfig | undefined {
+export function parseResponsesReasoning(reasoning: ResponsesReasoning): ThinkingConfig | undefined {
   const wantsSummary = typeof reasoning.summary === "string";
   const effort = reasoning.effort;
   if (effort == null) return wantsSummary ? { type: "adaptive", includeThoughts: true } : undefined;
@@ -84,7 +84,7 @@ export function effortFromThinking(
 }
 
 /** `text.format` is the canonical response format. */
-export function responseFormatFromText(format: ResponsesTextFormat): ResponseFormat {
+export function parseResponsesTextFormat(format: ResponsesTextFormat): ResponseFormat {
   switch (format.type) {
     case "text":
       return { type: "text" };
@@ -99,7 +99,7 @@ export function responseFormatFromText(format: ResponsesTextFormat): ResponseFor
   }
 }
 
-export function responseFormatToText(format: ResponseFormat): ResponsesTextFormat {
+export function renderResponsesTextFormat(format: ResponseFormat): ResponsesTextFormat {
   switch (format.type) {
     case "text":
       return { type: "text" };

@@ -7,7 +7,7 @@ export const defaultRemoteMcpTimeoutSeconds = 30;
 /** A function tool without `parameters` takes no arguments. */
 export const emptyParameters = (): Record<string, unknown> => ({ type: "object", properties: {} });
 
-export function toolFromResponses(tool: ResponsesTool): Tool {
+export function parseResponsesTool(tool: ResponsesTool): Tool {
   if (!isKnownResponsesTool(tool)) {
     // custom, namespace, tool_search, ...: the Responses API's own, carried whole (client-tools.ts).
     const { type, ...options } = tool;
@@ -52,7 +52,7 @@ export function toolFromResponses(tool: ResponsesTool): Tool {
 }
 
 /** Rendered in the spec's nested function shape; provider-specific tools cannot be expressed. */
-export function toolToResponses(
+export function renderResponsesTool(
   tool: Tool,
   at: string,
   warn: (warning: Warning) => void,

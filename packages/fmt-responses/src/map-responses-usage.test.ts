@@ -1,16 +1,16 @@
 import { isUsageKnown } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { usageFromResponses } from "./map-responses-usage.js";
+import { parseResponsesUsage } from "./map-responses-usage.js";
 
-describe("usageFromResponses", () => {
+describe("parseResponsesUsage", () => {
   it("reads a missing usage as unknown (known: false), not as a free call", () => {
     for (const usage of [undefined, null]) {
-      expect(isUsageKnown(usageFromResponses(usage))).toBe(false);
+      expect(isUsageKnown(parseResponsesUsage(usage))).toBe(false);
     }
   });
 
   it("a reported usage is known, with its cached and reasoning subsets", () => {
-    const usage = usageFromResponses({
+    const usage = parseResponsesUsage({
       input_tokens: 10,
       input_tokens_details: { cached_tokens: 4 },
       output_tokens: 7,

@@ -7,7 +7,7 @@ import type { ResponsesUsage } from "./responses-stream-api.js";
  * convention: cached tokens included) and completion_tokens every generated one (reasoning
  * included), so they are the canonical totals as they are; the breakdowns have no field.
  */
-export function usageFromResult(usage: ResponsesResultUsage): Usage {
+export function parseInterlinguaResponsesUsage(usage: ResponsesResultUsage): Usage {
   return {
     ...emptyUsage(),
     inputTokens: usage.prompt_tokens,
@@ -24,7 +24,7 @@ const breakdowns = [
   "cacheWrite1hTokens",
 ] as const;
 
-export function usageToResult(
+export function renderInterlinguaResponsesUsage(
   usage: Usage,
   warn: (warning: Warning) => void,
 ): ResponsesResultUsage {
@@ -50,7 +50,7 @@ export function usageToResult(
  * OpenAI Responses usage: input_tokens includes cached tokens, output_tokens reasoning ones. A
  * response without usage parses to `known: false` (not free).
  */
-export function usageFromResponses(usage: ResponsesUsage | null | undefined): Usage {
+export function parseResponsesUsage(usage: ResponsesUsage | null | undefined): Usage {
   if (usage == null) return unknownUsage();
   return {
     inputTokens: usage.input_tokens,
@@ -61,7 +61,10 @@ export function usageFromResponses(usage: ResponsesUsage | null | undefined): Us
   };
 }
 
-export function usageToResponses(usage: Usage, warn: (warning: Warning) => void): ResponsesUsage {
+export function renderResponsesUsage(
+  usage: Usage,
+  warn: (warning: Warning) => void,
+): ResponsesUsage {
   // Cache writes have a field (input_tokens_details.cache_write_tokens); their ttl split has none.
   for (const key of ["cacheWrite5mTokens", "cacheWrite1hTokens"] as const) {
     const value = usage[key];

@@ -16,11 +16,11 @@ import { imageSourceFromUrl } from "./image-url.js";
 import {
   isCarriedToolChoice,
   isKnownEffort,
-  responseFormatFromText,
-  thinkingFromReasoning,
-  toolChoiceFromResponses,
+  parseResponsesReasoning,
+  parseResponsesTextFormat,
+  parseResponsesToolChoice,
 } from "./map-responses-options.js";
-import { toolFromResponses } from "./map-responses-tools.js";
+import { parseResponsesTool } from "./map-responses-tools.js";
 import { liftOpaqueReasoning } from "./opaque-reasoning.js";
 import {
   type InterlinguaResponsesRequestWire,
@@ -96,10 +96,10 @@ function requestFromWire(w: InterlinguaResponsesRequestWire): Request {
     system,
     messages,
     sampling: samplingFromWire(w),
-    tools: (w.tools ?? []).map(toolFromResponses),
+    tools: (w.tools ?? []).map(parseResponsesTool),
     stream: w.stream ?? false,
   };
-  if (w.tool_choice != null) request.toolChoice = toolChoiceFromResponses(w.tool_choice);
+  if (w.tool_choice != null) request.toolChoice = parseResponsesToolChoice(w.tool_choice);
   if (w.parallel_tool_calls != null) request.parallelToolCalls = w.parallel_tool_calls;
   if (w.user != null) request.user = w.user;
   if (w.metadata != null) request.metadata = w.metadata;
@@ -113,7 +113,7 @@ function requestFromWire(w: InterlinguaResponsesRequestWire): Request {
     extras["tool_choice"] = w.tool_choice;
   }
   if (w.reasoning != null) {
-    const thinking = thinkingFromReasoning(w.reasoning);
+    const thinking = parseResponsesReasoning(w.reasoning);
     if (thinking) request.thinking = thinking;
     // The rest of `reasoning` (a summary style other than the "auto" that includeThoughts
     // renders as, fields OpenAI adds later) comes back on render.
@@ -126,7 +126,8 @@ function requestFromWire(w: InterlinguaResponsesRequestWire): Request {
     if (Object.keys(rest).length > 0) extras["reasoning"] = rest;
   }
   if (w.text != null) {
-    if (w.text.format !== undefined) request.responseFormat = responseFormatFromText(w.text.format);
+    if (w.text.format !== undefined)
+      request.responseFormat = parseResponsesTextFormat(w.text.format);
     const rest = withoutNulls(w.text, "format");
     if (Object.keys(rest).length > 0) extras["text"] = rest;
   }

@@ -2,8 +2,11 @@ import type { AssistantPart, Choice, Response, TokenLogprob } from "@interlingua
 import { GatewayError, malformedReplyFromZod } from "@interlingua/errors";
 import { expandParallelWrapper } from "./expand-parallel-wrapper.js";
 import { errorFromResponsesWire } from "./map-responses-error.js";
-import { finishReasonFromResult, finishReasonFromStatus } from "./map-responses-finish-reason.js";
-import { usageFromResponses, usageFromResult } from "./map-responses-usage.js";
+import {
+  parseInterlinguaResponsesFinishReason,
+  parseResponsesFinishReason,
+} from "./map-responses-finish-reason.js";
+import { parseInterlinguaResponsesUsage, parseResponsesUsage } from "./map-responses-usage.js";
 import { normalizeArguments, thinkingFromReasoningItem } from "./parse-responses-request.js";
 import {
   type InterlinguaResponsesResponseWire,
@@ -61,10 +64,10 @@ function responseFromResult(w: InterlinguaResponsesResponseWire): Response {
       return {
         index: choice.index,
         message: { role: "assistant", parts },
-        finishReason: finishReasonFromResult(choice.finish_reason),
+        finishReason: parseInterlinguaResponsesFinishReason(choice.finish_reason),
       };
     }),
-    usage: usageFromResult(w.usage),
+    usage: parseInterlinguaResponsesUsage(w.usage),
   };
 }
 
@@ -132,7 +135,11 @@ export function parseResponsesObject(wire: unknown): Response {
   const choice: Choice = {
     index: 0,
     message: { role: "assistant", parts },
-    finishReason: finishReasonFromStatus(w.status, w.incomplete_details?.reason, madeFunctionCalls),
+    finishReason: parseResponsesFinishReason(
+      w.status,
+      w.incomplete_details?.reason,
+      madeFunctionCalls,
+    ),
   };
   if (logprobs.length > 0) choice.logprobs = { content: logprobs };
   return {
@@ -140,6 +147,6 @@ export function parseResponsesObject(wire: unknown): Response {
     model: w.model,
     created: w.created_at,
     choices: [choice],
-    usage: usageFromResponses(w.usage),
+    usage: parseResponsesUsage(w.usage),
   };
 }

@@ -7,8 +7,8 @@ import {
 import { badGateway } from "@interlingua/errors";
 import { expandParallelWrapper, parallelWrapperNames } from "./expand-parallel-wrapper.js";
 import { errorFromResponsesWire } from "./map-responses-error.js";
-import { finishReasonFromStatus } from "./map-responses-finish-reason.js";
-import { usageFromResponses } from "./map-responses-usage.js";
+import { parseResponsesFinishReason } from "./map-responses-finish-reason.js";
+import { parseResponsesUsage } from "./map-responses-usage.js";
 import { parseSignatureContent, REDACTED_PREFIX } from "./opaque-reasoning.js";
 import { normalizeArguments } from "./parse-responses-request.js";
 import { parseUrlCitations } from "./responses-citations.js";
@@ -612,11 +612,11 @@ export class ResponsesStreamDecoder {
       const reason = typeof details["reason"] === "string" ? details["reason"] : undefined;
       emit({
         type: "finish",
-        finishReason: finishReasonFromStatus(status, reason, this.madeFunctionCalls),
+        finishReason: parseResponsesFinishReason(status, reason, this.madeFunctionCalls),
       });
     }
     const usage = responsesUsageSchema.safeParse(response["usage"]);
-    if (usage.success) emit({ type: "usage", usage: usageFromResponses(usage.data) });
+    if (usage.success) emit({ type: "usage", usage: parseResponsesUsage(usage.data) });
   }
 }
 

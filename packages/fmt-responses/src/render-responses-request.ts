@@ -14,10 +14,10 @@ import { invalidRequest } from "@interlingua/errors";
 import { imageUrlFromSource } from "./image-url.js";
 import {
   effortFromThinking,
-  responseFormatToText,
-  toolChoiceToResponses,
+  renderResponsesTextFormat,
+  renderResponsesToolChoice,
 } from "./map-responses-options.js";
-import { toolToResponses } from "./map-responses-tools.js";
+import { renderResponsesTool } from "./map-responses-tools.js";
 import { opaqueContentOf } from "./opaque-reasoning.js";
 import type {
   InterlinguaResponsesRequestWire,
@@ -94,13 +94,13 @@ export function renderInterlinguaResponsesRequest(
 
   const tools: ResponsesTool[] = [];
   request.tools.forEach((tool, i) => {
-    const rendered = toolToResponses(tool, `tools[${i}]`, warn);
+    const rendered = renderResponsesTool(tool, `tools[${i}]`, warn);
     if (rendered) tools.push(rendered);
   });
   if (tools.length > 0) wire.tools = tools;
   // A choice the canonical model only approximates (allowed_tools, ...) went to extras as given.
   if (request.toolChoice !== undefined && extras["tool_choice"] === undefined) {
-    wire.tool_choice = toolChoiceToResponses(request.toolChoice, customToolNames(request));
+    wire.tool_choice = renderResponsesToolChoice(request.toolChoice, customToolNames(request));
   }
   if (request.parallelToolCalls !== undefined) wire.parallel_tool_calls = request.parallelToolCalls;
   if (request.user !== undefined) wire.user = request.user;
@@ -118,7 +118,7 @@ export function renderInterlinguaResponsesRequest(
 
   const text = { ...asRecord(extras["text"]) };
   if (request.responseFormat !== undefined)
-    text["format"] = responseFormatToText(request.responseFormat);
+    text["format"] = renderResponsesTextFormat(request.responseFormat);
   if (Object.keys(text).length > 0) wire.text = text;
   else delete wire.text;
   return wire;

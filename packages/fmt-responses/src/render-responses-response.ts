@@ -1,6 +1,9 @@
 import type { RenderOptions, Response, Warning } from "@interlingua/core-types";
-import { droppedBlockReason, finishReasonToResult } from "./map-responses-finish-reason.js";
-import { usageToResult } from "./map-responses-usage.js";
+import {
+  droppedBlockReason,
+  renderInterlinguaResponsesFinishReason,
+} from "./map-responses-finish-reason.js";
+import { renderInterlinguaResponsesUsage } from "./map-responses-usage.js";
 import type {
   InterlinguaResponsesResponseWire,
   ResponsesResultChoice,
@@ -106,7 +109,7 @@ export function renderInterlinguaResponsesResponse(
       if (blockReason !== undefined) {
         warn({ type: "dropped", feature: "finishReason.raw", message: `${at}: ${blockReason}` });
       }
-      const finishReason = finishReasonToResult(choice.finishReason);
+      const finishReason = renderInterlinguaResponsesFinishReason(choice.finishReason);
       if (choice.finishReason.unified === "error" || choice.finishReason.unified === "other") {
         if (choice.finishReason.raw !== finishReason) {
           warn({
@@ -123,6 +126,6 @@ export function renderInterlinguaResponsesResponse(
       if (calls.length > 0) message.tool_calls = calls;
       return { index: choice.index, message, finish_reason: finishReason };
     }),
-    usage: usageToResult(response.usage, warn),
+    usage: renderInterlinguaResponsesUsage(response.usage, warn),
   };
 }

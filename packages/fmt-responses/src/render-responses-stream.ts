@@ -9,8 +9,8 @@ import type {
   Usage,
 } from "@interlingua/core-types";
 import { errorToResponsesWire } from "./map-responses-error.js";
-import { droppedBlockReason, finishReasonToTerminal } from "./map-responses-finish-reason.js";
-import { usageToResponses } from "./map-responses-usage.js";
+import { droppedBlockReason, renderResponsesTerminal } from "./map-responses-finish-reason.js";
+import { renderResponsesUsage } from "./map-responses-usage.js";
 import { REDACTED_PREFIX, signatureContent } from "./opaque-reasoning.js";
 import { urlCitationAnnotation } from "./responses-citations.js";
 import { renderResponsesEventLogprobs, renderResponsesLogprobs } from "./responses-logprobs.js";
@@ -204,9 +204,9 @@ export class ResponsesStreamEncoder {
     if (this.pendingLogprobs.length > 0) {
       this.warnOnce("logprobs", "no output_text follows these tokens' logprobs");
     }
-    const terminal = finishReasonToTerminal(this.finishReason ?? { unified: "stop" });
+    const terminal = renderResponsesTerminal(this.finishReason ?? { unified: "stop" });
     const usage = this.usage
-      ? usageToResponses(this.usage, (w) => this.warnOnce(w.feature, w.message))
+      ? renderResponsesUsage(this.usage, (w) => this.warnOnce(w.feature, w.message))
       : null;
     if (terminal.status === "failed") {
       this.frame(send, {

@@ -3,10 +3,10 @@ import type { Response, UnifiedFinishReason, Warning } from "@interlingua/core-t
 import { GatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
 import {
-  finishReasonFromResult,
-  finishReasonFromStatus,
-  finishReasonToResult,
-  finishReasonToTerminal,
+  parseInterlinguaResponsesFinishReason,
+  parseResponsesFinishReason,
+  renderInterlinguaResponsesFinishReason,
+  renderResponsesTerminal,
 } from "./map-responses-finish-reason.js";
 import { parseInterlinguaResponsesResponse } from "./parse-responses-response.js";
 import { renderInterlinguaResponsesResponse } from "./render-responses-response.js";
@@ -97,68 +97,75 @@ describe("responses result", () => {
       ["tool_calls", "tool-calls"],
     ];
     for (const [raw, unified] of table) {
-      expect(finishReasonFromResult(raw)).toEqual({ unified, raw });
-      expect(finishReasonToResult({ unified })).toBe(raw);
+      expect(parseInterlinguaResponsesFinishReason(raw)).toEqual({ unified, raw });
+      expect(renderInterlinguaResponsesFinishReason({ unified })).toBe(raw);
     }
-    expect(finishReasonFromResult("end_turn")).toEqual({ unified: "other", raw: "end_turn" });
-    expect(finishReasonFromResult(null)).toEqual({ unified: "other" });
-    expect(finishReasonToResult({ unified: "error" })).toBe("stop");
-    expect(finishReasonToResult({ unified: "other" })).toBe("stop");
+    expect(parseInterlinguaResponsesFinishReason("end_turn")).toEqual({
+      unified: "other",
+      raw: "end_turn",
+    });
+    expect(parseInterlinguaResponsesFinishReason(null)).toEqual({ unified: "other" });
+    expect(renderInterlinguaResponsesFinishReason({ unified: "error" })).toBe("stop");
+    expect(renderInterlinguaResponsesFinishReason({ unified: "other" })).toBe("stop");
     // the raw value wins when it is one of the result's own
-    expect(finishReasonToResult({ unified: "other", raw: "length" })).toBe("length");
-    expect(finishReasonToResult({ unified: "length", raw: "max_tokens" })).toBe("length");
+    expect(renderInterlinguaResponsesFinishReason({ unified: "other", raw: "length" })).toBe(
+      "length",
+    );
+    expect(renderInterlinguaResponsesFinishReason({ unified: "length", raw: "max_tokens" })).toBe(
+      "length",
+    );
 
     // Responses status (streams and real objects) -> unified
-    expect(finishReasonFromStatus("completed", undefined, false)).toEqual({
+    expect(parseResponsesFinishReason("completed", undefined, false)).toEqual({
       unified: "stop",
       raw: "completed",
     });
-    expect(finishReasonFromStatus("completed", undefined, true)).toEqual({
+    expect(parseResponsesFinishReason("completed", undefined, true)).toEqual({
       unified: "tool-calls",
       raw: "completed",
     });
-    expect(finishReasonFromStatus("incomplete", "max_output_tokens", false)).toEqual({
+    expect(parseResponsesFinishReason("incomplete", "max_output_tokens", false)).toEqual({
       unified: "length",
       raw: "max_output_tokens",
     });
-    expect(finishReasonFromStatus("incomplete", "content_filter", true)).toEqual({
+    expect(parseResponsesFinishReason("incomplete", "content_filter", true)).toEqual({
       unified: "content-filter",
       raw: "content_filter",
     });
-    expect(finishReasonFromStatus("incomplete", undefined, false)).toEqual({
+    expect(parseResponsesFinishReason("incomplete", undefined, false)).toEqual({
       unified: "other",
       raw: "incomplete",
     });
-    expect(finishReasonFromStatus("failed", undefined, false)).toEqual({
+    expect(parseResponsesFinishReason("failed", undefined, false)).toEqual({
       unified: "error",
       raw: "failed",
     });
-    expect(finishReasonFromStatus("cancelled", undefined, false)).toEqual({
+    expect(parseResponsesFinishReason("cancelled", undefined, false)).toEqual({
       unified: "other",
       raw: "cancelled",
     });
     // unified -> terminal status of the stream
-    expect(finishReasonToTerminal({ unified: "stop" })).toEqual({ status: "completed" });
-    expect(finishReasonToTerminal({ unified: "tool-calls" })).toEqual({ status: "completed" });
-    expect(finishReasonToTerminal({ unified: "length" })).toEqual({
+    expect(renderResponsesTerminal({ unified: "stop" })).toEqual({ status: "completed" });
+    expect(renderResponsesTerminal({ unified: "tool-calls" })).toEqual({ status: "completed" });
+    expect(renderResponsesTerminal({ unified: "length" })).toEqual({
       status: "incomplete",
       incompleteReason: "max_output_tokens",
     });
-    expect(finishReasonToTerminal({ unified: "content-filter" })).toEqual({
+    expect(renderResponsesTerminal({ unified: "content-filter" })).toEqual({
       status: "incomplete",
       incompleteReason: "content_filter",
     });
     // error/other read "stop" in the result, so the stream ends completed too (agreement)
-    expect(finishReasonToTerminal({ unified: "other" })).toEqual({ status: "completed" });
-    expect(finishReasonToTerminal({ unified: "error" })).toEqual({ status: "completed" });
-    expect(finishReasonToTerminal({ unified: "error", raw: "MALFORMED_FUNCTION_CALL" })).toEqual({
+    expect(renderResponsesTerminal({ unified: "other" })).toEqual({ status: "completed" });
+    expect(renderResponsesTerminal({ unified: "error" })).toEqual({ status: "completed" });
+    expect(renderResponsesTerminal({ unified: "error", raw: "MALFORMED_FUNCTION_CALL" })).toEqual({
       status: "completed",
     });
     // a Responses status of its own is kept
-    expect(finishReasonToTerminal({ unified: "other", raw: "incomplete" })).toEqual({
+    expect(renderResponsesTerminal({ unified: "other", raw: "incomplete" })).toEqual({
       status: "incomplete",
     });
-    expect(finishReasonToTerminal({ unified: "error", raw: "failed" })).toEqual({
+    expect(renderResponsesTerminal({ unified: "error", raw: "failed" })).toEqual({
       status: "failed",
     });
   });

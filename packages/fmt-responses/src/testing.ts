@@ -32,9 +32,9 @@ import {
   tokenCount,
 } from "@interlingua/core-types/testing";
 import {
-  finishReasonFromStatus,
-  finishReasonToResult,
-  finishReasonToTerminal,
+  parseResponsesFinishReason,
+  renderInterlinguaResponsesFinishReason,
+  renderResponsesTerminal,
   resultFinishReasonToUnified,
 } from "./map-responses-finish-reason.js";
 import type {
@@ -546,7 +546,7 @@ export function expressibleInterlinguaResponse(response: Response): Response {
       );
       const parts: AssistantPart[] =
         texts.length > 0 ? [{ type: "text", text: texts.join("") }, ...calls] : calls;
-      const raw = finishReasonToResult(choice.finishReason);
+      const raw = renderInterlinguaResponsesFinishReason(choice.finishReason);
       return {
         index: choice.index,
         message: { role: "assistant", parts },
@@ -578,11 +578,11 @@ export function expressibleStreamResponse(response: Response): Response {
   });
   const madeCalls = parts.some((p) => p.type === "tool-call");
   const given = choice?.finishReason ?? { unified: "stop" };
-  const terminal = finishReasonToTerminal(given.unified === "error" ? { unified: "stop" } : given);
+  const terminal = renderResponsesTerminal(given.unified === "error" ? { unified: "stop" } : given);
   const out: Choice = {
     index: 0,
     message: { role: "assistant", parts },
-    finishReason: finishReasonFromStatus(terminal.status, terminal.incompleteReason, madeCalls),
+    finishReason: parseResponsesFinishReason(terminal.status, terminal.incompleteReason, madeCalls),
   };
   // logprobs ride on an output_text: tokens only, without ids or a mean, bytes never empty
   const tokens = choice?.logprobs?.content ?? [];

@@ -6,8 +6,12 @@ import {
   type StreamEvent,
 } from "@interlingua/core-types";
 import { chat, parseChatFinishReason } from "@interlingua/fmt-chat";
-import { mapMessagesStopReason, messages, parseMessagesResponse } from "@interlingua/fmt-messages";
-import { mapNativeFinishReason, native, parseNativeResponse } from "@interlingua/fmt-native";
+import {
+  messages,
+  parseMessagesResponse,
+  parseMessagesStopReason,
+} from "@interlingua/fmt-messages";
+import { native, parseNativeFinishReason, parseNativeResponse } from "@interlingua/fmt-native";
 import { interlinguaResponses } from "@interlingua/fmt-responses";
 import { describe, expect, it } from "vitest";
 
@@ -25,15 +29,15 @@ const usage = {
 
 /** The upstream's own reply, parsed by its own codec, for each stop the issue names and more. */
 const UPSTREAM_STOPS: Record<string, () => Response> = {
-  "anthropic end_turn": () => withReason(mapMessagesStopReason("end_turn")),
-  "anthropic max_tokens": () => withReason(mapMessagesStopReason("max_tokens")),
-  "anthropic refusal": () => withReason(mapMessagesStopReason("refusal")),
-  "anthropic pause_turn": () => withReason(mapMessagesStopReason("pause_turn")),
-  "gemini STOP": () => withReason(mapNativeFinishReason("STOP", false)),
-  "gemini SAFETY": () => withReason(mapNativeFinishReason("SAFETY", false)),
-  "gemini RECITATION": () => withReason(mapNativeFinishReason("RECITATION", false)),
+  "anthropic end_turn": () => withReason(parseMessagesStopReason("end_turn")),
+  "anthropic max_tokens": () => withReason(parseMessagesStopReason("max_tokens")),
+  "anthropic refusal": () => withReason(parseMessagesStopReason("refusal")),
+  "anthropic pause_turn": () => withReason(parseMessagesStopReason("pause_turn")),
+  "gemini STOP": () => withReason(parseNativeFinishReason("STOP", false)),
+  "gemini SAFETY": () => withReason(parseNativeFinishReason("SAFETY", false)),
+  "gemini RECITATION": () => withReason(parseNativeFinishReason("RECITATION", false)),
   "gemini MALFORMED_FUNCTION_CALL": () =>
-    withReason(mapNativeFinishReason("MALFORMED_FUNCTION_CALL", false)),
+    withReason(parseNativeFinishReason("MALFORMED_FUNCTION_CALL", false)),
   "gemini blocked prompt": () =>
     parseNativeResponse({
       promptFeedback: { blockReason: "PROHIBITED_CONTENT" },
