@@ -27,7 +27,6 @@ export {
   type GatewayErrorInit,
   isGatewayError,
   type UpstreamDiagnostics,
-  type UpstreamProtocol,
 } from "./gateway-error.js";
 export {
   type GatewayStatus,

@@ -1,7 +1,8 @@
+import type { UpstreamProtocol } from "@interlingua/core-types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixtureChunks, fixtureJson } from "../test/fixtures.js";
-import { gatewayErrorFieldsSchema, type UpstreamProtocol } from "./gateway-error.js";
+import { gatewayErrorFieldsSchema } from "./gateway-error.js";
 import { gatewayStatuses } from "./gateway-status.js";
 import { renderMessagesError } from "./messages-envelope.js";
 import { renderNativeError } from "./native-envelope.js";

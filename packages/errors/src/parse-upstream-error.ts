@@ -1,4 +1,5 @@
-import type { GatewayError, UpstreamProtocol } from "./gateway-error.js";
+import type { UpstreamProtocol } from "@interlingua/core-types";
+import type { GatewayError } from "./gateway-error.js";
 import { parseAnthropicError } from "./parse-anthropic-error.js";
 import { parseGeminiError } from "./parse-gemini-error.js";
 import { parseOpenAIError } from "./parse-openai-error.js";

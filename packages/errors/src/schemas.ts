@@ -5,9 +5,7 @@ export {
   type GatewayErrorFields,
   gatewayErrorFieldsSchema,
   type UpstreamDiagnostics,
-  type UpstreamProtocol,
   upstreamDiagnosticsSchema,
-  upstreamProtocolSchema,
 } from "./gateway-error.js";
 export { type GatewayStatus, gatewayStatusSchema } from "./gateway-status.js";
 export {
