@@ -73,7 +73,6 @@ export {
 export { parseAnthropicError } from "./parse-anthropic-error.js";
 export { googleStatusOfReason, parseGeminiError } from "./parse-gemini-error.js";
 export { openAIStatusOfKind, parseOpenAIError } from "./parse-openai-error.js";
-export { parseUpstreamError } from "./parse-upstream-error.js";
 export {
   type KeyRedactor,
   type KeyRedactorOptions,

@@ -9,11 +9,21 @@ import { renderNativeError } from "./native-envelope.js";
 import { parseAnthropicError } from "./parse-anthropic-error.js";
 import { parseGeminiError } from "./parse-gemini-error.js";
 import { parseOpenAIError } from "./parse-openai-error.js";
-import { parseUpstreamError } from "./parse-upstream-error.js";
 import { renderStandardError } from "./standard-envelope.js";
 import { standardErrorTypes } from "./standard-error-type.js";
 import { canonicalGatewayError } from "./testing.js";
 import { gatewayStatusForUpstream } from "./upstream-status.js";
+
+// Each protocol's reader, as the gateway dispatches them.
+const parsers = {
+  openai: parseOpenAIError,
+  anthropic: parseAnthropicError,
+  gemini: parseGeminiError,
+  "openai-responses": (status: number, body: unknown) =>
+    parseOpenAIError(status, body, undefined, "openai-responses"),
+} satisfies Record<UpstreamProtocol, (status: number, body: unknown) => unknown>;
+const parseUpstreamError = (protocol: UpstreamProtocol, status: number, body: unknown) =>
+  parsers[protocol](status, body);
 
 const quotaMessage =
   "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.";
@@ -59,7 +69,7 @@ describe("recorded upstream errors", () => {
 
   it("openai-responses protocol: the same body, named as the Responses API in diagnostics", () => {
     const body = fixtureJson("openai-responses/openai-error.1.json");
-    const error = parseUpstreamError("openai-responses", 429, body);
+    const error = parseOpenAIError(429, body, undefined, "openai-responses");
     expect(error.toJSON()).toEqual(parseOpenAIError(429, body).toJSON());
     expect(error.upstream).toEqual({ protocol: "openai-responses", status: 429, body });
   });

@@ -10,7 +10,7 @@ import {
   stringifyJsonKeepingNumbers,
   type Usage,
 } from "@interlingua/core-types";
-import { parseUpstreamError } from "@interlingua/errors";
+import { parseGeminiError } from "@interlingua/errors";
 import { blockedFinishReason } from "./blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
@@ -206,7 +206,7 @@ export class NativeStreamDecoder {
   }
 
   private errorEvent(status: number, body: unknown): StreamEvent {
-    const error = parseUpstreamError("gemini", status, body);
+    const error = parseGeminiError(status, body);
     const event: StreamEvent = {
       type: "error",
       error: { status: error.status, type: error.type, message: error.message },
