@@ -3,14 +3,6 @@ import { describe, expect, it } from "vitest";
 import { balanceErrorBodySchema, renderBalanceError } from "./balance-envelope.js";
 import { modelNotFound, rateLimited, unavailable } from "./constructors.js";
 import type { GatewayError } from "./gateway-error.js";
-import {
-  anthropicErrorBodySchema,
-  messagesErrorBodySchema,
-  parseMessagesError,
-  renderMessagesError,
-  serviceErrorBodySchema,
-} from "./messages-envelope.js";
-import { messagesErrorTypeFor } from "./messages-error-type.js";
 import { nativeErrorBodySchema, parseNativeError, renderNativeError } from "./native-envelope.js";
 import { errorEnvelopes, renderError } from "./render-error.js";
 import {
@@ -19,21 +11,15 @@ import {
   standardErrorBodySchema,
 } from "./standard-envelope.js";
 import { standardErrorTypeFor } from "./standard-error-type.js";
-import { canonicalGatewayError, gatewayError, requestId } from "./testing.js";
+import { canonicalGatewayError, gatewayError } from "./testing.js";
 import { parseUploadError, renderUploadError, uploadErrorBodySchema } from "./upload-envelope.js";
 
 const schemas = {
   standard: standardErrorBodySchema,
-  messages: messagesErrorBodySchema,
   native: nativeErrorBodySchema,
   upload: uploadErrorBodySchema,
   balance: balanceErrorBodySchema,
 };
-
-const messagesOptions = fc.record(
-  { requestId: fc.oneof(requestId, fc.string()), variant: fc.constantFrom("anthropic", "service") },
-  { requiredKeys: [] },
-);
 
 /** What every round trip must keep. */
 const core = (error: GatewayError) => ({
@@ -45,8 +31,8 @@ const core = (error: GatewayError) => ({
 describe("every rendered body passes its envelope's schema", () => {
   it.each(errorEnvelopes)("%s", (envelope) => {
     fc.assert(
-      fc.property(gatewayError, messagesOptions, (error, options) => {
-        const body = renderError(error, envelope, options);
+      fc.property(gatewayError, (error) => {
+        const body = renderError(error, envelope);
         expect(schemas[envelope].parse(body)).toEqual(body);
         // Plain JSON: nothing is lost or added by the wire.
         expect(JSON.parse(JSON.stringify(body))).toEqual(body);
@@ -56,11 +42,8 @@ describe("every rendered body passes its envelope's schema", () => {
 
   it("renderError dispatches to each envelope's renderer", () => {
     fc.assert(
-      fc.property(gatewayError, messagesOptions, (error, options) => {
+      fc.property(gatewayError, (error) => {
         expect(renderError(error, "standard")).toEqual(renderStandardError(error));
-        expect(renderError(error, "messages", options)).toEqual(
-          renderMessagesError(error, options),
-        );
         expect(renderError(error, "native")).toEqual(renderNativeError(error));
         expect(renderError(error, "upload")).toEqual(renderUploadError(error));
         expect(renderError(error, "balance")).toEqual(renderBalanceError(error));
@@ -86,33 +69,6 @@ describe("the spec's shapes", () => {
       error: { code: 429, message: "Too many requests", type: "rate_limit_error" },
     });
     expect(renderStandardError(error).error).toMatchObject({ code: 404, param: "model" });
-  });
-
-  it("messages: Anthropic's body, the message ending with the request id", () => {
-    expect(renderMessagesError(error, { requestId: "req_1" })).toEqual({
-      type: "error",
-      error: {
-        type: "not_found_error",
-        message: `${error.message} (request id: req_1)`,
-      },
-      request_id: "req_1",
-    });
-  });
-
-  it("messages: the service_error pass-through variant", () => {
-    const body = renderMessagesError(error, { variant: "service", requestId: "req_2" });
-    expect(serviceErrorBodySchema.parse(body)).toEqual({
-      error: {
-        code: "model_not_found",
-        message: `${error.message} (request id: req_2)`,
-        param: "model",
-        type: "service_error",
-      },
-    });
-    expect(renderMessagesError(rateLimited("x"), { variant: "service" }).error).toMatchObject({
-      code: "",
-      param: "",
-    });
   });
 
   it("native: Google's status strings, and RetryInfo when a retry delay is known", () => {
@@ -150,10 +106,6 @@ describe("the spec's shapes", () => {
     const timeout = { status: 504, type: "x", message: "m" } as GatewayError;
     expect(renderNativeError(teapot).error.status).toBe("INVALID_ARGUMENT");
     expect(renderNativeError(timeout).error.status).toBe("DEADLINE_EXCEEDED");
-    expect(anthropicErrorBodySchema.parse(renderMessagesError(teapot)).error.type).toBe(
-      "invalid_request_error",
-    );
-    expect(renderMessagesError(timeout).error.type).toBe("timeout_error");
   });
 });
 
@@ -210,71 +162,10 @@ describe("parse(render(e)) keeps status, type and message", () => {
       }),
     );
   });
-
-  it("messages, both variants, with a request id: exactly, for constructor-built errors", () => {
-    fc.assert(
-      fc.property(
-        canonicalGatewayError,
-        fc.constantFrom("anthropic" as const, "service" as const),
-        requestId,
-        (error, variant, id) => {
-          const body = renderMessagesError(error, { variant, requestId: id });
-          expect(core(parseMessagesError(error.status, body))).toEqual(core(error));
-        },
-      ),
-    );
-  });
-
-  it("messages, with any request id not itself holding the suffix marker", () => {
-    fc.assert(
-      fc.property(
-        canonicalGatewayError,
-        fc.string().filter((id) => !id.includes(" (request id: ")),
-        (error, id) => {
-          const body = renderMessagesError(error, { requestId: id });
-          expect(parseMessagesError(error.status, body).message).toBe(error.message);
-        },
-      ),
-    );
-  });
-
-  it("messages, without a request id: exactly, unless the message itself ends like one", () => {
-    fc.assert(
-      fc.property(canonicalGatewayError, (error) => {
-        fc.pre(!/ \(request id: .*\)$/s.test(error.message));
-        expect(core(parseMessagesError(error.status, renderMessagesError(error)))).toEqual(
-          core(error),
-        );
-      }),
-    );
-  });
-
-  it("messages, service variant: code and param too", () => {
-    fc.assert(
-      fc.property(gatewayError, requestId, (error, id) => {
-        const body = renderMessagesError(error, { variant: "service", requestId: id });
-        const parsed = parseMessagesError(error.status, body);
-        expect([parsed.code, parsed.param]).toEqual([error.code, error.param]);
-      }),
-    );
-  });
-
-  it("messages, in a 200 stream (no HTTP status): the Anthropic type survives, and so does the status but for 502 and 413", () => {
-    fc.assert(
-      fc.property(canonicalGatewayError, requestId, (error, id) => {
-        const parsed = parseMessagesError(200, renderMessagesError(error, { requestId: id }));
-        expect(messagesErrorTypeFor(parsed.status)).toBe(messagesErrorTypeFor(error.status));
-        // 502 shares api_error with 500, and 413 invalid_request_error with 400 (docs/api-reference.md's rows).
-        const shared: Record<number, number> = { 502: 500, 413: 400 };
-        expect(parsed.status).toBe(shared[error.status] ?? error.status);
-        expect(parsed.message).toBe(error.message);
-      }),
-    );
-  });
 });
 
 describe("parsers of the gateway's own bodies never throw", () => {
-  const parsers = [parseStandardError, parseMessagesError, parseNativeError, parseUploadError];
+  const parsers = [parseStandardError, parseNativeError, parseUploadError];
   it.each(parsers)("%o", (parse) => {
     fc.assert(
       fc.property(fc.integer(), fc.oneof(fc.anything(), fc.json(), fc.string()), (status, body) => {
@@ -302,13 +193,5 @@ describe("bodies from elsewhere", () => {
     expect(
       parseNativeError(200, { error: { message: "m", status: "PERMISSION_DENIED" } }).status,
     ).toBe(403);
-  });
-
-  it("messages: an unknown body is the HTTP status's default", () => {
-    expect(parseMessagesError(503, "<html>").toJSON()).toEqual({
-      status: 503,
-      type: "service_unavailable",
-      message: "Service unavailable",
-    });
   });
 });

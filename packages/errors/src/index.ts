@@ -43,22 +43,6 @@ export {
   malformedReplyFromZod,
 } from "./invalid-from-zod.js";
 export {
-  type AnthropicErrorBody,
-  type MessagesErrorBody,
-  type MessagesErrorOptions,
-  type MessagesErrorVariant,
-  parseMessagesError,
-  renderMessagesError,
-  type ServiceErrorBody,
-} from "./messages-envelope.js";
-export {
-  gatewayStatusForMessagesErrorType,
-  httpStatusOfMessagesErrorType,
-  type MessagesErrorType,
-  messagesErrorTypeFor,
-  messagesErrorTypes,
-} from "./messages-error-type.js";
-export {
   type NativeErrorBody,
   parseNativeError,
   renderNativeError,
@@ -70,7 +54,6 @@ export {
   nativeStatuses,
   nativeStatusFor,
 } from "./native-status.js";
-export { parseAnthropicError } from "./parse-anthropic-error.js";
 export { googleStatusOfReason, parseGeminiError } from "./parse-gemini-error.js";
 export { openAIStatusOfKind, parseOpenAIError } from "./parse-openai-error.js";
 export {
@@ -84,7 +67,6 @@ export {
   type ErrorBodies,
   type ErrorEnvelope,
   errorEnvelopes,
-  type RenderErrorOptions,
   renderError,
 } from "./render-error.js";
 export { parseDurationSeconds, parseRetryAfterHeader, retryAfterHeader } from "./retry-delay.js";

@@ -9,6 +9,5 @@ export {
 } from "./gateway-status.js";
 export { looseErrorMessage } from "./loose-error-message.js";
 export { bodyJson, type ReadBody, readBody } from "./read-body.js";
-export { appendRequestId, splitRequestId } from "./request-id-suffix.js";
 export { tableLookup } from "./table-lookup.js";
 export { buildUpstreamError, type UpstreamErrorReading } from "./upstream-error.js";

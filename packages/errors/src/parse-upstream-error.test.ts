@@ -4,9 +4,7 @@ import { describe, expect, it } from "vitest";
 import { fixtureChunks, fixtureJson } from "../test/fixtures.js";
 import { gatewayErrorFieldsSchema } from "./gateway-error.js";
 import { gatewayStatuses } from "./gateway-status.js";
-import { renderMessagesError } from "./messages-envelope.js";
 import { renderNativeError } from "./native-envelope.js";
-import { parseAnthropicError } from "./parse-anthropic-error.js";
 import { parseGeminiError } from "./parse-gemini-error.js";
 import { parseOpenAIError } from "./parse-openai-error.js";
 import { renderStandardError } from "./standard-envelope.js";
@@ -17,12 +15,12 @@ import { gatewayStatusForUpstream } from "./upstream-status.js";
 // Each protocol's reader, as the gateway dispatches them.
 const parsers = {
   openai: parseOpenAIError,
-  anthropic: parseAnthropicError,
   gemini: parseGeminiError,
   "openai-responses": (status: number, body: unknown) =>
     parseOpenAIError(status, body, undefined, "openai-responses"),
-} satisfies Record<UpstreamProtocol, (status: number, body: unknown) => unknown>;
-const parseUpstreamError = (protocol: UpstreamProtocol, status: number, body: unknown) =>
+} satisfies Partial<Record<UpstreamProtocol, (status: number, body: unknown) => unknown>>;
+type Protocol = keyof typeof parsers;
+const parseUpstreamError = (protocol: Protocol, status: number, body: unknown) =>
   parsers[protocol](status, body);
 
 const quotaMessage =
@@ -103,64 +101,6 @@ describe("recorded upstream errors", () => {
       message: "Slow down",
       code: "rate_limit_exceeded",
     });
-  });
-});
-
-describe("Anthropic errors (docs.claude.com/en/api/errors)", () => {
-  it("a stream `error` event inside a 200 stream: overloaded_error becomes 503", () => {
-    const data =
-      '{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}';
-    expect(parseAnthropicError(200, data).toJSON()).toEqual({
-      status: 503,
-      type: "service_unavailable",
-      message: "Upstream provider error (529): Overloaded",
-    });
-  });
-
-  it("the documented body of a 404", () => {
-    const body = {
-      type: "error",
-      error: { type: "not_found_error", message: "The requested resource could not be found." },
-      request_id: "req_011CSHoEeqs5C35K2UUqR7Fy",
-    };
-    expect(parseAnthropicError(404, body).toJSON()).toEqual({
-      status: 404,
-      type: "not_found_error",
-      message: "The requested resource could not be found.",
-    });
-  });
-
-  it.each([
-    [400, "invalid_request_error", 400],
-    [401, "authentication_error", 502],
-    [402, "billing_error", 502],
-    [400, "billing_error", 502],
-    [403, "permission_error", 502],
-    [413, "request_too_large", 413],
-    [429, "rate_limit_error", 429],
-    [500, "api_error", 502],
-    [504, "timeout_error", 502],
-    [529, "overloaded_error", 503],
-    [200, "rate_limit_error", 429],
-    [200, "api_error", 502],
-    [200, "something_new", 502],
-  ])("HTTP %i %s -> %i", (http, type, expected) => {
-    const error = parseAnthropicError(http, { type: "error", error: { type, message: "m" } });
-    expect([error.status, error.type]).toEqual([
-      expected,
-      standardErrorTypes[expected as keyof typeof standardErrorTypes],
-    ]);
-  });
-
-  it("takes the retry delay from the retry-after header", () => {
-    const body = { type: "error", error: { type: "rate_limit_error", message: "m" } };
-    expect(parseAnthropicError(429, body, { retryAfter: "20" }).retryAfterSeconds).toBe(20);
-    expect(
-      parseAnthropicError(429, body, {
-        retryAfter: "Wed, 21 Oct 2015 07:28:30 GMT",
-        now: Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"),
-      }).retryAfterSeconds,
-    ).toBe(30);
   });
 });
 
@@ -281,7 +221,7 @@ describe("bodies that are not the protocol's", () => {
   const html =
     "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>";
 
-  it.each(["openai", "anthropic", "gemini"] as const)(
+  it.each(["openai", "gemini"] as const)(
     "%s: an HTML page from a proxy is not echoed",
     (protocol) => {
       const error = parseUpstreamError(protocol, 502, html);
@@ -310,7 +250,6 @@ describe("bodies that are not the protocol's", () => {
 
   it("an empty 4xx body gets the status's default message", () => {
     expect(parseUpstreamError("gemini", 404, "").message).toBe("Not found");
-    expect(parseUpstreamError("anthropic", 413, undefined).message).toBe("Request too large");
   });
 
   it("a very long message is cut", () => {
@@ -342,7 +281,7 @@ describe("the upstream status table", () => {
   });
 });
 
-const protocols: UpstreamProtocol[] = ["openai", "anthropic", "gemini", "openai-responses"];
+const protocols: Protocol[] = ["openai", "gemini", "openai-responses"];
 const anyBody = fc.oneof(
   fc.anything({
     withBoxedValues: true,
@@ -409,7 +348,6 @@ describe("any body, any status", () => {
           const message = `${before}${separator}${key} ${after}`;
           const bodies = {
             openai: { error: { message, type: "invalid_request_error" } },
-            anthropic: { type: "error", error: { type: "invalid_request_error", message } },
             gemini: { error: { code: 400, message, status: "INVALID_ARGUMENT" } },
             "openai-responses": { error: { message, type: "invalid_request_error" } },
           };
@@ -425,7 +363,6 @@ describe("any body, any status", () => {
       fc.property(canonicalGatewayError, (error) => {
         const expected = gatewayStatusForUpstream(error.status);
         expect(parseOpenAIError(error.status, renderStandardError(error)).status).toBe(expected);
-        expect(parseAnthropicError(error.status, renderMessagesError(error)).status).toBe(expected);
         expect(parseGeminiError(error.status, renderNativeError(error)).status).toBe(expected);
         expect(parseGeminiError(200, renderNativeError(error)).status).toBe(expected);
       }),

@@ -8,15 +8,6 @@ export {
   upstreamDiagnosticsSchema,
 } from "./gateway-error.js";
 export { type GatewayStatus, gatewayStatusSchema } from "./gateway-status.js";
-export {
-  type AnthropicErrorBody,
-  anthropicErrorBodySchema,
-  type MessagesErrorBody,
-  messagesErrorBodySchema,
-  type ServiceErrorBody,
-  serviceErrorBodySchema,
-} from "./messages-envelope.js";
-export { type MessagesErrorType, messagesErrorTypeSchema } from "./messages-error-type.js";
 export { type NativeErrorBody, nativeErrorBodySchema } from "./native-envelope.js";
 export { type NativeStatus, nativeStatusSchema } from "./native-status.js";
 export { type StandardErrorBody, standardErrorBodySchema } from "./standard-envelope.js";

@@ -27,6 +27,22 @@ export {
   UNIFIED_TO_MESSAGES_STOP_REASON,
 } from "./map-messages-finish-reason.js";
 export { messages } from "./messages-codec.js";
+export {
+  type AnthropicErrorBody,
+  type MessagesErrorEnvelope,
+  type MessagesErrorOptions,
+  type MessagesErrorVariant,
+  parseMessagesError,
+  renderMessagesError,
+  type ServiceErrorBody,
+} from "./messages-error-envelope.js";
+export {
+  gatewayStatusForMessagesErrorType,
+  httpStatusOfMessagesErrorType,
+  type MessagesErrorType,
+  messagesErrorTypeFor,
+  messagesErrorTypes,
+} from "./messages-error-type.js";
 export { MESSAGES_EXTRAS, MESSAGES_SHAPE_EXTRAS } from "./messages-extras.js";
 export {
   defaultMaxTokens,
@@ -44,6 +60,7 @@ export { MESSAGES_TOOL_CALL_ID, toMessagesToolCallId } from "./messages-tool-cal
 export { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
 export { fromMessagesUsage, type MessagesUsageFields, toMessagesUsage } from "./messages-usage.js";
 export { normalizeMessagesRequest, normalizeMessagesResponse } from "./normalize-messages.js";
+export { parseAnthropicError } from "./parse-anthropic-error.js";
 export { parseMessagesRequest } from "./parse-messages-request.js";
 export { parseMessagesResponse } from "./parse-messages-response.js";
 export { decodeMessagesStream, MessagesStreamDecoder } from "./parse-messages-stream.js";
