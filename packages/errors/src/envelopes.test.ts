@@ -3,20 +3,17 @@ import { describe, expect, it } from "vitest";
 import { balanceErrorBodySchema, renderBalanceError } from "./balance-envelope.js";
 import { modelNotFound, rateLimited, unavailable } from "./constructors.js";
 import type { GatewayError } from "./gateway-error.js";
-import { nativeErrorBodySchema, parseNativeError, renderNativeError } from "./native-envelope.js";
 import { errorEnvelopes, renderError } from "./render-error.js";
 import {
   parseStandardError,
   renderStandardError,
   standardErrorBodySchema,
 } from "./standard-envelope.js";
-import { standardErrorTypeFor } from "./standard-error-type.js";
-import { canonicalGatewayError, gatewayError } from "./testing.js";
+import { gatewayError } from "./testing.js";
 import { parseUploadError, renderUploadError, uploadErrorBodySchema } from "./upload-envelope.js";
 
 const schemas = {
   standard: standardErrorBodySchema,
-  native: nativeErrorBodySchema,
   upload: uploadErrorBodySchema,
   balance: balanceErrorBodySchema,
 };
@@ -44,7 +41,6 @@ describe("every rendered body passes its envelope's schema", () => {
     fc.assert(
       fc.property(gatewayError, (error) => {
         expect(renderError(error, "standard")).toEqual(renderStandardError(error));
-        expect(renderError(error, "native")).toEqual(renderNativeError(error));
         expect(renderError(error, "upload")).toEqual(renderUploadError(error));
         expect(renderError(error, "balance")).toEqual(renderBalanceError(error));
       }),
@@ -71,20 +67,6 @@ describe("the spec's shapes", () => {
     expect(renderStandardError(error).error).toMatchObject({ code: 404, param: "model" });
   });
 
-  it("native: Google's status strings, and RetryInfo when a retry delay is known", () => {
-    expect(renderNativeError(rateLimited("quota", { retryAfterSeconds: 34.4 }))).toEqual({
-      error: {
-        code: 429,
-        message: "quota",
-        status: "RESOURCE_EXHAUSTED",
-        details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "35s" }],
-      },
-    });
-    expect(renderNativeError(error)).toEqual({
-      error: { code: 404, message: error.message, status: "NOT_FOUND" },
-    });
-  });
-
   it("upload: code only on 429", () => {
     expect(renderUploadError(rateLimited("slow"))).toEqual({
       error: { message: "slow", type: "rate_limit_error", code: 429 },
@@ -99,13 +81,6 @@ describe("the spec's shapes", () => {
       success: false,
       message: "token record missing",
     });
-  });
-
-  it("falls back by class for statuses outside the table", () => {
-    const teapot = { status: 418, type: "x", message: "m" } as GatewayError;
-    const timeout = { status: 504, type: "x", message: "m" } as GatewayError;
-    expect(renderNativeError(teapot).error.status).toBe("INVALID_ARGUMENT");
-    expect(renderNativeError(timeout).error.status).toBe("DEADLINE_EXCEEDED");
   });
 });
 
@@ -138,34 +113,10 @@ describe("parse(render(e)) keeps status, type and message", () => {
       }),
     );
   });
-
-  // The native and messages bodies carry no standard type: it comes back as the type of the
-  // status, which is the error's own type for every error the constructors build.
-  it("native: status, message and retry delay exactly; type as the status's", () => {
-    fc.assert(
-      fc.property(gatewayError, fc.integer({ min: 100, max: 599 }), (error, httpStatus) => {
-        const parsed = parseNativeError(httpStatus, renderNativeError(error));
-        expect(parsed.status).toBe(error.status);
-        expect(parsed.message).toBe(error.message);
-        expect(parsed.type).toBe(standardErrorTypeFor(error.status));
-        expect(parsed.retryAfterSeconds).toBe(
-          error.retryAfterSeconds === undefined ? undefined : Math.ceil(error.retryAfterSeconds),
-        );
-      }),
-    );
-  });
-
-  it("native: exactly, for constructor-built errors", () => {
-    fc.assert(
-      fc.property(canonicalGatewayError, (error) => {
-        expect(core(parseNativeError(error.status, renderNativeError(error)))).toEqual(core(error));
-      }),
-    );
-  });
 });
 
 describe("parsers of the gateway's own bodies never throw", () => {
-  const parsers = [parseStandardError, parseNativeError, parseUploadError];
+  const parsers = [parseStandardError, parseUploadError];
   it.each(parsers)("%o", (parse) => {
     fc.assert(
       fc.property(fc.integer(), fc.oneof(fc.anything(), fc.json(), fc.string()), (status, body) => {
@@ -187,11 +138,5 @@ describe("bodies from elsewhere", () => {
       type: "not_found_error",
       message: "gone",
     });
-  });
-
-  it("native: a body without a code takes its status string", () => {
-    expect(
-      parseNativeError(200, { error: { message: "m", status: "PERMISSION_DENIED" } }).status,
-    ).toBe(403);
   });
 });

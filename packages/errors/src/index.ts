@@ -42,19 +42,6 @@ export {
   invalidFromZod,
   malformedReplyFromZod,
 } from "./invalid-from-zod.js";
-export {
-  type NativeErrorBody,
-  parseNativeError,
-  renderNativeError,
-} from "./native-envelope.js";
-export {
-  httpStatusForNativeStatus,
-  httpStatusOfNativeStatus,
-  type NativeStatus,
-  nativeStatuses,
-  nativeStatusFor,
-} from "./native-status.js";
-export { googleStatusOfReason, parseGeminiError } from "./parse-gemini-error.js";
 export { openAIStatusOfKind, parseOpenAIError } from "./parse-openai-error.js";
 export {
   type KeyRedactor,

@@ -8,7 +8,5 @@ export {
   upstreamDiagnosticsSchema,
 } from "./gateway-error.js";
 export { type GatewayStatus, gatewayStatusSchema } from "./gateway-status.js";
-export { type NativeErrorBody, nativeErrorBodySchema } from "./native-envelope.js";
-export { type NativeStatus, nativeStatusSchema } from "./native-status.js";
 export { type StandardErrorBody, standardErrorBodySchema } from "./standard-envelope.js";
 export { type UploadErrorBody, uploadErrorBodySchema } from "./upload-envelope.js";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readApiReference } from "../test/fixtures.js";
 import { gatewayStatuses } from "./gateway-status.js";
-import { nativeStatuses } from "./native-status.js";
 import { standardErrorTypes } from "./standard-error-type.js";
 
 // The API reference (docs/api-reference.md, from docs/api-reference.md), Errors, "Status and type pairs",
@@ -21,7 +20,6 @@ const specRows = [
 
 // What this package fills the blank cells with (README, "Choices where the spec is silent").
 const chosenStandardType: Record<number, string> = { 503: "service_unavailable" };
-const chosenNativeStatus: Record<number, string> = { 413: "INVALID_ARGUMENT" };
 
 describe("the tables equal docs/api-reference.md's status table", () => {
   it("has exactly the spec's statuses, in its order", () => {
@@ -32,16 +30,9 @@ describe("the tables equal docs/api-reference.md's status table", () => {
     expect(standardErrorTypes[http]).toBe(type || chosenStandardType[http]);
   });
 
-  it.each(specRows)("native status of $http", ({ http, native }) => {
-    expect(nativeStatuses[http]).toBe(native || chosenNativeStatus[http]);
-  });
-
   it("fills exactly the blank cells with a choice", () => {
     expect(Object.keys(chosenStandardType).map(Number)).toEqual(
       specRows.filter((row) => row.type === "").map((row) => row.http),
-    );
-    expect(Object.keys(chosenNativeStatus).map(Number)).toEqual(
-      specRows.filter((row) => row.native === "").map((row) => row.http),
     );
   });
 

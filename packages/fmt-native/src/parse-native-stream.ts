@@ -10,7 +10,6 @@ import {
   stringifyJsonKeepingNumbers,
   type Usage,
 } from "@interlingua/core-types";
-import { parseGeminiError } from "@interlingua/errors";
 import { blockedFinishReason } from "./blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
@@ -23,6 +22,7 @@ import {
 import { codeExecutionText } from "./native-code-execution.js";
 import { applyGrounding, nativeGroundingMetadataSchema } from "./native-grounding.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
+import { parseGeminiError } from "./parse-gemini-error.js";
 import {
   createdFromCreateTime,
   parsePromptFeedback,

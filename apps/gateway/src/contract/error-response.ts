@@ -5,6 +5,7 @@ import {
   toGatewayError,
 } from "@interlingua/errors";
 import { renderMessagesError } from "@interlingua/fmt-messages";
+import { renderNativeError } from "@interlingua/fmt-native";
 import type { ErrorStyle } from "./endpoints.ts";
 
 /**
@@ -15,7 +16,7 @@ import type { ErrorStyle } from "./endpoints.ts";
  */
 const RENDER_ERROR: Record<ErrorStyle, (error: GatewayError, requestId: string) => unknown> = {
   standard: (error) => renderError(error, "standard"),
-  native: (error) => renderError(error, "native"),
+  native: (error) => renderNativeError(error),
   messages: (error, requestId) =>
     renderMessagesError(error, {
       requestId,

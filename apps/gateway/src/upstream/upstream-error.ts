@@ -2,11 +2,11 @@ import type { UpstreamProtocol } from "@interlingua/core-types";
 import {
   badGateway,
   type GatewayError,
-  parseGeminiError,
   parseOpenAIError,
   type UpstreamErrorOptions,
 } from "@interlingua/errors";
 import { parseAnthropicError } from "@interlingua/fmt-messages";
+import { parseGeminiError } from "@interlingua/fmt-native";
 import type { UpstreamFailure } from "./upstream-failure.ts";
 
 /** Failures without an upstream body; docs/api-reference.md lists 502 for gateway errors, timeouts included. */
