@@ -14,7 +14,6 @@ export * from "./json-exact.js";
 export * from "./json-patterns.js";
 export * from "./json-value.js";
 export * from "./message.js";
-export * from "./model-catalogue.js";
 export * from "./moved-signature.js";
 export * from "./normalize-stream-events.js";
 export * from "./openapi-to-json-schema.js";
