@@ -17,7 +17,8 @@ import { describe, expect, it } from "vitest";
  *   cache      Gemini context caches the gateway creates
  *   upstream   calling a provider: request preparation, send, first chunk, failures
  *   billing, stream, observe, log, webhooks, queue, files, health, ratelimit, redis, routing,
- *   auth, storage, config   the parts each of those is built from
+ *   auth, storage, config, catalogue   the parts each of those is built from (catalogue: the
+ *              product's model catalogue, which imports no other folder)
  *
  * A folder may import from folders below it, never from one above: a cycle here means a type or
  * function sits in the wrong folder. Files directly under src are one node, "(root)".

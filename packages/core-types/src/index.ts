@@ -15,7 +15,6 @@ export * from "./json-patterns.js";
 export * from "./json-value.js";
 export * from "./logprobs.js";
 export * from "./message.js";
-export * from "./model-catalogue.js";
 export * from "./moved-signature.js";
 export * from "./normalize-stream-events.js";
 export * from "./openapi-to-json-schema.js";

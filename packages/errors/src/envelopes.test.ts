@@ -3,37 +3,20 @@ import { describe, expect, it } from "vitest";
 import { balanceErrorBodySchema, renderBalanceError } from "./balance-envelope.js";
 import { modelNotFound, rateLimited, unavailable } from "./constructors.js";
 import type { GatewayError } from "./gateway-error.js";
-import {
-  anthropicErrorBodySchema,
-  messagesErrorBodySchema,
-  parseMessagesError,
-  renderMessagesError,
-  serviceErrorBodySchema,
-} from "./messages-envelope.js";
-import { messagesErrorTypeFor } from "./messages-error-type.js";
-import { nativeErrorBodySchema, parseNativeError, renderNativeError } from "./native-envelope.js";
 import { errorEnvelopes, renderError } from "./render-error.js";
 import {
   parseStandardError,
   renderStandardError,
   standardErrorBodySchema,
 } from "./standard-envelope.js";
-import { standardErrorTypeFor } from "./standard-error-type.js";
-import { canonicalGatewayError, gatewayError, requestId } from "./testing.js";
+import { gatewayError } from "./testing.js";
 import { parseUploadError, renderUploadError, uploadErrorBodySchema } from "./upload-envelope.js";
 
 const schemas = {
   standard: standardErrorBodySchema,
-  messages: messagesErrorBodySchema,
-  native: nativeErrorBodySchema,
   upload: uploadErrorBodySchema,
   balance: balanceErrorBodySchema,
 };
-
-const messagesOptions = fc.record(
-  { requestId: fc.oneof(requestId, fc.string()), variant: fc.constantFrom("anthropic", "service") },
-  { requiredKeys: [] },
-);
 
 /** What every round trip must keep. */
 const core = (error: GatewayError) => ({
@@ -45,8 +28,8 @@ const core = (error: GatewayError) => ({
 describe("every rendered body passes its envelope's schema", () => {
   it.each(errorEnvelopes)("%s", (envelope) => {
     fc.assert(
-      fc.property(gatewayError, messagesOptions, (error, options) => {
-        const body = renderError(error, envelope, options);
+      fc.property(gatewayError, (error) => {
+        const body = renderError(error, envelope);
         expect(schemas[envelope].parse(body)).toEqual(body);
         // Plain JSON: nothing is lost or added by the wire.
         expect(JSON.parse(JSON.stringify(body))).toEqual(body);
@@ -56,12 +39,8 @@ describe("every rendered body passes its envelope's schema", () => {
 
   it("renderError dispatches to each envelope's renderer", () => {
     fc.assert(
-      fc.property(gatewayError, messagesOptions, (error, options) => {
+      fc.property(gatewayError, (error) => {
         expect(renderError(error, "standard")).toEqual(renderStandardError(error));
-        expect(renderError(error, "messages", options)).toEqual(
-          renderMessagesError(error, options),
-        );
-        expect(renderError(error, "native")).toEqual(renderNativeError(error));
         expect(renderError(error, "upload")).toEqual(renderUploadError(error));
         expect(renderError(error, "balance")).toEqual(renderBalanceError(error));
       }),
@@ -88,47 +67,6 @@ describe("the spec's shapes", () => {
     expect(renderStandardError(error).error).toMatchObject({ code: 404, param: "model" });
   });
 
-  it("messages: Anthropic's body, the message ending with the request id", () => {
-    expect(renderMessagesError(error, { requestId: "req_1" })).toEqual({
-      type: "error",
-      error: {
-        type: "not_found_error",
-        message: `${error.message} (request id: req_1)`,
-      },
-      request_id: "req_1",
-    });
-  });
-
-  it("messages: the service_error pass-through variant", () => {
-    const body = renderMessagesError(error, { variant: "service", requestId: "req_2" });
-    expect(serviceErrorBodySchema.parse(body)).toEqual({
-      error: {
-        code: "model_not_found",
-        message: `${error.message} (request id: req_2)`,
-        param: "model",
-        type: "service_error",
-      },
-    });
-    expect(renderMessagesError(rateLimited("x"), { variant: "service" }).error).toMatchObject({
-      code: "",
-      param: "",
-    });
-  });
-
-  it("native: Google's status strings, and RetryInfo when a retry delay is known", () => {
-    expect(renderNativeError(rateLimited("quota", { retryAfterSeconds: 34.4 }))).toEqual({
-      error: {
-        code: 429,
-        message: "quota",
-        status: "RESOURCE_EXHAUSTED",
-        details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "35s" }],
-      },
-    });
-    expect(renderNativeError(error)).toEqual({
-      error: { code: 404, message: error.message, status: "NOT_FOUND" },
-    });
-  });
-
   it("upload: code only on 429", () => {
     expect(renderUploadError(rateLimited("slow"))).toEqual({
       error: { message: "slow", type: "rate_limit_error", code: 429 },
@@ -143,17 +81,6 @@ describe("the spec's shapes", () => {
       success: false,
       message: "token record missing",
     });
-  });
-
-  it("falls back by class for statuses outside the table", () => {
-    const teapot = { status: 418, type: "x", message: "m" } as GatewayError;
-    const timeout = { status: 504, type: "x", message: "m" } as GatewayError;
-    expect(renderNativeError(teapot).error.status).toBe("INVALID_ARGUMENT");
-    expect(renderNativeError(timeout).error.status).toBe("DEADLINE_EXCEEDED");
-    expect(anthropicErrorBodySchema.parse(renderMessagesError(teapot)).error.type).toBe(
-      "invalid_request_error",
-    );
-    expect(renderMessagesError(timeout).error.type).toBe("timeout_error");
   });
 });
 
@@ -186,95 +113,10 @@ describe("parse(render(e)) keeps status, type and message", () => {
       }),
     );
   });
-
-  // The native and messages bodies carry no standard type: it comes back as the type of the
-  // status, which is the error's own type for every error the constructors build.
-  it("native: status, message and retry delay exactly; type as the status's", () => {
-    fc.assert(
-      fc.property(gatewayError, fc.integer({ min: 100, max: 599 }), (error, httpStatus) => {
-        const parsed = parseNativeError(httpStatus, renderNativeError(error));
-        expect(parsed.status).toBe(error.status);
-        expect(parsed.message).toBe(error.message);
-        expect(parsed.type).toBe(standardErrorTypeFor(error.status));
-        expect(parsed.retryAfterSeconds).toBe(
-          error.retryAfterSeconds === undefined ? undefined : Math.ceil(error.retryAfterSeconds),
-        );
-      }),
-    );
-  });
-
-  it("native: exactly, for constructor-built errors", () => {
-    fc.assert(
-      fc.property(canonicalGatewayError, (error) => {
-        expect(core(parseNativeError(error.status, renderNativeError(error)))).toEqual(core(error));
-      }),
-    );
-  });
-
-  it("messages, both variants, with a request id: exactly, for constructor-built errors", () => {
-    fc.assert(
-      fc.property(
-        canonicalGatewayError,
-        fc.constantFrom("anthropic" as const, "service" as const),
-        requestId,
-        (error, variant, id) => {
-          const body = renderMessagesError(error, { variant, requestId: id });
-          expect(core(parseMessagesError(error.status, body))).toEqual(core(error));
-        },
-      ),
-    );
-  });
-
-  it("messages, with any request id not itself holding the suffix marker", () => {
-    fc.assert(
-      fc.property(
-        canonicalGatewayError,
-        fc.string().filter((id) => !id.includes(" (request id: ")),
-        (error, id) => {
-          const body = renderMessagesError(error, { requestId: id });
-          expect(parseMessagesError(error.status, body).message).toBe(error.message);
-        },
-      ),
-    );
-  });
-
-  it("messages, without a request id: exactly, unless the message itself ends like one", () => {
-    fc.assert(
-      fc.property(canonicalGatewayError, (error) => {
-        fc.pre(!/ \(request id: .*\)$/s.test(error.message));
-        expect(core(parseMessagesError(error.status, renderMessagesError(error)))).toEqual(
-          core(error),
-        );
-      }),
-    );
-  });
-
-  it("messages, service variant: code and param too", () => {
-    fc.assert(
-      fc.property(gatewayError, requestId, (error, id) => {
-        const body = renderMessagesError(error, { variant: "service", requestId: id });
-        const parsed = parseMessagesError(error.status, body);
-        expect([parsed.code, parsed.param]).toEqual([error.code, error.param]);
-      }),
-    );
-  });
-
-  it("messages, in a 200 stream (no HTTP status): the Anthropic type survives, and so does the status but for 502 and 413", () => {
-    fc.assert(
-      fc.property(canonicalGatewayError, requestId, (error, id) => {
-        const parsed = parseMessagesError(200, renderMessagesError(error, { requestId: id }));
-        expect(messagesErrorTypeFor(parsed.status)).toBe(messagesErrorTypeFor(error.status));
-        // 502 shares api_error with 500, and 413 invalid_request_error with 400 (docs/api-reference.md's rows).
-        const shared: Record<number, number> = { 502: 500, 413: 400 };
-        expect(parsed.status).toBe(shared[error.status] ?? error.status);
-        expect(parsed.message).toBe(error.message);
-      }),
-    );
-  });
 });
 
 describe("parsers of the gateway's own bodies never throw", () => {
-  const parsers = [parseStandardError, parseMessagesError, parseNativeError, parseUploadError];
+  const parsers = [parseStandardError, parseUploadError];
   it.each(parsers)("%o", (parse) => {
     fc.assert(
       fc.property(fc.integer(), fc.oneof(fc.anything(), fc.json(), fc.string()), (status, body) => {
@@ -295,20 +137,6 @@ describe("bodies from elsewhere", () => {
       status: 404,
       type: "not_found_error",
       message: "gone",
-    });
-  });
-
-  it("native: a body without a code takes its status string", () => {
-    expect(
-      parseNativeError(200, { error: { message: "m", status: "PERMISSION_DENIED" } }).status,
-    ).toBe(403);
-  });
-
-  it("messages: an unknown body is the HTTP status's default", () => {
-    expect(parseMessagesError(503, "<html>").toJSON()).toEqual({
-      status: 503,
-      type: "service_unavailable",
-      message: "Service unavailable",
     });
   });
 });

@@ -1,9 +1,7 @@
+import { upstreamProtocolSchema } from "@interlingua/core-types";
 import * as z from "zod";
 import { isErrorStatus } from "./gateway-status.js";
 import { standardErrorTypeFor } from "./standard-error-type.js";
-
-export const upstreamProtocolSchema = z.enum(["openai", "anthropic", "gemini", "openai-responses"]);
-export type UpstreamProtocol = z.infer<typeof upstreamProtocolSchema>;
 
 /** What the upstream really sent, for logs only: it is never rendered to a client. */
 export const upstreamDiagnosticsSchema = z.object({

@@ -27,7 +27,6 @@ export {
   type GatewayErrorInit,
   isGatewayError,
   type UpstreamDiagnostics,
-  type UpstreamProtocol,
 } from "./gateway-error.js";
 export {
   type GatewayStatus,
@@ -43,38 +42,7 @@ export {
   invalidFromZod,
   malformedReplyFromZod,
 } from "./invalid-from-zod.js";
-export {
-  type AnthropicErrorBody,
-  type MessagesErrorBody,
-  type MessagesErrorOptions,
-  type MessagesErrorVariant,
-  parseMessagesError,
-  renderMessagesError,
-  type ServiceErrorBody,
-} from "./messages-envelope.js";
-export {
-  gatewayStatusForMessagesErrorType,
-  httpStatusOfMessagesErrorType,
-  type MessagesErrorType,
-  messagesErrorTypeFor,
-  messagesErrorTypes,
-} from "./messages-error-type.js";
-export {
-  type NativeErrorBody,
-  parseNativeError,
-  renderNativeError,
-} from "./native-envelope.js";
-export {
-  httpStatusForNativeStatus,
-  httpStatusOfNativeStatus,
-  type NativeStatus,
-  nativeStatuses,
-  nativeStatusFor,
-} from "./native-status.js";
-export { parseAnthropicError } from "./parse-anthropic-error.js";
-export { googleStatusOfReason, parseGeminiError } from "./parse-gemini-error.js";
 export { openAIStatusOfKind, parseOpenAIError } from "./parse-openai-error.js";
-export { parseUpstreamError } from "./parse-upstream-error.js";
 export {
   type KeyRedactor,
   type KeyRedactorOptions,
@@ -86,7 +54,6 @@ export {
   type ErrorBodies,
   type ErrorEnvelope,
   errorEnvelopes,
-  type RenderErrorOptions,
   renderError,
 } from "./render-error.js";
 export { parseDurationSeconds, parseRetryAfterHeader, retryAfterHeader } from "./retry-delay.js";

@@ -5,21 +5,8 @@ export {
   type GatewayErrorFields,
   gatewayErrorFieldsSchema,
   type UpstreamDiagnostics,
-  type UpstreamProtocol,
   upstreamDiagnosticsSchema,
-  upstreamProtocolSchema,
 } from "./gateway-error.js";
 export { type GatewayStatus, gatewayStatusSchema } from "./gateway-status.js";
-export {
-  type AnthropicErrorBody,
-  anthropicErrorBodySchema,
-  type MessagesErrorBody,
-  messagesErrorBodySchema,
-  type ServiceErrorBody,
-  serviceErrorBodySchema,
-} from "./messages-envelope.js";
-export { type MessagesErrorType, messagesErrorTypeSchema } from "./messages-error-type.js";
-export { type NativeErrorBody, nativeErrorBodySchema } from "./native-envelope.js";
-export { type NativeStatus, nativeStatusSchema } from "./native-status.js";
 export { type StandardErrorBody, standardErrorBodySchema } from "./standard-envelope.js";
 export { type UploadErrorBody, uploadErrorBodySchema } from "./upload-envelope.js";

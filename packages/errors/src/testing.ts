@@ -45,3 +45,49 @@ export const gatewayError: fc.Arbitrary<GatewayError> = fc.oneof(
 
 /** Request ids as the gateway issues them. */
 export const requestId: fc.Arbitrary<string> = fc.stringMatching(/^req_[A-Za-z0-9]{1,24}$/);
+
+/**
+ * Any body an upstream may answer with: any value, JSON, text, and objects shaped like each
+ * provider's error with anything inside. The error readers must never throw on one.
+ */
+export const upstreamErrorBody: fc.Arbitrary<unknown> = fc.oneof(
+  fc.anything({
+    withBoxedValues: true,
+    withMap: true,
+    withSet: true,
+    withNullPrototype: true,
+    withBigInt: true,
+    withDate: true,
+    withTypedArray: true,
+    withSparseArray: true,
+  }),
+  fc.json(),
+  fc.string(),
+  fc.record({ error: fc.anything() }),
+  fc.record({ type: fc.constant("error"), error: fc.anything() }),
+  fc.record({
+    error: fc.record({
+      code: fc.anything(),
+      message: fc.anything(),
+      status: fc.anything(),
+      details: fc.anything(),
+    }),
+  }),
+);
+
+/** Provider API keys in their real shapes (OpenAI, Anthropic, Google), which must never be quoted. */
+export const providerApiKey: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom("sk-", "sk-proj-", "sk-ant-api03-"),
+      fc.stringMatching(/^[A-Za-z0-9_-]{20,60}$/),
+    )
+    .map(([prefix, rest]) => prefix + rest),
+  fc.stringMatching(/^[A-Za-z0-9_-]{35}$/).map((rest) => `AIza${rest}`),
+);
+
+/** A message quoting `key` amid any text, as a provider's error message might. */
+export const messageQuoting = (key: string): fc.Arbitrary<string> =>
+  fc
+    .tuple(fc.string(), fc.constantFrom(" ", ": ", "=", "'", '"', "(", "\n", "key="), fc.string())
+    .map(([before, separator, after]) => `${before}${separator}${key} ${after}`);

@@ -1,5 +1,6 @@
+import type { UpstreamProtocol } from "@interlingua/core-types";
 import { defaultMessageFor } from "./default-message.js";
-import { GatewayError, type UpstreamProtocol } from "./gateway-error.js";
+import { GatewayError } from "./gateway-error.js";
 import { isClientErrorStatus, isErrorStatus } from "./gateway-status.js";
 import { readBody } from "./read-body.js";
 import { redactSecrets } from "./redact-secrets.js";

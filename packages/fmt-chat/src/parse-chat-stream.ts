@@ -7,7 +7,7 @@ import {
   streamCutEvent,
   type Usage,
 } from "@interlingua/core-types";
-import { badGateway, type GatewayError, parseUpstreamError } from "@interlingua/errors";
+import { badGateway, type GatewayError, parseOpenAIError } from "@interlingua/errors";
 import { parseChatLogprobs } from "./chat-logprobs.js";
 import { SIGNED_PART_FORMAT } from "./chat-reasoning-details.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
@@ -109,7 +109,7 @@ export class ChatStreamDecoder {
       chunk = JSON.parse(data);
     } catch {
       this.ended = true;
-      if (message.event === "error") emitError(parseUpstreamError("openai", 200, data), emit);
+      if (message.event === "error") emitError(parseOpenAIError(200, data), emit);
       else emitError(badGateway("Upstream sent a stream chunk that is not JSON"), emit);
       return;
     }
@@ -120,7 +120,7 @@ export class ChatStreamDecoder {
     }
     if (message.event === "error" || chunk.error !== undefined) {
       this.ended = true;
-      emitError(parseUpstreamError("openai", 200, chunk), emit);
+      emitError(parseOpenAIError(200, chunk), emit);
       return;
     }
     if (!this.started) {

@@ -27,6 +27,22 @@ export {
   UNIFIED_TO_MESSAGES_STOP_REASON,
 } from "./map-messages-finish-reason.js";
 export { messages } from "./messages-codec.js";
+export {
+  type AnthropicErrorBody,
+  type MessagesErrorEnvelope,
+  type MessagesErrorOptions,
+  type MessagesErrorVariant,
+  parseMessagesError,
+  renderMessagesError,
+  type ServiceErrorBody,
+} from "./messages-error-envelope.js";
+export {
+  gatewayStatusForMessagesErrorType,
+  httpStatusOfMessagesErrorType,
+  type MessagesErrorType,
+  messagesErrorTypeFor,
+  messagesErrorTypes,
+} from "./messages-error-type.js";
 export { MESSAGES_EXTRAS, MESSAGES_SHAPE_EXTRAS } from "./messages-extras.js";
 export {
   defaultMaxTokens,
@@ -47,6 +63,7 @@ export {
   parseMessagesUsage,
   renderMessagesUsage,
 } from "./messages-usage.js";
+export { parseAnthropicError } from "./parse-anthropic-error.js";
 export { parseMessagesRequest } from "./parse-messages-request.js";
 export { parseMessagesResponse } from "./parse-messages-response.js";
 export { decodeMessagesStream, MessagesStreamDecoder } from "./parse-messages-stream.js";

@@ -2,12 +2,12 @@ import {
   gatewayStatusForMessagesErrorType,
   type MessagesErrorType,
   messagesErrorTypeFor,
-} from "@interlingua/errors";
-import { messagesErrorTypeSchema } from "@interlingua/errors/schemas";
+  messagesErrorTypeSchema,
+} from "./messages-error-type.js";
 
 /*
- * The type <-> status tables are @interlingua/errors' (one table for the whole gateway, so an
- * in-stream error and an HTTP error of the same kind get the same status and type).
+ * The type <-> status tables are the error envelope's (messages-error-type.ts), so an in-stream
+ * error and an HTTP error of the same kind get the same status and type.
  */
 
 /** An in-stream error's Anthropic type -> the gateway status (overloaded_error is 503). */

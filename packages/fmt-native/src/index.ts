@@ -31,6 +31,11 @@ export {
 export { parseNativeUsage, renderNativeUsage } from "./map-native-usage.js";
 export { aliasNativeRequest } from "./native-aliases.js";
 export { native } from "./native-codec.js";
+export {
+  type NativeErrorEnvelope,
+  parseNativeError,
+  renderNativeError,
+} from "./native-error-envelope.js";
 export { parseFunctionResponse, renderFunctionResponse } from "./native-function-response.js";
 export { nativeJsonArrayFraming } from "./native-json-array-frames.js";
 export {
@@ -38,9 +43,17 @@ export {
   nativeRequestFields,
   untranslatedNativeFields,
 } from "./native-request-fields.js";
+export {
+  httpStatusForNativeStatus,
+  httpStatusOfNativeStatus,
+  type NativeStatus,
+  nativeStatuses,
+  nativeStatusFor,
+} from "./native-status.js";
 export { generatedCallId, isGeneratedCallId } from "./native-tool-call-ids.js";
 export { NATIVE_TOOL_NAME_RULE } from "./native-tool-name.js";
 export { orderToolResults } from "./order-tool-results.js";
+export { googleStatusOfReason, parseGeminiError } from "./parse-gemini-error.js";
 export { type ParseNativeRequestOptions, parseNativeRequest } from "./parse-native-request.js";
 export { parseNativeResponse } from "./parse-native-response.js";
 export { decodeNativeStream, NativeStreamDecoder } from "./parse-native-stream.js";

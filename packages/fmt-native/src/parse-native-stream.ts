@@ -10,7 +10,6 @@ import {
   stringifyJsonKeepingNumbers,
   type Usage,
 } from "@interlingua/core-types";
-import { parseUpstreamError } from "@interlingua/errors";
 import { blockedFinishReason } from "./blocked-prompt.js";
 import { parseNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
@@ -24,6 +23,7 @@ import { codeExecutionText } from "./native-code-execution.js";
 import { applyGrounding, nativeGroundingMetadataSchema } from "./native-grounding.js";
 import { parseNativeLogprobs } from "./native-logprobs.js";
 import { generatedCallId } from "./native-tool-call-ids.js";
+import { parseGeminiError } from "./parse-gemini-error.js";
 import {
   createdFromCreateTime,
   parsePromptFeedback,
@@ -207,7 +207,7 @@ export class NativeStreamDecoder {
   }
 
   private errorEvent(status: number, body: unknown): StreamEvent {
-    const error = parseUpstreamError("gemini", status, body);
+    const error = parseGeminiError(status, body);
     const event: StreamEvent = {
       type: "error",
       error: { status: error.status, type: error.type, message: error.message },

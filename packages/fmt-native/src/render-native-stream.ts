@@ -8,13 +8,13 @@ import {
   type StreamEventOf,
   stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
-import { nativeStatusFor } from "@interlingua/errors";
 import { isBlockedFinish } from "./blocked-prompt.js";
 import { renderNativeFinishMessage, renderNativeFinishReason } from "./map-native-finish-reason.js";
 import { renderNativeUsage } from "./map-native-usage.js";
 import type { NativeCandidate, NativePart, NativeResponseWire } from "./native-api.js";
 import { renderGrounding } from "./native-grounding.js";
 import { renderNativeLogprobs } from "./native-logprobs.js";
+import { nativeStatusFor } from "./native-status.js";
 import { isGeneratedCallId } from "./native-tool-call-ids.js";
 import { createTimeOf } from "./parse-native-response.js";
 import { renderPromptFeedback, renderSafetyRating } from "./render-native-response.js";

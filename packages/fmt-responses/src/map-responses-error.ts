@@ -1,5 +1,5 @@
 import type { StreamEventOf } from "@interlingua/core-types";
-import { parseUpstreamError } from "@interlingua/errors";
+import { parseOpenAIError } from "@interlingua/errors";
 
 type CanonicalError = StreamEventOf<"error">["error"];
 
@@ -10,7 +10,7 @@ type CanonicalError = StreamEventOf<"error">["error"];
  * (a client fault keeps its status and code; the upstream account's or server's problem is 502).
  */
 export function errorFromResponsesWire(body: unknown): CanonicalError {
-  const error = parseUpstreamError("openai", 200, body);
+  const error = parseOpenAIError(200, body);
   const out: CanonicalError = { status: error.status, type: error.type, message: error.message };
   if (error.code !== undefined) out.code = error.code;
   return out;

@@ -5,7 +5,7 @@ import { parseResponsesObject } from "./parse-responses-response.js";
 
 /**
  * Parses an OpenAI Responses object (`output[]` items, status, usage) to canonical; an `{error}`
- * body is thrown as the mapped `GatewayError` (an upstream's error, as `parseUpstreamError` reads
+ * body is thrown as the mapped `GatewayError` (an upstream's error, as `parseOpenAIError` reads
  * it).
  */
 export function parseResponsesResponse(wire: unknown): Response {

@@ -211,7 +211,7 @@ function errorsOf(events: readonly StreamEvent[]): ErrorBody[] {
 /**
  * Errors keep status and type (for messages: the Anthropic type the status maps to, and the status
  * that type stands for) and their message. Decoders read an in-stream error as the upstream's and
- * pass it through `parseUpstreamError`, which may prefix a server fault with
+ * pass it through their protocol's error parser, which may prefix a server fault with
  * "Upstream provider error (<status>): ", so the original message must be the whole message or
  * follow that one prefix.
  */

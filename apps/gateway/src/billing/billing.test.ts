@@ -1,6 +1,7 @@
-import { modelCatalogue, type Request, type Usage } from "@interlingua/core-types";
+import type { Request, Usage } from "@interlingua/core-types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { modelCatalogue } from "../catalogue/model-catalogue.ts";
 import { billingSchema } from "../config/config-schema.ts";
 import type { TokenRow } from "../storage/store.ts";
 import { userBalance } from "./balances.ts";

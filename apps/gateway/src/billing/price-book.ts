@@ -1,4 +1,4 @@
-import { canonicalModelId } from "@interlingua/core-types";
+import { canonicalModelId } from "../catalogue/model-catalogue.ts";
 import type { BillingConfig, ModelPrice } from "../config/config-schema.ts";
 import { DEFAULT_PRICES } from "./default-prices.ts";
 

@@ -11,13 +11,9 @@ import {
   planOpenAIResponses,
   stripCacheControl,
 } from "@interlingua/cache-control";
-import {
-  findModel,
-  type Request,
-  type UpstreamProtocol,
-  type Warning,
-} from "@interlingua/core-types";
+import type { Request, UpstreamProtocol, Warning } from "@interlingua/core-types";
 import type { Agent } from "undici";
+import { findModel } from "../catalogue/model-catalogue.ts";
 import type { RequestLog } from "../log/request-log.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import type { CacheRegistry } from "./cache-registry.ts";

@@ -1,8 +1,5 @@
-import {
-  modelCatalogue,
-  type UpstreamProtocol,
-  upstreamProtocolSchema,
-} from "@interlingua/core-types";
+import { type UpstreamProtocol, upstreamProtocolSchema } from "@interlingua/core-types";
+import { modelCatalogue } from "../catalogue/model-catalogue.ts";
 import { type ChannelConfig, channelSchema } from "./config-schema.ts";
 
 /** The key the gateway presents to the built-in simulator (it is not a secret). */

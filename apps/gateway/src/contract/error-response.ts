@@ -1,27 +1,27 @@
 import {
   type GatewayError,
-  type RenderErrorOptions,
   renderError,
   retryAfterHeader,
   toGatewayError,
 } from "@interlingua/errors";
+import { renderMessagesError } from "@interlingua/fmt-messages";
+import { renderNativeError } from "@interlingua/fmt-native";
 import type { ErrorStyle } from "./endpoints.ts";
 
 /**
- * Messages errors come in docs/api-reference.md's two bodies: Anthropic's `{type: error, error: {type,
- * message}}`, which its SDKs read, and the service body, the only one with a `code` (as in
- * `model_not_found`). An error with a machine code takes the service body.
+ * Each endpoint group's error body. Messages errors come in docs/api-reference.md's two bodies:
+ * Anthropic's `{type: error, error: {type, message}}`, which its SDKs read, and the service body,
+ * the only one with a `code` (as in `model_not_found`). An error with a machine code takes the
+ * service body.
  */
-const renderOptions: Record<
-  ErrorStyle,
-  (error: GatewayError, requestId: string) => RenderErrorOptions
-> = {
-  standard: () => ({}),
-  native: () => ({}),
-  messages: (error, requestId) => ({
-    requestId,
-    variant: error.code === undefined ? "anthropic" : "service",
-  }),
+const RENDER_ERROR: Record<ErrorStyle, (error: GatewayError, requestId: string) => unknown> = {
+  standard: (error) => renderError(error, "standard"),
+  native: (error) => renderNativeError(error),
+  messages: (error, requestId) =>
+    renderMessagesError(error, {
+      requestId,
+      variant: error.code === undefined ? "anthropic" : "service",
+    }),
 };
 
 /** An error as the endpoint's own envelope, with Retry-After when the error says when. */
@@ -35,6 +35,6 @@ export function errorResponse(
   const headers: Record<string, string> = { "content-type": "application/json" };
   const retryAfter = retryAfterHeader(error);
   if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
-  const body = renderError(error, style, renderOptions[style](error, requestId));
+  const body = RENDER_ERROR[style](error, requestId);
   return new Response(JSON.stringify(body), { status: error.status, headers });
 }

@@ -1,5 +1,5 @@
-import { findModel } from "@interlingua/core-types";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
+import { findModel } from "../catalogue/model-catalogue.ts";
 import type { ModelRouter } from "../routing/model-router.ts";
 
 export interface OpenAiModel {

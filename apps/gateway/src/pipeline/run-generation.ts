@@ -1,4 +1,4 @@
-import { findModel, type Warning } from "@interlingua/core-types";
+import type { Warning } from "@interlingua/core-types";
 import {
   type GatewayError,
   internalError,
@@ -10,6 +10,7 @@ import {
 import { openCallAccount } from "../billing/call-account.ts";
 import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
+import { findModel } from "../catalogue/model-catalogue.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import { upstreamModelHeader, warningsHeaders } from "../contract/warnings-header.ts";
 import { startGenAiCall } from "../log/gen-ai-span.ts";

@@ -1,4 +1,4 @@
-import { canonicalModelId } from "@interlingua/core-types";
+import { canonicalModelId } from "../catalogue/model-catalogue.ts";
 import type { Channel } from "./channel.ts";
 import { ChannelHealth } from "./channel-health.ts";
 import { ChannelSlots } from "./channel-slots.ts";

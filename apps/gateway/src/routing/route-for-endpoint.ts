@@ -1,10 +1,10 @@
-import { type Endpoint, findModel } from "@interlingua/core-types";
 import {
   type GatewayError,
   invalidRequest,
   modelNotFound,
   permissionDenied,
 } from "@interlingua/errors";
+import { type Endpoint, findModel } from "../catalogue/model-catalogue.ts";
 import type { ModelRoute, ModelRouter } from "./model-router.ts";
 
 /**

@@ -1,3 +1,4 @@
+import { type UpstreamProtocol, upstreamProtocolSchema } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { upstreamFailureToError } from "./upstream-error.ts";
 import { failureFromError, failurePolicy } from "./upstream-failure.ts";
@@ -63,5 +64,38 @@ describe("upstream failures", () => {
       type: "bad_gateway",
       message: "upstream timed out",
     });
+  });
+
+  it("reads each protocol's error body with that protocol's reader", () => {
+    // One body per protocol that only its own reader understands: a 429 whose kind says 402.
+    const bodies: Record<UpstreamProtocol, unknown> = {
+      openai: { error: { message: "no credit", type: "x", code: "insufficient_quota" } },
+      "openai-responses": { error: { message: "no credit", code: "insufficient_quota" } },
+      anthropic: { type: "error", error: { type: "billing_error", message: "no credit" } },
+      gemini: {
+        error: {
+          code: 429,
+          message: "no credit",
+          details: [
+            { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_EXPIRED" },
+          ],
+        },
+      },
+    };
+    for (const protocol of upstreamProtocolSchema.options) {
+      const error = upstreamFailureToError(protocol, {
+        kind: "status",
+        status: 429,
+        body: bodies[protocol],
+        retryAfter: "7",
+      });
+      expect(error.toJSON(), protocol).toEqual({
+        status: 502,
+        type: "bad_gateway",
+        message: "Upstream provider error (429): no credit",
+        retryAfterSeconds: 7,
+      });
+      expect(error.upstream, protocol).toEqual({ protocol, status: 429, body: bodies[protocol] });
+    }
   });
 });

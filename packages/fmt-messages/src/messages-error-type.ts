@@ -1,5 +1,6 @@
+import type { GatewayStatus } from "@interlingua/errors";
+import { isClientErrorStatus, lookupStatus } from "@interlingua/errors/internal";
 import * as z from "zod";
-import { type GatewayStatus, isClientErrorStatus, lookupStatus } from "./gateway-status.js";
 
 /** The error types Anthropic documents for the messages protocol (docs.claude.com/en/api/errors). */
 export const messagesErrorTypeSchema = z.enum([

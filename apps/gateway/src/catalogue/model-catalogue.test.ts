@@ -6,10 +6,10 @@ import {
   modelCatalogue,
   modelFamilyOf,
   modelsForEndpoint,
-} from "./model-catalogue.js";
+} from "./model-catalogue.ts";
 
 // The API reference in the repository (written from docs/api-reference.md; it names every model id).
-const specPath = new URL("../../../docs/api-reference.md", import.meta.url);
+const specPath = new URL("../../../../docs/api-reference.md", import.meta.url);
 
 /** Every backticked model id in the API reference: family tag followed by the rest of the id. */
 function modelIdsInSpec(): Set<string> {

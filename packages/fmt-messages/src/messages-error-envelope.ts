@@ -1,13 +1,11 @@
+import { defaultMessageFor, GatewayError } from "@interlingua/errors";
+import { bodyJson, isErrorStatus } from "@interlingua/errors/internal";
 import * as z from "zod";
-import { defaultMessageFor } from "./default-message.js";
-import { GatewayError } from "./gateway-error.js";
-import { isErrorStatus } from "./gateway-status.js";
 import {
   gatewayStatusForMessagesErrorType,
   messagesErrorTypeFor,
   messagesErrorTypeSchema,
 } from "./messages-error-type.js";
-import { bodyJson } from "./read-body.js";
 import { appendRequestId, splitRequestId } from "./request-id-suffix.js";
 
 /**
@@ -36,8 +34,15 @@ export const serviceErrorBodySchema = z.strictObject({
 });
 export type ServiceErrorBody = z.infer<typeof serviceErrorBodySchema>;
 
-export const messagesErrorBodySchema = z.union([anthropicErrorBodySchema, serviceErrorBodySchema]);
-export type MessagesErrorBody = z.infer<typeof messagesErrorBodySchema>;
+/**
+ * The messages endpoint's error body, either variant: what the gateway answers. Named apart from
+ * `messagesErrorBodySchema`, the wire's in-stream error event that the decoder reads.
+ */
+export const messagesErrorEnvelopeSchema = z.union([
+  anthropicErrorBodySchema,
+  serviceErrorBodySchema,
+]);
+export type MessagesErrorEnvelope = z.infer<typeof messagesErrorEnvelopeSchema>;
 
 export type MessagesErrorVariant = "anthropic" | "service";
 export interface MessagesErrorOptions {
@@ -76,11 +81,11 @@ export function renderMessagesError(
 export function renderMessagesError(
   error: GatewayError,
   options?: MessagesErrorOptions,
-): MessagesErrorBody;
+): MessagesErrorEnvelope;
 export function renderMessagesError(
   error: GatewayError,
   options: MessagesErrorOptions = {},
-): MessagesErrorBody {
+): MessagesErrorEnvelope {
   return options.variant === "service"
     ? renderServiceVariant(error, options.requestId)
     : renderAnthropicVariant(error, options.requestId);

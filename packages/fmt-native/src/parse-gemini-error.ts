@@ -1,19 +1,18 @@
+import type { GatewayError, UpstreamErrorOptions } from "@interlingua/errors";
+import {
+  buildUpstreamError,
+  looseErrorMessage,
+  readBody,
+  tableLookup,
+  type UpstreamErrorReading,
+} from "@interlingua/errors/internal";
 import * as z from "zod";
-import type { GatewayError } from "./gateway-error.js";
-import { looseErrorMessage } from "./loose-error-message.js";
 import {
   googleErrorOf,
   type LenientGoogleError,
   retryAfterFromDetails,
   statusOfGoogleError,
-} from "./native-envelope.js";
-import { readBody } from "./read-body.js";
-import { tableLookup } from "./table-lookup.js";
-import {
-  buildUpstreamError,
-  type UpstreamErrorOptions,
-  type UpstreamErrorReading,
-} from "./upstream-error.js";
+} from "./native-error-envelope.js";
 
 /**
  * google.rpc.ErrorInfo reasons that beat the HTTP status. Google answers a bad key with 400

@@ -1,18 +1,16 @@
+import { defaultMessageFor, GatewayError, parseDurationSeconds } from "@interlingua/errors";
+import { bodyJson, errorStatusSchema, isErrorStatus } from "@interlingua/errors/internal";
 import * as z from "zod";
-import { defaultMessageFor } from "./default-message.js";
-import { GatewayError } from "./gateway-error.js";
-import { errorStatusSchema, isErrorStatus } from "./gateway-status.js";
 import { httpStatusForNativeStatus, nativeStatusFor, nativeStatusSchema } from "./native-status.js";
-import { bodyJson } from "./read-body.js";
-import { parseDurationSeconds } from "./retry-delay.js";
 
 const retryInfoType = "type.googleapis.com/google.rpc.RetryInfo";
 
 /**
- * docs/api-reference.md's native body: `{error: {code, message, status}}`. When the error says when to retry,
+ * docs/api-reference.md's native body: `{error: {code, message, status}}`, what the gateway
+ * answers (`nativeErrorBodySchema` is the wire's error, read from the upstream). When the error says when to retry,
  * Google's own `details: [RetryInfo]` is added, which Google clients already read.
  */
-export const nativeErrorBodySchema = z.strictObject({
+export const nativeErrorEnvelopeSchema = z.strictObject({
   error: z.strictObject({
     code: errorStatusSchema,
     message: z.string(),
@@ -27,9 +25,9 @@ export const nativeErrorBodySchema = z.strictObject({
       .exactOptional(),
   }),
 });
-export type NativeErrorBody = z.infer<typeof nativeErrorBodySchema>;
+export type NativeErrorEnvelope = z.infer<typeof nativeErrorEnvelopeSchema>;
 
-export const renderNativeError = (error: GatewayError): NativeErrorBody => ({
+export const renderNativeError = (error: GatewayError): NativeErrorEnvelope => ({
   error: {
     code: error.status,
     message: error.message,

@@ -1,13 +1,12 @@
-import * as z from "zod";
-import type { GatewayError } from "./gateway-error.js";
-import { looseErrorMessage } from "./loose-error-message.js";
-import { httpStatusOfMessagesErrorType, messagesErrorTypeSchema } from "./messages-error-type.js";
-import { readBody } from "./read-body.js";
+import type { GatewayError, UpstreamErrorOptions } from "@interlingua/errors";
 import {
   buildUpstreamError,
-  type UpstreamErrorOptions,
+  looseErrorMessage,
+  readBody,
   type UpstreamErrorReading,
-} from "./upstream-error.js";
+} from "@interlingua/errors/internal";
+import * as z from "zod";
+import { httpStatusOfMessagesErrorType, messagesErrorTypeSchema } from "./messages-error-type.js";
 
 /** Types that beat the HTTP status: a billing failure is the gateway's account, whatever the code. */
 const overridingTypes: ReadonlySet<string> = new Set(["billing_error"]);

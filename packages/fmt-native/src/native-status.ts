@@ -1,5 +1,6 @@
+import type { GatewayStatus } from "@interlingua/errors";
+import { isClientErrorStatus, lookupStatus } from "@interlingua/errors/internal";
 import * as z from "zod";
-import { type GatewayStatus, isClientErrorStatus, lookupStatus } from "./gateway-status.js";
 
 /**
  * Every `status` string a native (generate-content) error body may carry: Google's canonical

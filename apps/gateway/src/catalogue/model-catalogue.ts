@@ -1,5 +1,5 @@
+import { upstreamProtocolSchema, wireFormatSchema } from "@interlingua/core-types";
 import * as z from "zod";
-import { upstreamProtocolSchema, wireFormatSchema } from "./wire-format.js";
 
 export const modelFamilySchema = z.enum(["txtA", "txtB", "txtC", "txtD", "vidV", "asrW"]);
 export type ModelFamily = z.infer<typeof modelFamilySchema>;
