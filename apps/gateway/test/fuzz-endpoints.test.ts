@@ -639,17 +639,31 @@ interface Outcome {
   text: string;
 }
 
-async function send(c: Case): Promise<Outcome> {
-  const res = await fetch(stack.gateway.url + c.path, {
-    method: c.method,
-    headers: c.headers,
-    // Buffers built by Buffer.concat are fine bodies; their type is only wider.
-    ...(c.body === undefined ? {} : { body: c.body as BodyInit }),
-    signal: AbortSignal.timeout(30_000),
-  });
+async function send(c: Case, retried = false): Promise<Outcome> {
+  let res: Response;
+  try {
+    res = await fetch(stack.gateway.url + c.path, {
+      method: c.method,
+      headers: c.headers,
+      // Buffers built by Buffer.concat are fine bodies; their type is only wider.
+      ...(c.body === undefined ? {} : { body: c.body as BodyInit }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (error) {
+    // A kept-alive socket the server closed as the client reused it (its idle timer, late on a
+    // loaded machine) fails before any answer: the same case is sent once more on a new one. A
+    // case that itself breaks the connection fails again.
+    if (!retried && isClosedSocket(error)) return send(c, true);
+    throw error;
+  }
   const text = await res.text();
   return { status: res.status, text };
 }
+
+const isClosedSocket = (error: unknown): boolean => {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return cause?.code === "UND_ERR_SOCKET";
+};
 
 /** What is wrong with one answer, if anything. */
 function problem(target: Target, c: Case, o: Outcome): string | undefined {

@@ -263,14 +263,16 @@ describe.each(drivers)("durable tasks (%s)", (driver) => {
 describe("step leases (issue 27, point 3)", () => {
   it("a step in flight renews its short lease: another instance's sweep leaves it alone", async () => {
     const [databaseUrl, sim] = await Promise.all([sharedDatabase("sqlite"), sharedSim()]);
-    const lease = { ...FAST_TASKS, stepLeaseMs: 300 };
+    // A lease a loaded machine's pauses (a soak run lost a 300 ms one) cannot outlast, still
+    // well under the step: renewed every 500 ms, it would lapse only after 1.5 s without one.
+    const lease = { ...FAST_TASKS, stepLeaseMs: 1_500 };
     const a = await gatewayOn(databaseUrl, sim, { tasks: lease });
-    // B looks for due tasks every 50 ms: without renewals it would take the task over at 300 ms
+    // B looks for due tasks every 50 ms: without renewals it would take the task over at 1.5 s
     // and call the upstream a second time.
     const b = await gatewayOn(databaseUrl, sim, { tasks: { ...lease, sweepIntervalMs: 50 } });
-    const prompt = "slow one [[fault:latency=1500]]";
+    const prompt = "slow one [[fault:latency=5000]]";
     const id = await submitAt(a.url, "/v1/images/generations", { model: "txtA-image-2", prompt });
-    const done = await settledAt(a.url, id, { timeoutMs: 10_000 });
+    const done = await settledAt(a.url, id, { timeoutMs: 20_000 });
     expect(done.status).toBe("completed");
     const calls = sim.requests.filter(
       (r) => r.path === "/v1/images/generations" && JSON.stringify(r.body).includes("slow one"),
