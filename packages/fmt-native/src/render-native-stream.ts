@@ -109,7 +109,11 @@ export class NativeStreamEncoder {
   }
 
   private emitEvent(event: StreamEvent, emit: (message: SseMessage) => void): void {
-    if (event.type !== "prompt-feedback" && event.type !== "response-start" && "index" in event) {
+    // Content, logprobs included, makes a candidate: the finish is then not a blocked prompt's.
+    if (
+      (event.type !== "prompt-feedback" && event.type !== "response-start" && "index" in event) ||
+      event.type === "logprobs"
+    ) {
       this.sawContent = true;
     }
     switch (event.type) {
