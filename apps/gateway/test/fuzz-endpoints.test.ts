@@ -639,7 +639,10 @@ interface Outcome {
   text: string;
 }
 
-async function send(c: Case, retried = false): Promise<Outcome> {
+/** One case's answer (`cases.map(send)`: the index must never reach `retried`). */
+const send = (c: Case): Promise<Outcome> => sendOnce(c, false);
+
+async function sendOnce(c: Case, retried: boolean): Promise<Outcome> {
   let res: Response;
   try {
     res = await fetch(stack.gateway.url + c.path, {
@@ -653,7 +656,7 @@ async function send(c: Case, retried = false): Promise<Outcome> {
     // A kept-alive socket the server closed as the client reused it (its idle timer, late on a
     // loaded machine) fails before any answer: the same case is sent once more on a new one. A
     // case that itself breaks the connection fails again.
-    if (!retried && isClosedSocket(error)) return send(c, true);
+    if (!retried && isClosedSocket(error)) return sendOnce(c, true);
     throw error;
   }
   const text = await res.text();
