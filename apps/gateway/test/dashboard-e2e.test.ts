@@ -192,7 +192,8 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser", () => {
     await page.getByRole("button", { name: "Save limits" }).click();
     await keyRow.filter({ hasText: "30 rpm" }).waitFor();
     await keyRow.getByRole("button", { name: "Disable" }).click();
-    await keyRow.filter({ hasText: "disabled" }).waitFor();
+    // The status attribute, not the row's text: "Disable" + "Delete" reads as "disabled".
+    await page.locator('tr[data-key-name="e2e-key"][data-status="disabled"]').waitFor();
     const disabled = await postJson(
       `${base}/v1/chat/completions`,
       { model: "txtA-5", messages: [{ role: "user", content: "disabled?" }] },
@@ -200,7 +201,7 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser", () => {
     );
     expect(disabled.status).toBe(401);
     await keyRow.getByRole("button", { name: "Enable" }).click();
-    await keyRow.filter({ hasText: "active" }).waitFor();
+    await page.locator('tr[data-key-name="e2e-key"][data-status="active"]').waitFor();
 
     // Revoke the key: it disappears and the gateway refuses it.
     await keyRow.getByRole("button", { name: "Delete" }).click();

@@ -230,7 +230,7 @@ export function KeysView() {
             </thead>
             <tbody>
               {list.data?.items.map((t) => (
-                <tr key={t.id} data-key-name={t.name}>
+                <tr key={t.id} data-key-name={t.name} data-status={t.status}>
                   <td>{t.name}</td>
                   <td>
                     <code>{t.key_hint}</code>
