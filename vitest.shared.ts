@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -18,19 +20,50 @@ function chooseSeed(): number {
     return seed;
   }
   // `test:random` is the bounded random-seed run `pnpm test` adds beside the fixed-seed one.
-  const random =
-    asked === "random" ||
-    // biome-ignore lint/suspicious/noUndeclaredEnvVars: pnpm sets it to the script it runs.
-    process.env["npm_lifecycle_event"] === "test:random";
+  const random = asked === "random" || randomRun;
   if (!random && process.env["CI"]) return CI_SEED;
   return Math.floor(Math.random() * 2 ** 31);
 }
 
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: pnpm sets it to the script it runs.
+const randomRun = process.env["npm_lifecycle_event"] === "test:random";
 const seed = chooseSeed();
 // Printed once per package run, so a failure found on a random seed can be replayed exactly.
 console.log(`fast-check seed ${seed} (replay with FC_SEED=${seed})`);
 
 const setup = fileURLToPath(new URL("./scripts/test/fast-check-seed.ts", import.meta.url));
+
+/** A test file that runs properties: fast-check itself, or a package's `testing` laws. */
+const PROPERTY_FILE = /from "fast-check"|testing(?:\.[jt]s)?"/;
+
+/**
+ * The random-seed run repeats only the files that hold properties: the rest would run the same
+ * examples again, and import time was most of what the second run cost.
+ */
+function propertyFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (at: string) => {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = readdirSync(at, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules" && entry.name !== "dist") walk(path);
+      } else if (
+        entry.name.endsWith(".test.ts") &&
+        PROPERTY_FILE.test(readFileSync(path, "utf8"))
+      ) {
+        found.push(path.slice(dir.length + 1));
+      }
+    }
+  };
+  for (const top of ["src", "test"]) walk(join(dir, top));
+  return found;
+}
 
 export interface SharedOptions {
   /**
@@ -56,6 +89,7 @@ export function sharedConfig(options: SharedOptions = {}) {
       testTimeout: 60_000,
       hookTimeout: 60_000,
       isolate: options.isolate ?? true,
+      ...(randomRun ? { include: propertyFiles(process.cwd()) } : {}),
       ...(options.maxWorkers === undefined ? {} : { maxWorkers: options.maxWorkers }),
     },
   });

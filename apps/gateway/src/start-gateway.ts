@@ -105,9 +105,11 @@ export const DEFAULT_BREAKER = {
   maxCooldownMs: 30_000,
   minSources: 2,
 };
+/** How long an idle client connection is kept open (load balancers idle out at 60 s). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /**
  * After its client left, a stream is read on only briefly (its usage may be a frame away), then
- * cancelled: the upstream must stop within a second, freeing its connection (issue 15, item 4).
+ * cancelled: the upstream must stop within a second, freeing its connection.
  */
 export const DEFAULT_DRAIN: DrainLimits = { maxMs: 500, maxBytes: 1024 * 1024 };
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
@@ -264,6 +266,10 @@ export async function startGateway(
     },
     generationListener(services, getRequestListener(writeRelaysDirectly(app.fetch))),
   );
+  // Longer than any client pool's idle time (undici keeps a socket until the server's hint less
+  // 2 s): with Node's 5 s, an event-loop pause let the close timer beat a request already sent
+  // on the idle socket, and the client saw ECONNRESET. Shutdown closes idle sockets itself.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   answerClientErrors(server);
   const openRequests = trackOpenRequests(server);
   const { host, port } = effective.listen;
