@@ -119,7 +119,8 @@ export async function checkChannel(config: ChannelConfig, timeoutMs: number): Pr
         // Gemini answers a bad key with 400 API_KEY_INVALID, not 401.
         const text = status === 400 ? await response.body.text() : "";
         if (/API_KEY_INVALID|API key not valid/i.test(text)) status = 401;
-        if (!response.body.bodyUsed) response.body.destroy();
+        // Read off (not destroyed: that would raise an abort nobody listens for).
+        if (!response.body.bodyUsed) await response.body.dump();
       } catch (error) {
         const detail = `unreachable: ${config.base_url}: ${unanswered(error, signal)}`;
         return { name, ok: false, detail };
