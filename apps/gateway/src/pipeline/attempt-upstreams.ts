@@ -25,8 +25,6 @@ import { failureFromError, type UpstreamFailure } from "../upstream/upstream-fai
 import type { ClientCall, ParsedGeneration } from "./generation-request.ts";
 import { thrownRefusal } from "./thrown-refusal.ts";
 
-export type { AttemptRecord };
-
 interface CommittedBase {
   candidate: RouteCandidate;
   prepared: PreparedUpstreamRequest;
