@@ -355,6 +355,9 @@ describe("POST /v1/audio/speech streaming", () => {
           base_url: `http://127.0.0.1:${port}`,
           api_key: "slow-key",
           models: { [TTS]: "tts-upstream" },
+          // One connection: a second call waits in line, briefly (audio takes slots as chat does).
+          max_connections: 1,
+          queue_timeout_ms: 300,
         },
       ],
     });
@@ -407,5 +410,38 @@ describe("POST /v1/audio/speech streaming", () => {
     expect(rows[0]!.credits).toBe(
       creditsFor(slow.gateway.services.prices.ratesOrFree(TTS), { characters: 9 }),
     );
+  });
+
+  it("holds the channel's connection while audio streams: a call past it gets 503", async () => {
+    const speech = (signal?: AbortSignal) =>
+      fetch(`${slow.gateway.url}/v1/audio/speech`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...auth(KEY) },
+        body: JSON.stringify({ model: TTS, input: "hold", voice: "fable", response_format: "wav" }),
+        ...(signal === undefined ? {} : { signal }),
+      });
+    const inUse = () => slow.gateway.services.router.slots.inUse().get("slow") ?? 0;
+    const streaming = new AbortController();
+    const first = await speech(streaming.signal);
+    expect(first.status).toBe(200);
+    await first.body!.getReader().read();
+    expect(inUse()).toBe(1);
+
+    const refused = await speech();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /in use \(waited 300 ms\)/,
+    );
+
+    // The client leaves: the relay ends, the upstream body closes, the connection is free.
+    streaming.abort();
+    const deadline = Date.now() + 3000;
+    while (inUse() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(inUse()).toBe(0);
+    const again = new AbortController();
+    const next = await speech(again.signal);
+    expect(next.status).toBe(200);
+    again.abort();
   });
 });

@@ -1,21 +1,12 @@
-import { GatewayError } from "@interlingua/errors";
+import type { GatewayError } from "@interlingua/errors";
 import type { Dispatcher, FormData } from "undici";
-import { type AttemptRecord, attemptRecorder } from "../pipeline/attempt-upstreams.ts";
-import { breakerKey } from "../routing/circuit-breaker.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import { PROTOCOLS } from "../upstream/protocols.ts";
-import type { UpstreamBody } from "../upstream/send-upstream.ts";
-import { noChannelAvailable, upstreamFailureToError } from "../upstream/upstream-error.ts";
-import {
-  failureFromError,
-  failurePolicy,
-  statusFailure,
-  type UpstreamFailure,
-} from "../upstream/upstream-failure.ts";
-
-/** The most of an upstream error body read: enough for any real error object. */
-const ERROR_BODY_LIMIT = 64 * 1024;
+import type { AttemptRecord } from "../upstream/attempt-record.ts";
+import { type ChannelTry, callChannel } from "../upstream/call-channel.ts";
+import { requestChannel } from "../upstream/channel-request.ts";
+import { ERROR_BODY_LIMIT, type UpstreamBody } from "../upstream/send-upstream.ts";
+import { failureFromError, statusFailure } from "../upstream/upstream-failure.ts";
 
 /** What to send to one channel: built per attempt (the model id and key differ per channel). */
 export interface AudioUpstreamRequest {
@@ -29,7 +20,7 @@ export interface AudioReply {
   readonly status: number;
   /** The reply's media type, as the upstream declared it. */
   readonly contentType: string | undefined;
-  /** Open: the caller streams or reads it, and destroys it if it stops early. */
+  /** Open: the caller streams or reads it, and destroys it if it stops early (its slot frees then). */
   readonly body: UpstreamBody;
 }
 
@@ -38,8 +29,8 @@ export type AudioUpstreamResult =
   | { ok: false; error: GatewayError; clientGone: boolean };
 
 /**
- * Fails over like the generation pipeline: the next channel only on a network error, timeout or
- * channel-fault status; other 4xx are the caller's and final.
+ * An audio call over the model's channels (`callChannel`): the next channel only on a network
+ * error, timeout or channel-fault status; other 4xx are the caller's and final.
  */
 export async function callAudioUpstreams(
   services: GatewayServices,
@@ -51,77 +42,41 @@ export async function callAudioUpstreams(
   /** Who the call is for (the token id): one caller alone cannot open a circuit. */
   source: string,
 ): Promise<AudioUpstreamResult> {
-  const breaker = services.router.breaker;
-  let lastError: GatewayError | undefined;
-  for (const candidate of candidates) {
-    if (signal.aborted) break;
-    const record = attemptRecorder(attempts, candidate.channel.name);
-    const name = breakerKey(candidate.channel.name, candidate.upstreamModel);
-    if (!breaker.tryAcquire(name)) {
-      record("skipped-open-circuit");
-      continue;
-    }
-    const request = await build(candidate);
-    const started = performance.now();
-    const sent = await send(services, candidate, path, request, signal);
-    const elapsed = Math.round(performance.now() - started);
-    if (sent.ok) {
-      breaker.onSuccess(name);
-      services.router.health.record(candidate.channel.name, true, elapsed);
-      record("ok");
-      const { status, body, contentType } = sent;
-      return { ok: true, reply: { candidate, status, body, contentType } };
-    }
-    const failure = sent.failure;
-    record(failure.kind, failure.kind === "status" ? failure.status : undefined);
-    // A call the client abandoned says nothing about the channel.
-    if (signal.aborted) break;
-    const policy = failurePolicy(failure);
-    if (policy.health === "unhealthy") breaker.onFailure(name, source);
-    else if (policy.health === "alive") breaker.onSuccess(name);
-    services.router.health.record(candidate.channel.name, policy.health !== "unhealthy", elapsed);
-    lastError = upstreamFailureToError("openai", failure);
-    if (!policy.retry) break;
-  }
-  if (signal.aborted) {
-    // Logged and recorded like a generation whose client left (nobody reads this answer).
-    const gone = new GatewayError({ status: 499, message: "the client closed the connection" });
-    return { ok: false, error: gone, clientGone: true };
-  }
-  return { ok: false, error: lastError ?? noChannelAvailable(), clientGone: false };
+  const result = await callChannel(
+    { router: services.router, candidates, attempts, signal, source },
+    {
+      attempt: async (candidate, { traced }) => {
+        const request = await build(candidate);
+        return traced(() => send(services.agent, candidate, path, request, signal));
+      },
+    },
+  );
+  return result.ok ? { ok: true, reply: result.value } : result;
 }
 
 async function send(
-  services: GatewayServices,
+  agent: Dispatcher,
   candidate: RouteCandidate,
   path: string,
   request: AudioUpstreamRequest,
   signal: AbortSignal,
-): Promise<
-  | { ok: true; status: number; body: UpstreamBody; contentType: string | undefined }
-  | { ok: false; failure: UpstreamFailure }
-> {
-  const { channel } = candidate;
+): Promise<ChannelTry<AudioReply>> {
   let response: Dispatcher.ResponseData;
   try {
-    response = await services.agent.request({
-      origin: channel.origin,
-      path: channel.basePath + path,
-      method: "POST",
-      headers: { ...request.headers, ...PROTOCOLS[channel.protocol].headers(channel.apiKey) },
-      body: request.body,
-      signal,
-    });
+    // The client's signal stays on the call: its leaving also ends a body being relayed.
+    response = await requestChannel(agent, candidate.channel, { path, ...request }, signal);
   } catch (error) {
-    return { ok: false, failure: failureFromError(error) };
+    return { kind: "failed", failure: failureFromError(error) };
   }
   if (response.statusCode >= 200 && response.statusCode < 300) {
     const type = response.headers["content-type"];
     const contentType = Array.isArray(type) ? type[0] : type;
-    return { ok: true, status: response.statusCode, body: response.body, contentType };
+    const { statusCode: status, body } = response;
+    return { kind: "ok", value: { candidate, status, body, contentType }, held: body };
   }
   const text = await readCapped(response.body, ERROR_BODY_LIMIT);
-  return { ok: false, failure: statusFailure(response.statusCode, response.headers, text ?? "") };
+  const failure = statusFailure(response.statusCode, response.headers, text ?? "");
+  return { kind: "failed", failure };
 }
 
 /**

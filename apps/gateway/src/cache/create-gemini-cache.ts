@@ -1,8 +1,7 @@
 import type { NativeCachedContentCreate } from "@interlingua/cache-control";
 import type { Agent } from "undici";
-import { request } from "undici";
 import type { Channel } from "../routing/channel.ts";
-import { PROTOCOLS } from "../upstream/protocols.ts";
+import { requestChannel } from "../upstream/channel-request.ts";
 import type { CacheCreation, CacheEntry } from "./cache-registry.ts";
 
 export interface CreatedCache {
@@ -24,13 +23,12 @@ export async function createGeminiCache(
   now: number,
 ): Promise<CacheCreation<CreatedCache>> {
   try {
-    const response = await request(`${channel.baseUrl}/v1beta/cachedContents`, {
-      method: "POST",
-      dispatcher: agent,
-      headers: { "content-type": "application/json", ...PROTOCOLS.gemini.headers(channel.apiKey) },
+    const response = await requestChannel(agent, channel, {
+      path: "/v1beta/cachedContents",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
-      headersTimeout: CREATE_TIMEOUT_MS,
-      bodyTimeout: CREATE_TIMEOUT_MS,
+      headersTimeoutMs: CREATE_TIMEOUT_MS,
+      bodyTimeoutMs: CREATE_TIMEOUT_MS,
     });
     const text = await response.body.text();
     if (response.statusCode !== 200) return { failed: `status ${response.statusCode}` };

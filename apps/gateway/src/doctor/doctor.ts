@@ -1,7 +1,10 @@
+import { Agent } from "undici";
 import type { ChannelConfig, GatewayConfig } from "../config/config-schema.ts";
 import { bounded } from "../health/bounded.ts";
 import { RedisLink } from "../redis/redis-link.ts";
+import { toChannel } from "../routing/channel.ts";
 import { openStore } from "../storage/open-store.ts";
+import { requestChannel } from "../upstream/channel-request.ts";
 import { PROTOCOLS } from "../upstream/protocols.ts";
 
 // `interlingua doctor`: what a gateway needs before it serves, checked one by one without
@@ -88,35 +91,47 @@ export async function checkRedis(
 /** `base_url` joined with a probe path (a proxy prefix in `base_url` is kept). */
 const joined = (base: string, path: string) => base.replace(/\/+$/, "") + path;
 
-export async function checkChannel(
-  channel: ChannelConfig,
-  timeoutMs: number,
-): Promise<CheckResult> {
-  const name = `channel ${channel.name}`;
-  const protocol = PROTOCOLS[channel.protocol];
+/**
+ * Why a probe got no answer, worded as when the probes went through `fetch` (operators' scripts
+ * may match it): a network error as `fetch failed (<cause>)`, the timeout as its own message.
+ */
+const unanswered = (error: unknown, signal: AbortSignal): string =>
+  signal.aborted ? reason(error) : `fetch failed (${reason(error)})`;
+
+export async function checkChannel(config: ChannelConfig, timeoutMs: number): Promise<CheckResult> {
+  const name = `channel ${config.name}`;
+  const protocol = PROTOCOLS[config.protocol];
+  // No services exist yet: the probes go out over a channel of the config entry's own, and a
+  // dispatcher that lives as long as this check.
+  const channel = toChannel(config);
+  const agent = new Agent();
   let status = 0;
   let url = "";
+  let ms = 0;
   const started = performance.now();
-  for (const path of protocol.probes) {
-    url = joined(channel.base_url, path);
-    try {
-      const response = await fetch(url, {
-        headers: protocol.headers(channel.api_key),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.status;
-      // Gemini answers a bad key with 400 API_KEY_INVALID, not 401.
-      if (status === 400 && /API_KEY_INVALID|API key not valid/i.test(await response.text())) {
-        status = 401;
+  try {
+    for (const path of protocol.probes) {
+      url = joined(config.base_url, path);
+      const signal = AbortSignal.timeout(timeoutMs);
+      try {
+        const response = await requestChannel(agent, channel, { method: "GET", path }, signal);
+        status = response.statusCode;
+        // Gemini answers a bad key with 400 API_KEY_INVALID, not 401.
+        const text = status === 400 ? await response.body.text() : "";
+        if (/API_KEY_INVALID|API key not valid/i.test(text)) status = 401;
+        // Read off (not destroyed: that would raise an abort nobody listens for).
+        if (!response.body.bodyUsed) await response.body.dump();
+      } catch (error) {
+        const detail = `unreachable: ${config.base_url}: ${unanswered(error, signal)}`;
+        return { name, ok: false, detail };
       }
-      if (!response.bodyUsed) await response.body?.cancel();
-    } catch (error) {
-      return { name, ok: false, detail: `unreachable: ${channel.base_url}: ${reason(error)}` };
+      if (status !== 404) break;
     }
-    if (status !== 404) break;
+    ms = Math.round(performance.now() - started);
+  } finally {
+    await agent.destroy().catch(() => {});
   }
-  const ms = Math.round(performance.now() - started);
-  const where = `${channel.protocol} ${channel.base_url}`;
+  const where = `${config.protocol} ${config.base_url}`;
   if (status >= 200 && status < 300) {
     return { name, ok: true, detail: `${where}: key accepted (HTTP ${status}, ${ms} ms)` };
   }

@@ -24,7 +24,8 @@ import {
   storedBody,
 } from "../responses/record-response.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import { type AttemptRecord, attemptUpstreams } from "./attempt-upstreams.ts";
+import type { AttemptRecord } from "../upstream/attempt-record.ts";
+import { attemptUpstreams } from "./attempt-upstreams.ts";
 import { fillContext } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 import { inlineFiles, namesFiles } from "./inline-files.ts";

@@ -1,7 +1,6 @@
-import type { Agent } from "undici";
-import { withTraceHeaders } from "../log/trace-context.ts";
+import type { Agent, Dispatcher } from "undici";
 import type { Channel } from "../routing/channel.ts";
-import { PROTOCOLS } from "../upstream/protocols.ts";
+import { requestChannel, requestForeignUrl } from "../upstream/channel-request.ts";
 
 // The runner's upstream calls: one JSON request to a channel, or one bounded download. Unlike the
 // request path there is no client waiting and no stream: a reply is read whole (bounded), and a
@@ -86,16 +85,14 @@ export async function callJson(
 ): Promise<CallResult<unknown>> {
   const headers: Record<string, string> = {
     accept: "application/json",
-    ...PROTOCOLS[channel.protocol].headers(channel.apiKey),
     ...(spec.body === undefined ? {} : { "content-type": "application/json" }),
   };
-  let response: Awaited<ReturnType<Agent["request"]>>;
+  let response: Dispatcher.ResponseData;
   try {
-    response = await agent.request({
-      origin: channel.origin,
-      path: channel.basePath + spec.path,
+    response = await requestChannel(agent, channel, {
       method: spec.method,
-      headers: withTraceHeaders(headers),
+      path: spec.path,
+      headers,
       ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
     });
   } catch (error) {
@@ -153,17 +150,18 @@ export async function openDownload(
   } catch {
     return { ok: false, transient: false, message: "result URL is not a URL" };
   }
-  let response: Awaited<ReturnType<Agent["request"]>>;
+  let response: Dispatcher.ResponseData;
   // Gemini's file download answers with a redirect to storage; the key goes to its origin only.
   for (let hop = 0; ; hop++) {
     const own = channel !== undefined && target.origin === channel.origin;
     try {
-      response = await agent.request({
-        origin: target.origin,
-        path: target.pathname + target.search,
-        method: "GET",
-        headers: own ? PROTOCOLS[channel.protocol].headers(channel.apiKey) : {},
-      });
+      response = await (own
+        ? requestChannel(agent, channel, {
+            method: "GET",
+            path: target.pathname + target.search,
+            fromOrigin: true,
+          })
+        : requestForeignUrl(agent, target));
     } catch (error) {
       return { ok: false, transient: true, message: bounded(String((error as Error).message)) };
     }

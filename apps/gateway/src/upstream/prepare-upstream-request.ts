@@ -5,6 +5,7 @@ import {
   stripWireCacheControl,
 } from "@interlingua/cache-control";
 import {
+  type ForwardedHeaders,
   lowerClientTools,
   type Request,
   renameTools,
@@ -14,6 +15,7 @@ import {
   type WireFormat,
 } from "@interlingua/core-types";
 import type { RouteCandidate } from "../routing/model-router.ts";
+import type { ChannelAddress } from "./channel-request.ts";
 import { reportUntranslatedFields } from "./client-fields.ts";
 import { withClientDefaults } from "./client-format-defaults.ts";
 import { forwardedHeaders, PROTOCOLS, type UpstreamCallOptions } from "./protocols.ts";
@@ -28,10 +30,14 @@ export interface UpstreamInput {
 }
 
 export interface PreparedUpstreamRequest {
-  /** Where the request goes, as the pooled client takes it (no URL parse per request). */
-  readonly origin: string;
+  /** The channel it goes to: channel-request.ts addresses it and adds the key. */
+  readonly channel: ChannelAddress;
+  /** Under the channel's base path. */
   readonly path: string;
+  /** The request's own headers (content type, accept); not the auth ones. */
   readonly headers: Record<string, string>;
+  /** The client's headers the protocol may pass on. */
+  readonly forwarded: ForwardedHeaders;
   readonly body: string;
   /** The client format equals the upstream protocol: bytes pass through untouched. */
   readonly sameFormat: boolean;
@@ -66,13 +72,13 @@ export function prepareUpstreamRequest(
   const { channel, upstreamModel } = candidate;
   const protocol = PROTOCOLS[channel.protocol];
   const target = {
-    origin: channel.origin,
-    path: channel.basePath + protocol.path(upstreamModel, request.stream),
+    channel,
+    path: protocol.path(upstreamModel, request.stream),
+    forwarded: forwardedHeaders(request.upstream),
   };
   const headers = {
     "content-type": "application/json",
     accept: request.stream ? "text/event-stream" : "application/json",
-    ...protocol.headers(channel.apiKey, forwardedHeaders(request.upstream)),
   };
   const sameFormat = protocol.forwardsClientBody && protocol.format === request.endpoint.format;
   if (sameFormat && planned === undefined) {

@@ -49,10 +49,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const prepared = (path: string): PreparedUpstreamRequest => ({
-  origin,
+const prepared = (path: string, at = origin): PreparedUpstreamRequest => ({
+  channel: { origin: at, basePath: "", protocol: "openai", apiKey: "k" },
   path,
   headers: { "content-type": "application/json" },
+  forwarded: {},
   body: "{}",
   sameFormat: true,
   injectedUsage: false,
@@ -99,7 +100,7 @@ describe("sendUpstreamText", () => {
   });
 
   it("fails a connection that is refused", async () => {
-    const closed = { ...prepared("/ok"), origin: "http://127.0.0.1:1" };
+    const closed = prepared("/ok", "http://127.0.0.1:1");
     const text = await sendUpstreamText(agent, closed);
     expect(text).toMatchObject({ ok: false, failure: { kind: "connection" } });
   });

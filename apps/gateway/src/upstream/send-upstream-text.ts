@@ -1,6 +1,7 @@
 import { type Agent, type Dispatcher, errors } from "undici";
+import { dispatchToChannel } from "./channel-request.ts";
 import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
-import { dispatchOptions, ERROR_BODY_LIMIT, type SendOptions } from "./send-upstream.ts";
+import { channelRequestOf, ERROR_BODY_LIMIT, type SendOptions } from "./send-upstream.ts";
 import { failureFromError, statusFailure, type UpstreamFailure } from "./upstream-failure.ts";
 
 export type UpstreamText =
@@ -22,7 +23,7 @@ export function sendUpstreamText(
   return new Promise((resolve) => {
     const handler = new TextHandler(resolve, options.signal);
     try {
-      agent.dispatch(dispatchOptions(prepared, options), handler);
+      dispatchToChannel(agent, prepared.channel, channelRequestOf(prepared, options), handler);
     } catch (error) {
       handler.fail(error);
     }

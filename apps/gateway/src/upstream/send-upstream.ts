@@ -1,5 +1,5 @@
 import type { Agent, Dispatcher } from "undici";
-import { withTraceHeaders } from "../log/trace-context.ts";
+import { type ChannelRequest, requestChannel } from "./channel-request.ts";
 import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
 import { failureFromError, statusFailure, type UpstreamFailure } from "./upstream-failure.ts";
 
@@ -18,19 +18,17 @@ export interface SendOptions {
 }
 
 /** The POST of `prepared` with the call's timeouts (the signal is each sender's own business). */
-export function dispatchOptions(
+export function channelRequestOf(
   prepared: PreparedUpstreamRequest,
   options: SendOptions,
-): Dispatcher.DispatchOptions {
+): ChannelRequest {
   return {
-    origin: prepared.origin,
     path: prepared.path,
-    method: "POST",
-    // The upstream attempt's span goes along (`traceparent`) when tracing is on.
-    headers: withTraceHeaders(prepared.headers),
+    headers: prepared.headers,
+    forwarded: prepared.forwarded,
     body: prepared.body,
-    ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
-    ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
+    headersTimeoutMs: options.headersTimeoutMs,
+    bodyTimeoutMs: options.bodyTimeoutMs,
   };
 }
 
@@ -47,11 +45,10 @@ export async function sendUpstream(
   prepared: PreparedUpstreamRequest,
   options: SendOptions = {},
 ): Promise<UpstreamReply> {
-  let response: Awaited<ReturnType<Agent["request"]>>;
+  let response: Dispatcher.ResponseData;
   try {
-    const request: Dispatcher.RequestOptions = dispatchOptions(prepared, options);
-    if (options.signal !== undefined) request.signal = options.signal;
-    response = await agent.request(request);
+    const request = channelRequestOf(prepared, options);
+    response = await requestChannel(agent, prepared.channel, request, options.signal);
   } catch (error) {
     return { ok: false, failure: failureFromError(error) };
   }
