@@ -72,9 +72,10 @@ export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices):
 
   app.post("/v1/uploads/images", answersIn("upload"), keyed, async (c: Context<KeyedEnv>) => {
     const source = bodySource(c.req.raw, c.env);
-    // Logged with its cause by the error handler; the client gets the message only.
-    const storeFailed = (err: unknown) =>
-      internalError("failed to store the image", { cause: err });
+    const storeFailed = (err: unknown) => {
+      services.log.error({ requestId: c.get("requestId"), err }, "upload could not be stored");
+      return internalError("failed to store the image");
+    };
     let result: Awaited<ReturnType<typeof receiveImageUpload>>;
     try {
       result = await receiveImageUpload(source, c.req.header("content-type") ?? "", sink, {
