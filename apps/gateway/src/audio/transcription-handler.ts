@@ -1,5 +1,5 @@
 import { openAsBlob } from "node:fs";
-import { badGateway, FIELD_REQUIRED, invalidField, invalidRequest } from "@interlingua/errors";
+import { badGateway, FIELD_REQUIRED, invalidRequest } from "@interlingua/errors";
 import {
   parseTranscriptionFields,
   parseVerboseTranscription,
@@ -55,7 +55,7 @@ export function transcriptionHandler(services: GatewayServices) {
     }
     const file = form.file;
     try {
-      if (file === undefined) throw invalidField(["file"], FIELD_REQUIRED);
+      if (file === undefined) throw invalidRequest(`file: ${FIELD_REQUIRED}`, "file");
       const options = parseTranscriptionFields(form.fields);
       const unknown = checkUnknownFields(
         c.req.raw.headers,

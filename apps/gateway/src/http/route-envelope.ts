@@ -1,5 +1,5 @@
 import { type GatewayError, isGatewayError, toGatewayError } from "@interlingua/errors";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { AppEnv } from "../contract/app-env.ts";
 import { type ErrorFamily, errorResponse } from "../contract/error-response.ts";
 import { logRefused } from "../log/log-refused.ts";
@@ -27,18 +27,10 @@ export const envelopeOf = (path: string): ErrorFamily =>
 export const pathErrorResponse = (path: string, error: GatewayError, requestId: string): Response =>
   errorResponse(envelopeOf(path), error, requestId);
 
-/** For a route whose error body is not its path's (the upload endpoint's own). */
-export const answersIn =
-  (errors: ErrorFamily): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    c.set("errors", errors);
-    await next();
-  };
-
 /**
- * The app's one error handler: routes and middleware throw a GatewayError to refuse, and it is
- * answered here in the route's envelope. Anything else thrown is a bug: logged, answered 500
- * (or a database outage's 503 with Retry-After), in the same envelope.
+ * The app's one error handler: routes and middleware throw a GatewayError to refuse, answered
+ * here in the route's envelope (`errors` on the context, else its path's). Anything else thrown
+ * is a bug: logged, answered 500 in the same envelope.
  */
 export function answerThrown(logger: Logger) {
   return (thrown: Error, c: Context<AppEnv>): Response => {

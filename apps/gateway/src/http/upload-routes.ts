@@ -16,7 +16,6 @@ import {
 import { UPLOAD_BODY_LIMIT, UPLOAD_MAX_BYTES, UPLOAD_TTL_MS } from "../files/upload-limits.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { requireKey } from "./require-key.ts";
-import { answersIn } from "./route-envelope.ts";
 
 /** docs/api-reference.md's upload record, flat (no `{code, data}` wrapper). */
 export interface UploadRecord {
@@ -62,15 +61,19 @@ export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices):
     remove: (key) => services.fileStore.delete(key),
   };
 
+  // The route's refusals take the upload body; a key that could not be checked at all (a
+  // database outage) answers in its path's standard body, as every other path does.
   const keyed = requireKey(services, {
     // Read (and drop) the body first, so the refusal arrives on a connection still in use.
     beforeRefusal: async (c) => {
+      c.set("errors", "upload");
       const end = await drainBody(bodySource(c.req.raw, c.env), UPLOAD_BODY_LIMIT);
       if (end !== "read") c.set("closeConnection", true);
     },
   });
 
-  app.post("/v1/uploads/images", answersIn("upload"), keyed, async (c: Context<KeyedEnv>) => {
+  app.post("/v1/uploads/images", keyed, async (c: Context<KeyedEnv>) => {
+    c.set("errors", "upload");
     const source = bodySource(c.req.raw, c.env);
     const storeFailed = (err: unknown) => {
       services.log.error({ requestId: c.get("requestId"), err }, "upload could not be stored");
