@@ -17,7 +17,7 @@ export interface AudioCall {
   readonly url: URL;
   readonly log: RequestLog;
   elapsed(): number;
-  /** Failed at or after the upstream: logged with the attempts, answered in the standard error body. */
+  /** Failed at or after the upstream: logged with the attempts, answered in the standard body. */
   fail(error: GatewayError, fields: Record<string, unknown>): Response;
   /** The billing side of this call. */
   billing(token: AuthenticatedToken, model: string, gatewayModel: string): MediaCall;

@@ -9,8 +9,8 @@ import { renderNativeError } from "@interlingua/fmt-native";
 import type { ErrorStyle } from "./endpoints.ts";
 
 /**
- * Every error body the gateway answers with: a generation endpoint's own (`ErrorStyle`), the
- * management API's `{success, message, data}` and the upload endpoint's (docs/api-reference.md, Errors).
+ * Every error body the gateway answers with (docs/api-reference.md, Errors): a generation
+ * endpoint's own (`ErrorStyle`), the management API's `{success, message, data}`, the upload one.
  */
 export type ErrorFamily = ErrorStyle | "management" | "upload";
 

@@ -71,7 +71,7 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
     ),
   );
 
-  // Every refusal a route throws, and every bug: a database outage is a 503 with Retry-After everywhere.
+  // Every refusal a route throws, and every bug; a database outage is a 503 with Retry-After.
   app.onError(answerThrown(services.log));
 
   return app;

@@ -32,7 +32,7 @@ import {
 import { requireKey } from "./require-key.ts";
 
 type Ctx = Context<KeyedEnv>;
-/** A route's `data`; its refusals are thrown (GatewayError), answered `{success: false, message, data: null}`. */
+/** A route's `data`; refusals are thrown, answered `{success: false, message, data: null}`. */
 type Handle = (c: Ctx, token: AuthenticatedToken) => Promise<unknown>;
 
 // Every issue, each worded as the generation endpoints word their first (`name: field required`).
@@ -132,7 +132,7 @@ const patchOf = (body: UpdateTokenBody): TokenPatch => ({
   ...(body.status === undefined ? {} : { status: body.status }),
 });
 
-/** The body as JSON, read up to the body cap (413 past it); undefined when not JSON (the schema says why). */
+/** The body as JSON, read up to the body cap (413 past it); undefined when not JSON. */
 async function readJson(c: Ctx, limit: number): Promise<unknown> {
   const text = await readBodyText(c.req.raw, limit);
   try {

@@ -8,10 +8,10 @@ export interface KeyOptions {
 }
 
 /**
- * The API key (from where the standard endpoints accept it) and its rate limits, checked once before the route: the token goes on the context
- * (`c.get("token")`); a refusal is thrown, for the app's error handler to answer in the route's
- * envelope (http/route-envelope.ts). The generation endpoints call `authenticate` themselves:
- * their Node listener serves them without Hono.
+ * The API key (where the standard endpoints accept it) and its rate limits, checked once before
+ * the route: the token goes on the context (`c.get("token")`); a refusal is thrown, for the app's
+ * error handler to answer in the route's envelope (http/route-envelope.ts). The generation
+ * endpoints call `authenticate` themselves: their Node listener serves them without Hono.
  */
 export function requireKey(
   services: AuthServices,
