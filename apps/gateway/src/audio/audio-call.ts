@@ -1,23 +1,23 @@
 import type { GatewayError } from "@interlingua/errors";
 import type { Context } from "hono";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
-import type { AppEnv } from "../contract/app-env.ts";
+import type { KeyedEnv } from "../contract/app-env.ts";
 import { errorResponse } from "../contract/error-response.ts";
-import { logRefused } from "../log/log-refused.ts";
 import { type RequestLog, requestLog } from "../log/request-log.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { AudioEndpoint } from "./audio-route.ts";
 import type { MediaCall } from "./media-account.ts";
 
-/** One audio request's context: its id, log and clock, and its refusals in the standard envelope. */
+/**
+ * One audio request's context: its id, log and clock, and its upstream failures in the standard
+ * envelope (refusals before the upstream are thrown, answered by the app's error handler).
+ */
 export interface AudioCall {
   readonly requestId: string;
   readonly url: URL;
   readonly log: RequestLog;
   elapsed(): number;
-  /** Refused before any upstream call: logged, answered in the standard error body. */
-  refuse(error: GatewayError): Response;
-  /** Failed at or after the upstream: logged with the attempts, answered the same way. */
+  /** Failed at or after the upstream: logged with the attempts, answered in the standard body. */
   fail(error: GatewayError, fields: Record<string, unknown>): Response;
   /** The billing side of this call. */
   billing(token: AuthenticatedToken, model: string, gatewayModel: string): MediaCall;
@@ -25,7 +25,7 @@ export interface AudioCall {
 
 export function audioCall(
   services: GatewayServices,
-  c: Context<AppEnv>,
+  c: Context<KeyedEnv>,
   endpoint: AudioEndpoint,
 ): AudioCall {
   const requestId = c.get("requestId");
@@ -38,10 +38,6 @@ export function audioCall(
     url,
     log,
     elapsed,
-    refuse(error) {
-      logRefused(log, url, error);
-      return errorResponse("standard", error, requestId);
-    },
     fail(error, fields) {
       log.info(
         {

@@ -1,16 +1,14 @@
-import { badGateway, invalidRequest, toGatewayError } from "@interlingua/errors";
+import { badGateway, invalidRequest } from "@interlingua/errors";
 import {
   isSpeechAudio,
   parseSpeechRequest,
   renderSpeechRequest,
   SPEECH_CONTENT_TYPES,
   SPEECH_FORMATS,
-  type SpeechRequest,
   speechRequestSchema,
 } from "@interlingua/fmt-chat/media";
 import type { Context } from "hono";
-import { authenticate } from "../auth/authenticate.ts";
-import type { AppEnv } from "../contract/app-env.ts";
+import type { KeyedEnv } from "../contract/app-env.ts";
 import { readJsonObject } from "../contract/read-json-object.ts";
 import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
@@ -29,29 +27,21 @@ export const SPEECH_PATH = "/v1/audio/speech";
  * answers (refunded if none does); the audio is streamed to the client as it arrives.
  */
 export function speechHandler(services: GatewayServices) {
-  return async (c: Context<AppEnv>): Promise<Response> => {
+  return async (c: Context<KeyedEnv>): Promise<Response> => {
     const call = audioCall(services, c, "speech");
-    const auth = await authenticate(services, "standard", c.req.raw.headers, call.url);
-    if (!auth.ok) return call.refuse(auth.error);
-    const token = auth.token;
+    const token = c.get("token");
 
     const body = await readJsonObject(c.req.raw, services.config.limits.max_body_bytes);
-    if (!body.ok) return call.refuse(body.error);
-    let speech: SpeechRequest;
-    try {
-      speech = parseSpeechRequest(body.body);
-    } catch (error) {
-      return call.refuse(toGatewayError(error));
-    }
+    const speech = parseSpeechRequest(body);
     const fields = checkUnknownFields(
       c.req.raw.headers,
-      Object.keys(body.body),
+      Object.keys(body),
       speechRequestSchema.shape,
     );
-    if (!fields.ok) return call.refuse(fields.error);
+    if (!fields.ok) throw fields.error;
 
     const route = resolveAudioRoute(services, token, speech.model, "speech");
-    if (!route.ok) return call.refuse(route.error);
+    if (!route.ok) throw route.error;
     // Only channels that produce the format asked for; none: a 400 naming what they produce.
     const candidates = route.candidates.filter(
       (candidate) => candidate.channel.speechFormats?.has(speech.responseFormat) ?? true,
@@ -60,11 +50,9 @@ export function speechHandler(services: GatewayServices) {
       const offered = new Set(
         route.candidates.flatMap((c) => [...(c.channel.speechFormats ?? [])]),
       );
-      return call.refuse(
-        invalidRequest(
-          `response_format: ${speech.responseFormat} is not available for ${speech.model}; its channels produce ${SPEECH_FORMATS.filter((f) => offered.has(f)).join(", ")}`,
-          "response_format",
-        ),
+      throw invalidRequest(
+        `response_format: ${speech.responseFormat} is not available for ${speech.model}; its channels produce ${SPEECH_FORMATS.filter((f) => offered.has(f)).join(", ")}`,
+        "response_format",
       );
     }
     const consumed = { characters: speech.characters };
@@ -73,7 +61,7 @@ export function speechHandler(services: GatewayServices) {
       call.billing(token, speech.model, route.gatewayModel),
       consumed,
     );
-    if (!opened.ok) return call.refuse(opened.error);
+    if (!opened.ok) throw opened.error;
     const account = opened.account;
 
     const attempts: AttemptRecord[] = [];

@@ -1,11 +1,5 @@
 import { openAsBlob } from "node:fs";
-import {
-  badGateway,
-  FIELD_REQUIRED,
-  invalidField,
-  invalidRequest,
-  toGatewayError,
-} from "@interlingua/errors";
+import { badGateway, FIELD_REQUIRED, invalidRequest } from "@interlingua/errors";
 import {
   parseTranscriptionFields,
   parseVerboseTranscription,
@@ -16,9 +10,7 @@ import {
 } from "@interlingua/fmt-chat/media";
 import type { Context } from "hono";
 import { FormData } from "undici";
-import { authenticate } from "../auth/authenticate.ts";
-import type { AuthenticatedToken } from "../auth/token-store.ts";
-import type { AppEnv } from "../contract/app-env.ts";
+import type { KeyedEnv } from "../contract/app-env.ts";
 import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { AttemptRecord } from "../upstream/attempt-record.ts";
@@ -49,47 +41,37 @@ const DURATION_TOLERANCE_SECONDS = 2;
  * reading, never whole in memory; the upstream answers verbose_json, rendered to the asked format.
  */
 export function transcriptionHandler(services: GatewayServices) {
-  return async (c: Context<AppEnv>): Promise<Response> => {
+  return async (c: Context<KeyedEnv>): Promise<Response> => {
     const call = audioCall(services, c, "transcriptions");
-    const auth = await authenticate(services, "standard", c.req.raw.headers, call.url);
-    if (!auth.ok) return call.refuse(auth.error);
 
     const form = await readAudioForm(c.req.raw, {
       fileBytes: MAX_AUDIO_BYTES,
       bodyBytes: MAX_DRAINED_BODY_BYTES,
     });
     if (!form.ok) {
-      const response = call.refuse(form.error);
-      // The rest of the upload was not read: the connection cannot be reused.
-      if (form.cut) response.headers.set("connection", "close");
-      return response;
+      // The rest of the upload was not read: the answer closes the connection.
+      if (form.cut) c.set("closeConnection", true);
+      throw form.error;
     }
     const file = form.file;
     try {
-      if (file === undefined) return call.refuse(invalidField(["file"], FIELD_REQUIRED));
-      let options: TranscriptionOptions;
-      try {
-        options = parseTranscriptionFields(form.fields);
-      } catch (error) {
-        return call.refuse(toGatewayError(error));
-      }
+      if (file === undefined) throw invalidRequest(`file: ${FIELD_REQUIRED}`, "file");
+      const options = parseTranscriptionFields(form.fields);
       const unknown = checkUnknownFields(
         c.req.raw.headers,
         Object.keys(form.fields),
         transcriptionFieldsSchema.shape,
       );
-      if (!unknown.ok) return call.refuse(unknown.error);
-      if (file.size === 0) return call.refuse(invalidRequest("file: the file is empty", "file"));
+      if (!unknown.ok) throw unknown.error;
+      if (file.size === 0) throw invalidRequest("file: the file is empty", "file");
       const sniffed = await sniffAudio(file.path);
       if (!sniffed.ok) {
-        return call.refuse(
-          invalidRequest(
-            `file: unsupported file type${sniffed.detected === undefined ? "" : ` (${sniffed.detected})`}; supported: ${ALLOWED_AUDIO_TYPES}`,
-            "file",
-          ),
+        throw invalidRequest(
+          `file: unsupported file type${sniffed.detected === undefined ? "" : ` (${sniffed.detected})`}; supported: ${ALLOWED_AUDIO_TYPES}`,
+          "file",
         );
       }
-      const response = await transcribe(services, c, call, auth.token, options, file, sniffed.type);
+      const response = await transcribe(services, c, call, options, file, sniffed.type);
       if (response.ok) {
         for (const [name, value] of Object.entries(unknown.headers))
           response.headers.set(name, value);
@@ -103,15 +85,15 @@ export function transcriptionHandler(services: GatewayServices) {
 
 async function transcribe(
   services: GatewayServices,
-  c: Context<AppEnv>,
+  c: Context<KeyedEnv>,
   call: AudioCall,
-  token: AuthenticatedToken,
   options: TranscriptionOptions,
   file: SpooledFile,
   type: SniffedAudio,
 ): Promise<Response> {
+  const token = c.get("token");
   const route = resolveAudioRoute(services, token, options.model, "transcriptions");
-  if (!route.ok) return call.refuse(route.error);
+  if (!route.ok) throw route.error;
 
   const measured = await measureAudioSeconds(file.path, file.size);
   // The hold covers the file's duration, or the most its size can hold when it does not say.
@@ -120,7 +102,7 @@ async function transcribe(
     call.billing(token, options.model, route.gatewayModel),
     { minutes: (measured ?? maxAudioSeconds(file.size)) / 60 },
   );
-  if (!opened.ok) return call.refuse(opened.error);
+  if (!opened.ok) throw opened.error;
   const account = opened.account;
 
   const attempts: AttemptRecord[] = [];

@@ -9,12 +9,17 @@ import { renderNativeError } from "@interlingua/fmt-native";
 import type { ErrorStyle } from "./endpoints.ts";
 
 /**
- * Each endpoint group's error body. Messages errors come in docs/api-reference.md's two bodies:
- * Anthropic's `{type: error, error: {type, message}}`, which its SDKs read, and the service body,
- * the only one with a `code` (as in `model_not_found`). An error with a machine code takes the
- * service body.
+ * Every error body the gateway answers with (docs/api-reference.md, Errors): a generation
+ * endpoint's own (`ErrorStyle`), the management API's `{success, message, data}`, the upload one.
  */
-const RENDER_ERROR: Record<ErrorStyle, (error: GatewayError, requestId: string) => unknown> = {
+export type ErrorFamily = ErrorStyle | "management" | "upload";
+
+/**
+ * Messages errors come in docs/api-reference.md's two bodies: Anthropic's
+ * `{type: error, error: {type, message}}`, which its SDKs read, and the service body, the only
+ * one with a `code` (as in `model_not_found`). An error with a machine code takes the service body.
+ */
+const RENDER_ERROR: Record<ErrorFamily, (error: GatewayError, requestId: string) => unknown> = {
   standard: (error) => renderError(error, "standard"),
   native: (error) => renderNativeError(error),
   messages: (error, requestId) =>
@@ -22,11 +27,14 @@ const RENDER_ERROR: Record<ErrorStyle, (error: GatewayError, requestId: string) 
       requestId,
       variant: error.code === undefined ? "anthropic" : "service",
     }),
+  // The same three fields as a management success, `data` null.
+  management: (error) => ({ ...renderError(error, "balance"), data: null }),
+  upload: (error) => renderError(error, "upload"),
 };
 
 /** An error as the endpoint's own envelope, with Retry-After when the error says when. */
 export function errorResponse(
-  style: ErrorStyle,
+  family: ErrorFamily,
   thrown: GatewayError,
   requestId: string,
 ): Response {
@@ -35,6 +43,6 @@ export function errorResponse(
   const headers: Record<string, string> = { "content-type": "application/json" };
   const retryAfter = retryAfterHeader(error);
   if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
-  const body = RENDER_ERROR[style](error, requestId);
+  const body = RENDER_ERROR[family](error, requestId);
   return new Response(JSON.stringify(body), { status: error.status, headers });
 }

@@ -1,11 +1,10 @@
 import { renderBalanceError } from "@interlingua/errors";
 import type { Context, Hono } from "hono";
-import { authenticate } from "../auth/authenticate.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { tokenBalance, userBalance } from "../billing/balances.ts";
-import type { AppEnv } from "../contract/app-env.ts";
-import { errorResponse } from "../contract/error-response.ts";
+import type { AppEnv, KeyedEnv } from "../contract/app-env.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { requireKey } from "./require-key.ts";
 
 // docs/api-reference.md: the failure texts the balance endpoints begin with.
 const TOKEN_MISSING = "Failed to get token information: the token record does not exist";
@@ -28,14 +27,14 @@ const readUserBalance: Read = async (services, token) => {
  * use the standard error envelope; a missing record is `{success: false, message}`.
  */
 export function mountBalanceRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
-  const route = (read: Read) => async (c: Context<AppEnv>) => {
-    const auth = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
-    if (!auth.ok) return errorResponse("standard", auth.error, c.get("requestId"));
-    const result = await read(services, auth.token);
+  const route = (read: Read) => async (c: Context<KeyedEnv>) => {
+    const result = await read(services, c.get("token"));
     // Like the management API this mirrors, an application failure is a 200 whose body says so.
     if (typeof result === "string") return c.json(renderBalanceError(result));
     return c.json(result);
   };
-  for (const path of ["/v1/balance", "/balance"]) app.get(path, route(readTokenBalance));
-  for (const path of ["/v1/user/balance", "/user/balance"]) app.get(path, route(readUserBalance));
+  const keyed = requireKey(services);
+  for (const path of ["/v1/balance", "/balance"]) app.get(path, keyed, route(readTokenBalance));
+  for (const path of ["/v1/user/balance", "/user/balance"])
+    app.get(path, keyed, route(readUserBalance));
 }

@@ -1,18 +1,17 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { GatewayError } from "@interlingua/errors";
+import { GatewayError, invalidRequest } from "@interlingua/errors";
 import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
 import { pathErrorResponse } from "./route-envelope.ts";
 
 /** Node's parser and timeout errors, and the answer each gets instead of Node's empty one. */
-const ANSWERS: Record<string, { status: number; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, message: "request header fields too large" },
-  ERR_HTTP_REQUEST_TIMEOUT: {
-    status: 408,
-    message: "the request was not received in full in time",
-  },
+const ANSWERS: Record<string, () => GatewayError> = {
+  HPE_HEADER_OVERFLOW: () =>
+    new GatewayError({ status: 431, message: "request header fields too large" }),
+  ERR_HTTP_REQUEST_TIMEOUT: () =>
+    new GatewayError({ status: 408, message: "the request was not received in full in time" }),
 };
-const MALFORMED = { status: 400, message: "malformed HTTP request" };
+const MALFORMED = () => invalidRequest("malformed HTTP request");
 const REASONS: Record<number, string> = {
   400: "Bad Request",
   408: "Request Timeout",
@@ -37,14 +36,10 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const answer = ANSWERS[code] ?? MALFORMED;
+    const answer = (ANSWERS[code] ?? MALFORMED)();
     const path = response?.req?.url === undefined ? "/" : (response.req.url.split("?")[0] ?? "/");
     const requestId = newRequestId();
-    const rendered = pathErrorResponse(
-      path,
-      new GatewayError({ status: answer.status, message: answer.message }),
-      requestId,
-    );
+    const rendered = pathErrorResponse(path, answer, requestId);
     void rendered.text().then((body) => {
       if (socket.destroyed) return;
       const head = [

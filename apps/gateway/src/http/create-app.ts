@@ -1,9 +1,7 @@
-import { notFound, toGatewayError } from "@interlingua/errors";
+import { notFound } from "@interlingua/errors";
 import { Hono } from "hono";
-import { authenticate } from "../auth/authenticate.ts";
 import type { AppEnv } from "../contract/app-env.ts";
 import { GENERATION_ROUTES } from "../contract/endpoints.ts";
-import { errorResponse } from "../contract/error-response.ts";
 import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
 import { listModels } from "../models/list-models.ts";
 import { observeRequests } from "../observe/observe-requests.ts";
@@ -18,8 +16,9 @@ import { mountManagementRoutes } from "./management-routes.ts";
 import { mountObservabilityRoutes } from "./observability-routes.ts";
 import { redactOutbound } from "./redact-outbound.ts";
 import { requestGuards } from "./request-guards.ts";
+import { requireKey } from "./require-key.ts";
 import { mountResponseRoutes } from "./response-routes.ts";
-import { pathErrorResponse } from "./route-envelope.ts";
+import { answerThrown, pathErrorResponse } from "./route-envelope.ts";
 import { mountTaskRoutes } from "./task-routes.ts";
 import { mountUploadRoutes } from "./upload-routes.ts";
 import { mountWebhookSecretRoutes } from "./webhook-secret-routes.ts";
@@ -47,11 +46,9 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
   for (const { path, endpoint } of GENERATION_ROUTES)
     app.post(path, generationHandler(services, endpoint));
 
-  app.get("/v1/models", async (c) => {
-    const auth = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
-    if (!auth.ok) return errorResponse("standard", auth.error, c.get("requestId"));
-    return c.json(listModels(services.router, auth.token, services.startedAt));
-  });
+  app.get("/v1/models", requireKey(services), (c) =>
+    c.json(listModels(services.router, c.get("token"), services.startedAt)),
+  );
 
   mountBalanceRoutes(app, services);
   mountAudioRoutes(app, services);
@@ -74,11 +71,8 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
     ),
   );
 
-  app.onError((error, c) => {
-    services.log.error({ requestId: c.get("requestId"), err: error }, "unhandled error");
-    // In the path's own envelope: a database outage is a 503 with Retry-After everywhere.
-    return pathErrorResponse(c.req.path, toGatewayError(error), c.get("requestId"));
-  });
+  // Every refusal a route throws, and every bug; a database outage is a 503 with Retry-After.
+  app.onError(answerThrown(services.log));
 
   return app;
 }

@@ -1,7 +1,6 @@
 import { notFound } from "@interlingua/errors";
 import type { Hono } from "hono";
 import type { AppEnv } from "../contract/app-env.ts";
-import { errorResponse } from "../contract/error-response.ts";
 import { isFileKey } from "../files/file-key.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 
@@ -12,12 +11,13 @@ import type { GatewayServices } from "../services/gateway-services.ts";
  */
 export function mountFileRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
   app.get("/files/:key", async (c) => {
-    const missing = () => errorResponse("standard", notFound("file not found"), c.get("requestId"));
+    // Thrown: the app's error handler answers it in the standard envelope.
+    const missing = () => notFound("file not found");
     const key = c.req.param("key");
-    if (!isFileKey(key)) return missing();
+    if (!isFileKey(key)) throw missing();
     const record = await services.store.files.get(key);
     const now = services.now();
-    if (record === undefined || record.expiresAt <= now) return missing();
+    if (record === undefined || record.expiresAt <= now) throw missing();
     const headers = {
       "content-type": record.contentType,
       "content-length": String(record.bytes),
@@ -31,7 +31,7 @@ export function mountFileRoutes(app: Hono<AppEnv>, services: GatewayServices): v
     // HEAD answers from the record alone: opening the bytes would leave them unread.
     if (c.req.raw.method === "HEAD") return new Response(null, { status: 200, headers });
     const body = await services.fileStore.get(key);
-    if (body === undefined) return missing();
+    if (body === undefined) throw missing();
     return new Response(body, { status: 200, headers });
   });
 }

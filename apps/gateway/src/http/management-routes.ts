@@ -1,16 +1,21 @@
-import { formatZodIssue } from "@interlingua/errors";
+import {
+  formatZodIssue,
+  invalidRequest,
+  notFound,
+  permissionDenied,
+  unauthenticated,
+} from "@interlingua/errors";
 import { normalizeLanguage, renderTask } from "@interlingua/tasks";
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
-import { authenticate } from "../auth/authenticate.ts";
 import { newTokenScope, type Scope, type ScopeAsk, scopeChange } from "../auth/grant-scope.ts";
 import { keyHash, keyHint, newApiKey } from "../auth/key-hash.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { remainingCredits, userBalance } from "../billing/balances.ts";
 import { drawForChange, drawForNewToken, giveBack } from "../billing/grant-quota.ts";
 import { toBillingUnit } from "../billing/money.ts";
-import type { AppEnv } from "../contract/app-env.ts";
-import { readBodyCapped } from "../contract/read-body.ts";
+import type { AppEnv, KeyedEnv } from "../contract/app-env.ts";
+import { readBodyText } from "../contract/read-json-object.ts";
 import { breakerKey } from "../routing/circuit-breaker.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { LogFilter, TokenPatch, TokenRow, UsageLogRow } from "../storage/store.ts";
@@ -24,23 +29,11 @@ import {
   type UpdateTokenBody,
   updateTokenSchema,
 } from "./management-schemas.ts";
+import { requireKey } from "./require-key.ts";
 
-type Ctx = Context<AppEnv>;
-type Reply = {
-  status: 200 | 400 | 401 | 403 | 404 | 413 | 429;
-  success: boolean;
-  message: string;
-  data: unknown;
-};
-
-const ok = (data: unknown): Reply => ({ status: 200, success: true, message: "", data });
-// Every failure has the same three fields as a success, `data` null.
-const refuse = (status: Reply["status"], message: string): Reply => ({
-  status,
-  success: false,
-  message,
-  data: null,
-});
+type Ctx = Context<KeyedEnv>;
+/** A route's `data`; refusals are thrown, answered `{success: false, message, data: null}`. */
+type Handle = (c: Ctx, token: AuthenticatedToken) => Promise<unknown>;
 
 // Every issue, each worded as the generation endpoints word their first (`name: field required`).
 const issueText = (error: z.ZodError) =>
@@ -140,20 +133,12 @@ const patchOf = (body: UpdateTokenBody): TokenPatch => ({
 });
 
 /** The body as JSON, read up to the body cap (413 past it); undefined when not JSON. */
-async function readJson(c: Ctx, limit: number): Promise<{ json: unknown } | { refusal: Reply }> {
-  const body = await readBodyCapped(c.req.raw, limit);
-  if (!body.ok) {
-    return {
-      refusal:
-        body.kind === "too-large"
-          ? refuse(413, `request body exceeds ${body.limit} bytes`)
-          : refuse(400, "request body could not be read"),
-    };
-  }
+async function readJson(c: Ctx, limit: number): Promise<unknown> {
+  const text = await readBodyText(c.req.raw, limit);
   try {
-    return { json: JSON.parse(body.text) };
+    return JSON.parse(text);
   } catch {
-    return { json: undefined };
+    return undefined;
   }
 }
 
@@ -166,18 +151,10 @@ async function readJson(c: Ctx, limit: number): Promise<{ json: unknown } | { re
  */
 export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
   const billing = services.config.billing;
-  const route =
-    (handle: (c: Ctx, token: AuthenticatedToken) => Promise<Reply>) => async (c: Ctx) => {
-      const auth = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
-      const reply = auth.ok
-        ? await handle(c, auth.token)
-        : refuse(auth.error.status === 429 ? 429 : 401, auth.error.message);
-      const { status, ...body } = reply;
-      if (!auth.ok && auth.error.retryAfterSeconds !== undefined) {
-        c.header("retry-after", String(auth.error.retryAfterSeconds));
-      }
-      return c.json(body, status);
-    };
+  const keyed = requireKey(services);
+  // Mounted behind `keyed`: its refusals, like the routes', answer in the path's envelope.
+  const route = (handle: Handle) => async (c: Ctx) =>
+    c.json({ success: true, message: "", data: await handle(c, c.get("token")) });
 
   const adminHashes = new Set(services.config.admins.map((key) => keyHash(key)));
   /** Whether the caller's key is listed under the config's `admins`. */
@@ -186,13 +163,15 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
     const row = await services.store.getToken(token.id);
     return row !== undefined && adminHashes.has(row.keyHash);
   };
-  const adminRoute = (handle: (c: Ctx, token: AuthenticatedToken) => Promise<Reply>) =>
-    route(async (c, token) =>
-      (await isAdmin(token)) ? handle(c, token) : refuse(403, "this key is not an admin key"),
-    );
+  const adminRoute = (handle: Handle) =>
+    route(async (c, token) => {
+      if (!(await isAdmin(token))) throw permissionDenied("this key is not an admin key");
+      return handle(c, token);
+    });
 
   app.get(
     "/api/admin/channels",
+    keyed,
     adminRoute(async () => {
       const now = Date.now();
       const breakers = services.router.breaker.snapshot();
@@ -226,12 +205,13 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
           routes,
         };
       });
-      return ok({ items });
+      return { items };
     }),
   );
 
   app.get(
     "/api/admin/users",
+    keyed,
     adminRoute(async () => {
       const items = [];
       for (const { id } of services.config.users) {
@@ -239,21 +219,22 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
         if (user === undefined) continue;
         items.push(userFields(user, userBalance(user, billing)));
       }
-      return ok({ items, unit: billing.unit });
+      return { items, unit: billing.unit };
     }),
   );
 
   app.get(
     "/api/task/self",
+    keyed,
     route(async (c, token) => {
       const query = pageQuerySchema.safeParse({
         ...(c.req.query("p") === undefined ? {} : { p: c.req.query("p") }),
         ...(c.req.query("page_size") === undefined ? {} : { page_size: c.req.query("page_size") }),
       });
-      if (!query.success) return refuse(400, issueText(query.error));
+      if (!query.success) throw invalidRequest(issueText(query.error));
       const { p, page_size } = query.data;
       const tasks = services.store.tasks;
-      if (tasks.listByUser === undefined) return refuse(404, "task listing is not available");
+      if (tasks.listByUser === undefined) throw notFound("task listing is not available");
       const page = await tasks.listByUser(token.userId, {
         offset: (p - 1) * page_size,
         limit: page_size,
@@ -282,19 +263,19 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
                 },
         };
       });
-      return ok({ items, total: page.total, page: p, page_size });
+      return { items, total: page.total, page: p, page_size };
     }),
   );
 
   app.get(
     "/api/response/self",
+    keyed,
     route(async (c, token) => {
       const query = pageQuerySchema.safeParse(c.req.query());
-      if (!query.success) return refuse(400, issueText(query.error));
+      if (!query.success) throw invalidRequest(issueText(query.error));
       const { p, page_size } = query.data;
       const responses = services.store.responses;
-      if (responses.listByUser === undefined)
-        return refuse(404, "response listing is not available");
+      if (responses.listByUser === undefined) throw notFound("response listing is not available");
       const page = await responses.listByUser(token.userId, services.now(), {
         offset: (p - 1) * page_size,
         limit: page_size,
@@ -309,46 +290,49 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
         created_at: unixSeconds(row.createdAt),
         expires_at: unixSeconds(row.expiresAt),
       }));
-      return ok({ items, total: page.total, page: p, page_size });
+      return { items, total: page.total, page: p, page_size };
     }),
   );
 
   app.get(
     "/api/user/self",
+    keyed,
     route(async (_c, token) => {
       const user = await services.store.getUser(token.userId);
-      if (user === undefined) return refuse(404, "user record does not exist");
+      if (user === undefined) throw notFound("user record does not exist");
       const balance = userBalance(user, billing);
-      return ok({
+      return {
         ...userFields(user, balance),
         unit: billing.unit,
         // "admin" for a key listed under the config's `admins` (the /api/admin/* routes).
         role: (await isAdmin(token)) ? "admin" : "user",
-      });
+      };
     }),
   );
 
   app.get(
     "/api/log/self",
+    keyed,
     route(async (c, token) => {
       const query = logQuerySchema.safeParse(c.req.query());
-      if (!query.success) return refuse(400, issueText(query.error));
+      if (!query.success) throw invalidRequest(issueText(query.error));
       const { p, page_size } = query.data;
       const page = await services.store.queryLogs(logFilter(token.userId, query.data), {
         offset: (p - 1) * page_size,
         limit: page_size,
       });
-      return ok({ items: page.items.map(logView), total: page.total, page: p, page_size });
+      return { items: page.items.map(logView), total: page.total, page: p, page_size };
     }),
   );
 
   app.get(
     "/api/log/self/stat",
+    keyed,
     route(async (c, token) => {
       const query = logQuerySchema.safeParse(c.req.query());
-      if (!query.success) return refuse(400, issueText(query.error));
+      if (!query.success) throw invalidRequest(issueText(query.error));
       const stats = await services.store.logStats(logFilter(token.userId, query.data));
-      return ok({
+      return {
         requests: stats.requests,
         prompt_tokens: stats.promptTokens,
         completion_tokens: stats.completionTokens,
@@ -358,17 +342,18 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
         quota: stats.credits,
         cost: toBillingUnit(stats.credits, billing),
         unit: billing.unit,
-      });
+      };
     }),
   );
 
   app.get(
     "/api/log/self/daily",
+    keyed,
     route(async (c, token) => {
       const query = logQuerySchema.safeParse(c.req.query());
-      if (!query.success) return refuse(400, issueText(query.error));
+      if (!query.success) throw invalidRequest(issueText(query.error));
       const days = (await services.store.logDaily?.(logFilter(token.userId, query.data))) ?? [];
-      return ok({
+      return {
         items: days.map((d) => ({
           day: unixSeconds(d.day),
           model_name: d.model,
@@ -378,58 +363,60 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
           quota: d.credits,
         })),
         unit: billing.unit,
-      });
+      };
     }),
   );
 
   /** The caller's own token row, read now (its quota and flags, not a cached copy). */
-  const callerRow = async (token: AuthenticatedToken): Promise<TokenRow | Reply> =>
-    (await services.store.getToken(token.id)) ?? refuse(401, "invalid API key");
+  const callerRow = async (token: AuthenticatedToken): Promise<TokenRow> => {
+    const row = await services.store.getToken(token.id);
+    if (row === undefined) throw unauthenticated("invalid API key");
+    return row;
+  };
 
-  /** The caller's token of that id (path parameter or body field), or the refusal to answer with. */
-  const ownToken = async (id: unknown, token: AuthenticatedToken): Promise<TokenRow | Reply> => {
+  /** The caller's token of that id (path parameter or body field); 400 or 404 thrown otherwise. */
+  const ownToken = async (id: unknown, token: AuthenticatedToken): Promise<TokenRow> => {
     const parsed = tokenIdSchema.safeParse(String(id ?? ""));
-    if (!parsed.success) return refuse(400, "id: must be a positive integer");
+    if (!parsed.success) throw invalidRequest("id: must be a positive integer");
     const row = await services.store.getToken(parsed.data);
-    if (row === undefined || row.userId !== token.userId) return refuse(404, "token not found");
+    if (row === undefined || row.userId !== token.userId) throw notFound("token not found");
     return row;
   };
 
   const listTokens = route(async (c, token) => {
     const query = pageQuerySchema.safeParse(c.req.query());
-    if (!query.success) return refuse(400, issueText(query.error));
+    if (!query.success) throw invalidRequest(issueText(query.error));
     const { p, page_size } = query.data;
     const page = await services.store.listTokens(token.userId, {
       offset: (p - 1) * page_size,
       limit: page_size,
     });
-    return ok({ items: page.items.map(tokenView), total: page.total, page: p, page_size });
+    return { items: page.items.map(tokenView), total: page.total, page: p, page_size };
   });
-  app.get("/api/token", listTokens);
-  app.get("/api/token/", listTokens);
+  app.get("/api/token", keyed, listTokens);
+  app.get("/api/token/", keyed, listTokens);
 
   app.get(
     "/api/token/:id",
+    keyed,
     route(async (c, token) => {
-      const row = await ownToken(c.req.param("id"), token);
-      return "success" in row ? row : ok(tokenView(row));
+      return tokenView(await ownToken(c.req.param("id"), token));
     }),
   );
 
   const createToken = route(async (c, token) => {
-    const read = await readJson(c, services.config.limits.max_body_bytes);
-    if ("refusal" in read) return read.refusal;
-    const body = createTokenSchema.safeParse(read.json);
-    if (!body.success) return refuse(400, issueText(body.error));
+    const body = createTokenSchema.safeParse(
+      await readJson(c, services.config.limits.max_body_bytes),
+    );
+    if (!body.success) throw invalidRequest(issueText(body.error));
     const caller = await callerRow(token);
-    if ("success" in caller) return caller;
     const granted = newTokenScope(scopeOf(caller, token), scopeAsk(body.data));
-    if (!granted.ok) return refuse(403, granted.reason);
+    if (!granted.ok) throw permissionDenied(granted.reason);
     const draw = await drawForNewToken(services.store, caller, {
       remaining: body.data.remain_quota,
       unlimited: body.data.unlimited_quota,
     });
-    if (!draw.ok) return refuse(403, draw.reason);
+    if (!draw.ok) throw permissionDenied(draw.reason);
     const key = newApiKey();
     const { scope } = granted;
     let row: TokenRow;
@@ -452,28 +439,26 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
     }
     services.tokens.invalidate(caller.keyHash);
     // The only time the key is shown: it is stored as a hash.
-    return ok({ ...tokenView(row), key });
+    return { ...tokenView(row), key };
   });
-  app.post("/api/token", createToken);
-  app.post("/api/token/", createToken);
+  app.post("/api/token", keyed, createToken);
+  app.post("/api/token/", keyed, createToken);
 
   const updateToken = (idFrom: (c: Ctx, body: UpdateTokenBody) => unknown) =>
     route(async (c, token) => {
-      const read = await readJson(c, services.config.limits.max_body_bytes);
-      if ("refusal" in read) return read.refusal;
-      const body = updateTokenSchema.safeParse(read.json);
-      if (!body.success) return refuse(400, issueText(body.error));
+      const body = updateTokenSchema.safeParse(
+        await readJson(c, services.config.limits.max_body_bytes),
+      );
+      if (!body.success) throw invalidRequest(issueText(body.error));
       const target = await ownToken(idFrom(c, body.data), token);
-      if ("success" in target) return target;
       const caller = await callerRow(token);
-      if ("success" in caller) return caller;
       const change = scopeChange(scopeOf(caller, token), scopeAsk(body.data));
-      if (!change.ok) return refuse(403, change.reason);
+      if (!change.ok) throw permissionDenied(change.reason);
       const draw = await drawForChange(services.store, caller, target, {
         remaining: body.data.remain_quota,
         unlimited: body.data.unlimited_quota,
       });
-      if (!draw.ok) return refuse(403, draw.reason);
+      if (!draw.ok) throw permissionDenied(draw.reason);
       const patch: TokenPatch = {
         ...patchOf(body.data),
         ...(change.rateLimit === undefined ? {} : { rateLimit: change.rateLimit }),
@@ -481,28 +466,29 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
       const row = await services.store.updateToken(target.id, token.userId, patch);
       if (row === undefined) {
         await giveBack(services.store, caller, draw);
-        return refuse(404, "token not found");
+        throw notFound("token not found");
       }
       services.tokens.invalidate(row.keyHash);
       services.tokens.invalidate(caller.keyHash);
-      return ok(tokenView(row));
+      return tokenView(row);
     });
   const updateByBodyId = updateToken((_c, body) => body.id);
-  app.put("/api/token", updateByBodyId);
-  app.put("/api/token/", updateByBodyId);
+  app.put("/api/token", keyed, updateByBodyId);
+  app.put("/api/token/", keyed, updateByBodyId);
   app.put(
     "/api/token/:id",
+    keyed,
     updateToken((c) => c.req.param("id")),
   );
 
   app.delete(
     "/api/token/:id",
+    keyed,
     route(async (c, token) => {
       const row = await ownToken(c.req.param("id"), token);
-      if ("success" in row) return row;
       await services.store.deleteToken(row.id, token.userId);
       services.tokens.invalidate(row.keyHash);
-      return ok(null);
+      return null;
     }),
   );
 }

@@ -6,7 +6,8 @@ import type { AppEnv } from "../contract/app-env.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { OPEN_STATUSES, type StoredResponseRow } from "../storage/response-store.ts";
 import { cancelBackground } from "./background-response.ts";
-import { type Ctx, Refusal, standardRoutes } from "./standard-route.ts";
+import { requireKey } from "./require-key.ts";
+import { type Ctx, standardReply } from "./standard-route.ts";
 
 const MAX_LIMIT = 100;
 const DEFAULT_LIMIT = 20;
@@ -19,85 +20,72 @@ const DEFAULT_LIMIT = 20;
  * `{code: 200, data}` under the spec envelope like the rest of `/v1/responses`.
  */
 export function mountResponseRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
-  const { handler, reply } = standardRoutes(services, "stored response request refused");
+  const reply = standardReply(services);
+  const keyed = requireKey(services);
 
   const owned = async (c: Ctx, token: AuthenticatedToken): Promise<StoredResponseRow> => {
     const id = c.req.param("id") ?? "";
     const row = await services.store.responses.get(id, token.userId, services.now());
-    if (row === undefined) throw new Refusal(notFound(`Response with id '${id}' not found.`));
+    if (row === undefined) throw notFound(`Response with id '${id}' not found.`);
     return row;
   };
 
-  app.get(
-    "/v1/responses/:id",
-    handler("responses.retrieve", async (c, token) => {
-      if (c.req.query("stream") === "true") {
-        throw new Refusal(
-          invalidRequest(
-            "stream: a stored response is read whole here; poll it until it has finished",
-            "stream",
-          ),
-        );
-      }
-      return reply(c, (await owned(c, token)).body);
-    }),
-  );
-
-  app.delete(
-    "/v1/responses/:id",
-    handler("responses.delete", async (c, token) => {
-      const row = await owned(c, token);
-      // A background response still running is stopped first: nothing is left to write it back.
-      if (row.background && OPEN_STATUSES.includes(row.status)) {
-        await cancelBackground(services, row);
-      }
-      if (!(await services.store.responses.delete(row.id, token.userId))) {
-        throw new Refusal(notFound(`Response with id '${row.id}' not found.`));
-      }
-      return reply(c, { id: row.id, object: "response", deleted: true });
-    }),
-  );
-
-  app.get(
-    "/v1/responses/:id/input_items",
-    handler("responses.input_items", async (c, token) => {
-      const row = await owned(c, token);
-      const limitText = c.req.query("limit");
-      const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-        throw new Refusal(
-          invalidRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`, "limit"),
-        );
-      }
-      const order = c.req.query("order") ?? "desc";
-      if (order !== "asc" && order !== "desc") {
-        throw new Refusal(invalidRequest('order: must be "asc" or "desc"', "order"));
-      }
-      const items = await services.store.responses.items(row.id, false);
-      return reply(
-        c,
-        pageItems(
-          items.map((entry) => entry.item),
-          { after: c.req.query("after"), limit, order },
-        ),
+  app.get("/v1/responses/:id", keyed, async (c) => {
+    const token = c.get("token");
+    if (c.req.query("stream") === "true") {
+      throw invalidRequest(
+        "stream: a stored response is read whole here; poll it until it has finished",
+        "stream",
       );
-    }),
-  );
+    }
+    return reply(c, (await owned(c, token)).body);
+  });
 
-  app.post(
-    "/v1/responses/:id/cancel",
-    handler("responses.cancel", async (c, token) => {
-      const row = await owned(c, token);
-      if (!row.background) {
-        throw new Refusal(
-          invalidRequest(
-            "Only responses created with background: true can be cancelled.",
-            "response_id",
-          ),
-        );
-      }
-      if (!OPEN_STATUSES.includes(row.status)) return reply(c, row.body);
-      return reply(c, await cancelBackground(services, row));
-    }),
-  );
+  app.delete("/v1/responses/:id", keyed, async (c) => {
+    const token = c.get("token");
+    const row = await owned(c, token);
+    // A background response still running is stopped first: nothing is left to write it back.
+    if (row.background && OPEN_STATUSES.includes(row.status)) {
+      await cancelBackground(services, row);
+    }
+    if (!(await services.store.responses.delete(row.id, token.userId))) {
+      throw notFound(`Response with id '${row.id}' not found.`);
+    }
+    return reply(c, { id: row.id, object: "response", deleted: true });
+  });
+
+  app.get("/v1/responses/:id/input_items", keyed, async (c) => {
+    const token = c.get("token");
+    const row = await owned(c, token);
+    const limitText = c.req.query("limit");
+    const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw invalidRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`, "limit");
+    }
+    const order = c.req.query("order") ?? "desc";
+    if (order !== "asc" && order !== "desc") {
+      throw invalidRequest('order: must be "asc" or "desc"', "order");
+    }
+    const items = await services.store.responses.items(row.id, false);
+    return reply(
+      c,
+      pageItems(
+        items.map((entry) => entry.item),
+        { after: c.req.query("after"), limit, order },
+      ),
+    );
+  });
+
+  app.post("/v1/responses/:id/cancel", keyed, async (c) => {
+    const token = c.get("token");
+    const row = await owned(c, token);
+    if (!row.background) {
+      throw invalidRequest(
+        "Only responses created with background: true can be cancelled.",
+        "response_id",
+      );
+    }
+    if (!OPEN_STATUSES.includes(row.status)) return reply(c, row.body);
+    return reply(c, await cancelBackground(services, row));
+  });
 }

@@ -1,5 +1,5 @@
 import type { Warning } from "@interlingua/core-types";
-import { invalidRequest, notFound, toGatewayError } from "@interlingua/errors";
+import { invalidRequest, notFound } from "@interlingua/errors";
 import { openAIImageSize } from "@interlingua/fmt-chat/media";
 import { geminiImageShape } from "@interlingua/fmt-native/veo";
 import {
@@ -36,7 +36,8 @@ import {
   videoWarnings,
 } from "../tasks/task-warnings.ts";
 import { serviceHosts } from "../webhooks/service-hosts.ts";
-import { type Ctx, Refusal, standardRoutes } from "./standard-route.ts";
+import { requireKey } from "./require-key.ts";
+import { type Ctx, standardReply } from "./standard-route.ts";
 
 type Json = JsonObject;
 
@@ -44,15 +45,6 @@ type Json = JsonObject;
 const IDEMPOTENCY_HEADER = "idempotency-key";
 const MAX_IDEMPOTENCY_KEY = 255;
 const REPLAYED_HEADER = "idempotent-replayed";
-
-/** Runs a tasks-package parser; its GatewayError (400 naming the field) becomes the reply. */
-function parsed<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new Refusal(toGatewayError(error));
-  }
-}
 
 /**
  * The asynchronous generation endpoints (docs/api-reference.md: video, remix, images, tasks): submits answer
@@ -62,14 +54,15 @@ function parsed<T>(parse: () => T): T {
  * `x-interlingua-warnings` (tasks/task-warnings.ts), a 400 under `x-interlingua-strict: true`.
  */
 export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
-  const { handler, reply } = standardRoutes(services, "task request refused");
+  const reply = standardReply(services);
+  const keyed = requireKey(services);
 
   const acknowledge = (c: Ctx, task: TaskRow): Response => reply(c, renderSubmission(task.id).data);
 
   /** What is accepted but not carried out: named in the answer's header, or refused if strict. */
   const warn = (c: Ctx, warnings: readonly Warning[]): void => {
     const strict = isStrict(c.req.raw.headers) ? strictRefusal(warnings) : undefined;
-    if (strict !== undefined) throw new Refusal(strict);
+    if (strict !== undefined) throw strict;
     for (const [name, value] of Object.entries(warningsHeaders(warnings))) c.header(name, value);
   };
 
@@ -94,150 +87,130 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
       idempotencyKey: idempotencyKey(c),
       serviceHosts: serviceHosts(services.config),
     });
-    if (!outcome.ok) throw new Refusal(outcome.error);
+    if (!outcome.ok) throw outcome.error;
     // A repeated Idempotency-Key: the first task's acknowledgement, marked as a replay.
     if (!outcome.created) c.header(REPLAYED_HEADER, "true");
     return outcome.task;
   };
 
-  app.post(
-    "/v1/videos/generations",
-    handler("videos", async (c, token) => {
-      const body = await jsonBody(c, services);
-      const request = parsed(() => parseVideoRequest(body));
-      const routed = routeTaskModel(services, token, request.model, "video", "videos");
-      if (!routed.ok) throw new Refusal(routed.error);
-      return submit(
-        c,
-        {
-          token,
-          kind: "video",
-          model: request.model,
-          endpoint: "videos",
-          route: routed.route,
-          input: { ...request },
-          units: {
-            seconds: generatedSeconds(request),
-            outputs: request.variant === "official" ? request.sampleCount : 1,
-          },
-          estimatedTime: estimatedTimeSeconds(request),
-          webhook: request.webhook,
-          language: body["language"],
-        },
-        videoWarnings(request),
-      );
-    }),
-  );
-
-  app.post(
-    "/v1/videos/:task_id/remix",
-    handler("remix", async (c, token) => {
-      const source = await ownTask(services, token, c.req.param("task_id") ?? "");
-      if (source === undefined || source.kind !== "video") {
-        throw new Refusal(
-          notFound(`no video task ${c.req.param("task_id")}`, { param: "task_id" }),
-        );
-      }
-      const body = await jsonBody(c, services);
-      const request = parsed(() =>
-        parseRemixRequest(body, { model: source.model, status: source.status }),
-      );
-      const video = upstreamHandle(source).videos?.[0];
-      if (video === undefined) {
-        throw new Refusal(invalidRequest(`task ${source.id} has no video to continue`, "task_id"));
-      }
-      const routed = routeTaskModel(
-        services,
+  app.post("/v1/videos/generations", keyed, async (c) => {
+    const token = c.get("token");
+    const body = await jsonBody(c, services);
+    const request = parseVideoRequest(body);
+    const routed = routeTaskModel(services, token, request.model, "video", "videos");
+    if (!routed.ok) throw routed.error;
+    return submit(
+      c,
+      {
         token,
-        request.model,
-        "video",
-        "remix",
-        source.channel,
-      );
-      if (!routed.ok) throw new Refusal(routed.error);
-      return submit(
-        c,
-        {
-          token,
-          kind: "video",
-          model: request.model,
-          endpoint: "remix",
-          route: routed.route,
-          input: { ...request, sourceVideo: video },
-          units: { seconds: generatedSeconds(request), outputs: 1 },
-          estimatedTime: estimatedTimeSeconds(request),
-          webhook: request.webhook,
-          language: body["language"],
-          sourceTaskId: source.id,
+        kind: "video",
+        model: request.model,
+        endpoint: "videos",
+        route: routed.route,
+        input: { ...request },
+        units: {
+          seconds: generatedSeconds(request),
+          outputs: request.variant === "official" ? request.sampleCount : 1,
         },
-        remixWarnings(request),
-      );
-    }),
-  );
+        estimatedTime: estimatedTimeSeconds(request),
+        webhook: request.webhook,
+        language: body["language"],
+      },
+      videoWarnings(request),
+    );
+  });
 
-  app.post(
-    "/v1/images/generations",
-    handler("images", async (c, token) => {
-      const body = await jsonBody(c, services);
-      const request = parsed(() => parseImageRequest(body));
-      const routed = routeTaskModel(services, token, request.model, "image", "images");
-      if (!routed.ok) throw new Refusal(routed.error);
-      checkImageRequest(routed.route, request);
-      // OpenAI's clients read a synchronous ImagesResponse: under the bare envelope (unless they
-      // prefer respond-async) or when they say how long they wait (RFC 7240 `Prefer: wait=N`).
-      const prefer = parsePrefer(c.req.header("prefer"));
-      const bare = !shouldWrap(
-        true,
-        services.config.envelope,
-        c.req.header(ENVELOPE_HEADER) ?? null,
-      );
-      const sync = prefer.wait !== undefined || (bare && !prefer.respondAsync);
-      const images = request.n ?? 1;
-      const task = await submitted(
-        c,
-        {
-          token,
-          kind: "image",
-          model: request.model,
-          endpoint: "images",
-          route: routed.route,
-          input: { ...request },
-          units: { requests: images, outputs: images },
-          estimatedTime: estimatedTimeSeconds(request),
-          webhook: request.webhook,
-          language: body["language"],
-        },
-        imageWarnings(routed.route, request),
-      );
-      if (!sync) return acknowledge(c, task);
-      const limits = services.config.images;
-      const wait = Math.min(prefer.wait ?? limits.wait_seconds, limits.max_wait_seconds);
-      if (prefer.wait !== undefined) c.header("preference-applied", `wait=${wait}`);
-      const now = await waitForTask(services, task.id, wait * 1000, c.req.raw.signal);
-      if (now?.status === "completed") {
-        return reply(c, await imagesResponse(services, now, request.responseFormat ?? "url"));
-      }
-      if (now?.status === "failed" || now?.status === "cancelled") {
-        throw new Refusal(taskFailure(now));
-      }
-      // Not done in time: the task, to poll like any other.
-      const snapshot = renderTask(taskSnapshot(now ?? task));
-      c.status(202);
-      return c.json(bare ? snapshot : { code: 202, data: snapshot });
-    }),
-  );
+  app.post("/v1/videos/:task_id/remix", keyed, async (c) => {
+    const token = c.get("token");
+    const source = await ownTask(services, token, c.req.param("task_id") ?? "");
+    if (source === undefined || source.kind !== "video") {
+      throw notFound(`no video task ${c.req.param("task_id")}`, { param: "task_id" });
+    }
+    const body = await jsonBody(c, services);
+    const request = parseRemixRequest(body, { model: source.model, status: source.status });
+    const video = upstreamHandle(source).videos?.[0];
+    if (video === undefined) {
+      throw invalidRequest(`task ${source.id} has no video to continue`, "task_id");
+    }
+    const routed = routeTaskModel(services, token, request.model, "video", "remix", source.channel);
+    if (!routed.ok) throw routed.error;
+    return submit(
+      c,
+      {
+        token,
+        kind: "video",
+        model: request.model,
+        endpoint: "remix",
+        route: routed.route,
+        input: { ...request, sourceVideo: video },
+        units: { seconds: generatedSeconds(request), outputs: 1 },
+        estimatedTime: estimatedTimeSeconds(request),
+        webhook: request.webhook,
+        language: body["language"],
+        sourceTaskId: source.id,
+      },
+      remixWarnings(request),
+    );
+  });
 
-  const read = handler("tasks", async (c, token) => {
+  app.post("/v1/images/generations", keyed, async (c) => {
+    const token = c.get("token");
+    const body = await jsonBody(c, services);
+    const request = parseImageRequest(body);
+    const routed = routeTaskModel(services, token, request.model, "image", "images");
+    if (!routed.ok) throw routed.error;
+    checkImageRequest(routed.route, request);
+    // OpenAI's clients read a synchronous ImagesResponse: under the bare envelope (unless they
+    // prefer respond-async) or when they say how long they wait (RFC 7240 `Prefer: wait=N`).
+    const prefer = parsePrefer(c.req.header("prefer"));
+    const bare = !shouldWrap(true, services.config.envelope, c.req.header(ENVELOPE_HEADER) ?? null);
+    const sync = prefer.wait !== undefined || (bare && !prefer.respondAsync);
+    const images = request.n ?? 1;
+    const task = await submitted(
+      c,
+      {
+        token,
+        kind: "image",
+        model: request.model,
+        endpoint: "images",
+        route: routed.route,
+        input: { ...request },
+        units: { requests: images, outputs: images },
+        estimatedTime: estimatedTimeSeconds(request),
+        webhook: request.webhook,
+        language: body["language"],
+      },
+      imageWarnings(routed.route, request),
+    );
+    if (!sync) return acknowledge(c, task);
+    const limits = services.config.images;
+    const wait = Math.min(prefer.wait ?? limits.wait_seconds, limits.max_wait_seconds);
+    if (prefer.wait !== undefined) c.header("preference-applied", `wait=${wait}`);
+    const now = await waitForTask(services, task.id, wait * 1000, c.req.raw.signal);
+    if (now?.status === "completed") {
+      return reply(c, await imagesResponse(services, now, request.responseFormat ?? "url"));
+    }
+    if (now?.status === "failed" || now?.status === "cancelled") {
+      throw taskFailure(now);
+    }
+    // Not done in time: the task, to poll like any other.
+    const snapshot = renderTask(taskSnapshot(now ?? task));
+    c.status(202);
+    return c.json(bare ? snapshot : { code: 202, data: snapshot });
+  });
+
+  const read = async (c: Ctx) => {
+    const token = c.get("token");
     const id = c.req.param("task_id") ?? "";
     const task = await ownTask(services, token, id);
-    if (task === undefined) throw new Refusal(notFound(`no task ${id}`, { param: "task_id" }));
+    if (task === undefined) throw notFound(`no task ${id}`, { param: "task_id" });
     // The API reference: an unsupported language returns the original message; the header says so.
     warn(c, languageWarnings(c.req.query("language")));
     const language = normalizeLanguage(c.req.query("language"));
     return reply(c, renderTask(taskSnapshot(task), language === undefined ? {} : { language }));
-  });
-  app.get("/v1/tasks/:task_id", read);
-  app.get("/v1/images/generations/:task_id", read);
+  };
+  app.get("/v1/tasks/:task_id", keyed, read);
+  app.get("/v1/images/generations/:task_id", keyed, read);
 }
 
 /**
@@ -248,21 +221,17 @@ function checkImageRequest(route: TaskRoute, request: ImageRequest): void {
   const size = sizeText(request.size);
   if (route.job === "openai-images") {
     if (request.imageUrls.length > 0) {
-      throw new Refusal(
-        invalidRequest(
-          `model ${request.model} does not take image_urls on this endpoint`,
-          "image_urls",
-        ),
+      throw invalidRequest(
+        `model ${request.model} does not take image_urls on this endpoint`,
+        "image_urls",
       );
     }
     if (size !== undefined && openAIImageSize(size) === undefined) {
-      throw new Refusal(
-        invalidRequest(`size ${size} is not available for ${request.model}`, "size"),
-      );
+      throw invalidRequest(`size ${size} is not available for ${request.model}`, "size");
     }
   }
   if (route.job === "gemini-images" && size !== undefined && geminiImageShape(size) === undefined) {
-    throw new Refusal(invalidRequest(`size ${size} is not available for ${request.model}`, "size"));
+    throw invalidRequest(`size ${size} is not available for ${request.model}`, "size");
   }
 }
 
@@ -272,26 +241,20 @@ async function ownTask(
   token: AuthenticatedToken,
   id: string,
 ): Promise<TaskRow | undefined> {
-  if (!isTaskId(id))
-    throw new Refusal(invalidRequest(`invalid task id: ${id.slice(0, 64)}`, "task_id"));
+  if (!isTaskId(id)) throw invalidRequest(`invalid task id: ${id.slice(0, 64)}`, "task_id");
   const task = await services.store.tasks.get(id);
   // Another user's task answers exactly like a missing one: ids are not an oracle.
   return task !== undefined && task.userId === token.userId ? task : undefined;
 }
 
-async function jsonBody(c: Ctx, services: GatewayServices): Promise<Json> {
-  const read = await readJsonObject(c.req.raw, services.config.limits.max_body_bytes);
-  if (!read.ok) throw new Refusal(read.error);
-  return read.body;
-}
+const jsonBody = (c: Ctx, services: GatewayServices): Promise<Json> =>
+  readJsonObject(c.req.raw, services.config.limits.max_body_bytes);
 
 function idempotencyKey(c: Ctx): string | undefined {
   const key = c.req.header(IDEMPOTENCY_HEADER)?.trim();
   if (key === undefined || key === "") return undefined;
   if (key.length > MAX_IDEMPOTENCY_KEY) {
-    throw new Refusal(
-      invalidRequest(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters`),
-    );
+    throw invalidRequest(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters`);
   }
   return key;
 }

@@ -1,15 +1,9 @@
 import { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import {
-  type GatewayError,
-  internalError,
-  renderError,
-  retryAfterHeader,
-} from "@interlingua/errors";
-import type { Hono } from "hono";
-import { authenticate } from "../auth/authenticate.ts";
-import type { AppEnv } from "../contract/app-env.ts";
+import { internalError } from "@interlingua/errors";
+import type { Context, Hono } from "hono";
+import type { AppEnv, KeyedEnv } from "../contract/app-env.ts";
 import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import { newFileKey } from "../files/file-key.ts";
 import { publicFileUrl } from "../files/public-file-url.ts";
@@ -21,6 +15,7 @@ import {
 } from "../files/receive-image-upload.ts";
 import { UPLOAD_BODY_LIMIT, UPLOAD_MAX_BYTES, UPLOAD_TTL_MS } from "../files/upload-limits.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { requireKey } from "./require-key.ts";
 
 /** docs/api-reference.md's upload record, flat (no `{code, data}` wrapper). */
 export interface UploadRecord {
@@ -29,18 +24,6 @@ export interface UploadRecord {
   content_type: string;
   bytes: number;
   created_at: number;
-}
-
-/** docs/api-reference.md's upload error body; `close` when the request was not read to its end. */
-function uploadError(error: GatewayError, close = false): Response {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  const retryAfter = retryAfterHeader(error);
-  if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
-  if (close) headers["connection"] = "close";
-  return new Response(JSON.stringify(renderError(error, "upload")), {
-    status: error.status,
-    headers,
-  });
 }
 
 /**
@@ -60,7 +43,11 @@ const cleanName = (name: string | undefined, image: ReceivedImage): string => {
   return clean === "" ? `upload.${image.type.extension}` : clean;
 };
 
-/** `POST /v1/uploads/images` (docs/api-reference.md): Bearer auth, one multipart field `file`, 20 MB. */
+/**
+ * `POST /v1/uploads/images` (docs/api-reference.md): Bearer auth, one multipart field `file`, 20 MB.
+ * Its errors are thrown and answered in the upload error body, with `Connection: close` when the
+ * request was not read to its end.
+ */
 export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices): void {
   const sink: ImageSink = {
     async put(type, body) {
@@ -74,17 +61,23 @@ export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices):
     remove: (key) => services.fileStore.delete(key),
   };
 
-  app.post("/v1/uploads/images", async (c) => {
+  // The route's refusals take the upload body; a key that could not be checked at all (a
+  // database outage) answers in its path's standard body, as every other path does.
+  const keyed = requireKey(services, {
+    // Read (and drop) the body first, so the refusal arrives on a connection still in use.
+    beforeRefusal: async (c) => {
+      c.set("errors", "upload");
+      const end = await drainBody(bodySource(c.req.raw, c.env), UPLOAD_BODY_LIMIT);
+      if (end !== "read") c.set("closeConnection", true);
+    },
+  });
+
+  app.post("/v1/uploads/images", keyed, async (c: Context<KeyedEnv>) => {
+    c.set("errors", "upload");
     const source = bodySource(c.req.raw, c.env);
-    const auth = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
-    if (!auth.ok) {
-      // Read (and drop) the body first, so the refusal arrives on a connection still in use.
-      const end = await drainBody(source, UPLOAD_BODY_LIMIT);
-      return uploadError(auth.error, end !== "read");
-    }
     const storeFailed = (err: unknown) => {
       services.log.error({ requestId: c.get("requestId"), err }, "upload could not be stored");
-      return uploadError(internalError("failed to store the image"));
+      return internalError("failed to store the image");
     };
     let result: Awaited<ReturnType<typeof receiveImageUpload>>;
     try {
@@ -93,22 +86,25 @@ export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices):
         maxBodyBytes: UPLOAD_BODY_LIMIT,
       });
     } catch (err) {
-      return storeFailed(err);
+      throw storeFailed(err);
     }
-    if (!result.ok) return uploadError(result.error, result.close);
+    if (!result.ok) {
+      if (result.close) c.set("closeConnection", true);
+      throw result.error;
+    }
     const { image } = result;
     // Parts other than `file` are not kept: named in the warnings header, or refused when strict.
     const fields = checkUnknownFields(c.req.raw.headers, result.ignored, {});
     if (!fields.ok) {
       await services.fileStore.delete(image.key).catch(() => {});
-      return uploadError(fields.error);
+      throw fields.error;
     }
     const createdAt = services.now();
     const filename = cleanName(image.filename, image);
     try {
       await services.store.files.insert({
         key: image.key,
-        userId: auth.token.userId,
+        userId: c.get("token").userId,
         purpose: "upload",
         filename,
         contentType: image.type.contentType,
@@ -118,7 +114,7 @@ export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices):
       });
     } catch (err) {
       await services.fileStore.delete(image.key).catch(() => {});
-      return storeFailed(err);
+      throw storeFailed(err);
     }
     const record: UploadRecord = {
       url: publicFileUrl(services, image.key),
