@@ -469,3 +469,19 @@ export const exactJsonNumber: fc.Arbitrary<string> = fc.oneof(
 export const exactArgumentsJson: fc.Arbitrary<string> = fc
   .array(exactJsonNumber, { minLength: 1, maxLength: 4 })
   .map((numbers) => `{${numbers.map((n, i) => `"k${i}":${n}`).join(",")}}`);
+
+/**
+ * `value` without the named providers' extras, and without `providerExtras` once nothing is left
+ * in it (parsers never write an empty bag): what a format that does not carry them gives back.
+ */
+export function withoutProviderExtras<T extends { providerExtras?: object }>(
+  value: T,
+  ...providers: string[]
+): T {
+  if (value.providerExtras === undefined) return value;
+  const kept = Object.fromEntries(
+    Object.entries(value.providerExtras).filter(([provider]) => !providers.includes(provider)),
+  );
+  const { providerExtras: _all, ...rest } = value;
+  return (Object.keys(kept).length > 0 ? { ...rest, providerExtras: kept } : rest) as T;
+}
