@@ -102,13 +102,16 @@ const pipeline = (from: Codec, to: Codec, bytes: Uint8Array) =>
   bytesOf(bytes)
     .pipeThrough(decodeSse())
     .pipeThrough(from.stream.decode())
-    .pipeThrough(to.stream.encode({ includeUsage: true }))
+    .pipeThrough(to.stream.encode({ providerExtras: { openai: { includeUsage: true } } }))
     .pipeThrough(encodeSse());
 const convert = (from: Codec, to: Codec, bytes: Uint8Array) => drain(pipeline(from, to, bytes));
 /** The same through one fused TransformStream (translateSse over the push transformers). */
 const fusedPipeline = (from: Codec, to: Codec, bytes: Uint8Array) =>
   bytesOf(bytes).pipeThrough(
-    translateSse(from.stream.decoder(), to.stream.encoder({ includeUsage: true })),
+    translateSse(
+      from.stream.decoder(),
+      to.stream.encoder({ providerExtras: { openai: { includeUsage: true } } }),
+    ),
   );
 const convertFused = (from: Codec, to: Codec, bytes: Uint8Array) =>
   drain(fusedPipeline(from, to, bytes));
@@ -120,7 +123,7 @@ const convertFused = (from: Codec, to: Codec, bytes: Uint8Array) =>
 const convertSync = (from: Codec, to: Codec, bytes: Uint8Array) => {
   const translator = createSseTranslator(
     from.stream.decoder(),
-    to.stream.encoder({ includeUsage: true }),
+    to.stream.encoder({ providerExtras: { openai: { includeUsage: true } } }),
   );
   return utf8Out.encode(translator.push(bytes) + translator.end()).byteLength;
 };

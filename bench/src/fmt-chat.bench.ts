@@ -128,7 +128,7 @@ for (const name of ["openai-text", "deepseek-reasoning", "deepseek-tool-call", "
   const encode = measure(
     `stream encode (${name})`,
     () => {
-      const encoder = new ChatStreamEncoder({ includeUsage: true });
+      const encoder = new ChatStreamEncoder({ providerExtras: { openai: { includeUsage: true } } });
       for (const event of events) encoder.push(event, ignoreFrame);
       encoder.end(ignoreFrame);
     },

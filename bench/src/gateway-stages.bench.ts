@@ -111,7 +111,11 @@ const STAGES: {
   {
     name: "chat -> anthropic (translated)",
     upstream: anthropic,
-    stage: () => translate(messages.stream.decoder(), chat.stream.encoder({ includeUsage: false })),
+    stage: () =>
+      translate(
+        messages.stream.decoder(),
+        chat.stream.encoder({ providerExtras: { openai: { includeUsage: false } } }),
+      ),
   },
 ];
 

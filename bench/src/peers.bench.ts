@@ -196,11 +196,14 @@ const chained = (from: Codec, to: Codec, bytes: Uint8Array) =>
   bytesOf(bytes)
     .pipeThrough(decodeSse())
     .pipeThrough(from.stream.decode())
-    .pipeThrough(to.stream.encode({ includeUsage: true }))
+    .pipeThrough(to.stream.encode({ providerExtras: { openai: { includeUsage: true } } }))
     .pipeThrough(encodeSse());
 const fused = (from: Codec, to: Codec, bytes: Uint8Array) =>
   bytesOf(bytes).pipeThrough(
-    translateSse(from.stream.decoder(), to.stream.encoder({ includeUsage: true })),
+    translateSse(
+      from.stream.decoder(),
+      to.stream.encoder({ providerExtras: { openai: { includeUsage: true } } }),
+    ),
   );
 
 /** The text content a client reading `to`'s stream would show, by our decoder. */

@@ -100,6 +100,35 @@ describe("logprobs events", () => {
   });
 });
 
+describe("provider-extras events", () => {
+  const blocked = { gemini: { promptFeedback: { blockReason: "SAFETY" } } };
+  const rated = { gemini: { promptFeedback: { blockReason: "OTHER", safetyRatings: [] } } };
+  const events: StreamEvent[] = [
+    { type: "response-start", id: "a", model: "m", created: 1 },
+    { type: "provider-extras", providerExtras: blocked },
+    { type: "text-delta", index: 0, delta: "Hi" },
+    { type: "provider-extras", providerExtras: rated },
+    {
+      type: "finish",
+      finishReason: { unified: "stop" },
+      providerExtras: { gemini: { safetyRatings: [] } },
+    },
+  ];
+
+  it("fill response.providerExtras (a later one replaces the same provider's) and a finish's the choice's", () => {
+    const response = accumulateStream(events);
+    expect(response.providerExtras).toEqual(rated);
+    expect(response.choices[0]?.providerExtras).toEqual({ gemini: { safetyRatings: [] } });
+  });
+
+  it("normalize to one event, right after the response-start", () => {
+    expect(normalizeStreamEvents(events).slice(0, 2)).toEqual([
+      { type: "response-start", id: "a", model: "m", created: 1 },
+      { type: "provider-extras", providerExtras: rated },
+    ]);
+  });
+});
+
 describe("normalizeStreamEvents", () => {
   it("is idempotent", () => {
     fc.assert(

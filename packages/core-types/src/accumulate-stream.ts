@@ -1,8 +1,8 @@
 import type { AssistantPart } from "./content-part.js";
 import type { FinishReason } from "./finish-reason.js";
 import type { ChoiceLogprobs } from "./logprobs.js";
+import type { ChoiceProviderExtras, ResponseProviderExtras } from "./provider-extras.js";
 import type { Choice, Response } from "./response.js";
-import type { PromptFeedback, SafetyRating } from "./safety.js";
 import type { StreamEvent, StreamEventOf } from "./stream-event.js";
 import { type Usage, unknownUsage } from "./usage.js";
 
@@ -10,8 +10,8 @@ interface ChoiceState {
   parts: Map<number, AssistantPart>;
   finishReason?: FinishReason;
   stopSequence?: string;
-  safetyRatings?: SafetyRating[];
   logprobs?: ChoiceLogprobs;
+  providerExtras?: ChoiceProviderExtras;
 }
 
 /**
@@ -24,7 +24,7 @@ export class StreamAccumulator {
   private model = "";
   private created = 0;
   private usage: Usage = unknownUsage(); // until a usage event says otherwise
-  private promptFeedback: PromptFeedback | undefined;
+  private providerExtras: ResponseProviderExtras | undefined;
   private readonly choices = new Map<number, ChoiceState>();
   private readonly fragments = new Map<AssistantPart, string[]>();
   /** The first error event, if the stream carried one. */
@@ -98,11 +98,11 @@ export class StreamAccumulator {
         const state = this.choice(event.choice ?? 0);
         state.finishReason = event.finishReason;
         if (event.stopSequence !== undefined) state.stopSequence = event.stopSequence;
-        if (event.safetyRatings !== undefined) state.safetyRatings = event.safetyRatings;
+        if (event.providerExtras !== undefined) state.providerExtras = event.providerExtras;
         return;
       }
-      case "prompt-feedback":
-        this.promptFeedback = event.promptFeedback;
+      case "provider-extras":
+        this.providerExtras = { ...this.providerExtras, ...event.providerExtras };
         return;
       case "error":
         this.error ??= event.error;
@@ -130,8 +130,8 @@ export class StreamAccumulator {
           finishReason: state.finishReason ?? { unified: "other" },
         };
         if (state.stopSequence !== undefined) choice.stopSequence = state.stopSequence;
-        if (state.safetyRatings !== undefined) choice.safetyRatings = state.safetyRatings;
         if (state.logprobs !== undefined) choice.logprobs = state.logprobs;
+        if (state.providerExtras !== undefined) choice.providerExtras = state.providerExtras;
         return choice;
       });
     const response: Response = {
@@ -141,7 +141,7 @@ export class StreamAccumulator {
       choices,
       usage: this.usage,
     };
-    if (this.promptFeedback !== undefined) response.promptFeedback = this.promptFeedback;
+    if (this.providerExtras !== undefined) response.providerExtras = this.providerExtras;
     return response;
   }
 

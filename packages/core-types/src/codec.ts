@@ -1,3 +1,4 @@
+import type { RequestProviderExtras } from "./provider-extras.js";
 import type { Request } from "./request.js";
 import type { Response } from "./response.js";
 import type { StreamEvent } from "./stream-event.js";
@@ -15,8 +16,11 @@ export interface SseMessage {
 }
 
 export interface StreamEncodeOptions extends RenderOptions {
-  /** Emit a usage frame (OpenAI only sends it when stream_options.include_usage was set). */
-  includeUsage?: boolean;
+  /**
+   * The client request's provider extras, for a format whose stream shape the client picks: chat
+   * ends with a usage chunk only when `openai.includeUsage` (`stream_options.include_usage`) is set.
+   */
+  providerExtras?: RequestProviderExtras | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Codec, FrameTap, SseMessage } from "./codec.js";
 
 /** What a usage-and-finish reader must never miss. */
-const NEEDED = new Set(["usage", "finish", "error", "prompt-feedback"]);
+const NEEDED = new Set(["usage", "finish", "error", "provider-extras"]);
 
 const encoder = new TextEncoder();
 

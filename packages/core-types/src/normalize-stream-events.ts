@@ -10,7 +10,8 @@ const isDelta = (e: StreamEvent): e is Delta =>
 /**
  * The normal form used to compare event sequences across formats, since formats chunk and order
  * the same content differently. It keeps content and meaning and drops only framing:
- * - one response-start (the first) and the last prompt-feedback right after it;
+ * - one response-start (the first) and one provider-extras right after it, each provider's the
+ *   last one said;
  * - part indices renumbered per choice in order of first appearance;
  * - every part opened by part-start (text, thinking) or tool-call-start, closed by one part-end;
  * - adjacent deltas of one part merged, empty deltas dropped;
@@ -21,7 +22,7 @@ const isDelta = (e: StreamEvent): e is Delta =>
  */
 export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEvent[] {
   let start: StreamEvent | undefined;
-  let feedback: StreamEvent | undefined;
+  let extras: StreamEventOf<"provider-extras"> | undefined;
   let usage: StreamEvent | undefined;
   const finishes = new Map<number, StreamEventOf<"finish">>();
   const logprobs = new Map<number, StreamEventOf<"logprobs">>();
@@ -71,8 +72,11 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
       case "response-start":
         start ??= raw;
         break;
-      case "prompt-feedback":
-        feedback = raw;
+      case "provider-extras":
+        extras = {
+          type: "provider-extras",
+          providerExtras: { ...extras?.providerExtras, ...raw.providerExtras },
+        };
         break;
       case "usage":
         usage = raw;
@@ -155,7 +159,7 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
 
   const out: StreamEvent[] = [];
   if (start) out.push(start);
-  if (feedback) out.push(feedback);
+  if (extras) out.push(extras);
   out.push(...body);
   out.push(...[...logprobs.entries()].sort(([a], [b]) => a - b).map(([, l]) => l));
   out.push(...[...finishes.entries()].sort(([a], [b]) => a - b).map(([, f]) => f));

@@ -48,7 +48,7 @@ export interface Protocol {
   readonly toolNames: ToolNameRule;
   /** The provider keeps thought text back unless asked (a client that shows it by default asks). */
   readonly hidesThoughts: boolean;
-  /** The provider streams usage only when the request asks for it (`includeUsage`). */
+  /** The provider streams usage only when the request asks for it (chat `providerExtras.openai.includeUsage`). */
   readonly usageOnRequest: boolean;
   /** Edits a client body forwarded unchanged still needs (the upstream model id, usage reports). */
   forward(

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { safetySettingSchema } from "./safety.js";
+import { promptFeedbackSchema, safetyRatingSchema, safetySettingSchema } from "./safety.js";
 
 const count = z.number().int().nonnegative();
 
@@ -19,9 +19,19 @@ export const geminiRequestExtrasSchema = z.object({
 });
 export type GeminiRequestExtras = z.infer<typeof geminiRequestExtrasSchema>;
 
+export const openaiRequestExtrasSchema = z.object({
+  /**
+   * Chat `stream_options.include_usage`: the client wants a usage chunk ending its stream. It
+   * shapes the client's own stream, not an upstream call, so no request renderer reads it.
+   */
+  includeUsage: z.boolean().exactOptional(),
+});
+export type OpenaiRequestExtras = z.infer<typeof openaiRequestExtrasSchema>;
+
 /** `request.providerExtras`. */
 export const requestProviderExtrasSchema = z.object({
   gemini: geminiRequestExtrasSchema.exactOptional(),
+  openai: openaiRequestExtrasSchema.exactOptional(),
 });
 export type RequestProviderExtras = z.infer<typeof requestProviderExtrasSchema>;
 
@@ -34,8 +44,39 @@ export const geminiUsageExtrasSchema = z.object({
 });
 export type GeminiUsageExtras = z.infer<typeof geminiUsageExtrasSchema>;
 
+export const anthropicUsageExtrasSchema = z.object({
+  /** Where the reply was computed (Anthropic `usage.inference_geo`). */
+  inferenceGeo: z.string().exactOptional(),
+});
+export type AnthropicUsageExtras = z.infer<typeof anthropicUsageExtrasSchema>;
+
 /** `usage.providerExtras`. */
 export const usageProviderExtrasSchema = z.object({
   gemini: geminiUsageExtrasSchema.exactOptional(),
+  anthropic: anthropicUsageExtrasSchema.exactOptional(),
 });
 export type UsageProviderExtras = z.infer<typeof usageProviderExtrasSchema>;
+
+export const geminiChoiceExtrasSchema = z.object({
+  /** A candidate's `safetyRatings`. */
+  safetyRatings: z.array(safetyRatingSchema).exactOptional(),
+});
+export type GeminiChoiceExtras = z.infer<typeof geminiChoiceExtrasSchema>;
+
+/** `choice.providerExtras`, and the same on a `finish` stream event. */
+export const choiceProviderExtrasSchema = z.object({
+  gemini: geminiChoiceExtrasSchema.exactOptional(),
+});
+export type ChoiceProviderExtras = z.infer<typeof choiceProviderExtrasSchema>;
+
+export const geminiResponseExtrasSchema = z.object({
+  /** `promptFeedback`: the prompt's block reason and safety ratings. */
+  promptFeedback: promptFeedbackSchema.exactOptional(),
+});
+export type GeminiResponseExtras = z.infer<typeof geminiResponseExtrasSchema>;
+
+/** `response.providerExtras`, and the same on a `provider-extras` stream event. */
+export const responseProviderExtrasSchema = z.object({
+  gemini: geminiResponseExtrasSchema.exactOptional(),
+});
+export type ResponseProviderExtras = z.infer<typeof responseProviderExtrasSchema>;

@@ -30,8 +30,6 @@ export const requestSchema = z.object({
   thinking: thinkingConfigSchema.exactOptional(),
   responseFormat: responseFormatSchema.exactOptional(),
   stream: z.boolean(),
-  /** Streaming clients that asked for a usage frame (OpenAI stream_options.include_usage). */
-  includeUsage: z.boolean().exactOptional(),
   /** Return each output token's log probability (chat `logprobs`, Gemini `responseLogprobs`). */
   logprobs: z.boolean().exactOptional(),
   /** Alternatives per token to return with their log probabilities (chat `top_logprobs`). */
@@ -40,7 +38,7 @@ export const requestSchema = z.object({
   user: z.string().exactOptional(),
   /** Provider request metadata that is not the user id (Anthropic metadata, OpenAI metadata). */
   metadata: jsonObjectSchema.exactOptional(),
-  /** Provider-only fields (Gemini cachedContent and safetySettings), by provider. */
+  /** Provider-only fields (Gemini cachedContent and safetySettings, chat include_usage), by provider. */
   providerExtras: requestProviderExtrasSchema.exactOptional(),
   /** A format's wire fields the model does not interpret, kept for a same-format round trip. */
   extras: extrasSchema.exactOptional(),

@@ -13,8 +13,8 @@ export function responseToEvents(response: Response): StreamEvent[] {
   const events: StreamEvent[] = [
     { type: "response-start", id: response.id, model: response.model, created: response.created },
   ];
-  if (response.promptFeedback !== undefined) {
-    events.push({ type: "prompt-feedback", promptFeedback: response.promptFeedback });
+  if (response.providerExtras !== undefined) {
+    events.push({ type: "provider-extras", providerExtras: response.providerExtras });
   }
   for (const choice of response.choices) {
     const at = choice.index === 0 ? {} : { choice: choice.index };
@@ -34,7 +34,7 @@ export function responseToEvents(response: Response): StreamEvent[] {
     });
     const finish: StreamEvent = { type: "finish", ...at, finishReason: choice.finishReason };
     if (choice.stopSequence !== undefined) finish.stopSequence = choice.stopSequence;
-    if (choice.safetyRatings !== undefined) finish.safetyRatings = choice.safetyRatings;
+    if (choice.providerExtras !== undefined) finish.providerExtras = choice.providerExtras;
     events.push(finish);
   }
   events.push({ type: "usage", usage: response.usage });

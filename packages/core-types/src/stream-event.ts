@@ -2,7 +2,7 @@ import * as z from "zod";
 import { citationSchema } from "./content-part.js";
 import { finishReasonSchema } from "./finish-reason.js";
 import { tokenLogprobSchema } from "./logprobs.js";
-import { promptFeedbackSchema, safetyRatingSchema } from "./safety.js";
+import { choiceProviderExtrasSchema, responseProviderExtrasSchema } from "./provider-extras.js";
 import { usageSchema } from "./usage.js";
 
 /**
@@ -79,11 +79,16 @@ export const finishEventSchema = z.object({
   choice: z.number().int().positive().exactOptional(),
   finishReason: finishReasonSchema,
   stopSequence: z.string().exactOptional(),
-  safetyRatings: z.array(safetyRatingSchema).exactOptional(),
+  /** The choice's provider-only fields, as on `Choice.providerExtras`. */
+  providerExtras: choiceProviderExtrasSchema.exactOptional(),
 });
-export const promptFeedbackEventSchema = z.object({
-  type: z.literal("prompt-feedback"),
-  promptFeedback: promptFeedbackSchema,
+/**
+ * The response's provider-only fields (Gemini prompt feedback), as on `Response.providerExtras`;
+ * a later event replaces what an earlier one said for the same provider.
+ */
+export const providerExtrasEventSchema = z.object({
+  type: z.literal("provider-extras"),
+  providerExtras: responseProviderExtrasSchema,
 });
 export const errorEventSchema = z.object({
   type: z.literal("error"),
@@ -119,7 +124,7 @@ export const streamEventSchema = z.discriminatedUnion("type", [
   partEndEventSchema,
   usageEventSchema,
   finishEventSchema,
-  promptFeedbackEventSchema,
+  providerExtrasEventSchema,
   errorEventSchema,
   logprobsEventSchema,
 ]);

@@ -337,7 +337,6 @@ export const request: fc.Arbitrary<Request> = fc.record(
     thinking: thinkingConfig,
     responseFormat,
     stream: fc.boolean(),
-    includeUsage: fc.boolean(),
     logprobs: fc.boolean(),
     topLogprobs: fc.integer({ min: 0, max: 20 }),
     user: identifier,
@@ -345,13 +344,20 @@ export const request: fc.Arbitrary<Request> = fc.record(
     providerExtras: fc
       .record(
         {
-          cachedContent: identifier.map((id) => `cachedContents/${id}`),
-          safetySettings: fc.array(safetySetting, { maxLength: 4 }),
+          gemini: fc
+            .record(
+              {
+                cachedContent: identifier.map((id) => `cachedContents/${id}`),
+                safetySettings: fc.array(safetySetting, { maxLength: 4 }),
+              },
+              { requiredKeys: [] },
+            )
+            .filter((gemini) => Object.keys(gemini).length > 0),
+          openai: fc.record({ includeUsage: fc.boolean() }),
         },
         { requiredKeys: [] },
       )
-      .filter((gemini) => Object.keys(gemini).length > 0)
-      .map((gemini) => ({ gemini })),
+      .filter((extras) => Object.keys(extras).length > 0),
     metadata: jsonObject,
   },
   { requiredKeys: ["model", "system", "messages", "sampling", "tools", "stream"] },
@@ -421,8 +427,10 @@ export const choice: fc.Arbitrary<Choice> = fc.record(
     message: assistantOutput,
     finishReason,
     stopSequence: nonEmptyText(8),
-    safetyRatings: fc.array(safetyRating, { maxLength: 4 }),
     logprobs: choiceLogprobs,
+    providerExtras: fc
+      .array(safetyRating, { maxLength: 4 })
+      .map((safetyRatings) => ({ gemini: { safetyRatings } })),
   },
   { requiredKeys: ["index", "message", "finishReason"] },
 );
@@ -436,7 +444,7 @@ export const response: fc.Arbitrary<Response> = fc.record(
       .array(choice, { minLength: 1, maxLength: 3 })
       .map((choices) => choices.map((c, index) => ({ ...c, index }))),
     usage,
-    promptFeedback,
+    providerExtras: promptFeedback.map((feedback) => ({ gemini: { promptFeedback: feedback } })),
   },
   { requiredKeys: ["id", "model", "created", "choices", "usage"] },
 );
@@ -461,3 +469,19 @@ export const exactJsonNumber: fc.Arbitrary<string> = fc.oneof(
 export const exactArgumentsJson: fc.Arbitrary<string> = fc
   .array(exactJsonNumber, { minLength: 1, maxLength: 4 })
   .map((numbers) => `{${numbers.map((n, i) => `"k${i}":${n}`).join(",")}}`);
+
+/**
+ * `value` without the named providers' extras, and without `providerExtras` once nothing is left
+ * in it (parsers never write an empty bag): what a format that does not carry them gives back.
+ */
+export function withoutProviderExtras<T extends { providerExtras?: object }>(
+  value: T,
+  ...providers: string[]
+): T {
+  if (value.providerExtras === undefined) return value;
+  const kept = Object.fromEntries(
+    Object.entries(value.providerExtras).filter(([provider]) => !providers.includes(provider)),
+  );
+  const { providerExtras: _all, ...rest } = value;
+  return (Object.keys(kept).length > 0 ? { ...rest, providerExtras: kept } : rest) as T;
+}

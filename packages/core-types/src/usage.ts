@@ -26,10 +26,9 @@ export const usageSchema = z.object({
   cacheWrite5mTokens: count.exactOptional(),
   cacheWrite1hTokens: count.exactOptional(),
   serviceTier: z.string().exactOptional(),
-  inferenceGeo: z.string().exactOptional(),
   /** Only ever `false`: the reply carried no usage (see above). */
   known: z.literal(false).exactOptional(),
-  /** Provider-only counts (Gemini per-modality prompt tokens), by provider. */
+  /** Provider-only fields (Gemini per-modality prompt tokens, Anthropic inference geo), by provider. */
   providerExtras: usageProviderExtrasSchema.exactOptional(),
 });
 export type Usage = z.infer<typeof usageSchema>;

@@ -342,7 +342,9 @@ describe("fixture recordings decode to whole expected values", () => {
         normalizeChatResponse(chatResponseSchema.parse(json)),
       );
       expect(parseChatResponse(renderChatResponse(response))).toStrictEqual(response);
-      const events = encodeChatEvents(responseToEvents(response), { includeUsage: true });
+      const events = encodeChatEvents(responseToEvents(response), {
+        providerExtras: { openai: { includeUsage: true } },
+      });
       const { extras: _extras, ...withoutExtras } = response;
       expect(accumulateStream(decodeChatMessages(events))).toStrictEqual(withoutExtras);
     });

@@ -180,11 +180,11 @@ describe("law 2: parse(render(c)) equals c for what chat expresses", () => {
         renderChatResponse(response, { onWarning: (w) => warnings.push(w) });
         const expressible = toChatExpressibleResponse(response);
         const lossy =
-          response.promptFeedback !== undefined ||
+          response.providerExtras !== undefined ||
           response.choices.some(
             (c) =>
               c.stopSequence !== undefined ||
-              c.safetyRatings !== undefined ||
+              c.providerExtras !== undefined ||
               // Signatures and redacted thinking travel in reasoning_details; media does not.
               c.message.parts.some((p) => p.type === "image" || p.type === "file"),
           );
@@ -203,7 +203,9 @@ describe("law 3: decode(encode(events)) equals events", () => {
   it("after normalizeStreamEvents (chat has no part framing)", () => {
     fc.assert(
       fc.property(expressibleEvents, (events) => {
-        const decoded = decodeChatMessages(encodeChatEvents(events, { includeUsage: true }));
+        const decoded = decodeChatMessages(
+          encodeChatEvents(events, { providerExtras: { openai: { includeUsage: true } } }),
+        );
         for (const event of decoded) expect(streamEventSchema.safeParse(event).success).toBe(true);
         expect(normalizeStreamEvents(decoded)).toStrictEqual(normalizeStreamEvents(events));
       }),
@@ -213,7 +215,9 @@ describe("law 3: decode(encode(events)) equals events", () => {
   it("exactly, event for event, for canonical event sequences", () => {
     fc.assert(
       fc.property(expressibleEvents, (events) => {
-        const decoded = decodeChatMessages(encodeChatEvents(events, { includeUsage: true }));
+        const decoded = decodeChatMessages(
+          encodeChatEvents(events, { providerExtras: { openai: { includeUsage: true } } }),
+        );
         // Chat finishes each choice in its own chunk and reports usage last: the canonical order.
         expect(decoded).toStrictEqual(events);
       }),
@@ -227,7 +231,11 @@ describe("law 4: a stream, accumulated, equals the non-streamed response", () =>
       fc.property(canonical.response.map(toChatExpressibleResponse).map(asJson), (response) => {
         const viaBody = parseChatResponse(renderChatResponse(response));
         const viaStream = accumulateStream(
-          decodeChatMessages(encodeChatEvents(responseToEvents(response), { includeUsage: true })),
+          decodeChatMessages(
+            encodeChatEvents(responseToEvents(response), {
+              providerExtras: { openai: { includeUsage: true } },
+            }),
+          ),
         );
         expect(viaStream).toStrictEqual(viaBody);
       }),

@@ -561,11 +561,11 @@ describe("request fields", () => {
         strict: true,
       },
       stream: true,
-      includeUsage: true,
       user: "u-1",
       metadata: { tag: "a" },
       logprobs: true,
       topLogprobs: 3,
+      providerExtras: { openai: { includeUsage: true } },
       extras: { chat: { store: false } },
     });
   });
@@ -659,7 +659,9 @@ describe("render toward an upstream", () => {
     expect(wire.stream).toBe(true);
     expect(wire.stream_options).toStrictEqual({ include_usage: true });
     expect(
-      renderChatRequest(minimal({ stream: true, includeUsage: false })).stream_options,
+      renderChatRequest(
+        minimal({ stream: true, providerExtras: { openai: { includeUsage: false } } }),
+      ).stream_options,
     ).toEqual({ include_usage: true });
     expect(renderChatRequest(minimal()).stream_options).toBeUndefined();
   });

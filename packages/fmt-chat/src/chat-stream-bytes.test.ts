@@ -68,7 +68,10 @@ describe("law 3: decoding is independent of how the bytes are split", () => {
         cuts,
         lineEnding,
         async (events, at, eol) => {
-          const bytes = await frame(encodeChatEvents(events, { includeUsage: true }), eol);
+          const bytes = await frame(
+            encodeChatEvents(events, { providerExtras: { openai: { includeUsage: true } } }),
+            eol,
+          );
           expect(await decodeBytes(split(bytes, at))).toStrictEqual(events);
         },
       ),

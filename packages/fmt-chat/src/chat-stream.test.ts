@@ -201,7 +201,9 @@ describe("the usage chunk after the finish chunk", () => {
       { type: "usage", usage: { ...canonicalUsage, serviceTier: "default" } },
       { type: "finish", finishReason: { unified: "stop", raw: "stop" } },
     ];
-    const withUsage = encodeChatEvents(events, { includeUsage: true });
+    const withUsage = encodeChatEvents(events, {
+      providerExtras: { openai: { includeUsage: true } },
+    });
     expect(withUsage.slice(-2)).toStrictEqual([
       {
         data: JSON.stringify({
@@ -400,7 +402,7 @@ describe("no buffering", () => {
   });
 
   it("encode: each event's chunk can be read before the next event is written", async () => {
-    const stream = encodeChatStream({ includeUsage: true });
+    const stream = encodeChatStream({ providerExtras: { openai: { includeUsage: true } } });
     const writer = stream.writable.getWriter();
     const reader = stream.readable.getReader();
     void writer.write(start);

@@ -46,10 +46,13 @@ export function renderChatUsage(usage: Usage): RenderedChatUsage {
   };
 }
 
-/** Canonical usage fields chat has no place for (service tier goes to `service_tier`). */
-export const usageFieldsChatDrops = [
-  "cacheWrite5mTokens",
-  "cacheWrite1hTokens",
-  "inferenceGeo",
-  "providerExtras",
-] as const;
+/**
+ * Canonical usage fields chat has no place for (service tier goes to `service_tier`), each read
+ * from the usage, keyed by the name its dropped warning gives it (`usage.<name>`).
+ */
+export const usageFieldsChatDrops: Readonly<Record<string, (usage: Usage) => unknown>> = {
+  cacheWrite5mTokens: (usage) => usage.cacheWrite5mTokens,
+  cacheWrite1hTokens: (usage) => usage.cacheWrite1hTokens,
+  inferenceGeo: (usage) => usage.providerExtras?.anthropic?.inferenceGeo,
+  providerExtras: (usage) => usage.providerExtras?.gemini,
+};

@@ -149,7 +149,7 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
   if (wire.response_format != null)
     request.responseFormat = parseResponseFormat(wire.response_format);
   const includeUsage = wire.stream_options?.include_usage;
-  if (includeUsage !== undefined) request.includeUsage = includeUsage;
+  if (includeUsage !== undefined) request.providerExtras = { openai: { includeUsage } };
   if (wire.user != null) request.user = wire.user;
   if (wire.metadata != null) request.metadata = wire.metadata;
   if (wire.logprobs != null) request.logprobs = wire.logprobs;

@@ -55,7 +55,8 @@ const ignore: Warn = () => {};
 /**
  * The canonical request -> a chat-completions body. Streaming requests always ask for the usage
  * chunk (`stream_options.include_usage`): the gateway bills from it, whatever the client asked;
- * the client's own choice stays in `request.includeUsage` for the stream encoder.
+ * the client's own choice stays in `request.providerExtras.openai.includeUsage` for the stream
+ * encoder.
  */
 export function renderChatRequest(request: Request, options?: ChatRenderOptions): ChatRequestWire {
   const warn = options?.onWarning ?? ignore;

@@ -106,7 +106,7 @@ export function renderChatResponse(
   const tier = chatServiceTier(response.usage.serviceTier, warn);
   if (tier !== undefined) out.service_tier = tier;
   warnDroppedUsage(response, warn);
-  if (response.promptFeedback !== undefined) {
+  if (response.providerExtras?.gemini?.promptFeedback !== undefined) {
     warn({ type: "dropped", feature: "promptFeedback", message: "chat has no prompt feedback" });
   }
   const extras = response.extras?.chat;
@@ -115,8 +115,8 @@ export function renderChatResponse(
 }
 
 export function warnDroppedUsage(response: Pick<Response, "usage">, warn: Warn): void {
-  for (const field of usageFieldsChatDrops) {
-    if (response.usage[field] !== undefined) {
+  for (const [field, read] of Object.entries(usageFieldsChatDrops)) {
+    if (read(response.usage) !== undefined) {
       warn({ type: "dropped", feature: `usage.${field}`, message: "chat usage has no such field" });
     }
   }
@@ -188,7 +188,7 @@ function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
       message: "chat does not name the stop sequence",
     });
   }
-  if (choice.safetyRatings !== undefined) {
+  if (choice.providerExtras?.gemini?.safetyRatings !== undefined) {
     warn({
       type: "dropped",
       feature: `${at}.safetyRatings`,

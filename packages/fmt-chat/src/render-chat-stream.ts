@@ -67,7 +67,7 @@ interface PartState {
  * feedback is dropped with a warning (once per stream); logprobs go out in a chunk of their own
  * with an empty delta (their mean and token ids are dropped with a warning). Usage is held until
  * the end and written as the `choices: []` chunk when the client asked for it
- * (`includeUsage`), then `data: [DONE]`.
+ * (`providerExtras.openai.includeUsage`), then `data: [DONE]`.
  */
 export class ChatStreamEncoder {
   private id = "";
@@ -163,7 +163,7 @@ export class ChatStreamEncoder {
         if (event.stopSequence !== undefined) {
           this.warn("stopSequence", "chat does not name the stop sequence");
         }
-        if (event.safetyRatings !== undefined) {
+        if (event.providerExtras?.gemini?.safetyRatings !== undefined) {
           this.warn("safetyRatings", "chat has no safety ratings");
         }
         send(
@@ -219,8 +219,10 @@ export class ChatStreamEncoder {
         if (detail !== undefined) send(this.delta(choice, { reasoning_details: [detail] }));
         return;
       }
-      case "prompt-feedback":
-        this.warn("promptFeedback", "chat has no prompt feedback");
+      case "provider-extras":
+        if (event.providerExtras.gemini?.promptFeedback !== undefined) {
+          this.warn("promptFeedback", "chat has no prompt feedback");
+        }
         return;
       case "part-end": {
         const part = this.state(event.choice ?? 0).parts.get(event.index);
@@ -284,7 +286,7 @@ export class ChatStreamEncoder {
   }
 
   end(send: Send): void {
-    if (this.options.includeUsage && this.usage !== undefined) {
+    if (this.options.providerExtras?.openai?.includeUsage === true && this.usage !== undefined) {
       const usage = this.usage;
       warnDroppedUsage({ usage }, (w) => this.warn(w.feature, w.message));
       const chunk: Record<string, unknown> = {

@@ -616,14 +616,7 @@ export function toChatExpressibleRequest(request: Request): Request {
   }
   if (search !== undefined) tools.push(search);
   const out: Request = {
-    ...withoutKeys(
-      request,
-      "thinking",
-      "includeUsage",
-      "providerExtras",
-      "extras",
-      "responseFormat",
-    ),
+    ...withoutKeys(request, "thinking", "providerExtras", "extras", "responseFormat"),
     system: request.system.map((part) => withoutKeys(part, "signature")),
     messages,
     sampling: withoutKeys(request.sampling, "topK"),
@@ -639,7 +632,7 @@ export function toChatExpressibleRequest(request: Request): Request {
     out.responseFormat =
       format.type === "json-schema" ? { ...format, name: format.name ?? "response" } : format;
   }
-  if (request.stream) out.includeUsage = true;
+  if (request.stream) out.providerExtras = { openai: { includeUsage: true } };
   return out;
 }
 
@@ -691,13 +684,12 @@ export function toChatExpressibleResponse(response: Response): Response {
     return out;
   });
   return {
-    ...withoutKeys(response, "promptFeedback", "extras"),
+    ...withoutKeys(response, "providerExtras", "extras"),
     choices,
     usage: withoutKeys(
       response.usage,
       "cacheWrite5mTokens",
       "cacheWrite1hTokens",
-      "inferenceGeo",
       "providerExtras",
     ),
   };

@@ -41,7 +41,7 @@ describe("recorded streams decode and accumulate to their whole content", () => 
         cacheWrite5mTokens: 0,
         cacheWrite1hTokens: 0,
         serviceTier: "standard",
-        inferenceGeo: "not_available",
+        providerExtras: { anthropic: { inferenceGeo: "not_available" } },
       },
     } satisfies Response);
   });
@@ -75,7 +75,7 @@ describe("recorded streams decode and accumulate to their whole content", () => 
         cacheWrite5mTokens: 0,
         cacheWrite1hTokens: 0,
         serviceTier: "standard",
-        inferenceGeo: "not_available",
+        providerExtras: { anthropic: { inferenceGeo: "not_available" } },
       },
     } satisfies Response);
   });
@@ -174,7 +174,7 @@ describe("recorded streams decode and accumulate to their whole content", () => 
         cacheWrite5mTokens: 0,
         cacheWrite1hTokens: 0,
         serviceTier: "standard",
-        inferenceGeo: "not_available",
+        providerExtras: { anthropic: { inferenceGeo: "not_available" } },
       },
     } satisfies Response);
   });
@@ -252,7 +252,7 @@ describe("recorded non-streamed responses parse to their whole content", () => {
         cacheWrite5mTokens: 0,
         cacheWrite1hTokens: 0,
         serviceTier: "standard",
-        inferenceGeo: "not_available",
+        providerExtras: { anthropic: { inferenceGeo: "not_available" } },
       },
     } satisfies Response);
   });
@@ -287,7 +287,7 @@ describe("recorded non-streamed responses parse to their whole content", () => {
         cacheWrite5mTokens: 0,
         cacheWrite1hTokens: 0,
         serviceTier: "standard",
-        inferenceGeo: "not_available",
+        providerExtras: { anthropic: { inferenceGeo: "not_available" } },
       },
     } satisfies Response);
   });
@@ -352,7 +352,7 @@ describe("recorded non-streamed responses parse to their whole content", () => {
         cacheWrite5mTokens: 0,
         cacheWrite1hTokens: 0,
         serviceTier: "standard",
-        inferenceGeo: "not_available",
+        providerExtras: { anthropic: { inferenceGeo: "not_available" } },
       },
       extras: {
         messages: {

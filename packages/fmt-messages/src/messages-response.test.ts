@@ -112,7 +112,11 @@ describe("the client-facing result", () => {
               ],
             },
             finishReason: { unified: "stop" },
-            safetyRatings: [{ category: "HARM_CATEGORY_HATE_SPEECH", probability: "LOW" }],
+            providerExtras: {
+              gemini: {
+                safetyRatings: [{ category: "HARM_CATEGORY_HATE_SPEECH", probability: "LOW" }],
+              },
+            },
           },
           {
             index: 1,
@@ -120,7 +124,7 @@ describe("the client-facing result", () => {
             finishReason: { unified: "stop" },
           },
         ],
-        promptFeedback: { blockReason: "SAFETY" },
+        providerExtras: { gemini: { promptFeedback: { blockReason: "SAFETY" } } },
       }),
       { onWarning },
     );
@@ -205,7 +209,7 @@ describe("usage semantics", () => {
       cacheWrite5mTokens: 20,
       cacheWrite1hTokens: 10,
       serviceTier: "standard",
-      inferenceGeo: "us",
+      providerExtras: { anthropic: { inferenceGeo: "us" } },
     });
     expect(renderMessagesUsage(usage)).toEqual(wire);
   });

@@ -333,7 +333,10 @@ describe("encoding for messages clients", () => {
     const frames = encodeAll(
       [
         { type: "response-start", id: "a", model: "m", created: 0 },
-        { type: "prompt-feedback", promptFeedback: { blockReason: "SAFETY" } },
+        {
+          type: "provider-extras",
+          providerExtras: { gemini: { promptFeedback: { blockReason: "SAFETY" } } },
+        },
         { type: "text-delta", index: 0, delta: "x" },
         { type: "signature-delta", index: 0, signature: "gemini" },
         { type: "text-delta", index: 0, choice: 1, delta: "other choice" },

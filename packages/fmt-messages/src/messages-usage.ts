@@ -41,7 +41,9 @@ export function parseMessagesUsage(usage: MessagesUsageFields): Usage {
     out.cacheWrite1hTokens = split.ephemeral_1h_input_tokens ?? 0;
   }
   if (typeof usage.service_tier === "string") out.serviceTier = usage.service_tier;
-  if (typeof usage.inference_geo === "string") out.inferenceGeo = usage.inference_geo;
+  if (typeof usage.inference_geo === "string") {
+    out.providerExtras = { anthropic: { inferenceGeo: usage.inference_geo } };
+  }
   return out;
 }
 
@@ -63,7 +65,7 @@ export function renderMessagesUsage(usage: Usage): MessagesUsageOut {
       ephemeral_1h_input_tokens: oneHour,
     },
     service_tier: messagesTier(usage.serviceTier),
-    inference_geo: usage.inferenceGeo ?? null,
+    inference_geo: usage.providerExtras?.anthropic?.inferenceGeo ?? null,
   };
   if (usage.thinkingTokens > 0) {
     out.output_tokens_details = { thinking_tokens: usage.thinkingTokens };

@@ -88,13 +88,13 @@ export function renderMessagesResponse(
       "a messages result holds one reply; choices after the first are dropped",
     );
   }
-  if (response.promptFeedback !== undefined) {
+  if (response.providerExtras?.gemini?.promptFeedback !== undefined) {
     warn("dropped", "promptFeedback", "a messages result has no prompt feedback");
   }
   if (choice?.logprobs !== undefined) {
     warn("dropped", "choices[0].logprobs", "a messages result has no log probabilities");
   }
-  if (choice?.safetyRatings !== undefined) {
+  if (choice?.providerExtras?.gemini?.safetyRatings !== undefined) {
     warn("dropped", "choices[0].safetyRatings", "a messages result has no safety ratings");
   }
   if (response.usage.providerExtras?.gemini?.inputTokensByModality !== undefined) {

@@ -206,12 +206,14 @@ export class MessagesStreamEncoder {
       case "finish":
         this.finishReason = event.finishReason;
         this.stopSequence = event.stopSequence;
-        if (event.safetyRatings !== undefined) {
+        if (event.providerExtras?.gemini?.safetyRatings !== undefined) {
           this.warnOnce("safetyRatings", "a messages stream has no safety ratings");
         }
         return;
-      case "prompt-feedback":
-        this.warnOnce("promptFeedback", "a messages stream has no prompt feedback");
+      case "provider-extras":
+        if (event.providerExtras.gemini?.promptFeedback !== undefined) {
+          this.warnOnce("promptFeedback", "a messages stream has no prompt feedback");
+        }
         return;
       case "logprobs":
         this.warnOnce("logprobs", "a messages stream has no log probabilities");

@@ -34,7 +34,7 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
  * - thinking: enabled with a budget, or disabled/adaptive without one; effort low..high, and none
  *   with disabled thinking; an effort is recorded as the client's own (`messages:shape`), as the
  *   parse of output_config.effort records it, so every model gets it back;
- * - no response format, includeUsage, cachedContent, safety settings or metadata.
+ * - no response format, provider extras (includeUsage, cachedContent, safety settings) or metadata.
  */
 const solid = (text: string) => `t${text.trim()}t`;
 

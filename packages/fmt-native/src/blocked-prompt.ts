@@ -33,7 +33,7 @@ export function isBlockedPrompt(
     only.index === 0 &&
     only.message.parts.length === 0 &&
     only.finishReason.explanation === undefined &&
-    only.safetyRatings === undefined &&
+    only.providerExtras === undefined &&
     only.stopSequence === undefined &&
     only.logprobs === undefined
   );

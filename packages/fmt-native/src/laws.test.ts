@@ -76,7 +76,7 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
 //   either absent or non-empty;
 // - thinking: a budget only with "enabled", and not together with an effort; no effort with
 //   "disabled" or "adaptive" (the upstream takes a budget or a level, never both);
-// - no parallelToolCalls, user, metadata or includeUsage; a json-schema format has no name/strict
+// - no parallelToolCalls, user, metadata or OpenAI extras (includeUsage); a json-schema format has no name/strict
 //   and its schema is inside the responseJsonSchema subset.
 
 const omit = <T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> => {
@@ -147,11 +147,10 @@ function expressibleTools(tools: Tool[]): Tool[] {
 const expressibleRequest: fc.Arbitrary<Request> = arb.request
   .map((request) => {
     const out: Request = omit(
-      request,
+      arb.withoutProviderExtras(request, "openai"),
       "parallelToolCalls",
       "user",
       "metadata",
-      "includeUsage",
       "extras",
     );
     out.system = request.system.map((p) => omit(p, "cacheControl"));
@@ -198,7 +197,7 @@ const expressibleResponse: fc.Arbitrary<Response> = fc
     }),
   )
   .map(([response, raws]) => {
-    const usage = omit(response.usage, "cacheWrite5mTokens", "cacheWrite1hTokens", "inferenceGeo");
+    const usage = omit(response.usage, "cacheWrite5mTokens", "cacheWrite1hTokens");
     usage.inputTokens -= usage.cacheWriteTokens;
     usage.cacheWriteTokens = 0;
     const choices = response.choices.map((choice, i): Choice => {

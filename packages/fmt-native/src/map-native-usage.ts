@@ -73,7 +73,7 @@ export function renderNativeUsage(usage: Usage, options?: RenderOptions): Native
       message: `usageMetadata has no cache-write count; the ${usage.cacheWriteTokens} cache-write tokens stay counted in promptTokenCount`,
     });
   }
-  if (usage.inferenceGeo !== undefined) {
+  if (usage.providerExtras?.anthropic?.inferenceGeo !== undefined) {
     options?.onWarning?.({
       type: "dropped",
       feature: "usage.inferenceGeo",

@@ -128,11 +128,13 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
         candidate.finishMessage,
       ),
     };
-    if (candidate.safetyRatings !== undefined) {
-      choice.safetyRatings = candidate.safetyRatings.map(parseSafetyRating);
-    }
     const logprobs = parseNativeLogprobs(candidate.logprobsResult, candidate.avgLogprobs);
     if (logprobs !== undefined) choice.logprobs = logprobs;
+    if (candidate.safetyRatings !== undefined) {
+      choice.providerExtras = {
+        gemini: { safetyRatings: candidate.safetyRatings.map(parseSafetyRating) },
+      };
+    }
     return choice;
   });
   const unknown: Record<string, unknown> = {};
@@ -150,8 +152,9 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
     usage: parseNativeUsage(body.usageMetadata),
   };
   if (body.promptFeedback !== undefined) {
-    response.promptFeedback = parsePromptFeedback(body.promptFeedback);
-    const blocked = response.promptFeedback.blockReason;
+    const promptFeedback = parsePromptFeedback(body.promptFeedback);
+    response.providerExtras = { gemini: { promptFeedback } };
+    const blocked = promptFeedback.blockReason;
     if (blocked !== undefined && choices.length === 0) choices.push(blockedChoice(blocked));
   }
   const extras = buildExtras(unknown, book);

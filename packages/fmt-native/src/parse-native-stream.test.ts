@@ -364,7 +364,9 @@ describe("other frames", () => {
         ],
       },
     ]);
-    expect(events.filter((e) => e.type === "prompt-feedback")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "provider-extras")).toStrictEqual([
+      { type: "provider-extras", providerExtras: { gemini: { promptFeedback: feedback } } },
+    ]);
     const response = accumulateStream(events);
     expect(response.choices.map((c) => [c.index, c.message.parts, c.finishReason])).toEqual([
       [0, [{ type: "text", text: "zero" }], { unified: "other" }],

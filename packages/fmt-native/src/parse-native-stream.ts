@@ -223,7 +223,10 @@ export class NativeStreamDecoder {
     if (key === this.feedback) return;
     this.feedback = key;
     if (parsed.data.blockReason !== undefined) this.blockReason = parsed.data.blockReason;
-    emit({ type: "prompt-feedback", promptFeedback: parsePromptFeedback(parsed.data) });
+    emit({
+      type: "provider-extras",
+      providerExtras: { gemini: { promptFeedback: parsePromptFeedback(parsed.data) } },
+    });
   }
 
   private state(choice: number): CandidateState {
@@ -291,7 +294,9 @@ export class NativeStreamDecoder {
         ),
       };
       if (choice > 0) finish.choice = choice;
-      if (state.safetyRatings !== undefined) finish.safetyRatings = state.safetyRatings;
+      if (state.safetyRatings !== undefined) {
+        finish.providerExtras = { gemini: { safetyRatings: state.safetyRatings } };
+      }
       emit(finish);
     }
   }

@@ -52,7 +52,8 @@ export function renderNativeResponse(
   const book = readBookkeeping(response.extras);
   const ctx: PartRenderContext = { book, options };
   const body: NativeResponseWire = { ...readUnknownFields(response.extras) };
-  if (response.choices.length > 0 && !isBlockedPrompt(response.choices, response.promptFeedback)) {
+  const promptFeedback = response.providerExtras?.gemini?.promptFeedback;
+  if (response.choices.length > 0 && !isBlockedPrompt(response.choices, promptFeedback)) {
     body.candidates = response.choices.map((choice, c): NativeCandidate => {
       const feature = `choices[${c}]`;
       const parts: NativePart[] = [];
@@ -81,9 +82,9 @@ export function renderNativeResponse(
         ...renderNativeFinishMessage(choice.finishReason),
         index: choice.index,
       };
-      if (choice.safetyRatings !== undefined) {
-        candidate.safetyRatings = choice.safetyRatings.map(renderSafetyRating);
-      }
+      const safetyRatings = choice.providerExtras?.gemini?.safetyRatings;
+      if (safetyRatings !== undefined)
+        candidate.safetyRatings = safetyRatings.map(renderSafetyRating);
       const grounding = renderGrounding(cited, feature, options?.onWarning);
       if (grounding !== undefined) candidate.groundingMetadata = grounding;
       if (choice.logprobs !== undefined) {
@@ -95,9 +96,7 @@ export function renderNativeResponse(
       return candidate;
     });
   }
-  if (response.promptFeedback !== undefined) {
-    body.promptFeedback = renderPromptFeedback(response.promptFeedback);
-  }
+  if (promptFeedback !== undefined) body.promptFeedback = renderPromptFeedback(promptFeedback);
   body.usageMetadata = renderNativeUsage(response.usage, options);
   if (response.model !== "") body.modelVersion = response.model;
   if (response.id !== "") body.responseId = response.id;

@@ -110,7 +110,10 @@ describe("stream encode", () => {
   it("a blocked prompt writes its promptFeedback and no candidate; decoding it finishes content-filter", () => {
     const { frames } = encode([
       { type: "response-start", id: "r1", model: "gemini-3-pro-preview", created: 1704067200 },
-      { type: "prompt-feedback", promptFeedback: { blockReason: "PROHIBITED_CONTENT" } },
+      {
+        type: "provider-extras",
+        providerExtras: { gemini: { promptFeedback: { blockReason: "PROHIBITED_CONTENT" } } },
+      },
       { type: "finish", finishReason: { unified: "content-filter", raw: "PROHIBITED_CONTENT" } },
     ]);
     expect((frames as { candidates?: unknown }[]).some((f) => f.candidates !== undefined)).toBe(

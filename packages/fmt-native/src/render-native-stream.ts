@@ -111,7 +111,7 @@ export class NativeStreamEncoder {
   private emitEvent(event: StreamEvent, emit: (message: SseMessage) => void): void {
     // Content, logprobs included, makes a candidate: the finish is then not a blocked prompt's.
     if (
-      (event.type !== "prompt-feedback" && event.type !== "response-start" && "index" in event) ||
+      (event.type !== "provider-extras" && event.type !== "response-start" && "index" in event) ||
       event.type === "logprobs"
     ) {
       this.sawContent = true;
@@ -123,12 +123,13 @@ export class NativeStreamEncoder {
         this.createTime = createTimeOf(event.created);
         this.tail = undefined;
         return;
-      case "prompt-feedback":
-        if (event.promptFeedback.blockReason !== undefined) {
-          this.blockReason = event.promptFeedback.blockReason;
-        }
-        emit(this.frame({ promptFeedback: renderPromptFeedback(event.promptFeedback) }));
+      case "provider-extras": {
+        const feedback = event.providerExtras.gemini?.promptFeedback;
+        if (feedback === undefined) return;
+        if (feedback.blockReason !== undefined) this.blockReason = feedback.blockReason;
+        emit(this.frame({ promptFeedback: renderPromptFeedback(feedback) }));
         return;
+      }
       case "part-start":
         this.kinds.set(keyOf(event), event.kind);
         return;
@@ -334,7 +335,7 @@ export class NativeStreamEncoder {
     const blocked =
       choice === 0 &&
       !this.sawContent &&
-      event.safetyRatings === undefined &&
+      event.providerExtras === undefined &&
       event.stopSequence === undefined &&
       isBlockedFinish(event, this.blockReason);
     if (blocked) return;
@@ -355,9 +356,9 @@ export class NativeStreamEncoder {
       ...renderNativeFinishMessage(event.finishReason),
       index: choice,
     };
-    if (event.safetyRatings !== undefined) {
-      candidate.safetyRatings = event.safetyRatings.map(renderSafetyRating);
-    }
+    const safetyRatings = event.providerExtras?.gemini?.safetyRatings;
+    if (safetyRatings !== undefined)
+      candidate.safetyRatings = safetyRatings.map(renderSafetyRating);
     const grounding = this.grounding(choice);
     if (grounding !== undefined) candidate.groundingMetadata = grounding;
     this.finishes.push(this.frame({ candidates: [candidate] }));

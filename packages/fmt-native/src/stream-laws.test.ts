@@ -83,12 +83,7 @@ const streamableResponse: fc.Arbitrary<Response> = fc
     }),
   )
   .map(([response, raws]): Response => {
-    const {
-      cacheWrite5mTokens: _a,
-      cacheWrite1hTokens: _b,
-      inferenceGeo: _c,
-      ...usage
-    } = response.usage;
+    const { cacheWrite5mTokens: _a, cacheWrite1hTokens: _b, ...usage } = response.usage;
     usage.inputTokens -= usage.cacheWriteTokens;
     usage.cacheWriteTokens = 0;
     const choices = response.choices.map((choice, i) => {
@@ -140,7 +135,7 @@ const streamableResponse: fc.Arbitrary<Response> = fc
       first !== undefined &&
       first.message.parts.length === 0 &&
       first.finishReason.raw !== undefined &&
-      first.finishReason.raw === response.promptFeedback?.blockReason
+      first.finishReason.raw === response.providerExtras?.gemini?.promptFeedback?.blockReason
     );
   });
 

@@ -89,9 +89,16 @@ export function renderResponsesUsage(
   };
 }
 
+/** Usage labels Responses usage has no field for, keyed by the name a warning gives each. */
+const droppedUsageLabels: Readonly<Record<string, (usage: Usage) => unknown>> = {
+  serviceTier: (usage) => usage.serviceTier,
+  inferenceGeo: (usage) => usage.providerExtras?.anthropic?.inferenceGeo,
+  providerExtras: (usage) => usage.providerExtras?.gemini,
+};
+
 function reportDroppedUsageLabels(usage: Usage, warn: (warning: Warning) => void): void {
-  for (const key of ["serviceTier", "inferenceGeo", "providerExtras"] as const) {
-    if (usage[key] !== undefined) {
+  for (const [key, read] of Object.entries(droppedUsageLabels)) {
+    if (read(usage) !== undefined) {
       warn({ type: "dropped", feature: `usage.${key}`, message: `usage.${key} has no field here` });
     }
   }

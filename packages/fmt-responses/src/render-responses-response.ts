@@ -21,7 +21,7 @@ export function renderInterlinguaResponsesResponse(
   options: RenderOptions = {},
 ): InterlinguaResponsesResponseWire {
   const warn = options.onWarning ?? ignore;
-  if (response.promptFeedback !== undefined) {
+  if (response.providerExtras?.gemini?.promptFeedback !== undefined) {
     warn({
       type: "dropped",
       feature: "promptFeedback",
@@ -98,7 +98,7 @@ export function renderInterlinguaResponsesResponse(
           message: `${at}.stopSequence: the responses result does not name it`,
         });
       }
-      if (choice.safetyRatings !== undefined) {
+      if (choice.providerExtras?.gemini?.safetyRatings !== undefined) {
         warn({
           type: "dropped",
           feature: "choices.safetyRatings",

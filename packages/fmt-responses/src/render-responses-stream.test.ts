@@ -304,7 +304,10 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
     frames(
       [
         start,
-        { type: "prompt-feedback", promptFeedback: { blockReason: "SAFETY" } },
+        {
+          type: "provider-extras",
+          providerExtras: { gemini: { promptFeedback: { blockReason: "SAFETY" } } },
+        },
         { type: "text-delta", index: 0, delta: "a" },
         { type: "signature-delta", index: 0, signature: "gemini-sig" },
         { type: "signature-delta", index: 0, signature: "more" },

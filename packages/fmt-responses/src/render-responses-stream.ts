@@ -175,12 +175,14 @@ export class ResponsesStreamEncoder {
             "the responses stream does not name the stop sequence",
           );
         }
-        if (event.safetyRatings !== undefined) {
+        if (event.providerExtras?.gemini?.safetyRatings !== undefined) {
           this.warnOnce("choices.safetyRatings", "the responses stream has no safety ratings");
         }
         return;
-      case "prompt-feedback":
-        this.warnOnce("promptFeedback", "the responses stream has no prompt feedback");
+      case "provider-extras":
+        if (event.providerExtras.gemini?.promptFeedback !== undefined) {
+          this.warnOnce("promptFeedback", "the responses stream has no prompt feedback");
+        }
         return;
       case "logprobs":
         if (event.average !== undefined) {

@@ -4,7 +4,7 @@
  * exclusions, and it checks the "not carried" entries really are not carried (so a table cannot
  * hide a loss the format could avoid).
  */
-import type { Usage } from "@interlingua/core-types";
+import type { Choice, ModalityTokenCount, Usage } from "@interlingua/core-types";
 
 /**
  * `responses` is OpenAI's real Responses API; `interlinguaResponses` is docs/api-reference.md's
@@ -30,12 +30,27 @@ export const signedKinds: Record<Format, ReadonlySet<PartKind>> = {
   native: new Set(["text", "thinking", "tool-call"]),
 };
 
+/** Usage with its provider extras lifted out as fields of their own, named as the loss tables do. */
+export type UsageView = Omit<Usage, "providerExtras"> & {
+  inferenceGeo?: string;
+  inputTokensByModality?: ModalityTokenCount[];
+};
+
+export function usageView({ providerExtras, ...counts }: Usage): UsageView {
+  const view: UsageView = { ...counts };
+  const geo = providerExtras?.anthropic?.inferenceGeo;
+  if (geo !== undefined) view.inferenceGeo = geo;
+  const byModality = providerExtras?.gemini?.inputTokensByModality;
+  if (byModality !== undefined) view.inputTokensByModality = byModality;
+  return view;
+}
+
 /**
  * Usage fields each stream carries. Compared: the fields both sides carry. Dropped per the loss
- * tables: chat the ttl split, provider extras and geo; native cache writes (still inside
+ * tables: chat the ttl split, modality counts and geo; native cache writes (still inside
  * promptTokenCount), the split and geo; responses cache writes, modality, tier and geo.
  */
-export const usageFields: Record<Format, ReadonlyArray<keyof Usage>> = {
+export const usageFields: Record<Format, ReadonlyArray<keyof UsageView>> = {
   chat: [
     "inputTokens",
     "outputTokens",
@@ -60,7 +75,7 @@ export const usageFields: Record<Format, ReadonlyArray<keyof Usage>> = {
     "outputTokens",
     "cachedInputTokens",
     "thinkingTokens",
-    "providerExtras",
+    "inputTokensByModality",
     "serviceTier",
   ],
   responses: ["inputTokens", "outputTokens", "cachedInputTokens", "thinkingTokens"],
@@ -102,7 +117,7 @@ export const usageAtEnd: ReadonlySet<Format> = new Set([
   "responses",
   "interlinguaResponses",
 ]);
-export const startOnlyUsage: Record<Format, ReadonlyArray<keyof Usage>> = {
+export const startOnlyUsage: Record<Format, ReadonlyArray<keyof UsageView>> = {
   chat: [],
   messages: ["serviceTier", "inferenceGeo", "cacheWrite5mTokens", "cacheWrite1hTokens"],
   native: [],
@@ -111,7 +126,12 @@ export const startOnlyUsage: Record<Format, ReadonlyArray<keyof Usage>> = {
 };
 
 /** Finish fields besides the reason: stopSequence is messages-only, safetyRatings native-only. */
-export const finishExtras: Record<Format, ReadonlyArray<"stopSequence" | "safetyRatings">> = {
+export const finishExtraOf = {
+  stopSequence: (finish: Pick<Choice, "stopSequence">) => finish.stopSequence,
+  safetyRatings: (finish: Pick<Choice, "providerExtras">) =>
+    finish.providerExtras?.gemini?.safetyRatings,
+};
+export const finishExtras: Record<Format, ReadonlyArray<keyof typeof finishExtraOf>> = {
   chat: [],
   messages: ["stopSequence"],
   native: ["safetyRatings"],

@@ -7,6 +7,7 @@ import type {
   StreamEvent,
   Usage,
 } from "@interlingua/core-types";
+import { withoutProviderExtras } from "@interlingua/core-types/testing";
 import { chat } from "@interlingua/fmt-chat";
 import { messages } from "@interlingua/fmt-messages";
 import { native, parseNativeRequest } from "@interlingua/fmt-native";
@@ -21,6 +22,9 @@ export const codecs: Record<string, Codec> = {
   responses,
 };
 export const codecNames = Object.keys(codecs);
+
+/** Encoder options of a client that asked for usage: chat then ends with its usage chunk. */
+export const withUsageChunk = { providerExtras: { openai: { includeUsage: true } } };
 export const pairs = codecNames.flatMap((f) =>
   codecNames.filter((g) => g !== f).map((g) => [f, g] as const),
 );
@@ -51,7 +55,7 @@ export async function throughWire(
   codec: Codec,
   events: readonly StreamEvent[],
 ): Promise<StreamEvent[]> {
-  const frames = await pipe(events, codec.stream.encode({ includeUsage: true }));
+  const frames = await pipe(events, codec.stream.encode(withUsageChunk));
   const text = frames.map((f) => encodeSseEvent(f)).join("");
   return decodeWire(codec, text);
 }
@@ -79,13 +83,13 @@ export function requestThrough(codec: Codec, request: Request, options?: RenderO
 }
 
 /**
- * What law 5 compares on requests: everything but the per-format extras bags and `includeUsage`,
- * which is a chat client's transport flag (`stream_options.include_usage`), not content: the other
- * formats always stream usage, so they set it or leave it unset by their own convention.
+ * What law 5 compares on requests: everything but the per-format extras bags and chat's
+ * `includeUsage`, a client's transport flag (`stream_options.include_usage`), not content: the
+ * other formats always stream usage, so they set it or leave it unset by their own convention.
  */
 export function requestContent(request: Request): Request {
-  const { extras: _extras, includeUsage: _includeUsage, ...rest } = asJson(request);
-  return rest;
+  const { extras: _extras, ...rest } = asJson(request);
+  return withoutProviderExtras(rest, "openai");
 }
 
 /**

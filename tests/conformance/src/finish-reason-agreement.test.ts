@@ -14,6 +14,7 @@ import {
 import { native, parseNativeFinishReason, parseNativeResponse } from "@interlingua/fmt-native";
 import { interlinguaResponses } from "@interlingua/fmt-responses";
 import { describe, expect, it } from "vitest";
+import { withUsageChunk } from "./codecs.js";
 
 // Every upstream stop, as each client format shows it: the explicit table, and the property
 // that the streamed and the non-streamed answer of one format say the same thing.
@@ -114,7 +115,7 @@ const TABLE: Record<string, [string, string, string | null]> = {
 };
 
 function encode(codec: Codec, events: StreamEvent[]): Json[] {
-  const encoder = codec.stream.encoder({ includeUsage: true });
+  const encoder = codec.stream.encoder(withUsageChunk);
   const out: SseMessage[] = [];
   for (const event of events) encoder.push(event, (m) => out.push(m));
   encoder.end((m) => out.push(m));
@@ -236,7 +237,7 @@ describe("the block reason, kept where each format has room, stream and non-stre
         const streamed: string[] = [];
         codec.response.render(response, { onWarning: (w) => whole.push(w.feature) });
         const encoder = codec.stream.encoder({
-          includeUsage: true,
+          ...withUsageChunk,
           onWarning: (w) => streamed.push(w.feature),
         });
         for (const event of responseToEvents(response)) encoder.push(event, () => {});

@@ -21,14 +21,17 @@ import {
   errorCarriesStatus,
   errorEndsStream,
   type Format,
+  finishExtraOf,
   finishExtras,
   type PartKind,
   signedKinds,
   startOnlyUsage,
   streamOf,
   tierAs,
+  type UsageView,
   usageAtEnd,
   usageFields,
+  usageView,
 } from "./carried-by-format.js";
 import { codecs, decodeWire, throughWire } from "./codecs.js";
 import { type Recording, recordingFolders, recordings } from "./recordings.js";
@@ -111,12 +114,13 @@ function expectedUnified(unified: string, madeCalls: boolean, target: Format): s
 }
 
 function pickUsage(usage: Usage, source: Format, target: Format) {
-  const out: Partial<Usage> = {};
+  const out: Partial<UsageView> = {};
+  const view = usageView(usage);
   const late = usageAtEnd.has(source) ? startOnlyUsage[target] : [];
   for (const field of usageFields[target]) {
     if (late.includes(field)) continue;
-    if (usageFields[source].includes(field) && usage[field] !== undefined) {
-      Object.assign(out, { [field]: usage[field] });
+    if (usageFields[source].includes(field) && view[field] !== undefined) {
+      Object.assign(out, { [field]: view[field] });
     }
   }
   if (out.serviceTier !== undefined) {
@@ -154,7 +158,10 @@ function accumulated(
       parts,
       finish: expectedUnified(choice.finishReason.unified, madeCalls, target),
     };
-    for (const key of finishExtras[target]) if (choice[key] !== undefined) view[key] = choice[key];
+    for (const key of finishExtras[target]) {
+      const value = finishExtraOf[key](choice);
+      if (value !== undefined) view[key] = value;
+    }
     return view;
   });
   // A native frame names the response only on candidate and usage chunks: a stream that is
@@ -195,7 +202,10 @@ function sequence(events: StreamEvent[], target: Format) {
           unified: expectedUnified(e.finishReason.unified, madeCalls.has(e.choice ?? 0), target),
         };
         if (e.choice !== undefined) view.choice = e.choice;
-        for (const key of finishExtras[target]) if (e[key] !== undefined) view[key] = e[key];
+        for (const key of finishExtras[target]) {
+          const value = finishExtraOf[key](e);
+          if (value !== undefined) view[key] = value;
+        }
         return [view];
       }
       default:

@@ -44,7 +44,7 @@ describe.each(codecNames)("%s.stream.decoder() and encoder()", (name) => {
   it("encode like encode() and decode like decode()", async () => {
     await fc.assert(
       fc.asyncProperty(canonical.streamEvents(), fc.boolean(), async (events, includeUsage) => {
-        const options = { includeUsage };
+        const options = { providerExtras: { openai: { includeUsage } } };
         const pushed = viaPush<StreamEvent, SseMessage>(codec.stream.encoder(options), events);
         const streamed = await viaStream(codec.stream.encode(options), events);
         expect(pushed).toEqual(streamed);

@@ -8,11 +8,11 @@ import type { StreamEvent } from "@interlingua/core-types";
 import { decodeSse, encodeSse, translateSse } from "@interlingua/sse";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { codecs, decodeWire } from "./codecs.js";
+import { codecs, decodeWire, withUsageChunk } from "./codecs.js";
 import { recordingFolders, recordings } from "./recordings.js";
 
 const utf8 = new TextEncoder();
-const options = { includeUsage: true };
+const options = withUsageChunk;
 
 const cases = recordings().flatMap((recording) => {
   const source = recordingFolders[recording.folder];

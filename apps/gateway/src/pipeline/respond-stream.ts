@@ -125,7 +125,7 @@ function stageFor(
         };
   if (!committed.prepared.sameFormat) {
     const encoder = CLIENT_PROTOCOLS[format].codec.stream.encoder({
-      includeUsage: request.canonical.includeUsage === true,
+      providerExtras: request.canonical.providerExtras,
     });
     return translateStage({
       // Across formats a client never gets half-JSON tool arguments (core-types

@@ -8,6 +8,7 @@ import {
   type ForwardedHeaders,
   lowerClientTools,
   type Request,
+  type RequestProviderExtras,
   renameTools,
   stringifyJsonKeepingNumbers,
   type UpstreamProtocol,
@@ -109,15 +110,16 @@ export function prepareUpstreamRequest(
   }
   // An upstream that reports streamed usage only when asked is asked; billing always needs it.
   const askUsage = request.stream && protocol.usageOnRequest;
+  const defaulted = withClientDefaults(
+    planned ?? unplanned(request.canonical, channel.protocol, onWarning),
+    request.endpoint.format,
+    protocol,
+  );
   const canonical: Request = {
-    ...withClientDefaults(
-      planned ?? unplanned(request.canonical, channel.protocol, onWarning),
-      request.endpoint.format,
-      protocol,
-    ),
+    ...defaulted,
     model: upstreamModel,
     stream: request.stream,
-    ...(askUsage ? { includeUsage: true } : {}),
+    ...(askUsage ? { providerExtras: askingUsage(defaulted.providerExtras) } : {}),
   };
   // Only the Responses API has namespace and custom tools; elsewhere they are function tools,
   // and the reply's calls are lifted back (fill-translated.ts).
@@ -129,7 +131,8 @@ export function prepareUpstreamRequest(
   const rendered = protocol.upstreamCodec.request.render(prepared, { onWarning }) as Wire;
   const body = protocol.finish === undefined ? rendered : protocol.finish(rendered);
   // A rendered body in the client's own format still gets its reply back byte for byte.
-  const injectedUsage = sameFormat && askUsage && request.canonical.includeUsage !== true;
+  const injectedUsage =
+    sameFormat && askUsage && request.canonical.providerExtras?.openai?.includeUsage !== true;
   return {
     ...target,
     headers,
@@ -154,4 +157,9 @@ function unplanned(
   if (removed.length === 0) return request;
   onWarning(cacheControlDropped(removed, protocol));
   return stripCacheControl(request);
+}
+
+/** The request's provider extras with chat's usage chunk asked for (billing reads it). */
+function askingUsage(extras: RequestProviderExtras | undefined): RequestProviderExtras {
+  return { ...extras, openai: { ...extras?.openai, includeUsage: true } };
 }
