@@ -6,7 +6,8 @@
 // microseconds per stream, short (about 20 deltas) and long (about 200).
 //   cd bench && node src/gateway-stages.bench.ts
 import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core-types";
-import { chat, isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
+import { chat } from "@interlingua/fmt-chat";
+import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat/tables";
 import { messages } from "@interlingua/fmt-messages";
 import { sseFraming } from "@interlingua/sse";
 import { watchSse } from "../../apps/gateway/src/stream/observe-sse.ts";

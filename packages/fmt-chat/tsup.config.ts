@@ -3,6 +3,7 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: [
     "src/index.ts",
+    "src/tables.ts",
     "src/protocol.ts",
     "src/testing.ts",
     "src/internal.ts",

@@ -1,7 +1,14 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/protocol.ts", "src/testing.ts", "src/internal.ts", "src/schemas.ts"],
+  entry: [
+    "src/index.ts",
+    "src/tables.ts",
+    "src/protocol.ts",
+    "src/testing.ts",
+    "src/internal.ts",
+    "src/schemas.ts",
+  ],
   format: ["esm", "cjs"],
   dts: true,
   clean: true,

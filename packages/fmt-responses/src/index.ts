@@ -1,5 +1,6 @@
-// The documented surface: the codec, its parse/render/stream functions and the tables the
-// README describes. Wire schemas are at `./schemas`, shared internals at `./internal`.
+// The documented surface: both codecs, their parse/render/stream functions and the in-stream
+// error pair. The tables, field mappings and stored-item helpers the README lists are at
+// `./tables`, wire schemas at `./schemas`, shared internals at `./internal`.
 export type {
   Codec,
   Message,
@@ -12,32 +13,12 @@ export type {
   Usage,
   Warning,
 } from "@interlingua/core-types";
-export { imageSourceFromUrl, imageUrlFromSource, isValidImageUrl } from "./image-url.js";
 export { errorFromResponsesWire, errorToResponsesWire } from "./map-responses-error.js";
-export {
-  incompleteReasonToUnified,
-  type ResponsesStatus,
-  type ResponsesTerminal,
-  type ResultFinishReason,
-  resultFinishReasonToUnified,
-  statusToUnified,
-  unifiedToResultFinishReason,
-  unifiedToTerminal,
+export type {
+  ResponsesStatus,
+  ResponsesTerminal,
+  ResultFinishReason,
 } from "./map-responses-finish-reason.js";
-export {
-  parseResponsesReasoning,
-  parseResponsesTextFormat,
-  parseResponsesToolChoice,
-  renderResponsesTextFormat,
-  renderResponsesToolChoice,
-} from "./map-responses-options.js";
-export { parseResponsesTool, renderResponsesTool } from "./map-responses-tools.js";
-export {
-  parseInterlinguaResponsesUsage,
-  parseResponsesUsage,
-  renderInterlinguaResponsesUsage,
-  renderResponsesUsage,
-} from "./map-responses-usage.js";
 export { parseResponsesResponse } from "./parse-responses-api-response.js";
 export { parseResponsesRequest } from "./parse-responses-request.js";
 export {
@@ -49,7 +30,7 @@ export {
   decodeResponsesStream,
   ResponsesStreamDecoder,
 } from "./parse-responses-stream.js";
-export { renderResponsesRequest, toResponsesShape } from "./render-responses-api-request.js";
+export { renderResponsesRequest } from "./render-responses-api-request.js";
 export { renderResponsesResponse } from "./render-responses-api-response.js";
 export { renderInterlinguaResponsesRequest } from "./render-responses-request.js";
 export { renderInterlinguaResponsesResponse } from "./render-responses-response.js";
@@ -62,19 +43,9 @@ export {
 // shape, whose result is chat-like (`choices[]`).
 export { responses } from "./responses-api-codec.js";
 export { interlinguaResponses } from "./responses-codec.js";
-export {
-  responsesPassThroughShape,
-  responsesRequestFields,
-  untranslatedResponsesFields,
-} from "./responses-request-fields.js";
-export {
-  type ItemPage,
-  type ItemPageQuery,
-  inputAsItems,
-  itemType,
-  pageItems,
-  type ResolvedItems,
-  referencedItemIds,
-  resolveItemReferences,
-  type StoredItem,
+export type {
+  ItemPage,
+  ItemPageQuery,
+  ResolvedItems,
+  StoredItem,
 } from "./stored-items.js";

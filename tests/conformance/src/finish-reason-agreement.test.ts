@@ -5,13 +5,12 @@ import {
   type SseMessage,
   type StreamEvent,
 } from "@interlingua/core-types";
-import { chat, parseChatFinishReason } from "@interlingua/fmt-chat";
-import {
-  messages,
-  parseMessagesResponse,
-  parseMessagesStopReason,
-} from "@interlingua/fmt-messages";
-import { native, parseNativeFinishReason, parseNativeResponse } from "@interlingua/fmt-native";
+import { chat } from "@interlingua/fmt-chat";
+import { parseChatFinishReason } from "@interlingua/fmt-chat/tables";
+import { messages, parseMessagesResponse } from "@interlingua/fmt-messages";
+import { parseMessagesStopReason } from "@interlingua/fmt-messages/tables";
+import { native, parseNativeResponse } from "@interlingua/fmt-native";
+import { parseNativeFinishReason } from "@interlingua/fmt-native/tables";
 import { interlinguaResponses } from "@interlingua/fmt-responses";
 import { describe, expect, it } from "vitest";
 import { withUsageChunk } from "./codecs.js";

@@ -14,7 +14,7 @@ import {
   type StreamEventOf,
   type Usage,
 } from "@interlingua/core-types";
-import { messagesErrorStatus, messagesErrorType } from "@interlingua/fmt-messages";
+import { messagesErrorStatus, messagesErrorType } from "@interlingua/fmt-messages/tables";
 import { describe, expect, it } from "vitest";
 import {
   argumentsAsObject,

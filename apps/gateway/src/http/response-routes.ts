@@ -1,5 +1,5 @@
 import { invalidRequest, notFound } from "@interlingua/errors";
-import { pageItems } from "@interlingua/fmt-responses";
+import { pageItems } from "@interlingua/fmt-responses/tables";
 import type { Hono } from "hono";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { AppEnv } from "../contract/app-env.ts";

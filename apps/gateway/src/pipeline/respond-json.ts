@@ -11,7 +11,7 @@ import {
   type Warning,
 } from "@interlingua/core-types";
 import { badGateway } from "@interlingua/errors";
-import { carryThinkingSignatures } from "@interlingua/fmt-native";
+import { carryThinkingSignatures } from "@interlingua/fmt-native/internal";
 import { replyTextChars } from "../billing/reply-text-chars.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
 import { PROTOCOLS } from "../upstream/protocols.ts";

@@ -10,8 +10,8 @@ import {
   type StreamEvent,
   type StreamFraming,
 } from "@interlingua/core-types";
-import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
-import { nativeJsonArrayFraming } from "@interlingua/fmt-native";
+import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat/tables";
+import { nativeJsonArrayFraming } from "@interlingua/fmt-native/tables";
 import { sseFraming } from "@interlingua/sse";
 import { upstreamModelHeader, warningsHeaders } from "../contract/warnings-header.ts";
 import { stateFields } from "../responses/record-response.ts";

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { Warning } from "@interlingua/core-types";
 import { type GatewayError, invalidRequest, notFound } from "@interlingua/errors";
+import type { StoredItem } from "@interlingua/fmt-responses";
 import {
   inputAsItems,
   itemType,
   referencedItemIds,
   resolveItemReferences,
-  type StoredItem,
-} from "@interlingua/fmt-responses";
+} from "@interlingua/fmt-responses/tables";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import {
   OPEN_STATUSES,

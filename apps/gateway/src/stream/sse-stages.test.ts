@@ -1,6 +1,6 @@
 import type { SseMessage, StreamEvent } from "@interlingua/core-types";
-import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
-import { nativeJsonArrayFraming } from "@interlingua/fmt-native";
+import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat/tables";
+import { nativeJsonArrayFraming } from "@interlingua/fmt-native/tables";
 import { describe, expect, it } from "vitest";
 import type { SseWatch } from "./observe-sse.ts";
 import { SAMPLED_DELTAS, watchSse } from "./observe-sse.ts";

@@ -1,5 +1,6 @@
 import type { StreamEvent, Usage } from "@interlingua/core-types";
-import { chat, isChatUsageOnlyChunk } from "@interlingua/fmt-chat";
+import { chat } from "@interlingua/fmt-chat";
+import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat/tables";
 import { messages } from "@interlingua/fmt-messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
