@@ -21,6 +21,7 @@ import { BackgroundResponses } from "./http/background-response.ts";
 import { answerClientErrors } from "./http/client-error.ts";
 import { createApp } from "./http/create-app.ts";
 import { generationListener } from "./http/generation-listener.ts";
+import { BodyGuards } from "./http/request-guards.ts";
 import { createLogger, type Logger, redactingLogger } from "./log/logger.ts";
 import { tracingMismatch } from "./log/tracing.ts";
 import { GatewayMetrics } from "./observe/metrics.ts";
@@ -252,7 +253,9 @@ export async function startGateway(
     readiness: () => checkReadiness({ store, redis: shared.redis, draining: () => draining }),
     metrics,
   };
-  const app = createApp(services);
+  // One count of the bodies in flight for both entrances (listener and app).
+  const guards = new BodyGuards(services);
+  const app = createApp(services, guards);
   // Streams are written straight to the Node response, past the adapter's web-stream reading.
   const bodyTimeout = effective.limits.body_timeout_ms;
   // The generation routes run on node:http directly (generation-listener.ts); the rest on Hono.
@@ -264,7 +267,7 @@ export async function startGateway(
       headersTimeout: Math.min(60_000, bodyTimeout),
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(bodyTimeout / 4))),
     },
-    generationListener(services, getRequestListener(writeRelaysDirectly(app.fetch))),
+    generationListener(services, guards, getRequestListener(writeRelaysDirectly(app.fetch))),
   );
   // Longer than any client pool's idle time (undici keeps a socket until the server's hint less
   // 2 s): with Node's 5 s, an event-loop pause let the close timer beat a request already sent

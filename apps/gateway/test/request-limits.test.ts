@@ -218,6 +218,39 @@ describe("slow and concurrent bodies", () => {
   });
 });
 
+describe("one in-flight count for both entrances", () => {
+  it("a body on the Node route and one through the Hono app add up to one count", async () => {
+    const patient = await startStack({
+      limits: { max_body_bytes: CAP, max_inflight_body_bytes: INFLIGHT },
+    });
+    const head = (target: string, length: number) =>
+      `POST ${target} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${KEY}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${length}\r\n\r\n`;
+    try {
+      // A plain target: the Node route; 8,000 bytes counted while half of it is unsent.
+      const held = await rawSocket(patient.gateway.port);
+      const first = chatBody.padEnd(8_000, " ");
+      held.socket.write(head("/v1/chat/completions", first.length) + first.slice(0, 4_000));
+      await new Promise((r) => setTimeout(r, 100));
+      // An absolute-form target: the Hono app's entrance, the same count.
+      const other = await rawSocket(patient.gateway.port);
+      const second = chatBody.padEnd(5_000, " ");
+      other.socket.write(
+        head(`${patient.gateway.url}/v1/chat/completions`, second.length) + second,
+      );
+      const refused = await other.first;
+      other.socket.destroy();
+      expect(refused).toMatch(/^HTTP\/1.1 503/);
+      expect(refused.toLowerCase()).toContain("retry-after: 1");
+      held.socket.write(first.slice(4_000));
+      expect((await held.first).slice(0, 200)).toMatch(/^HTTP\/1.1 200/);
+      held.socket.destroy();
+    } finally {
+      await patient.close();
+    }
+  });
+});
+
 describe("unknown routes answer in the envelope of their path", () => {
   it("/api/* in {success: false, message}, /v1beta/* in the native envelope, others standard", async () => {
     const api = await fetch(url("/api/nothing/here"), { headers: auth() });

@@ -15,7 +15,7 @@ import { mountHealthRoutes } from "./health-routes.ts";
 import { mountManagementRoutes } from "./management-routes.ts";
 import { mountObservabilityRoutes } from "./observability-routes.ts";
 import { redactOutbound } from "./redact-outbound.ts";
-import { requestGuards } from "./request-guards.ts";
+import { type BodyGuards, requestGuards } from "./request-guards.ts";
 import { requireKey } from "./require-key.ts";
 import { mountResponseRoutes } from "./response-routes.ts";
 import { answerThrown, pathErrorResponse } from "./route-envelope.ts";
@@ -23,8 +23,11 @@ import { mountTaskRoutes } from "./task-routes.ts";
 import { mountUploadRoutes } from "./upload-routes.ts";
 import { mountWebhookSecretRoutes } from "./webhook-secret-routes.ts";
 
-/** The gateway's HTTP surface on web-standard Request/Response. */
-export function createApp(services: GatewayServices): Hono<AppEnv> {
+/**
+ * The gateway's HTTP surface on web-standard Request/Response. `guards`: the body guards shared
+ * with the generation listener (one in-flight count for both entrances).
+ */
+export function createApp(services: GatewayServices, guards?: BodyGuards): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   // Outermost: the request's span and metrics see every answer (refusals, 404s, errors).
@@ -41,7 +44,7 @@ export function createApp(services: GatewayServices): Hono<AppEnv> {
 
   // Inside the request id's middleware: every response, errors and streams included.
   app.use("*", redactOutbound(services.redactor));
-  app.use("*", requestGuards(services));
+  app.use("*", requestGuards(services, guards));
 
   for (const { path, endpoint } of GENERATION_ROUTES)
     app.post(path, generationHandler(services, endpoint));

@@ -10,7 +10,7 @@ import { RelayResponse, writeRelaysDirectly } from "../stream/direct-relay.ts";
 import { answerGeneration, type GenerationCall } from "./generation-handler.ts";
 import { hasRepeatedHeaders, IncomingHeaders, readIncomingCapped } from "./incoming-request.ts";
 import { redactRelay, redactResponse } from "./redact-outbound.ts";
-import { BodyGuards } from "./request-guards.ts";
+import type { BodyGuards } from "./request-guards.ts";
 import { pathErrorResponse } from "./route-envelope.ts";
 
 type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
@@ -41,9 +41,14 @@ const CLIENT_GONE = "Client connection prematurely closed.";
  * `answerGeneration`, outbound redaction) without the adapter's web Request and Response
  * objects; a JSON reply is written as the text it was made as, a stream as its relay. Every other
  * request, and a generation request with anything unusual about its target (an absolute URL, a
- * percent-escape, repeated headers), goes to `fallback`, the Hono app.
+ * percent-escape, repeated headers), goes to `fallback`, the Hono app. `guards` are the app's
+ * own, so a body counts in flight once whichever entrance it took.
  */
-export function generationListener(services: GatewayServices, fallback: Listener): Listener {
+export function generationListener(
+  services: GatewayServices,
+  guards: BodyGuards,
+  fallback: Listener,
+): Listener {
   const exact = new Map<string, Route>();
   const prefixed: (readonly [string, Route])[] = [];
   for (const { path, endpoint } of GENERATION_ROUTES) {
@@ -66,7 +71,6 @@ export function generationListener(services: GatewayServices, fallback: Listener
     metrics !== undefined || config.tracing.enabled
       ? new RequestObserver(metrics, config.tracing.enabled)
       : undefined;
-  const guards = new BodyGuards(services);
   const served: Served = { services, observer, guards, redactor };
 
   return (incoming, outgoing) => {

@@ -66,9 +66,14 @@ export class BodyGuards {
   }
 }
 
-/** `BodyGuards` as Hono middleware: refusals answer in the envelope of the path. */
-export function requestGuards(services: GatewayServices): MiddlewareHandler<AppEnv> {
-  const guards = new BodyGuards(services);
+/**
+ * `BodyGuards` as Hono middleware: refusals answer in the envelope of the path. Pass the guards
+ * the generation listener uses, so one count holds every body in flight.
+ */
+export function requestGuards(
+  services: GatewayServices,
+  guards = new BodyGuards(services),
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const admitted = guards.admit(c.req.path, c.req.raw.headers);
     if (admitted instanceof GatewayError) {
