@@ -351,10 +351,8 @@ function deliverySuites(driver: Driver): void {
       const h = await start({ timeoutMs: 1_500 });
       const receiver = await startReceiver(["hang", 200], h.clock);
       const row = await owe(h, `${receiver.url}/callback`);
-      const started = Date.now();
+      // The receiver never answers: this returns only because the timeout cut the attempt.
       await h.advanceTo(T0);
-      // Bounded by the (injected) receiver timeout, not by the receiver, which never answers.
-      expect(Date.now() - started).toBeLessThan(15_000);
       const after = await rowOf(h, row.id);
       expect(after).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: T0 + 10_000 });
       expect(after.lastError).toBe("timeout");
