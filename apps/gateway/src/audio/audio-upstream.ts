@@ -5,6 +5,7 @@ import type { GatewayServices } from "../services/gateway-services.ts";
 import type { AttemptRecord } from "../upstream/attempt-record.ts";
 import { type ChannelTry, callChannel } from "../upstream/call-channel.ts";
 import { requestChannel } from "../upstream/channel-request.ts";
+import { readCappedText } from "../upstream/read-capped.ts";
 import { ERROR_BODY_LIMIT, type UpstreamBody } from "../upstream/send-upstream.ts";
 import { failureFromError, statusFailure } from "../upstream/upstream-failure.ts";
 
@@ -74,30 +75,7 @@ async function send(
     const { statusCode: status, body } = response;
     return { kind: "ok", value: { candidate, status, body, contentType }, held: body };
   }
-  const text = await readCapped(response.body, ERROR_BODY_LIMIT);
+  const text = await readCappedText(response.body, ERROR_BODY_LIMIT);
   const failure = statusFailure(response.statusCode, response.headers, text ?? "");
   return { kind: "failed", failure };
-}
-
-/**
- * A body as text, up to `limit` bytes; undefined when it is longer (the rest is not read: the
- * body is destroyed) or fails mid-way.
- */
-export async function readCapped(body: UpstreamBody, limit: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const bytes = chunk as Buffer;
-      size += bytes.byteLength;
-      if (size > limit) {
-        body.destroy();
-        return undefined;
-      }
-      chunks.push(bytes);
-    }
-  } catch {
-    return undefined;
-  }
-  return Buffer.concat(chunks, size).toString("utf8");
 }

@@ -14,10 +14,11 @@ import type { KeyedEnv } from "../contract/app-env.ts";
 import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { AttemptRecord } from "../upstream/attempt-record.ts";
+import { readCappedText } from "../upstream/read-capped.ts";
 import { type AudioCall, audioCall } from "./audio-call.ts";
 import { billedSeconds, maxAudioSeconds, measureAudioSeconds } from "./audio-duration.ts";
 import { resolveAudioRoute } from "./audio-route.ts";
-import { callAudioUpstreams, readCapped } from "./audio-upstream.ts";
+import { callAudioUpstreams } from "./audio-upstream.ts";
 import { openMediaAccount } from "./media-account.ts";
 import { readAudioForm, type SpooledFile } from "./read-audio-form.ts";
 import { ALLOWED_AUDIO_TYPES, type SniffedAudio, sniffAudio } from "./sniff-audio.ts";
@@ -131,7 +132,7 @@ async function transcribe(
     return call.fail(result.error, summary);
   }
   const channel = result.reply.candidate.channel.name;
-  const text = await readCapped(result.reply.body, MAX_TRANSCRIPT_BYTES);
+  const text = await readCappedText(result.reply.body, MAX_TRANSCRIPT_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(text ?? "");

@@ -1,6 +1,7 @@
 import type { Agent, Dispatcher } from "undici";
 import type { Channel } from "../routing/channel.ts";
 import { requestChannel, requestForeignUrl } from "../upstream/channel-request.ts";
+import { readCappedBytes } from "../upstream/read-capped.ts";
 
 // The runner's upstream calls: one JSON request to a channel, or one bounded download. Unlike the
 // request path there is no client waiting and no stream: a reply is read whole (bounded), and a
@@ -53,23 +54,6 @@ function errorText(text: string, key: string): string {
   return bounded(key === "" ? message : message.split(key).join("[redacted]")).trim();
 }
 
-async function readCapped(
-  body: AsyncIterable<Buffer | Uint8Array> & { destroy?: () => void },
-  limit: number,
-): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) {
-      body.destroy?.();
-      return undefined;
-    }
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks, size);
-}
-
 export interface CallSpec {
   readonly method: "GET" | "POST";
   /** Under the channel's base URL, e.g. `/v1beta/models/m:predictLongRunning`. */
@@ -100,7 +84,7 @@ export async function callJson(
   }
   let bytes: Buffer | undefined;
   try {
-    bytes = await readCapped(response.body, JSON_LIMIT);
+    bytes = await readCappedBytes(response.body, JSON_LIMIT);
   } catch (error) {
     return { ok: false, transient: true, message: bounded(String((error as Error).message)) };
   }
@@ -177,7 +161,7 @@ export async function openDownload(
     }
   }
   if (response.statusCode < 200 || response.statusCode >= 300) {
-    const text = (await readCapped(response.body, 64 * 1024).catch(() => undefined)) ?? "";
+    const text = (await readCappedBytes(response.body, 64 * 1024).catch(() => undefined)) ?? "";
     return {
       ok: false,
       transient: transientStatus(response.statusCode),
@@ -208,7 +192,7 @@ export async function download(
   if (!opened.ok) return opened;
   let bytes: Buffer | undefined;
   try {
-    bytes = await readCapped(opened.value.body, limit);
+    bytes = await readCappedBytes(opened.value.body, limit);
   } catch (error) {
     return { ok: false, transient: true, message: bounded(String((error as Error).message)) };
   }
