@@ -80,7 +80,7 @@ write("package.json", {
   publishConfig: { access: "public" },
   scripts: {
     build: "tsup",
-    typecheck: "tsc -p tsconfig.test.json",
+    typecheck: "node ../../node_modules/typescript-7/bin/tsc -p tsconfig.test.json",
     lint: "biome check .",
     test: "vitest run",
     "test:random": "vitest run",

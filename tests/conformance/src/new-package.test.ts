@@ -182,8 +182,10 @@ describe("scripts/new-package.mjs", () => {
     const bin = (tool: string) => join(repoRoot, "node_modules", ".bin", tool);
     const inPackage = { cwd: generated, encoding: "utf8", stdio: "pipe" } as const;
     execFileSync(bin("biome"), ["check", "."], inPackage);
-    execFileSync(bin("tsc"), ["-p", "tsconfig.json"], inPackage);
-    execFileSync(bin("tsc"), ["-p", "tsconfig.test.json"], inPackage);
+    // The same compiler as every workspace's `typecheck` script: TypeScript 7 (native).
+    const tsc = join(repoRoot, "node_modules", "typescript-7", "bin", "tsc");
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.json"], inPackage);
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.test.json"], inPackage);
     expect(execFileSync(bin("vitest"), ["run"], inPackage)).toMatch(/1 passed/);
   });
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { packagesDir } from "./packages.js";
 
 /**
@@ -63,7 +63,12 @@ export function compileExamples(examples: ReadmeExample[], dir: string): string 
     join(dir, "tsconfig.json"),
     JSON.stringify({ compilerOptions, include: ["*.mts"] }, null, 2),
   );
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  // TypeScript 7 (native), as every workspace's `typecheck`; its exports hide `bin/`.
+  const tsc = join(
+    dirname(createRequire(import.meta.url).resolve("typescript-7/package.json")),
+    "bin",
+    "tsc",
+  );
   try {
     execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8", cwd: dir });
     return "";
