@@ -69,7 +69,9 @@ export interface SharedOptions {
   /**
    * Share one module graph between the test files of a worker. Pure packages import zod,
    * fast-check and their own sources once instead of once per file (import was 60-80% of their
-   * test time); apps that keep process-wide state stay isolated.
+   * test time), and the apps' integration suites import the whole gateway once per worker
+   * instead of once per file. A suite whose files keep process-wide state must stay isolated;
+   * try a new `false` with `vitest run --sequence.shuffle.files` a few times.
    */
   readonly isolate?: boolean;
   /**

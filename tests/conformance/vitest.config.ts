@@ -1,4 +1,5 @@
 import { sharedConfig } from "../../vitest.shared";
 
-// Integration tests keep per-file isolation: they start servers and hold process-wide state.
-export default sharedConfig();
+// One module graph per worker: the files read packages and start child processes of their own;
+// none keeps state in a module another file reads. Shuffled file orders run green.
+export default sharedConfig({ isolate: false });

@@ -234,8 +234,12 @@ describe("traces", () => {
     await eventually(() =>
       stack.logs().some((l) => l["msg"] === "request completed" && l["trace_id"] !== undefined),
     );
+    // The reply can reach the client before the request and call spans end: wait for both.
+    const isRoot = (s: { name: string }) => s.name === "POST /v1/chat/completions";
+    const ended = (name: string) => exporter.getFinishedSpans().some((s) => s.name === name);
+    await eventually(() => ended("POST /v1/chat/completions") && ended("chat txtA-5"));
     const spans = exporter.getFinishedSpans();
-    const root = spans.find((s) => s.name === "POST /v1/chat/completions");
+    const root = spans.find(isRoot);
     expect(root).toBeDefined();
     const traceId = root?.spanContext().traceId;
     const rootId = root?.spanContext().spanId;
