@@ -5,7 +5,7 @@ const shared = { sourcemap: true, target: "es2022", platform: "neutral" } as con
 export default defineConfig([
   {
     ...shared,
-    entry: ["src/index.ts", "src/testing.ts"],
+    entry: ["src/index.ts", "src/testing.ts", "src/push-stream.ts"],
     format: ["esm", "cjs"],
     dts: true,
     // dist/esm belongs to the build below.

@@ -1,4 +1,5 @@
 import type { PushTransformer, SseMessage } from "./codec.js";
+import { pushStream } from "./push-stream.js";
 import type { Response } from "./response.js";
 import type { StreamEvent } from "./stream-event.js";
 
@@ -151,22 +152,9 @@ const locate = (event: { index: number; choice?: number }) =>
     ? { index: event.index }
     : { index: event.index, choice: event.choice };
 
-/** A push decoder as the codec's `stream.decode()` TransformStream. */
+/** A push decoder as the codec's `stream.decode()` TransformStream (fuses when chained). */
 export function pushDecoderStream(
   decoder: PushTransformer<SseMessage, StreamEvent>,
 ): TransformStream<SseMessage, StreamEvent> {
-  // One emit for the whole stream rather than a closure per message.
-  let target: TransformStreamDefaultController<StreamEvent> | undefined;
-  const emit = (event: StreamEvent) => target?.enqueue(event);
-  return new TransformStream({
-    start(controller) {
-      target = controller;
-    },
-    transform(message) {
-      decoder.push(message, emit);
-    },
-    flush() {
-      decoder.end(emit);
-    },
-  });
+  return pushStream(decoder);
 }

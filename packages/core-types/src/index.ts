@@ -20,6 +20,7 @@ export * from "./normalize-stream-events.js";
 export * from "./openapi-to-json-schema.js";
 export * from "./protocol.js";
 export * from "./provider-extras.js";
+export * from "./push-stream.js";
 export * from "./rename-model.js";
 export * from "./request.js";
 export * from "./request-fields.js";

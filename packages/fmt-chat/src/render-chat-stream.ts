@@ -7,6 +7,7 @@ import type {
   Usage,
   Warning,
 } from "@interlingua/core-types";
+import { pushStream } from "@interlingua/core-types";
 import type { ChatFinishReason } from "./chat-api.js";
 import { renderChatTokens, warnChatLogprobsLoss } from "./chat-logprobs.js";
 import { type ChatReasoningDetailOut, reasoningDetailOf } from "./chat-reasoning-details.js";
@@ -369,15 +370,7 @@ const urlCitation = (c: Citation, start: number, end: number): RenderedUrlCitati
 export function encodeChatStream(
   options?: StreamEncodeOptions,
 ): TransformStream<StreamEvent, SseMessage> {
-  const encoder = new ChatStreamEncoder(options);
-  return new TransformStream({
-    transform(event, controller) {
-      encoder.push(event, (message) => controller.enqueue(message));
-    },
-    flush(controller) {
-      encoder.end((message) => controller.enqueue(message));
-    },
-  });
+  return pushStream(new ChatStreamEncoder(options));
 }
 
 /** Encodes a whole event list at once (tests, benchmarks). */

@@ -1,6 +1,7 @@
 import {
   emptyUsage,
   type FinishReason,
+  pushStream,
   type SseMessage,
   type StreamEncodeOptions,
   type StreamEvent,
@@ -424,18 +425,5 @@ export class MessagesStreamEncoder {
 export function encodeMessagesStream(
   options: StreamEncodeOptions = {},
 ): TransformStream<StreamEvent, SseMessage> {
-  const encoder = new MessagesStreamEncoder(options.onWarning);
-  let target: TransformStreamDefaultController<SseMessage> | undefined;
-  const emit = (message: SseMessage) => target?.enqueue(message);
-  return new TransformStream({
-    start(controller) {
-      target = controller;
-    },
-    transform(event) {
-      encoder.push(event, emit);
-    },
-    flush() {
-      encoder.end(emit);
-    },
-  });
+  return pushStream(new MessagesStreamEncoder(options.onWarning));
 }

@@ -2,6 +2,7 @@ import {
   type Citation,
   moveThinkingSignature,
   parseJsonKeepingNumbers,
+  pushStream,
   type SseMessage,
   type StreamEncodeOptions,
   type StreamEvent,
@@ -472,13 +473,5 @@ export class NativeStreamEncoder {
 export function encodeNativeStream(
   options?: StreamEncodeOptions,
 ): TransformStream<StreamEvent, SseMessage> {
-  const encoder = new NativeStreamEncoder(options);
-  return new TransformStream<StreamEvent, SseMessage>({
-    transform(event, controller) {
-      encoder.push(event, (message) => controller.enqueue(message));
-    },
-    flush(controller) {
-      encoder.end((message) => controller.enqueue(message));
-    },
-  });
+  return pushStream(new NativeStreamEncoder(options));
 }

@@ -8,6 +8,7 @@ import type {
   TokenLogprob,
   Usage,
 } from "@interlingua/core-types";
+import { pushStream } from "@interlingua/core-types";
 import { errorToResponsesWire } from "./map-responses-error.js";
 import { droppedBlockReason, renderResponsesTerminal } from "./map-responses-finish-reason.js";
 import { renderResponsesUsage } from "./map-responses-usage.js";
@@ -560,15 +561,7 @@ export class ResponsesStreamEncoder {
 export function encodeResponsesStream(
   options: StreamEncodeOptions = {},
 ): TransformStream<StreamEvent, SseMessage> {
-  const encoder = new ResponsesStreamEncoder(options);
-  return new TransformStream({
-    transform(event, controller) {
-      encoder.push(event, (message) => controller.enqueue(message));
-    },
-    flush(controller) {
-      encoder.end((message) => controller.enqueue(message));
-    },
-  });
+  return pushStream(new ResponsesStreamEncoder(options));
 }
 
 /** The same encoding over a list, for callers that already hold every event. */

@@ -1,4 +1,5 @@
-import { createEventParser, type DecodeSseOptions, type EventParser } from "./event-parser.js";
+import { pushStream } from "@interlingua/core-types/push-stream";
+import { createEventParser, type DecodeSseOptions } from "./event-parser.js";
 import type { SseEvent } from "./sse-event.js";
 
 const STREAMING = { stream: true } as const;
@@ -14,18 +15,19 @@ export function decodeSse(
 ): TransformStream<Uint8Array | string, SseEvent> {
   // The parser strips the one leading BOM the standard allows; the decoder must not strip it too.
   const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-  let parser: EventParser;
-  return new TransformStream({
-    start(controller) {
-      parser = createEventParser((event) => controller.enqueue(event), options);
-    },
-    transform(chunk) {
+  // The parser calls back synchronously from `feed`: `out` is the emit of the push under way.
+  let out: (event: SseEvent) => void = () => {};
+  const parser = createEventParser((event) => out(event), options);
+  return pushStream<Uint8Array | string, SseEvent>({
+    push(chunk, emit) {
+      out = emit;
       // A text chunk first flushes bytes held back from a previous byte chunk.
       parser.feed(
         typeof chunk === "string" ? utf8.decode() + chunk : utf8.decode(chunk, STREAMING),
       );
     },
-    flush() {
+    end(emit) {
+      out = emit;
       parser.feed(utf8.decode());
     },
   });

@@ -71,7 +71,8 @@ describe("browser bundle sizes (min+gzip)", () => {
 // change shrinks a pair; never raise one without saying why. Raised once, the same day, by
 // 2 kB each: citations in all four codecs (issue 26 point 5) and the SDK-shape fixes (issue 24).
 // Raised again the same day, by 1-2 kB: citations in streams, Gemini groundingMetadata written,
-// and logprobs in all four codecs (issue 26 points 5 and 8).
+// and logprobs in all four codecs (issue 26 points 5 and 8). responses<->native by 1 kB for
+// pushStream, which fuses a pipeThrough chain (0.3x of translateSse's speed before, 0.88x after).
 const DIRECTION_GOAL = 25 * KB;
 const conformanceDir = fileURLToPath(new URL("..", import.meta.url));
 const codecs = {
@@ -87,7 +88,7 @@ const directionBudgets: Record<string, number> = {
   "chat<->native": 66 * KB,
   "messages<->responses": 63 * KB,
   "messages<->native": 68 * KB,
-  "responses<->native": 68 * KB,
+  "responses<->native": 69 * KB,
 };
 const names = Object.keys(codecs) as Codec[];
 const pairs = names.flatMap((a, i) =>
