@@ -71,7 +71,9 @@ describe("browser bundle sizes (min+gzip)", () => {
 // change shrinks a pair; never raise one without saying why. Raised once, the same day, by
 // 2 kB each: citations in all four codecs (issue 26 point 5) and the SDK-shape fixes (issue 24).
 // Raised again the same day, by 1-2 kB: citations in streams, Gemini groundingMetadata written,
-// and logprobs in all four codecs (issue 26 points 5 and 8).
+// and logprobs in all four codecs (issue 26 points 5 and 8). responses<->native raised by 1 kB
+// for the neutral canonical response (issue 30 point 4): the core-types walk between a response's
+// primary output and alternatives and a format's list of choices (`outputsOf`, `withOutputs`).
 const DIRECTION_GOAL = 25 * KB;
 const conformanceDir = fileURLToPath(new URL("..", import.meta.url));
 const codecs = {
@@ -87,7 +89,7 @@ const directionBudgets: Record<string, number> = {
   "chat<->native": 66 * KB,
   "messages<->responses": 63 * KB,
   "messages<->native": 68 * KB,
-  "responses<->native": 68 * KB,
+  "responses<->native": 69 * KB,
 };
 const names = Object.keys(codecs) as Codec[];
 const pairs = names.flatMap((a, i) =>
