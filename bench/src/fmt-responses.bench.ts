@@ -132,13 +132,8 @@ const longText: Response = {
   id: "resp_long",
   model: "txtA-5.2-pro",
   created: 1765000000,
-  choices: [
-    {
-      index: 0,
-      message: { role: "assistant", parts: [{ type: "text", text: "" }] },
-      finishReason: { unified: "stop" },
-    },
-  ],
+  message: { role: "assistant", parts: [{ type: "text", text: "" }] },
+  finishReason: { unified: "stop" },
   usage: {
     inputTokens: 10,
     outputTokens: 500,

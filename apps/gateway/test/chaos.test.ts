@@ -94,7 +94,7 @@ describe.skipIf(!available)("chaos: restarts and a killed instance under load", 
     // One at a time: the first applies the migrations.
     a = await startGatewayChild(dir, "a", config, children);
     b = await startGatewayChild(dir, "b", config, children);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await killAll(children);

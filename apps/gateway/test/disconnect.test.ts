@@ -76,7 +76,11 @@ async function cancelledWithin(leftAt: number): Promise<number> {
 // or for ever, so these bounds still tell a cancel from a run-out while leaving a loaded CI
 // machine room to schedule.
 const CANCELLED_MS = 5_000;
-const MANY_CANCELLED_MS = 10_000;
+// 200 at once: the slowest of them (100 chunks 200 ms apart) would run 20 s.
+const MANY_CANCELLED_MS = 15_000;
+// A pool still held by calls whose upstream never answers would never free: anything short of
+// the client's own 45 s timeout tells that apart, however loaded the machine.
+const POOL_FREED_MS = 40_000;
 
 /** The request id the gateway logged for the last request that ended with `status`. */
 const lastIdWithStatus = (status: number) =>
@@ -201,7 +205,7 @@ describe("a client that leaves cancels its upstream call within a second", () =>
     );
     expect(normal.map((r) => r.status)).toEqual(Array(20).fill(200));
     // A pool still held by the hung calls would wait for ever (their upstream never answers).
-    expect(performance.now() - started).toBeLessThan(MANY_CANCELLED_MS);
+    expect(performance.now() - started).toBeLessThan(POOL_FREED_MS);
     expect((await settled()).reserved).toBe(0);
   });
 });

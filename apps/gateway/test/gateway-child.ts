@@ -38,7 +38,8 @@ export async function startGatewayChild(
   );
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${errors}`)), 20_000);
+    // Bounds a hang, not a speed: a loaded machine has taken over 20 s to start one.
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${errors}`)), 45_000);
     lines.on("line", (line) => {
       const match = /^Interlingua gateway listening on (\S+)$/.exec(line);
       if (match?.[1] !== undefined) {

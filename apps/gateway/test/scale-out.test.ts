@@ -116,7 +116,7 @@ describe.skipIf(!pgUp || !redisUp)("two gateway instances on PostgreSQL and Redi
     a = await startGatewayChild(dir, "a", config("a"), children);
     b = await startGatewayChild(dir, "b", config("b"), children);
     db = await openStore(POSTGRES_URL, { schema, max: 2 });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await killAll(children);

@@ -147,7 +147,7 @@ describe("health and graceful shutdown of a gateway process", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ stream: true, status: 200 });
     expect(rows[0]?.completionTokens).toBeGreaterThan(0);
-  }, 30_000);
+  }, 90_000);
 
   it("SIGTERM with shutdown.unready_ms: /readyz says draining while it still serves, then it drains", async () => {
     const config = {
@@ -163,7 +163,7 @@ describe("health and graceful shutdown of a gateway process", () => {
     expect(draining.body.checks.shutdown).toBe("draining");
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
     expect(await gateway.exited).toBe(0);
-  }, 30_000);
+  }, 90_000);
 
   it("SIGTERM: cuts a stream still open after drain_ms, still writes its usage, exits 0", async () => {
     const gateway = await startGatewayChild(dir, "cut", configFor("cut", 300), children);
@@ -183,7 +183,7 @@ describe("health and graceful shutdown of a gateway process", () => {
     const rows = await usageRows("cut");
     expect(rows).toHaveLength(1);
     expect(rows[0]?.stream).toBe(true);
-  }, 30_000);
+  }, 90_000);
 });
 
 describe("readiness with Redis configured", () => {

@@ -62,13 +62,8 @@ describe("law 4: a stream, accumulated, equals the response", () => {
       id: "a",
       model: "m",
       created: 1,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", parts: [{ type: "text", text: "hi" }] },
-          finishReason: { unified: "stop", raw: "end_turn" },
-        },
-      ],
+      message: { role: "assistant", parts: [{ type: "text", text: "hi" }] },
+      finishReason: { unified: "stop", raw: "end_turn" },
       usage: last,
     });
   });
@@ -85,14 +80,14 @@ describe("logprobs events", () => {
     { type: "finish", finishReason: { unified: "stop" } },
   ];
 
-  it("append each choice's tokens in order; a later average replaces an earlier one", () => {
-    expect(accumulateStream(events).choices[0]?.logprobs).toEqual({
+  it("append each output's tokens in order; a later average replaces an earlier one", () => {
+    expect(accumulateStream(events).logprobs).toEqual({
       content: [token("Hi", -0.1), token("!", -0.5)],
       average: -0.3,
     });
   });
 
-  it("normalize to one event per choice, before the finishes", () => {
+  it("normalize to one event per output, before the finishes", () => {
     expect(normalizeStreamEvents(events).slice(-2)).toEqual([
       { type: "logprobs", content: [token("Hi", -0.1), token("!", -0.5)], average: -0.3 },
       { type: "finish", finishReason: { unified: "stop" } },
@@ -115,10 +110,9 @@ describe("provider-extras events", () => {
     },
   ];
 
-  it("fill response.providerExtras (a later one replaces the same provider's) and a finish's the choice's", () => {
+  it("fill response.providerExtras: a later one replaces the same provider's; the primary output's finish adds its own", () => {
     const response = accumulateStream(events);
-    expect(response.providerExtras).toEqual(rated);
-    expect(response.choices[0]?.providerExtras).toEqual({ gemini: { safetyRatings: [] } });
+    expect(response.providerExtras).toEqual({ gemini: { ...rated.gemini, safetyRatings: [] } });
   });
 
   it("normalize to one event, right after the response-start", () => {

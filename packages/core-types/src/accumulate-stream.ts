@@ -1,17 +1,17 @@
 import type { AssistantPart } from "./content-part.js";
 import type { FinishReason } from "./finish-reason.js";
-import type { ChoiceLogprobs } from "./logprobs.js";
-import type { ChoiceProviderExtras, ResponseProviderExtras } from "./provider-extras.js";
-import type { Choice, Response } from "./response.js";
+import type { OutputLogprobs } from "./logprobs.js";
+import type { OutputProviderExtras, ReplyProviderExtras } from "./provider-extras.js";
+import { type IndexedOutput, type Response, withOutputs } from "./response.js";
 import type { StreamEvent, StreamEventOf } from "./stream-event.js";
 import { type Usage, unknownUsage } from "./usage.js";
 
-interface ChoiceState {
+interface OutputState {
   parts: Map<number, AssistantPart>;
   finishReason?: FinishReason;
   stopSequence?: string;
-  logprobs?: ChoiceLogprobs;
-  providerExtras?: ChoiceProviderExtras;
+  logprobs?: OutputLogprobs;
+  providerExtras?: OutputProviderExtras;
 }
 
 /**
@@ -24,8 +24,9 @@ export class StreamAccumulator {
   private model = "";
   private created = 0;
   private usage: Usage = unknownUsage(); // until a usage event says otherwise
-  private providerExtras: ResponseProviderExtras | undefined;
-  private readonly choices = new Map<number, ChoiceState>();
+  private providerExtras: ReplyProviderExtras | undefined;
+  /** By output index: 0 the primary output (events without `alternative`), else alternatives. */
+  private readonly outputs = new Map<number, OutputState>();
   private readonly fragments = new Map<AssistantPart, string[]>();
   /** The first error event, if the stream carried one. */
   error: StreamEventOf<"error">["error"] | undefined;
@@ -95,7 +96,7 @@ export class StreamAccumulator {
         this.usage = event.usage;
         return;
       case "finish": {
-        const state = this.choice(event.choice ?? 0);
+        const state = this.output(event.alternative ?? 0);
         state.finishReason = event.finishReason;
         if (event.stopSequence !== undefined) state.stopSequence = event.stopSequence;
         if (event.providerExtras !== undefined) state.providerExtras = event.providerExtras;
@@ -108,7 +109,7 @@ export class StreamAccumulator {
         this.error ??= event.error;
         return;
       case "logprobs": {
-        const state = this.choice(event.choice ?? 0);
+        const state = this.output(event.alternative ?? 0);
         state.logprobs ??= { content: [] };
         state.logprobs.content.push(...event.content);
         if (event.average !== undefined) state.logprobs.average = event.average;
@@ -117,48 +118,49 @@ export class StreamAccumulator {
     }
   }
 
+  /** The response so far; no event for index 0 makes it `noOutput`. */
   result(): Response {
-    const choices: Choice[] = [...this.choices.entries()]
+    const outputs: IndexedOutput[] = [...this.outputs.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, state]) => {
         const parts = [...state.parts.entries()]
           .sort(([a], [b]) => a - b)
           .map(([, part]) => this.finishPart(part));
-        const choice: Choice = {
+        const output: IndexedOutput = {
           index,
           message: { role: "assistant", parts },
           finishReason: state.finishReason ?? { unified: "other" },
         };
-        if (state.stopSequence !== undefined) choice.stopSequence = state.stopSequence;
-        if (state.logprobs !== undefined) choice.logprobs = state.logprobs;
-        if (state.providerExtras !== undefined) choice.providerExtras = state.providerExtras;
-        return choice;
+        if (state.stopSequence !== undefined) output.stopSequence = state.stopSequence;
+        if (state.logprobs !== undefined) output.logprobs = state.logprobs;
+        if (state.providerExtras !== undefined) output.providerExtras = state.providerExtras;
+        return output;
       });
-    const response: Response = {
+    const base: Parameters<typeof withOutputs>[0] = {
       id: this.id,
       model: this.model,
       created: this.created,
-      choices,
       usage: this.usage,
     };
-    if (this.providerExtras !== undefined) response.providerExtras = this.providerExtras;
-    return response;
+    if (this.providerExtras !== undefined) base.providerExtras = this.providerExtras;
+    // Sorted by index, so nothing is reordered or repeated: no warning can arise.
+    return withOutputs(base, outputs, undefined, (i) => `outputs[${i}]`);
   }
 
-  private choice(index: number): ChoiceState {
-    let state = this.choices.get(index);
+  private output(index: number): OutputState {
+    let state = this.outputs.get(index);
     if (!state) {
       state = { parts: new Map() };
-      this.choices.set(index, state);
+      this.outputs.set(index, state);
     }
     return state;
   }
 
   private part(
-    event: { index: number; choice?: number },
+    event: { index: number; alternative?: number },
     create: () => AssistantPart,
   ): AssistantPart {
-    const parts = this.choice(event.choice ?? 0).parts;
+    const parts = this.output(event.alternative ?? 0).parts;
     let part = parts.get(event.index);
     if (!part) {
       part = create();

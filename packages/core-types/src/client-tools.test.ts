@@ -100,30 +100,25 @@ describe("lifting calls back", () => {
     id: "r",
     model: "m",
     created: 1,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          parts: [
-            {
-              type: "tool-call",
-              id: "x",
-              name: "multi_agent_v1__spawn_agent",
-              arguments: '{"message":"hi"}',
-            },
-            {
-              type: "tool-call",
-              id: "y",
-              name: "apply_patch",
-              arguments: '{"input":"a\\n\\"b\\""}',
-            },
-            { type: "tool-call", id: "z", name: "other", arguments: "{}" },
-          ],
+    message: {
+      role: "assistant",
+      parts: [
+        {
+          type: "tool-call",
+          id: "x",
+          name: "multi_agent_v1__spawn_agent",
+          arguments: '{"message":"hi"}',
         },
-        finishReason: { unified: "tool-calls" },
-      },
-    ],
+        {
+          type: "tool-call",
+          id: "y",
+          name: "apply_patch",
+          arguments: '{"input":"a\\n\\"b\\""}',
+        },
+        { type: "tool-call", id: "z", name: "other", arguments: "{}" },
+      ],
+    },
+    finishReason: { unified: "tool-calls" },
     usage: {
       inputTokens: 1,
       outputTokens: 1,
@@ -145,7 +140,7 @@ describe("lifting calls back", () => {
   ];
 
   it("non-stream: namespaced calls get their namespace, custom calls their raw input", () => {
-    expect(liftClientToolCalls(reply, origins).choices[0]?.message.parts).toEqual(lifted);
+    expect(liftClientToolCalls(reply, origins).message.parts).toEqual(lifted);
   });
 
   it("stream: the same, whatever the argument fragments", () => {
@@ -160,6 +155,6 @@ describe("lifting calls back", () => {
     const out: StreamEvent[] = [];
     for (const event of events) decoder.push(event, (e) => out.push(e));
     decoder.end((e) => out.push(e));
-    expect(accumulateStream(out).choices[0]?.message.parts).toEqual(lifted);
+    expect(accumulateStream(out).message.parts).toEqual(lifted);
   });
 });

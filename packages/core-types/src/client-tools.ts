@@ -262,8 +262,8 @@ export function liftingClientToolCalls<I>(
   origins: ReadonlyMap<string, ToolOrigin>,
 ): PushTransformer<I, StreamEvent> {
   if (origins.size === 0) return decoder;
-  const held = new Map<string, { at: { index: number; choice?: number }; args: string }>();
-  const keyOf = (e: { index: number; choice?: number }) => `${e.choice ?? 0}:${e.index}`;
+  const held = new Map<string, { at: { index: number; alternative?: number }; args: string }>();
+  const keyOf = (e: { index: number; alternative?: number }) => `${e.alternative ?? 0}:${e.index}`;
   const release = (key: string, emit: (event: StreamEvent) => void) => {
     const call = held.get(key);
     if (call === undefined) return;
@@ -283,9 +283,9 @@ export function liftingClientToolCalls<I>(
           if (origin === undefined) break;
           if (origin.custom) {
             const at =
-              event.choice === undefined
+              event.alternative === undefined
                 ? { index: event.index }
-                : { index: event.index, choice: event.choice };
+                : { index: event.index, alternative: event.alternative };
             held.set(keyOf(event), { at, args: "" });
           }
           emit({ ...event, ...origin });

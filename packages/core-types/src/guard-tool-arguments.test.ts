@@ -77,19 +77,14 @@ describe("findIncompleteToolCall (issue 26, item 2)", () => {
     id: "r",
     model: "m",
     created: 0,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant" as const,
-          parts: [
-            { type: "text" as const, text: "x" },
-            { type: "tool-call" as const, id: "c", name: "f", arguments: args },
-          ],
-        },
-        finishReason: { unified: "length" as const, raw: "length" },
-      },
-    ],
+    message: {
+      role: "assistant" as const,
+      parts: [
+        { type: "text" as const, text: "x" },
+        { type: "tool-call" as const, id: "c", name: "f", arguments: args },
+      ],
+    },
+    finishReason: { unified: "length" as const, raw: "length" },
     usage: usage.type === "usage" ? usage.usage : (undefined as never),
     warnings: [],
   });

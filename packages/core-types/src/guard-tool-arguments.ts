@@ -1,6 +1,6 @@
 import type { PushTransformer, SseMessage } from "./codec.js";
 import { pushStream } from "./push-stream.js";
-import type { Response } from "./response.js";
+import { outputsOf, type Response } from "./response.js";
 import type { StreamEvent } from "./stream-event.js";
 
 type Emit = (event: StreamEvent) => void;
@@ -44,7 +44,12 @@ export function guardToolArguments(
   };
 
   /** Checks a call once, at its end: "" becomes "{}", anything else not JSON fails the stream. */
-  const check = (key: string, call: Call, at: { index: number; choice?: number }, emit: Emit) => {
+  const check = (
+    key: string,
+    call: Call,
+    at: { index: number; alternative?: number },
+    emit: Emit,
+  ) => {
     if (call.checked) return true;
     call.checked = true;
     if (call.args === "") {
@@ -67,14 +72,14 @@ export function guardToolArguments(
       }
       switch (event.type) {
         case "tool-call-start": {
-          const key = `${event.choice ?? 0}:${event.index}`;
+          const key = `${event.alternative ?? 0}:${event.index}`;
           // A custom tool's input is free text, not JSON: nothing to check.
           if (event.custom) freeForm.add(key);
           else if (!calls.has(key)) calls.set(key, { args: "", checked: false });
           break;
         }
         case "tool-arguments-delta": {
-          const key = `${event.choice ?? 0}:${event.index}`;
+          const key = `${event.alternative ?? 0}:${event.index}`;
           if (freeForm.has(key)) break;
           const call = calls.get(key);
           if (call === undefined) calls.set(key, { args: event.delta, checked: false });
@@ -89,7 +94,7 @@ export function guardToolArguments(
         case "thinking-delta": {
           // Text sent to a call's index lands in its arguments (accumulate-stream.ts).
           if (calls.size === 0 || event.delta === "") break;
-          const call = calls.get(`${event.choice ?? 0}:${event.index}`);
+          const call = calls.get(`${event.alternative ?? 0}:${event.index}`);
           if (call !== undefined) {
             call.args += event.delta;
             call.checked = false;
@@ -97,7 +102,7 @@ export function guardToolArguments(
           break;
         }
         case "part-end": {
-          const key = `${event.choice ?? 0}:${event.index}`;
+          const key = `${event.alternative ?? 0}:${event.index}`;
           const call = calls.get(key);
           if (call !== undefined && !check(key, call, locate(event), emit)) return;
           break;
@@ -116,8 +121,8 @@ export function guardToolArguments(
       if (failed) return;
       for (const [key, call] of calls) {
         if (call.checked) continue;
-        const [choice, index] = key.split(":").map(Number) as [number, number];
-        if (!check(key, call, choice === 0 ? { index } : { index, choice }, emit)) return;
+        const [alternative, index] = key.split(":").map(Number) as [number, number];
+        if (!check(key, call, alternative === 0 ? { index } : { index, alternative }, emit)) return;
       }
     },
   };
@@ -133,8 +138,8 @@ export const incompleteToolCallMessage = (index: number): string =>
  * does instead of carrying half arguments or inventing `{}`. Empty arguments are "{}" (fine).
  */
 export function findIncompleteToolCall(response: Response): number | undefined {
-  for (const choice of response.choices) {
-    const parts = choice.message.parts;
+  for (const output of outputsOf(response)) {
+    const parts = output.message.parts;
     for (let index = 0; index < parts.length; index++) {
       const part = parts[index]!;
       // A custom tool's input is free text, not JSON arguments (client-tools.ts).
@@ -147,10 +152,10 @@ export function findIncompleteToolCall(response: Response): number | undefined {
   return undefined;
 }
 
-const locate = (event: { index: number; choice?: number }) =>
-  event.choice === undefined
+const locate = (event: { index: number; alternative?: number }) =>
+  event.alternative === undefined
     ? { index: event.index }
-    : { index: event.index, choice: event.choice };
+    : { index: event.index, alternative: event.alternative };
 
 /** A push decoder as the codec's `stream.decode()` TransformStream (fuses when chained). */
 export function pushDecoderStream(

@@ -21,13 +21,13 @@ export const tokenLogprobSchema = logprobCandidateSchema.extend({
 });
 export type TokenLogprob = z.infer<typeof tokenLogprobSchema>;
 
-/** A choice's log probabilities: its tokens in order, and Gemini's mean over them. */
-export const choiceLogprobsSchema = z.object({
+/** An output's log probabilities: its tokens in order, and Gemini's mean over them. */
+export const outputLogprobsSchema = z.object({
   content: z.array(tokenLogprobSchema),
-  /** The mean log probability of the choice's tokens, when the upstream reports it. */
+  /** The mean log probability of the output's tokens, when the upstream reports it. */
   average: z.number().exactOptional(),
 });
-export type ChoiceLogprobs = z.infer<typeof choiceLogprobsSchema>;
+export type OutputLogprobs = z.infer<typeof outputLogprobsSchema>;
 
 /** The largest number of alternatives per token any format asks for (OpenAI and Gemini: 20). */
 export const MAX_TOP_LOGPROBS = 20;

@@ -9,14 +9,16 @@ export function mapToolCalls(
   response: Response,
   map: (part: ToolCallPart) => AssistantPart,
 ): Response {
-  return {
-    ...response,
-    choices: response.choices.map((choice) => ({
-      ...choice,
-      message: {
-        ...choice.message,
-        parts: choice.message.parts.map((part) => (part.type === "tool-call" ? map(part) : part)),
-      },
-    })),
-  };
+  const mapMessage = (message: Response["message"]): Response["message"] => ({
+    ...message,
+    parts: message.parts.map((part) => (part.type === "tool-call" ? map(part) : part)),
+  });
+  const out: Response = { ...response, message: mapMessage(response.message) };
+  if (response.alternatives !== undefined) {
+    out.alternatives = response.alternatives.map((alternative) => ({
+      ...alternative,
+      message: mapMessage(alternative.message),
+    }));
+  }
+  return out;
 }

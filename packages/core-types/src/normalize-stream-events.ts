@@ -1,9 +1,9 @@
 import type { StreamEvent, StreamEventOf } from "./stream-event.js";
 
-type Located = { index: number; choice?: number };
+type Located = { index: number; alternative?: number };
 type Delta = StreamEventOf<"text-delta" | "thinking-delta" | "tool-arguments-delta">;
 
-const key = (e: Located) => `${e.choice ?? 0}:${e.index}`;
+const key = (e: Located) => `${e.alternative ?? 0}:${e.index}`;
 const isDelta = (e: StreamEvent): e is Delta =>
   e.type === "text-delta" || e.type === "thinking-delta" || e.type === "tool-arguments-delta";
 
@@ -12,13 +12,13 @@ const isDelta = (e: StreamEvent): e is Delta =>
  * the same content differently. It keeps content and meaning and drops only framing:
  * - one response-start (the first) and one provider-extras right after it, each provider's the
  *   last one said;
- * - part indices renumbered per choice in order of first appearance;
+ * - part indices renumbered per output in order of first appearance;
  * - every part opened by part-start (text, thinking) or tool-call-start, closed by one part-end;
  * - adjacent deltas of one part merged, empty deltas dropped;
  * - a part's citations, in order, then its signature fragments joined into one signature-delta,
  *   just before its part-end;
- * - each choice's logprobs joined into one event (average: the last one), then the last finish
- *   per choice, then the last usage, at the end (errors stay where they were).
+ * - each output's logprobs joined into one event (average: the last one), then the last finish
+ *   per output, then the last usage, at the end (errors stay where they were).
  */
 export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEvent[] {
   let start: StreamEvent | undefined;
@@ -38,13 +38,13 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
     const k = key(e);
     let index = renumber.get(k);
     if (index === undefined) {
-      const choice = e.choice ?? 0;
-      index = nextIndex.get(choice) ?? 0;
-      nextIndex.set(choice, index + 1);
+      const output = e.alternative ?? 0;
+      index = nextIndex.get(output) ?? 0;
+      nextIndex.set(output, index + 1);
       renumber.set(k, index);
     }
     const out = { ...e, index };
-    if (out.choice === undefined || out.choice === 0) delete out.choice;
+    if (out.alternative === undefined || out.alternative === 0) delete out.alternative;
     return out;
   };
   const open = (e: StreamEvent & Located, kind: "text" | "thinking") => {
@@ -52,7 +52,7 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
     if (opened.has(k)) return;
     opened.add(k);
     const at: Located = { index: e.index };
-    if (e.choice) at.choice = e.choice;
+    if (e.alternative) at.alternative = e.alternative;
     body.push({ type: "part-start", ...at, kind });
   };
   const close = (e: Located) => {
@@ -61,7 +61,7 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
     closed.add(k);
     const signature = signatures.get(k);
     const at: Located = { index: e.index };
-    if (e.choice) at.choice = e.choice;
+    if (e.alternative) at.alternative = e.alternative;
     for (const c of citations.get(k) ?? []) body.push({ ...c, ...at });
     if (signature !== undefined) body.push({ type: "signature-delta", ...at, signature });
     body.push({ type: "part-end", ...at });
@@ -82,19 +82,19 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
         usage = raw;
         break;
       case "finish":
-        finishes.set(raw.choice ?? 0, raw);
+        finishes.set(raw.alternative ?? 0, raw);
         break;
       case "error":
         body.push(raw);
         break;
       case "logprobs": {
-        const choice = raw.choice ?? 0;
-        const held = logprobs.get(choice);
+        const output = raw.alternative ?? 0;
+        const held = logprobs.get(output);
         const content = [...(held?.content ?? []), ...raw.content];
         const average = raw.average ?? held?.average;
-        logprobs.set(choice, {
+        logprobs.set(output, {
           type: "logprobs",
-          ...(choice === 0 ? {} : { choice }),
+          ...(output === 0 ? {} : { alternative: output }),
           content,
           ...(average === undefined ? {} : { average }),
         });
@@ -152,8 +152,8 @@ export function normalizeStreamEvents(events: readonly StreamEvent[]): StreamEve
   }
   for (const k of opened) {
     if (!closed.has(k)) {
-      const [choice, index] = k.split(":").map(Number) as [number, number];
-      close(choice ? { index, choice } : { index });
+      const [alternative, index] = k.split(":").map(Number) as [number, number];
+      close(alternative ? { index, alternative } : { index });
     }
   }
 

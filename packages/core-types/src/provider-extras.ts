@@ -57,26 +57,66 @@ export const usageProviderExtrasSchema = z.object({
 });
 export type UsageProviderExtras = z.infer<typeof usageProviderExtrasSchema>;
 
-export const geminiChoiceExtrasSchema = z.object({
+export const geminiOutputExtrasSchema = z.object({
   /** A candidate's `safetyRatings`. */
   safetyRatings: z.array(safetyRatingSchema).exactOptional(),
 });
-export type GeminiChoiceExtras = z.infer<typeof geminiChoiceExtrasSchema>;
+export type GeminiOutputExtras = z.infer<typeof geminiOutputExtrasSchema>;
 
-/** `choice.providerExtras`, and the same on a `finish` stream event. */
-export const choiceProviderExtrasSchema = z.object({
-  gemini: geminiChoiceExtrasSchema.exactOptional(),
+/** One output's provider-only fields: `alternative.providerExtras`, and on a `finish` event. */
+export const outputProviderExtrasSchema = z.object({
+  gemini: geminiOutputExtrasSchema.exactOptional(),
 });
-export type ChoiceProviderExtras = z.infer<typeof choiceProviderExtrasSchema>;
+export type OutputProviderExtras = z.infer<typeof outputProviderExtrasSchema>;
 
-export const geminiResponseExtrasSchema = z.object({
+export const geminiReplyExtrasSchema = z.object({
   /** `promptFeedback`: the prompt's block reason and safety ratings. */
   promptFeedback: promptFeedbackSchema.exactOptional(),
 });
+export type GeminiReplyExtras = z.infer<typeof geminiReplyExtrasSchema>;
+
+/** The whole reply's provider-only fields, on a `provider-extras` stream event. */
+export const replyProviderExtrasSchema = z.object({
+  gemini: geminiReplyExtrasSchema.exactOptional(),
+});
+export type ReplyProviderExtras = z.infer<typeof replyProviderExtrasSchema>;
+
+// The response's own fields and its primary output's side by side: the primary output sits at
+// the top level of the response, so its provider-only fields do too.
+export const geminiResponseExtrasSchema = geminiReplyExtrasSchema.extend(
+  geminiOutputExtrasSchema.shape,
+);
 export type GeminiResponseExtras = z.infer<typeof geminiResponseExtrasSchema>;
 
-/** `response.providerExtras`, and the same on a `provider-extras` stream event. */
+/** `response.providerExtras`: the reply's (prompt feedback) and its primary output's (ratings). */
 export const responseProviderExtrasSchema = z.object({
   gemini: geminiResponseExtrasSchema.exactOptional(),
 });
 export type ResponseProviderExtras = z.infer<typeof responseProviderExtrasSchema>;
+
+/**
+ * `response.providerExtras` split into the reply's own (a `provider-extras` event) and the
+ * primary output's (its `finish` event); each is undefined when it says nothing.
+ */
+export function splitResponseProviderExtras(extras: ResponseProviderExtras | undefined): {
+  reply?: ReplyProviderExtras;
+  output?: OutputProviderExtras;
+} {
+  if (extras === undefined) return {};
+  if (extras.gemini === undefined) return { reply: {} };
+  const { safetyRatings, ...rest } = extras.gemini;
+  const out: { reply?: ReplyProviderExtras; output?: OutputProviderExtras } = {};
+  if (safetyRatings === undefined || Object.keys(rest).length > 0) out.reply = { gemini: rest };
+  if (safetyRatings !== undefined) out.output = { gemini: { safetyRatings } };
+  return out;
+}
+
+/** The reverse of `splitResponseProviderExtras`: undefined when neither says anything. */
+export function joinResponseProviderExtras(
+  reply: ReplyProviderExtras | undefined,
+  output: OutputProviderExtras | undefined,
+): ResponseProviderExtras | undefined {
+  if (reply === undefined && output === undefined) return undefined;
+  if (reply?.gemini === undefined && output?.gemini === undefined) return {};
+  return { gemini: { ...reply?.gemini, ...output?.gemini } };
+}

@@ -1,11 +1,12 @@
 import type { AssistantPart } from "./content-part.js";
-import type { Response } from "./response.js";
+import { splitResponseProviderExtras } from "./provider-extras.js";
+import { outputsOf, type Response } from "./response.js";
 import type { StreamEvent } from "./stream-event.js";
 
 /**
- * The canonical event sequence of a whole response, in the canonical order: response-start, each
- * choice's logprobs, its parts bracketed by start and part-end, and its finish, then the final
- * usage.
+ * The canonical event sequence of a whole response, in the canonical order: response-start, the
+ * reply's provider extras, each output's logprobs, its parts bracketed by start and part-end, and
+ * its finish (the primary output first; a `noOutput` response has none), then the final usage.
  * Gateways use it to stream a response that arrived whole; tests use it for law 4.
  * Image and file parts have no stream event and are skipped.
  */
@@ -13,15 +14,15 @@ export function responseToEvents(response: Response): StreamEvent[] {
   const events: StreamEvent[] = [
     { type: "response-start", id: response.id, model: response.model, created: response.created },
   ];
-  if (response.providerExtras !== undefined) {
-    events.push({ type: "provider-extras", providerExtras: response.providerExtras });
-  }
-  for (const choice of response.choices) {
-    const at = choice.index === 0 ? {} : { choice: choice.index };
+  // The primary output's provider extras go on its finish (outputsOf), the rest here.
+  const { reply } = splitResponseProviderExtras(response.providerExtras);
+  if (reply !== undefined) events.push({ type: "provider-extras", providerExtras: reply });
+  for (const output of outputsOf(response)) {
+    const at = output.index === 0 ? {} : { alternative: output.index };
     // Ahead of the parts: decoders of formats without part ends (chat, Gemini) close a part only
     // at the finish, so logprobs written after the parts would come back inside them.
-    if (choice.logprobs !== undefined) {
-      const { content, average } = choice.logprobs;
+    if (output.logprobs !== undefined) {
+      const { content, average } = output.logprobs;
       events.push({
         type: "logprobs",
         ...at,
@@ -29,19 +30,22 @@ export function responseToEvents(response: Response): StreamEvent[] {
         ...(average === undefined ? {} : { average }),
       });
     }
-    choice.message.parts.forEach((part, index) => {
+    output.message.parts.forEach((part, index) => {
       events.push(...partEvents(part, { index, ...at }));
     });
-    const finish: StreamEvent = { type: "finish", ...at, finishReason: choice.finishReason };
-    if (choice.stopSequence !== undefined) finish.stopSequence = choice.stopSequence;
-    if (choice.providerExtras !== undefined) finish.providerExtras = choice.providerExtras;
+    const finish: StreamEvent = { type: "finish", ...at, finishReason: output.finishReason };
+    if (output.stopSequence !== undefined) finish.stopSequence = output.stopSequence;
+    if (output.providerExtras !== undefined) finish.providerExtras = output.providerExtras;
     events.push(finish);
   }
   events.push({ type: "usage", usage: response.usage });
   return events;
 }
 
-function partEvents(part: AssistantPart, at: { index: number; choice?: number }): StreamEvent[] {
+function partEvents(
+  part: AssistantPart,
+  at: { index: number; alternative?: number },
+): StreamEvent[] {
   const events: StreamEvent[] = [];
   const signature = (value: string | undefined) => {
     if (value !== undefined) events.push({ type: "signature-delta", ...at, signature: value });

@@ -14,7 +14,10 @@ export const samplingSchema = z.object({
   frequencyPenalty: z.number().min(-2).max(2).exactOptional(),
   presencePenalty: z.number().min(-2).max(2).exactOptional(),
   seed: z.number().int().exactOptional(),
-  /** Number of choices; formats without `n` refuse values above 1. */
+  /**
+   * Number of outputs asked for (the primary one and alternatives); formats without `n` refuse
+   * values above 1.
+   */
   n: z.number().int().positive().exactOptional(),
 });
 export type Sampling = z.infer<typeof samplingSchema>;

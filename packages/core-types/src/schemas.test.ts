@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type * as z from "zod";
 import {
+  alternativeSchema,
   assistantPartSchema,
   cacheControlSchema,
-  choiceSchema,
   finishReasonSchema,
   messageSchema,
   promptFeedbackSchema,
@@ -39,7 +39,7 @@ const cases: [string, fc.Arbitrary<unknown>, z.ZodType][] = [
   ["request", arb.request, requestSchema],
   ["finishReason", arb.finishReason, finishReasonSchema],
   ["usage", arb.usage, usageSchema],
-  ["choice", arb.choice, choiceSchema],
+  ["alternative", arb.alternative, alternativeSchema],
   ["response", arb.response, responseSchema],
 ];
 

@@ -2,18 +2,20 @@ import * as z from "zod";
 import { citationSchema } from "./content-part.js";
 import { finishReasonSchema } from "./finish-reason.js";
 import { tokenLogprobSchema } from "./logprobs.js";
-import { choiceProviderExtrasSchema, responseProviderExtrasSchema } from "./provider-extras.js";
+import { outputProviderExtrasSchema, replyProviderExtrasSchema } from "./provider-extras.js";
 import { usageSchema } from "./usage.js";
 
 /**
- * Canonical stream events, named noun-then-verb. `index` is the part's position in the choice's
- * message; `choice` is the choice index and is omitted for choice 0. Decoders of formats without
+ * Canonical stream events, named noun-then-verb. `index` is the part's position in the output's
+ * message; `alternative` is the output's index (`Alternative.index`), omitted for the primary
+ * output. Decoders of formats without
  * explicit part starts (OpenAI chat, Gemini) emit `part-start`/`tool-call-start` at a part's first
  * fragment, so every part is bracketed by a start and a `part-end`.
  */
 const at = {
   index: z.number().int().nonnegative(),
-  choice: z.number().int().positive().exactOptional(),
+  /** Which alternative the event belongs to; omitted for the primary output (index 0). */
+  alternative: z.number().int().positive().exactOptional(),
 };
 
 export const responseStartEventSchema = z.object({
@@ -76,19 +78,19 @@ export const partEndEventSchema = z.object({ type: z.literal("part-end"), ...at 
 export const usageEventSchema = z.object({ type: z.literal("usage"), usage: usageSchema });
 export const finishEventSchema = z.object({
   type: z.literal("finish"),
-  choice: z.number().int().positive().exactOptional(),
+  alternative: z.number().int().positive().exactOptional(),
   finishReason: finishReasonSchema,
   stopSequence: z.string().exactOptional(),
-  /** The choice's provider-only fields, as on `Choice.providerExtras`. */
-  providerExtras: choiceProviderExtrasSchema.exactOptional(),
+  /** The output's provider-only fields, as on `Alternative.providerExtras`. */
+  providerExtras: outputProviderExtrasSchema.exactOptional(),
 });
 /**
- * The response's provider-only fields (Gemini prompt feedback), as on `Response.providerExtras`;
- * a later event replaces what an earlier one said for the same provider.
+ * The whole reply's provider-only fields (Gemini prompt feedback), as on
+ * `Response.providerExtras`; a later event replaces what an earlier one said for the same provider.
  */
 export const providerExtrasEventSchema = z.object({
   type: z.literal("provider-extras"),
-  providerExtras: responseProviderExtrasSchema,
+  providerExtras: replyProviderExtrasSchema,
 });
 export const errorEventSchema = z.object({
   type: z.literal("error"),
@@ -101,12 +103,12 @@ export const errorEventSchema = z.object({
 });
 
 /**
- * Log probabilities of a choice's tokens streamed so far: `content` is appended in order to the
- * choice's `logprobs.content`; `average` (Gemini's mean) replaces an earlier one.
+ * Log probabilities of an output's tokens streamed so far: `content` is appended in order to the
+ * output's `logprobs.content`; `average` (Gemini's mean) replaces an earlier one.
  */
 export const logprobsEventSchema = z.object({
   type: z.literal("logprobs"),
-  choice: z.number().int().positive().exactOptional(),
+  alternative: z.number().int().positive().exactOptional(),
   content: z.array(tokenLogprobSchema),
   average: z.number().exactOptional(),
 });

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { accumulateStream } from "./accumulate-stream.js";
 import type { PushTransformer, SseMessage } from "./codec.js";
 import { guardToolArguments } from "./guard-tool-arguments.js";
+import { outputsOf } from "./response.js";
 import type { StreamEvent } from "./stream-event.js";
 
 /** Pieces of JSON argument strings: whole values, cut ones, and the empty string. */
@@ -32,8 +33,8 @@ export function assertNoHalfJson(events: StreamEvent[]): void {
     if (after) throw new Error(`a ${after.type} event followed the error event`);
     return;
   }
-  for (const choice of accumulateStream(events).choices) {
-    for (const part of choice.message.parts) {
+  for (const output of outputsOf(accumulateStream(events))) {
+    for (const part of output.message.parts) {
       if (part.type !== "tool-call") continue;
       try {
         JSON.parse(part.arguments);

@@ -18,10 +18,11 @@ import type {
   UserPart,
 } from "./content-part.js";
 import type { FinishReason } from "./finish-reason.js";
-import type { ChoiceLogprobs, LogprobCandidate, TokenLogprob } from "./logprobs.js";
+import type { LogprobCandidate, OutputLogprobs, TokenLogprob } from "./logprobs.js";
 import type { AssistantMessage, Message, ToolMessage, UserMessage } from "./message.js";
 import type { Request } from "./request.js";
-import type { Choice, Response } from "./response.js";
+import type { Alternative, IndexedOutput, Response } from "./response.js";
+import { withOutputs } from "./response.js";
 import type { ResponseFormat } from "./response-format.js";
 import { responseToEvents } from "./response-to-events.js";
 import type { PromptFeedback, SafetyRating, SafetySetting } from "./safety.js";
@@ -320,7 +321,7 @@ export const logprobCandidate: fc.Arbitrary<LogprobCandidate> = fc.record(
 export const tokenLogprob: fc.Arbitrary<TokenLogprob> = fc
   .tuple(logprobCandidate, fc.array(logprobCandidate, { maxLength: 3 }))
   .map(([token, topLogprobs]) => ({ ...token, topLogprobs }));
-export const choiceLogprobs: fc.Arbitrary<ChoiceLogprobs> = fc.record(
+export const outputLogprobs: fc.Arbitrary<OutputLogprobs> = fc.record(
   { content: fc.array(tokenLogprob, { maxLength: 4 }), average: logprobValue },
   { requiredKeys: ["content"] },
 );
@@ -421,13 +422,14 @@ function withoutCacheControl<P extends { cacheControl?: CacheControl }>(part: P)
   return rest as P;
 }
 
-export const choice: fc.Arbitrary<Choice> = fc.record(
+/** One output with its provider extras; its index is set where it is placed. */
+const indexedOutput: fc.Arbitrary<IndexedOutput> = fc.record(
   {
     index: fc.constant(0),
     message: assistantOutput,
     finishReason,
     stopSequence: nonEmptyText(8),
-    logprobs: choiceLogprobs,
+    logprobs: outputLogprobs,
     providerExtras: fc
       .array(safetyRating, { maxLength: 4 })
       .map((safetyRatings) => ({ gemini: { safetyRatings } })),
@@ -435,19 +437,35 @@ export const choice: fc.Arbitrary<Choice> = fc.record(
   { requiredKeys: ["index", "message", "finishReason"] },
 );
 
-export const response: fc.Arbitrary<Response> = fc.record(
-  {
-    id: identifier,
-    model: fc.constantFrom("txtA-5", "txtB-sonnet-4-6", "txtC-2.5-pro", "txtD-v3.2"),
-    created: fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }),
-    choices: fc
-      .array(choice, { minLength: 1, maxLength: 3 })
-      .map((choices) => choices.map((c, index) => ({ ...c, index }))),
-    usage,
-    providerExtras: promptFeedback.map((feedback) => ({ gemini: { promptFeedback: feedback } })),
-  },
-  { requiredKeys: ["id", "model", "created", "choices", "usage"] },
-);
+export const alternative: fc.Arbitrary<Alternative> = fc
+  .tuple(indexedOutput, fc.integer({ min: 1, max: 3 }))
+  .map(([output, index]) => ({ ...output, index }));
+
+/** A response with its primary output and, sometimes, up to two alternatives (indices 1, 2). */
+export const response: fc.Arbitrary<Response> = fc
+  .tuple(
+    fc.record(
+      {
+        id: identifier,
+        model: fc.constantFrom("txtA-5", "txtB-sonnet-4-6", "txtC-2.5-pro", "txtD-v3.2"),
+        created: fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }),
+        usage,
+        providerExtras: promptFeedback.map((feedback) => ({
+          gemini: { promptFeedback: feedback },
+        })),
+      },
+      { requiredKeys: ["id", "model", "created", "usage"] },
+    ),
+    fc.array(indexedOutput, { minLength: 1, maxLength: 3 }),
+  )
+  .map(([base, outputs]) =>
+    withOutputs(
+      base,
+      outputs.map((output, index) => ({ ...output, index })),
+      undefined,
+      String,
+    ),
+  );
 
 /** A well-formed event sequence: the events of a generated response, as a stream would carry them. */
 export const streamEvents = (

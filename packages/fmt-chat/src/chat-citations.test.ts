@@ -31,7 +31,7 @@ const body = {
 describe("url_citation annotations", () => {
   it("parse keeps url_citation as text-part citations with the same indices", () => {
     const parsed = parseChatResponse(body);
-    expect(parsed.choices[0]?.message.parts).toEqual([
+    expect(parsed.message.parts).toEqual([
       {
         type: "text",
         text: "Paris is big.",
@@ -49,28 +49,23 @@ describe("url_citation annotations", () => {
       id: "x",
       model: "m",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          finishReason: { unified: "stop", raw: "end_turn" },
-          message: {
-            role: "assistant",
-            parts: [
-              { type: "text", text: "Hello. " },
-              {
-                type: "text",
-                text: "Paris is big.",
-                citations: [{ type: "url", url: "https://a", citedText: "Paris" }],
-              },
-              {
-                type: "text",
-                text: " Lyon.",
-                citations: [{ type: "url", url: "https://b", startIndex: 1, endIndex: 5 }],
-              },
-            ],
+      finishReason: { unified: "stop", raw: "end_turn" },
+      message: {
+        role: "assistant",
+        parts: [
+          { type: "text", text: "Hello. " },
+          {
+            type: "text",
+            text: "Paris is big.",
+            citations: [{ type: "url", url: "https://a", citedText: "Paris" }],
           },
-        },
-      ],
+          {
+            type: "text",
+            text: " Lyon.",
+            citations: [{ type: "url", url: "https://b", startIndex: 1, endIndex: 5 }],
+          },
+        ],
+      },
       usage: {
         inputTokens: 1,
         outputTokens: 1,

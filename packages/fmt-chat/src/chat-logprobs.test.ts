@@ -51,7 +51,7 @@ describe("chat logprobs", () => {
         },
       ],
     });
-    expect(response.choices[0]?.logprobs).toEqual({
+    expect(response.logprobs).toEqual({
       content: [...tokens, { token: "No", logprob: -2, topLogprobs: [] }],
     });
     expect(renderChatResponse(response).choices[0]?.logprobs).toEqual({
@@ -66,14 +66,9 @@ describe("chat logprobs", () => {
       id: "c",
       model: "m",
       created: 1,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", parts: [{ type: "text", text: "Hi" }] },
-          finishReason: { unified: "stop" },
-          logprobs: { content: [{ ...tokens[0]!, tokenId: 7 }], average: -0.25 },
-        },
-      ],
+      message: { role: "assistant", parts: [{ type: "text", text: "Hi" }] },
+      finishReason: { unified: "stop" },
+      logprobs: { content: [{ ...tokens[0]!, tokenId: 7 }], average: -0.25 },
       usage: {
         inputTokens: 1,
         outputTokens: 1,

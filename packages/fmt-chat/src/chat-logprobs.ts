@@ -1,6 +1,6 @@
 import type {
-  ChoiceLogprobs,
   LogprobCandidate,
+  OutputLogprobs,
   TokenLogprob,
   Warning,
 } from "@interlingua/core-types";
@@ -72,11 +72,11 @@ export function renderChatTokens(tokens: readonly TokenLogprob[]): ChatTokenLogp
 }
 
 /**
- * A choice's canonical logprobs -> chat's. Gemini's mean and vocabulary ids have no field in
+ * An output's canonical logprobs -> chat's. Gemini's mean and vocabulary ids have no field in
  * chat: each is reported once as dropped (`<at>.average`, `<at>.tokenId`).
  */
 export function renderChatLogprobs(
-  logprobs: ChoiceLogprobs,
+  logprobs: OutputLogprobs,
   at: string,
   warn: (warning: Warning) => void,
 ): ChatLogprobsOut | null {

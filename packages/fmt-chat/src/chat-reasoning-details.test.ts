@@ -16,9 +16,8 @@ const response = (parts: AssistantPart[]): Response => ({
   id: "r1",
   model: "m",
   created: 1_700_000_000,
-  choices: [
-    { index: 0, message: { role: "assistant", parts }, finishReason: { unified: "tool-calls" } },
-  ],
+  message: { role: "assistant", parts },
+  finishReason: { unified: "tool-calls" },
   usage: {
     inputTokens: 1,
     outputTokens: 1,
@@ -76,7 +75,7 @@ describe("reasoning through a chat tool loop (non-stream)", () => {
     });
     expect(nextTurn(wire.choices[0].message)).toStrictEqual({ role: "assistant", parts });
     // And an upstream chat response carrying them parses to the same parts.
-    expect(parseChatResponse(wire).choices[0]?.message.parts).toStrictEqual(parts);
+    expect(parseChatResponse(wire).message.parts).toStrictEqual(parts);
   });
 
   it("plain reasoning without signatures stays reasoning_content only", () => {
@@ -173,7 +172,7 @@ describe("reasoning through a chat tool loop (stream)", () => {
         slot.function.arguments += call.function.arguments;
       }
     }
-    const streamed = accumulateStream(events).choices[0]?.message;
+    const streamed = accumulateStream(events).message;
     expect(nextTurn(message)).toStrictEqual(streamed);
   });
 
@@ -201,7 +200,7 @@ describe("reasoning through a chat tool loop (stream)", () => {
         chunk({}, "tool_calls"),
       ].map((data) => ({ data })),
     );
-    const message = accumulateStream(decoded).choices[0]?.message;
+    const message = accumulateStream(decoded).message;
     expect(message?.parts).toStrictEqual([
       { type: "thinking", text: "think" },
       { type: "tool-call", id: "tool_w", name: "w", arguments: "{}", signature: GEMINI_SIG },
@@ -286,7 +285,7 @@ describe("property: what a chat client sends back is what the upstream sent", ()
           const streamed = accumulateStream(
             decodeChatMessages(encodeChatEvents(responseToEvents(response(parts)))),
           );
-          expect(chatForm(streamed.choices[0]?.message.parts ?? [])).toStrictEqual(expected.parts);
+          expect(chatForm(streamed.message.parts ?? [])).toStrictEqual(expected.parts);
         },
       ),
       { numRuns: 300 },

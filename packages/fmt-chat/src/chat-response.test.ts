@@ -1,5 +1,6 @@
 import {
   type FinishReason,
+  outputsOf,
   type Response,
   responseToEvents,
   type Warning,
@@ -24,13 +25,8 @@ const response = (over: Partial<Response> = {}): Response => ({
   id: "r",
   model: "txtA-5",
   created: 1,
-  choices: [
-    {
-      index: 0,
-      message: { role: "assistant", parts: [{ type: "text", text: "ok" }] },
-      finishReason: { unified: "stop", raw: "stop" },
-    },
-  ],
+  message: { role: "assistant", parts: [{ type: "text", text: "ok" }] },
+  finishReason: { unified: "stop", raw: "stop" },
   usage: {
     inputTokens: 0,
     outputTokens: 0,
@@ -138,7 +134,7 @@ describe("finish reasons mapped by table with the raw value kept", () => {
     ["something_new", "other"],
   ])("%s -> %s, raw kept, rendered back", (raw, unified) => {
     const parsed = parseChatResponse(body({ content: "x" }, raw));
-    expect(parsed.choices[0]?.finishReason).toStrictEqual({ unified, raw });
+    expect(parsed.finishReason).toStrictEqual({ unified, raw });
     const rendered = renderChatResponse(parsed).choices[0]?.finish_reason;
     // The raw value when chat defines it, else the table's chat value for the unified reason.
     const chatValues = ["stop", "length", "content_filter", "tool_calls", "function_call"];
@@ -155,9 +151,8 @@ describe("finish reasons mapped by table with the raw value kept", () => {
   ] as const)("a finish reason from elsewhere %j renders as %s", (finishReason, expected) => {
     const warnings: Warning[] = [];
     const base = response();
-    const choice = base.choices[0]!;
     const wire = renderChatResponse(
-      { ...base, choices: [{ ...choice, finishReason: { ...finishReason } }] },
+      { ...base, finishReason: { ...finishReason } },
       { onWarning: (w) => warnings.push(w) },
     );
     expect(wire.choices[0]?.finish_reason).toBe(expected);
@@ -169,11 +164,10 @@ describe("finish reasons mapped by table with the raw value kept", () => {
 
   it("names the block reason it cannot carry, streamed and not; its own content_filter is no loss", () => {
     const base = response();
-    const choice = base.choices[0]!;
     const seen = (finishReason: FinishReason): [string[], string[]] => {
       const whole: Warning[] = [];
       const streamed: Warning[] = [];
-      const withReason = { ...base, choices: [{ ...choice, finishReason }] };
+      const withReason = { ...base, finishReason };
       renderChatResponse(withReason, { onWarning: (w) => whole.push(w) });
       const encoder = chat.stream.encoder({ onWarning: (w) => streamed.push(w) });
       for (const event of responseToEvents(withReason)) encoder.push(event, () => {});
@@ -201,7 +195,7 @@ describe("refusals", () => {
     const parsed = parseChatResponse(
       body({ content: null, refusal: "I can't help with that." }, "stop"),
     );
-    expect(parsed.choices[0]).toStrictEqual({
+    expect(outputsOf(parsed)[0]).toStrictEqual({
       index: 0,
       message: { role: "assistant", parts: [{ type: "text", text: "I can't help with that." }] },
       finishReason: { unified: "content-filter", raw: "stop" },
@@ -229,7 +223,7 @@ describe("tools with no arguments (response)", () => {
         "tool_calls",
       ),
     );
-    expect(parsed.choices[0]?.message.parts).toStrictEqual([
+    expect(parsed.message.parts).toStrictEqual([
       { type: "tool-call", id: "a", name: "now", arguments: "{}" },
       { type: "tool-call", id: "b", name: "f", arguments: "{}" },
     ]);
@@ -240,7 +234,7 @@ describe("reasoning_content round trip (response)", () => {
   it("reasoning_content is a thinking part before the text, and comes back", () => {
     const wire = body({ content: "3", reasoning_content: "count the r's" });
     const parsed = parseChatResponse(wire);
-    expect(parsed.choices[0]?.message.parts).toStrictEqual([
+    expect(parsed.message.parts).toStrictEqual([
       { type: "thinking", text: "count the r's" },
       { type: "text", text: "3" },
     ]);
@@ -253,9 +247,7 @@ describe("reasoning_content round trip (response)", () => {
   });
 
   it("`reasoning` (Groq, OpenRouter) is read as reasoning_content", () => {
-    expect(
-      parseChatResponse(body({ content: "x", reasoning: "r" })).choices[0]?.message.parts,
-    ).toStrictEqual([
+    expect(parseChatResponse(body({ content: "x", reasoning: "r" })).message.parts).toStrictEqual([
       { type: "thinking", text: "r" },
       { type: "text", text: "x" },
     ]);
@@ -264,23 +256,17 @@ describe("reasoning_content round trip (response)", () => {
   it("signatures and redacted thinking go out as reasoning_details, without warnings", () => {
     const warnings: Warning[] = [];
     const base = response();
-    const choice = base.choices[0]!;
     const wire = renderChatResponse(
       {
         ...base,
-        choices: [
-          {
-            ...choice,
-            message: {
-              role: "assistant",
-              parts: [
-                { type: "thinking", text: "t", signature: "s" },
-                { type: "redacted-thinking", data: "d" },
-                { type: "text", text: "a" },
-              ],
-            },
-          },
-        ],
+        message: {
+          role: "assistant",
+          parts: [
+            { type: "thinking", text: "t", signature: "s" },
+            { type: "redacted-thinking", data: "d" },
+            { type: "text", text: "a" },
+          ],
+        },
       },
       { onWarning: (w) => warnings.push(w) },
     );
@@ -365,9 +351,50 @@ describe("response envelope", () => {
         { index: 1, message: { role: "assistant", content: "b" }, finish_reason: "length" },
       ],
     });
-    expect(parsed.choices.map((c) => [c.index, c.message.parts, c.finishReason.unified])).toEqual([
+    expect(
+      outputsOf(parsed).map((c) => [c.index, c.message.parts, c.finishReason.unified]),
+    ).toEqual([
       [0, [{ type: "text", text: "a" }], "stop"],
       [1, [{ type: "text", text: "b" }], "length"],
     ]);
+  });
+});
+
+describe("a reply without choices (choices: [])", () => {
+  const wire = {
+    id: "c",
+    object: "chat.completion",
+    created: 1,
+    model: "m",
+    choices: [],
+    usage: { prompt_tokens: 3, completion_tokens: 0, total_tokens: 3 },
+  };
+
+  it("parses as noOutput and renders as choices: [] again, streaming no finish", () => {
+    const parsed = parseChatResponse(wire);
+    expect(parsed.noOutput).toBe(true);
+    expect(outputsOf(parsed)).toEqual([]);
+    expect(renderChatResponse(parsed).choices).toEqual([]);
+    const chunks: string[] = [];
+    const encoder = chat.stream.encoder();
+    for (const event of responseToEvents(parsed)) encoder.push(event, (m) => chunks.push(m.data));
+    encoder.end((m) => chunks.push(m.data));
+    // As before: the opening role chunk, and no finish.
+    expect(chunks.some((c) => c.includes('"finish_reason":"'))).toBe(false);
+  });
+
+  it("moves a late choice 0 first and says so", () => {
+    const warnings: Warning[] = [];
+    const choice = (index: number) => ({
+      index,
+      message: { role: "assistant", content: `${index}` },
+      finish_reason: "stop",
+    });
+    const parsed = parseChatResponse(
+      { ...wire, choices: [choice(1), choice(0)] },
+      { onWarning: (w) => warnings.push(w) },
+    );
+    expect(renderChatResponse(parsed).choices.map((c) => c.index)).toEqual([0, 1]);
+    expect(warnings.map((w) => [w.type, w.feature])).toEqual([["mapped", "choices[1]"]]);
   });
 });

@@ -1,5 +1,6 @@
 import {
   accumulateStream,
+  outputsOf,
   type SseMessage,
   type StreamEvent,
   type Warning,
@@ -99,7 +100,7 @@ describe("parallel tool calls and their argument deltas", () => {
       { type: "part-end", index: 2 },
       { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" } },
     ]);
-    expect(accumulateStream(events).choices[0]?.message.parts).toStrictEqual([
+    expect(accumulateStream(events).message.parts).toStrictEqual([
       { type: "text", text: "Checking." },
       { type: "tool-call", id: "call_a", name: "a", arguments: '{"x":1}' },
       { type: "tool-call", id: "call_b", name: "b", arguments: '{"y":2}' },
@@ -285,7 +286,7 @@ describe("reasoning_content round trip (stream)", () => {
 });
 
 describe("several choices (n > 1)", () => {
-  it("carry the choice field (omitted for 0) in both directions", () => {
+  it("carry the alternative field (omitted for choice 0) in both directions", () => {
     const chunks = [
       chunk({ role: "assistant", content: "" }, null, 0),
       chunk({ role: "assistant", content: "" }, null, 1),
@@ -299,10 +300,10 @@ describe("several choices (n > 1)", () => {
       start,
       { type: "part-start", index: 0, kind: "text" },
       { type: "text-delta", index: 0, delta: "A" },
-      { type: "part-start", index: 0, choice: 1, kind: "text" },
-      { type: "text-delta", index: 0, choice: 1, delta: "B" },
-      { type: "part-end", index: 0, choice: 1 },
-      { type: "finish", choice: 1, finishReason: { unified: "stop", raw: "stop" } },
+      { type: "part-start", index: 0, alternative: 1, kind: "text" },
+      { type: "text-delta", index: 0, alternative: 1, delta: "B" },
+      { type: "part-end", index: 0, alternative: 1 },
+      { type: "finish", alternative: 1, finishReason: { unified: "stop", raw: "stop" } },
       { type: "part-end", index: 0 },
       { type: "finish", finishReason: { unified: "length", raw: "length" } },
     ]);
@@ -324,7 +325,7 @@ describe("refusal deltas", () => {
       chunk({ refusal: " help." }),
       chunk({}, "stop"),
     ]);
-    expect(accumulateStream(events).choices[0]).toStrictEqual({
+    expect(outputsOf(accumulateStream(events))[0]).toStrictEqual({
       index: 0,
       message: { role: "assistant", parts: [{ type: "text", text: "I can't help." }] },
       finishReason: { unified: "content-filter", raw: "stop" },

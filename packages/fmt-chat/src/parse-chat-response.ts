@@ -1,4 +1,12 @@
-import type { Choice, FinishReason, Response, TextPart } from "@interlingua/core-types";
+import {
+  type FinishReason,
+  type IndexedOutput,
+  type RenderOptions,
+  type Response,
+  type ResponseBase,
+  type TextPart,
+  withOutputs,
+} from "@interlingua/core-types";
 import { malformedReplyFromZod } from "@interlingua/errors";
 import {
   type ChatChoice,
@@ -16,20 +24,20 @@ import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
 /**
  * A chat-completions response body (OpenAI or a compatible upstream) -> the canonical response.
  * Unknown fields inside choices and usage are ignored; unknown top-level fields
- * (`system_fingerprint`, `x_groq`, ...) are kept in `extras.chat`.
+ * (`system_fingerprint`, `x_groq`, ...) are kept in `extras.chat`. Choice 0 is the primary
+ * output, later ones alternatives; `choices: []` is `noOutput` (core-types `withOutputs`).
  */
-export function parseChatResponse(wire: unknown): Response {
+export function parseChatResponse(wire: unknown, options?: RenderOptions): Response {
   const result = chatResponseSchema.safeParse(wire);
   if (!result.success) throw malformedReplyFromZod(result.error, "chat response");
-  return chatResponseToCanonical(result.data);
+  return chatResponseToCanonical(result.data, options);
 }
 
-export function chatResponseToCanonical(wire: ChatResponseWire): Response {
-  const response: Response = {
+export function chatResponseToCanonical(wire: ChatResponseWire, options?: RenderOptions): Response {
+  const response: ResponseBase = {
     id: wire.id,
     model: wire.model,
     created: wire.created,
-    choices: wire.choices.map(parseChoice),
     usage: parseChatUsage(wire.usage, wire.service_tier),
   };
   const extras: Record<string, unknown> = {};
@@ -41,7 +49,12 @@ export function chatResponseToCanonical(wire: ChatResponseWire): Response {
     }
   }
   if (found) response.extras = { chat: extras };
-  return response;
+  return withOutputs(
+    response,
+    wire.choices.map(parseChoice),
+    options?.onWarning,
+    (i) => `choices[${i}]`,
+  );
 }
 
 /**
@@ -49,7 +62,7 @@ export function chatResponseToCanonical(wire: ChatResponseWire): Response {
  * declining to answer: its text becomes a text part (so every client format shows it) and the
  * unified finish reason becomes content-filter, the raw value staying as sent.
  */
-function parseChoice(choice: ChatChoice): Choice {
+function parseChoice(choice: ChatChoice): IndexedOutput {
   const message = choice.message;
   // Content then refusal, as one text: a stream sends them down the same text channel.
   const text = (message.content ?? "") + (message.refusal ?? "");
@@ -66,7 +79,11 @@ function parseChoice(choice: ChatChoice): Choice {
   );
   let finishReason: FinishReason = parseChatFinishReason(choice.finish_reason);
   if (message.refusal) finishReason = { ...finishReason, unified: "content-filter" };
-  const out: Choice = { index: choice.index, message: { role: "assistant", parts }, finishReason };
+  const out: IndexedOutput = {
+    index: choice.index,
+    message: { role: "assistant", parts },
+    finishReason,
+  };
   const logprobs = parseChatLogprobs(choice.logprobs);
   if (logprobs !== undefined) out.logprobs = { content: logprobs };
   return out;

@@ -27,8 +27,8 @@ interface ToolState {
 }
 
 interface ChoiceState {
-  /** Undefined for choice 0, which canonical events leave out. */
-  choice: number | undefined;
+  /** The canonical `alternative`: undefined for choice 0, the primary output. */
+  alternative: number | undefined;
   nextIndex: number;
   /** The open text or thinking part; chat streams one of each kind at a time. */
   open: { kind: "text" | "thinking"; index: number } | undefined;
@@ -157,7 +157,7 @@ export class ChatStreamDecoder {
     let state = this.choices.get(index);
     if (state === undefined) {
       state = {
-        choice: index === 0 ? undefined : index,
+        alternative: index === 0 ? undefined : index,
         nextIndex: 0,
         open: undefined,
         tools: new Map(),
@@ -201,9 +201,9 @@ export class ChatStreamDecoder {
     const logprobs = parseChatLogprobs(choice.logprobs);
     if (logprobs !== undefined) {
       emit(
-        state.choice === undefined
+        state.alternative === undefined
           ? { type: "logprobs", content: logprobs }
-          : { type: "logprobs", choice: state.choice, content: logprobs },
+          : { type: "logprobs", alternative: state.alternative, content: logprobs },
       );
     }
     const finish = choice.finish_reason;
@@ -213,16 +213,16 @@ export class ChatStreamDecoder {
       const finishReason = parseChatFinishReason(finish);
       if (state.refused) finishReason.unified = "content-filter";
       emit(
-        state.choice === undefined
+        state.alternative === undefined
           ? { type: "finish", finishReason }
-          : { type: "finish", choice: state.choice, finishReason },
+          : { type: "finish", alternative: state.alternative, finishReason },
       );
     }
   }
 }
 
-function at(state: ChoiceState, index: number): { index: number; choice?: number } {
-  return state.choice === undefined ? { index } : { index, choice: state.choice };
+function at(state: ChoiceState, index: number): { index: number; alternative?: number } {
+  return state.alternative === undefined ? { index } : { index, alternative: state.alternative };
 }
 
 function openPart(state: ChoiceState, kind: "text" | "thinking", emit: Emit): number {

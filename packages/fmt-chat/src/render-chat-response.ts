@@ -1,7 +1,8 @@
 import {
   addFields,
-  type Choice,
   type Citation,
+  type IndexedOutput,
+  outputsOf,
   type RenderOptions,
   type Response,
   type Warning,
@@ -100,7 +101,7 @@ export function renderChatResponse(
     object: "chat.completion",
     created: response.created,
     model: response.model,
-    choices: response.choices.map((choice) => renderChoice(choice, warn)),
+    choices: outputsOf(response).map((output) => renderChoice(output, warn)),
     usage: renderChatUsage(response.usage),
   };
   const tier = chatServiceTier(response.usage.serviceTier, warn);
@@ -123,7 +124,7 @@ export function warnDroppedUsage(response: Pick<Response, "usage">, warn: Warn):
 }
 
 /** Chat's message has one content string: text parts are joined, other kinds gathered by kind. */
-function renderChoice(choice: Choice, warn: Warn): RenderedChatChoice {
+function renderChoice(choice: IndexedOutput, warn: Warn): RenderedChatChoice {
   const at = `choices[${choice.index}]`;
   const texts: string[] = [];
   let textLength = 0;

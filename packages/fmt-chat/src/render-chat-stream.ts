@@ -94,10 +94,10 @@ export class ChatStreamEncoder {
         return;
       case "text-delta":
         if (event.delta !== "") {
-          const state = this.state(event.choice ?? 0);
+          const state = this.state(event.alternative ?? 0);
           if (!state.parts.has(event.index)) this.textPart(state, event.index);
           state.contentLength += event.delta.length;
-          send(this.textDelta(event.choice ?? 0, "content", event.delta));
+          send(this.textDelta(event.alternative ?? 0, "content", event.delta));
         }
         return;
       case "citation":
@@ -105,19 +105,19 @@ export class ChatStreamEncoder {
         return;
       case "thinking-delta":
         if (event.delta !== "") {
-          const part = this.state(event.choice ?? 0).parts.get(event.index);
+          const part = this.state(event.alternative ?? 0).parts.get(event.index);
           if (part?.kind === "thinking") part.text += event.delta;
-          send(this.textDelta(event.choice ?? 0, "reasoning_content", event.delta));
+          send(this.textDelta(event.alternative ?? 0, "reasoning_content", event.delta));
         }
         return;
       case "part-start": {
-        const state = this.state(event.choice ?? 0);
+        const state = this.state(event.alternative ?? 0);
         if (event.kind === "text") this.textPart(state, event.index);
         else state.parts.set(event.index, { kind: event.kind, text: "" });
         return;
       }
       case "tool-call-start": {
-        const choice = event.choice ?? 0;
+        const choice = event.alternative ?? 0;
         const state = this.state(choice);
         const index = state.tools.size;
         state.tools.set(event.index, index);
@@ -137,7 +137,7 @@ export class ChatStreamEncoder {
         return;
       }
       case "tool-arguments-delta": {
-        const choice = event.choice ?? 0;
+        const choice = event.alternative ?? 0;
         const state = this.state(choice);
         let index = state.tools.get(event.index);
         if (index === undefined) {
@@ -148,7 +148,7 @@ export class ChatStreamEncoder {
         return;
       }
       case "finish": {
-        const choice = event.choice ?? 0;
+        const choice = event.alternative ?? 0;
         for (const part of this.state(choice).parts.values()) {
           if (part.wholeCitations !== undefined) this.writeWholeCitations(choice, part, send);
         }
@@ -188,7 +188,7 @@ export class ChatStreamEncoder {
         });
         return;
       case "signature-delta": {
-        const choice = event.choice ?? 0;
+        const choice = event.alternative ?? 0;
         const state = this.state(choice);
         const part = state.parts.get(event.index);
         const detail = reasoningDetailOf(
@@ -211,7 +211,7 @@ export class ChatStreamEncoder {
         return;
       }
       case "redacted-thinking": {
-        const choice = event.choice ?? 0;
+        const choice = event.alternative ?? 0;
         const state = this.state(choice);
         const detail = reasoningDetailOf(
           { type: "redacted-thinking", data: event.data },
@@ -226,13 +226,13 @@ export class ChatStreamEncoder {
         }
         return;
       case "part-end": {
-        const part = this.state(event.choice ?? 0).parts.get(event.index);
+        const part = this.state(event.alternative ?? 0).parts.get(event.index);
         if (part?.wholeCitations !== undefined)
-          this.writeWholeCitations(event.choice ?? 0, part, send);
+          this.writeWholeCitations(event.alternative ?? 0, part, send);
         return;
       }
       case "logprobs": {
-        const choice = event.choice ?? 0;
+        const choice = event.alternative ?? 0;
         warnChatLogprobsLoss(event, "logprobs", (w) => this.warn(w.feature, w.message));
         if (event.content.length === 0) return;
         const logprobs = { content: renderChatTokens(event.content), refusal: null };
@@ -256,7 +256,7 @@ export class ChatStreamEncoder {
    * cited-text field (reported).
    */
   private citation(event: StreamEventOf<"citation">, send: Send): void {
-    const choice = event.choice ?? 0;
+    const choice = event.alternative ?? 0;
     const state = this.state(choice);
     const part = state.parts.get(event.index) ?? this.textPart(state, event.index);
     const c = event.citation;

@@ -4,21 +4,23 @@
  * compatible upstreams send them. Every generated value passes its zod schema in `chat-api.ts`
  * (a property test proves it). The conformance suite reuses them.
  */
-import type {
-  AssistantPart,
-  Choice,
-  FinishReason,
-  LogprobCandidate,
-  Message,
-  Request,
-  Response,
-  SseMessage,
-  TextPart,
-  ThinkingPart,
-  Tool,
-  ToolCallPart,
-  ToolResultPart,
-  UnifiedFinishReason,
+import {
+  type AssistantPart,
+  type FinishReason,
+  type IndexedOutput,
+  type LogprobCandidate,
+  type Message,
+  outputsOf,
+  type Request,
+  type Response,
+  type SseMessage,
+  type TextPart,
+  type ThinkingPart,
+  type Tool,
+  type ToolCallPart,
+  type ToolResultPart,
+  type UnifiedFinishReason,
+  withOutputs,
 } from "@interlingua/core-types";
 import {
   argumentsJson,
@@ -646,14 +648,14 @@ const chatRawFinish: Readonly<Record<UnifiedFinishReason, FinishReason>> = {
 };
 
 /**
- * The part of a canonical response chat carries exactly: per choice one reasoning, one text
+ * The part of a canonical response chat carries exactly: per output one reasoning, one text
  * (texts joined), then tool calls, without signatures or redacted thinking; finish reasons with
  * their chat raw value; no stop sequence, safety ratings or prompt feedback; usage without the
  * cache-write split, modalities or inference geo; logprobs only with tokens, without token ids or
  * a mean.
  */
 export function toChatExpressibleResponse(response: Response): Response {
-  const choices = response.choices.map((choice): Choice => {
+  const outputs = outputsOf(response).map((choice): IndexedOutput => {
     const thinking = choice.message.parts.find(
       (part): part is ThinkingPart => part.type === "thinking" && part.text !== "",
     );
@@ -669,7 +671,7 @@ export function toChatExpressibleResponse(response: Response): Response {
       ...(text === "" ? [] : [{ type: "text" as const, text }]),
       ...calls.map((part) => withoutKeys(part, "signature", "cacheControl")),
     ];
-    const out: Choice = {
+    const out: IndexedOutput = {
       index: choice.index,
       message: { role: "assistant", parts },
       finishReason: chatRawFinish[choice.finishReason.unified],
@@ -683,16 +685,31 @@ export function toChatExpressibleResponse(response: Response): Response {
     }
     return out;
   });
-  return {
-    ...withoutKeys(response, "providerExtras", "extras"),
-    choices,
-    usage: withoutKeys(
-      response.usage,
-      "cacheWrite5mTokens",
-      "cacheWrite1hTokens",
-      "providerExtras",
-    ),
-  };
+  const base = withoutKeys(
+    response,
+    "providerExtras",
+    "extras",
+    "message",
+    "finishReason",
+    "stopSequence",
+    "logprobs",
+    "alternatives",
+    "noOutput",
+  );
+  return withOutputs(
+    {
+      ...base,
+      usage: withoutKeys(
+        response.usage,
+        "cacheWrite5mTokens",
+        "cacheWrite1hTokens",
+        "providerExtras",
+      ),
+    },
+    outputs,
+    undefined,
+    String,
+  );
 }
 // Law 1's normal forms: what a same-format parse + render changes (test oracles, not converters).
 export { normalizeChatRequest } from "./normalize-chat-request.js";

@@ -10,7 +10,7 @@ export function expectWellBracketed(events: readonly StreamEvent[]): void {
   const closed = new Set<string>();
   for (const event of events) {
     if (!("index" in event)) continue;
-    const key = `${event.choice ?? 0}:${event.index}`;
+    const key = `${event.alternative ?? 0}:${event.index}`;
     switch (event.type) {
       case "part-start":
       case "tool-call-start":

@@ -19,21 +19,16 @@ describe("recorded streams decode and accumulate to their whole content", () => 
       id: "msg_01QC4g3HwBThD4BaNtBckFDJ",
       model: "claude-sonnet-4-5-20250929",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "text",
-                text: "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "text",
+            text: "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
           },
-          finishReason: { unified: "stop", raw: "end_turn" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "stop", raw: "end_turn" },
       usage: {
         inputTokens: 12,
         outputTokens: 30,
@@ -51,23 +46,18 @@ describe("recorded streams decode and accumulate to their whole content", () => 
       id: "msg_01Y6V41gqPaKWEw7iPouH7iW",
       model: "claude-sonnet-4-5-20250929",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "thinking",
-                text: "The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185",
-                signature: CLEAR_THINKING_SIGNATURE,
-              },
-              { type: "text", text: "925 ÷ 5 = 185" },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "thinking",
+            text: "The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185",
+            signature: CLEAR_THINKING_SIGNATURE,
           },
-          finishReason: { unified: "stop", raw: "end_turn" },
-        },
-      ],
+          { type: "text", text: "925 ÷ 5 = 185" },
+        ],
+      },
+      finishReason: { unified: "stop", raw: "end_turn" },
       usage: {
         inputTokens: 69,
         outputTokens: 53,
@@ -86,24 +76,19 @@ describe("recorded streams decode and accumulate to their whole content", () => 
       id: "msg_01K2JbSUMYhez5RHoK9ZCj9U",
       model: "claude-haiku-4-5-20251001",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "tool-call",
-                id: "toolu_01KFbKqPYSuAKujiL6mTfzYA",
-                name: "json",
-                arguments:
-                  '{"elements": [{"location": "San Francisco", "temperature": 58, "condition": "sunny"}]}',
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "tool-call",
+            id: "toolu_01KFbKqPYSuAKujiL6mTfzYA",
+            name: "json",
+            arguments:
+              '{"elements": [{"location": "San Francisco", "temperature": 58, "condition": "sunny"}]}',
           },
-          finishReason: { unified: "tool-calls", raw: "tool_use" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "tool-calls", raw: "tool_use" },
       usage: {
         inputTokens: 849,
         outputTokens: 47,
@@ -120,24 +105,19 @@ describe("recorded streams decode and accumulate to their whole content", () => 
       id: "msg_01GE2RKp1VYsPzdFs3sS9z5S",
       model: "claude-sonnet-4-5-20250929",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              { type: "text", text: "I'll update the issue list for you." },
-              {
-                type: "tool-call",
-                id: "toolu_01QE1WLsSVp5hy5Q3GmGTmjP",
-                name: "updateIssueList",
-                arguments: "{}",
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          { type: "text", text: "I'll update the issue list for you." },
+          {
+            type: "tool-call",
+            id: "toolu_01QE1WLsSVp5hy5Q3GmGTmjP",
+            name: "updateIssueList",
+            arguments: "{}",
           },
-          finishReason: { unified: "tool-calls", raw: "tool_use" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "tool-calls", raw: "tool_use" },
       usage: {
         inputTokens: 565,
         outputTokens: 48,
@@ -154,19 +134,14 @@ describe("recorded streams decode and accumulate to their whole content", () => 
       id: "msg_01RefusalStreamAbcdefghijk",
       model: "claude-fable-5",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", parts: [] },
-          finishReason: {
-            unified: "content-filter",
-            raw: "refusal",
-            category: "cyber",
-            explanation:
-              "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
-          },
-        },
-      ],
+      message: { role: "assistant", parts: [] },
+      finishReason: {
+        unified: "content-filter",
+        raw: "refusal",
+        category: "cyber",
+        explanation:
+          "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
+      },
       usage: {
         inputTokens: 18,
         outputTokens: 5,
@@ -188,13 +163,8 @@ describe("recorded streams decode and accumulate to their whole content", () => 
       id: "msg_3196a1cc08de4d76b85b8f5777c0d42b",
       model: "claude-opus-4-5-20251101",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", parts: [{ type: "text", text: "pong" }] },
-          finishReason: { unified: "stop", raw: "end_turn" },
-        },
-      ],
+      message: { role: "assistant", parts: [{ type: "text", text: "pong" }] },
+      finishReason: { unified: "stop", raw: "end_turn" },
       usage: { inputTokens: 61, outputTokens: 2, ...noCache },
     } satisfies Response);
   });
@@ -208,13 +178,8 @@ describe("recorded streams decode and accumulate to their whole content", () => 
       id: "msg_dup",
       model: "claude-3-haiku-20240307",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", parts: [{ type: "text", text: "Hello, World!" }] },
-          finishReason: { unified: "stop", raw: "end_turn" },
-        },
-      ],
+      message: { role: "assistant", parts: [{ type: "text", text: "Hello, World!" }] },
+      finishReason: { unified: "stop", raw: "end_turn" },
       usage: { inputTokens: 17, outputTokens: 227, ...noCache },
     } satisfies Response);
   });
@@ -230,21 +195,16 @@ describe("recorded non-streamed responses parse to their whole content", () => {
       id: "msg_01VdEjxAP5ahtHKrrRdNBteQ",
       model: "claude-sonnet-4-5-20250929",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "text",
-                text: "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?",
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "text",
+            text: "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?",
           },
-          finishReason: { unified: "stop", raw: "end_turn" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "stop", raw: "end_turn" },
       usage: {
         inputTokens: 12,
         outputTokens: 29,
@@ -262,24 +222,19 @@ describe("recorded non-streamed responses parse to their whole content", () => {
       id: "msg_01XrsJCi8CQoLcnnWdY8RsJz",
       model: "claude-sonnet-4-5-20250929",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "thinking",
-                text: "925 divided by 5 = 185",
-                signature:
-                  "Er4BCkYICxgCKkCoxqLHLrx4mFL9Ox7/aHKht87WDzXfvZ7qbZKSnHV8imA5b3LXxuVqcXQ9z5sXwDx20JIW/+6DJehOSNK72L83Egx0T9s7VzB6QUK9g5kaDO9lGaWN5CPEDJU0lyIw4+Ed3q4N9w+16h3cfQ+9stJXHCl+1nYDxjIOLcyJT8Ug/LTmtlp4bbxWmmfNicayKiasdReHiOnqz1sKEF0pR4kcnF5mQGdLxk8q3A3NY+wGsH8MtUIqxRgB",
-              },
-              { type: "text", text: "925 ÷ 5 = 185" },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "thinking",
+            text: "925 divided by 5 = 185",
+            signature:
+              "Er4BCkYICxgCKkCoxqLHLrx4mFL9Ox7/aHKht87WDzXfvZ7qbZKSnHV8imA5b3LXxuVqcXQ9z5sXwDx20JIW/+6DJehOSNK72L83Egx0T9s7VzB6QUK9g5kaDO9lGaWN5CPEDJU0lyIw4+Ed3q4N9w+16h3cfQ+9stJXHCl+1nYDxjIOLcyJT8Ug/LTmtlp4bbxWmmfNicayKiasdReHiOnqz1sKEF0pR4kcnF5mQGdLxk8q3A3NY+wGsH8MtUIqxRgB",
           },
-          finishReason: { unified: "stop", raw: "end_turn" },
-        },
-      ],
+          { type: "text", text: "925 ÷ 5 = 185" },
+        ],
+      },
+      finishReason: { unified: "stop", raw: "end_turn" },
       usage: {
         inputTokens: 69,
         outputTokens: 33,
@@ -298,24 +253,19 @@ describe("recorded non-streamed responses parse to their whole content", () => {
       id: "msg_0191iYfpERYfS27xLsdW2nbb",
       model: "claude-haiku-4-5-20251001",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "tool-call",
-                id: "toolu_01Q9ExVZnzZj7E2QQYHYtNUa",
-                name: "json",
-                arguments:
-                  '{"elements":[{"location":"San Francisco","temperature":-5,"condition":"snowy"},{"location":"London","temperature":0,"condition":"snowy"},{"location":"Paris","temperature":23,"condition":"cloudy"},{"location":"Berlin","temperature":-9,"condition":"snowy"}]}',
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "tool-call",
+            id: "toolu_01Q9ExVZnzZj7E2QQYHYtNUa",
+            name: "json",
+            arguments:
+              '{"elements":[{"location":"San Francisco","temperature":-5,"condition":"snowy"},{"location":"London","temperature":0,"condition":"snowy"},{"location":"Paris","temperature":23,"condition":"cloudy"},{"location":"Berlin","temperature":-9,"condition":"snowy"}]}',
           },
-          finishReason: { unified: "tool-calls", raw: "tool_use" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "tool-calls", raw: "tool_use" },
       usage: {
         inputTokens: 1151,
         outputTokens: 87,
@@ -332,19 +282,14 @@ describe("recorded non-streamed responses parse to their whole content", () => {
       id: "msg_01RefusalExampleAbcdefghijk",
       model: "claude-fable-5",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", parts: [] },
-          finishReason: {
-            unified: "content-filter",
-            raw: "refusal",
-            category: "cyber",
-            explanation:
-              "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
-          },
-        },
-      ],
+      message: { role: "assistant", parts: [] },
+      finishReason: {
+        unified: "content-filter",
+        raw: "refusal",
+        category: "cyber",
+        explanation:
+          "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
+      },
       usage: {
         inputTokens: 18,
         outputTokens: 5,
@@ -373,27 +318,22 @@ describe("recorded non-streamed responses parse to their whole content", () => {
       id: "msg_01GCBaV8gyWAYgMVggRqZbuQ",
       model: "claude-3-opus-20240229",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "text",
-                text: "<thinking>\nThe updateIssueList tool was provided in the list of available functions. The tool has no required parameters, so it can be called without any additional information needed from the user.\n</thinking>\n\nOkay, I will update the current issue list:",
-              },
-              {
-                type: "tool-call",
-                id: "toolu_01LRmxn9vGM1d2DZSDBowdZ1",
-                name: "updateIssueList",
-                arguments: "{}",
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "text",
+            text: "<thinking>\nThe updateIssueList tool was provided in the list of available functions. The tool has no required parameters, so it can be called without any additional information needed from the user.\n</thinking>\n\nOkay, I will update the current issue list:",
           },
-          finishReason: { unified: "tool-calls", raw: "tool_use" },
-        },
-      ],
+          {
+            type: "tool-call",
+            id: "toolu_01LRmxn9vGM1d2DZSDBowdZ1",
+            name: "updateIssueList",
+            arguments: "{}",
+          },
+        ],
+      },
+      finishReason: { unified: "tool-calls", raw: "tool_use" },
       usage: {
         inputTokens: 602,
         outputTokens: 93,

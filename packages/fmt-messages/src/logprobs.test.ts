@@ -21,14 +21,9 @@ const response: Response = {
   id: "r",
   model: "m",
   created: 0,
-  choices: [
-    {
-      index: 0,
-      message: { role: "assistant", parts: [{ type: "text", text: "Hi" }] },
-      finishReason: { unified: "stop" },
-      logprobs: { content: [{ token: "Hi", logprob: -0.1, topLogprobs: [] }] },
-    },
-  ],
+  message: { role: "assistant", parts: [{ type: "text", text: "Hi" }] },
+  finishReason: { unified: "stop" },
+  logprobs: { content: [{ token: "Hi", logprob: -0.1, topLogprobs: [] }] },
   usage: {
     inputTokens: 1,
     outputTokens: 1,

@@ -3,18 +3,13 @@ import { describe, expect, it } from "vitest";
 import { parseMessagesResponse } from "./parse-messages-response.js";
 import { renderMessagesResponse } from "./render-messages-response.js";
 
-function reply(parts: Response["choices"][number]["message"]["parts"]): Response {
+function reply(parts: Response["message"]["parts"]): Response {
   return {
     id: "msg_1",
     model: "m",
     created: 0,
-    choices: [
-      {
-        index: 0,
-        message: { role: "assistant", parts },
-        finishReason: { unified: "stop", raw: "end_turn" },
-      },
-    ],
+    message: { role: "assistant", parts },
+    finishReason: { unified: "stop", raw: "end_turn" },
     usage: {
       inputTokens: 1,
       outputTokens: 1,
@@ -49,7 +44,7 @@ describe("citations in a messages result", () => {
       stop_reason: "end_turn",
       usage: { input_tokens: 1, output_tokens: 1 },
     });
-    expect(parsed.choices[0]?.message.parts).toEqual([
+    expect(parsed.message.parts).toEqual([
       {
         type: "text",
         text: "Paris is the capital.",
@@ -123,7 +118,7 @@ describe("citations in a messages result", () => {
       },
     ];
     const back = parseMessagesResponse(renderMessagesResponse(reply(parts)));
-    expect(back.choices[0]?.message.parts).toEqual(parts);
+    expect(back.message.parts).toEqual(parts);
   });
 });
 
@@ -164,7 +159,7 @@ describe("parse reports what a reply's sources lose", () => {
       },
       { onWarning: (w) => warnings.push(w) },
     );
-    expect(response.choices[0]?.message.parts).toEqual([
+    expect(response.message.parts).toEqual([
       {
         type: "text",
         text: "Paris.",

@@ -12,13 +12,8 @@ const response = (over: Partial<Response> = {}): Response => ({
   id: "chatcmpl-1",
   model: "txtA-5",
   created: 1_700_000_000,
-  choices: [
-    {
-      index: 0,
-      message: { role: "assistant", parts: [{ type: "text", text: "hi" }] },
-      finishReason: { unified: "stop", raw: "stop" },
-    },
-  ],
+  message: { role: "assistant", parts: [{ type: "text", text: "hi" }] },
+  finishReason: { unified: "stop", raw: "stop" },
   usage: {
     inputTokens: 10,
     outputTokens: 2,
@@ -55,22 +50,17 @@ describe("the client-facing result", () => {
   it("renders tool calls with their input, thinking with its signature, and output thinking tokens", () => {
     const wire = renderMessagesResponse(
       response({
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              parts: [
-                { type: "thinking", text: "plan", signature: "c2ln" },
-                { type: "thinking", text: "unsigned" },
-                { type: "tool-call", id: "call_1", name: "f", arguments: '{"a":[1,2]}' },
-                { type: "tool-call", id: "call_2", name: "g", arguments: "" },
-              ],
-            },
-            finishReason: { unified: "tool-calls", raw: "tool_calls" },
-            stopSequence: "END",
-          },
-        ],
+        message: {
+          role: "assistant",
+          parts: [
+            { type: "thinking", text: "plan", signature: "c2ln" },
+            { type: "thinking", text: "unsigned" },
+            { type: "tool-call", id: "call_1", name: "f", arguments: '{"a":[1,2]}' },
+            { type: "tool-call", id: "call_2", name: "g", arguments: "" },
+          ],
+        },
+        finishReason: { unified: "tool-calls", raw: "tool_calls" },
+        stopSequence: "END",
         usage: {
           inputTokens: 1,
           outputTokens: 9,
@@ -100,31 +90,28 @@ describe("the client-facing result", () => {
     const { list, onWarning } = warnings();
     const wire = renderMessagesResponse(
       response({
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              parts: [
-                { type: "text", text: "a", signature: "gemini-sig" },
-                { type: "image", source: { type: "url", url: "https://x.test/i.png" } },
-                { type: "tool-call", id: "c", name: "f", arguments: "[1]" },
-              ],
-            },
-            finishReason: { unified: "stop" },
-            providerExtras: {
-              gemini: {
-                safetyRatings: [{ category: "HARM_CATEGORY_HATE_SPEECH", probability: "LOW" }],
-              },
-            },
-          },
+        message: {
+          role: "assistant",
+          parts: [
+            { type: "text", text: "a", signature: "gemini-sig" },
+            { type: "image", source: { type: "url", url: "https://x.test/i.png" } },
+            { type: "tool-call", id: "c", name: "f", arguments: "[1]" },
+          ],
+        },
+        finishReason: { unified: "stop" },
+        alternatives: [
           {
             index: 1,
             message: { role: "assistant", parts: [{ type: "text", text: "b" }] },
             finishReason: { unified: "stop" },
           },
         ],
-        providerExtras: { gemini: { promptFeedback: { blockReason: "SAFETY" } } },
+        providerExtras: {
+          gemini: {
+            promptFeedback: { blockReason: "SAFETY" },
+            safetyRatings: [{ category: "HARM_CATEGORY_HATE_SPEECH", probability: "LOW" }],
+          },
+        },
       }),
       { onWarning },
     );
@@ -164,7 +151,7 @@ describe("the client-facing result", () => {
       container: { id: "c" },
       usage: { input_tokens: 3, output_tokens: 4, server_tool_use: { web_search_requests: 1 } },
     });
-    expect(parsed.choices[0]?.message.parts).toEqual([
+    expect(parsed.message.parts).toEqual([
       { type: "text", text: "See", citations: [{ type: "url", url: "u" }] },
       { type: "tool-call", id: "toolu_1", name: "f", arguments: '{"x":1}' },
     ]);
@@ -273,9 +260,8 @@ describe("Gemini signatures on calls and text, for messages clients", () => {
     ];
     const wire = renderMessagesResponse(
       response({
-        choices: [
-          { index: 0, message: { role: "assistant", parts }, finishReason: { unified: "stop" } },
-        ],
+        message: { role: "assistant", parts },
+        finishReason: { unified: "stop" },
       }),
     );
     expect(wire.content).toContainEqual({
@@ -283,7 +269,7 @@ describe("Gemini signatures on calls and text, for messages clients", () => {
       thinking: "",
       signature: "interlingua.signature:c1:SIG1",
     });
-    expect(parseMessagesResponse(wire).choices[0]?.message.parts).toEqual(parts);
+    expect(parseMessagesResponse(wire).message.parts).toEqual(parts);
     // A client replays the content as its next request's assistant turn.
     const request = parseMessagesRequest({
       model: "m",

@@ -9,7 +9,8 @@ const response = (finishReason: FinishReason): Response => ({
   id: "r1",
   model: "m",
   created: 1,
-  choices: [{ index: 0, message: { role: "assistant", parts: [] }, finishReason }],
+  message: { role: "assistant", parts: [] },
+  finishReason,
   usage: {
     inputTokens: 1,
     outputTokens: 0,

@@ -42,7 +42,7 @@ describe("decoding Anthropic streams", () => {
     ]);
     expect(events.filter((e) => e.type === "response-start")).toHaveLength(1);
     const result = accumulateStream(events);
-    expect(result.choices[0]?.message.parts).toEqual([{ type: "text", text: "Hello" }]);
+    expect(result.message.parts).toEqual([{ type: "text", text: "Hello" }]);
     expect(result.usage).toEqual({
       inputTokens: 25,
       outputTokens: 9,
@@ -299,7 +299,7 @@ describe("encoding for messages clients", () => {
       if (f.event === "content_block_stop") open--;
     }
     expect(most).toBe(1);
-    const parts = accumulateStream(decodeAll(frames)).choices[0]?.message.parts;
+    const parts = accumulateStream(decodeAll(frames)).message.parts;
     expect(parts).toStrictEqual([
       { type: "tool-call", id: "c0", name: "a", arguments: '{"x":1}' },
       { type: "tool-call", id: "c1", name: "b", arguments: '{"y":2}' },
@@ -339,8 +339,8 @@ describe("encoding for messages clients", () => {
         },
         { type: "text-delta", index: 0, delta: "x" },
         { type: "signature-delta", index: 0, signature: "gemini" },
-        { type: "text-delta", index: 0, choice: 1, delta: "other choice" },
-        { type: "text-delta", index: 1, choice: 1, delta: "again" },
+        { type: "text-delta", index: 0, alternative: 1, delta: "other choice" },
+        { type: "text-delta", index: 1, alternative: 1, delta: "again" },
       ],
       onWarning,
     );

@@ -15,7 +15,7 @@ export class PartSerializer {
   private readonly ended = new Set<number>();
 
   push(event: StreamEvent, emit: Emit): void {
-    if (!("index" in event) || (event.choice ?? 0) !== 0) {
+    if (!("index" in event) || (event.alternative ?? 0) !== 0) {
       emit(event);
       return;
     }

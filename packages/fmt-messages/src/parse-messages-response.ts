@@ -1,6 +1,5 @@
 import {
   type AssistantPart,
-  type Choice,
   type RenderOptions,
   type Response,
   stringifyJsonKeepingNumbers,
@@ -56,22 +55,18 @@ export function parseMessagesResponse(wire: unknown, options?: RenderOptions): R
   if (!parsed.success) throw malformedReplyFromZod(parsed.error, "messages response");
   const w = parsed.data;
   if (options?.onWarning !== undefined) reportUnkept(w.content, options.onWarning);
-  const choice: Choice = {
-    index: 0,
+  const response: Response = {
+    id: w.id,
+    model: w.model,
+    created: 0,
     message: {
       role: "assistant",
       parts: liftCarriedSignatures(w.content.filter(isKnownResponseBlock).map(parseMessagesBlock)),
     },
     finishReason: withStopDetails(parseMessagesStopReason(w.stop_reason), w.stop_details),
-  };
-  if (typeof w.stop_sequence === "string") choice.stopSequence = w.stop_sequence;
-  const response: Response = {
-    id: w.id,
-    model: w.model,
-    created: 0,
-    choices: [choice],
     usage: parseMessagesUsage(w.usage),
   };
+  if (typeof w.stop_sequence === "string") response.stopSequence = w.stop_sequence;
   if (w.stop_details) response.extras = { [MESSAGES_EXTRAS]: { stop_details: w.stop_details } };
   return response;
 }

@@ -1,5 +1,6 @@
 import {
   type AssistantPart,
+  outputsOf,
   parseJsonKeepingNumbers,
   type RenderOptions,
   type Response,
@@ -72,7 +73,8 @@ function renderBlock(
 
 /**
  * Canonical -> the client's messages-format result, exactly the fields of docs/api-reference.md's table. The
- * format has one reply per response: further choices are dropped with a warning.
+ * format has one reply per response: alternatives are dropped with a warning (reported as
+ * `choices`, as clients have always seen it). A response without output renders no stop reason.
  */
 export function renderMessagesResponse(
   response: Response,
@@ -80,8 +82,9 @@ export function renderMessagesResponse(
 ): MessagesResultWire {
   const onWarning = options.onWarning;
   const warn: Warn = (type, feature, message) => onWarning?.({ type, feature, message });
-  const choice = response.choices[0];
-  if (response.choices.length > 1) {
+  const outputs = outputsOf(response);
+  const choice = outputs[0];
+  if (outputs.length > 1) {
     warn(
       "dropped",
       "choices",

@@ -90,7 +90,7 @@ export class MessagesStreamEncoder {
       this.start(id, model, emit);
       if (event.type === "usage") return;
     }
-    if ("choice" in event && event.choice !== undefined && event.choice !== 0) {
+    if ("alternative" in event && event.alternative !== undefined && event.alternative !== 0) {
       this.warnOnce("choices", "a messages stream carries one reply; other choices are dropped");
       return;
     }

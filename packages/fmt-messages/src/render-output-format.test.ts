@@ -120,6 +120,6 @@ describe("structured output toward Anthropic", () => {
       stop_sequence: null,
       usage: { input_tokens: 5, output_tokens: 4 },
     });
-    expect(response.choices[0]?.message.parts).toEqual([{ type: "text", text: '{"name":"Ada"}' }]);
+    expect(response.message.parts).toEqual([{ type: "text", text: '{"name":"Ada"}' }]);
   });
 });

@@ -22,8 +22,8 @@ export const expressibleFinishReason: fc.Arbitrary<FinishReason> = fc.constantFr
 export const expressibleResponse: fc.Arbitrary<Response> = fc
   .record({ response: canonical.response, finishReason: expressibleFinishReason })
   .map(({ response, finishReason }): Response => {
-    const first = response.choices[0];
-    const parts = (first?.message.parts ?? []).map((part): AssistantPart => {
+    const first = response;
+    const parts = first.message.parts.map((part): AssistantPart => {
       if (part.type === "text" || part.type === "tool-call") {
         const { signature: _dropped, ...rest } = part;
         return rest;
@@ -34,13 +34,16 @@ export const expressibleResponse: fc.Arbitrary<Response> = fc
     delete usage.providerExtras;
     usage.cacheWrite1hTokens ??= 0;
     usage.cacheWrite5mTokens ??= usage.cacheWriteTokens - usage.cacheWrite1hTokens;
-    const choice: Response["choices"][number] = {
-      index: 0,
+    const out: Response = {
+      id: response.id,
+      model: response.model,
+      created: 0,
       message: { role: "assistant", parts },
       finishReason,
+      usage,
     };
-    if (first?.stopSequence !== undefined) choice.stopSequence = first.stopSequence;
-    return { id: response.id, model: response.model, created: 0, choices: [choice], usage };
+    if (first.stopSequence !== undefined) out.stopSequence = first.stopSequence;
+    return out;
   });
 
 /**

@@ -25,22 +25,17 @@ describe("recorded streams decode to whole expected values", () => {
       id: "bH6LaZW8Fp_3nsEPqtaSwQ4",
       model: "gemini-3-pro-preview",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "text",
-                text: 'There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y',
-                signature,
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "text",
+            text: 'There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y',
+            signature,
           },
-          finishReason: { unified: "stop", raw: "STOP" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "stop", raw: "STOP" },
       usage: {
         inputTokens: 9,
         outputTokens: 23 + 185,
@@ -59,22 +54,17 @@ describe("recorded streams decode to whole expected values", () => {
       id: "dX6LadKVC7SZ28oPr9yJoQs",
       model: "gemini-3-pro-preview",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "text",
-                text: 'There are **3** "r"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.',
-                signature,
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "text",
+            text: 'There are **3** "r"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.',
+            signature,
           },
-          finishReason: { unified: "stop", raw: "STOP" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "stop", raw: "STOP" },
       usage: {
         inputTokens: 9,
         outputTokens: 29 + 256,
@@ -97,24 +87,19 @@ describe("recorded streams decode to whole expected values", () => {
         id,
         model: "gemini-3-pro-preview",
         created: 0,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              parts: [
-                {
-                  type: "tool-call",
-                  id: `gemini_call_${id}_0_0`,
-                  name: "weather",
-                  arguments: '{"location":"San Francisco"}',
-                  signature,
-                },
-              ],
+        message: {
+          role: "assistant",
+          parts: [
+            {
+              type: "tool-call",
+              id: `gemini_call_${id}_0_0`,
+              name: "weather",
+              arguments: '{"location":"San Francisco"}',
+              signature,
             },
-            finishReason: { unified: "tool-calls", raw: "STOP" },
-          },
-        ],
+          ],
+        },
+        finishReason: { unified: "tool-calls", raw: "STOP" },
         usage: {
           inputTokens: 29,
           outputTokens: out + thoughts,
@@ -140,29 +125,24 @@ describe("recorded streams decode to whole expected values", () => {
       model: "gemini-3-flash-preview",
       // createTime 2026-05-04T20:01:02.264968Z
       created: Date.UTC(2026, 4, 4, 20, 1, 2) / 1000,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "thinking",
-                text:
-                  "**Processing User Requests**\n\nI've started by understanding the user's instructions. " +
-                  "Currently, I'm focusing on the initial steps: reading the specified theme using the " +
-                  'appropriate tool. Next, I plan to tackle reading the screens, beginning with screen "A," ' +
-                  'then proceeding with "B" and "C" in parallel as instructed.\n\n\n',
-              },
-              { ...call(0, "read_theme", "{}"), signature },
-              call(1, "read_screen", '{"id":"A"}'),
-              call(2, "read_screen", '{"id":"B"}'),
-              call(3, "read_screen", '{"id":"C"}'),
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "thinking",
+            text:
+              "**Processing User Requests**\n\nI've started by understanding the user's instructions. " +
+              "Currently, I'm focusing on the initial steps: reading the specified theme using the " +
+              'appropriate tool. Next, I plan to tackle reading the screens, beginning with screen "A," ' +
+              'then proceeding with "B" and "C" in parallel as instructed.\n\n\n',
           },
-          finishReason: { unified: "tool-calls", raw: "STOP" },
-        },
-      ],
+          { ...call(0, "read_theme", "{}"), signature },
+          call(1, "read_screen", '{"id":"A"}'),
+          call(2, "read_screen", '{"id":"B"}'),
+          call(3, "read_screen", '{"id":"C"}'),
+        ],
+      },
+      finishReason: { unified: "tool-calls", raw: "STOP" },
       usage: {
         inputTokens: 249,
         outputTokens: 58 + 183,
@@ -182,22 +162,17 @@ describe("recorded responses (.json twins) parse to whole expected values", () =
       id: "Un6LacrVMcjUxs0PmJfWoQc",
       model: "gemini-3-pro-preview",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "text",
-                text: "There are **3** r's in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.",
-                signature,
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "text",
+            text: "There are **3** r's in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.",
+            signature,
           },
-          finishReason: { unified: "stop", raw: "STOP" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "stop", raw: "STOP" },
       usage: {
         inputTokens: 9,
         outputTokens: 28 + 244,
@@ -215,22 +190,17 @@ describe("recorded responses (.json twins) parse to whole expected values", () =
       id: "YH6LaZT7ENmPxN8P-r2J8Aw",
       model: "gemini-3-pro-preview",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "text",
-                text: 'There are **3** "r"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.',
-                signature,
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "text",
+            text: 'There are **3** "r"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.',
+            signature,
           },
-          finishReason: { unified: "stop", raw: "STOP" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "stop", raw: "STOP" },
       usage: {
         inputTokens: 9,
         outputTokens: 29 + 282,
@@ -251,29 +221,24 @@ describe("recorded responses (.json twins) parse to whole expected values", () =
       id,
       model: "gemini-3-pro-preview",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "tool-call",
-                id: `gemini_call_${id}_0_0`,
-                name: "weather",
-                arguments: '{"location":"San Francisco"}',
-                signature,
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "tool-call",
+            id: `gemini_call_${id}_0_0`,
+            name: "weather",
+            arguments: '{"location":"San Francisco"}',
+            signature,
           },
-          // The recorded finishMessage, kept as the finish reason's explanation.
-          finishReason: {
-            unified: "tool-calls",
-            raw: "STOP",
-            explanation: "Model generated function call(s).",
-          },
-        },
-      ],
+        ],
+      },
+      // The recorded finishMessage, kept as the finish reason's explanation.
+      finishReason: {
+        unified: "tool-calls",
+        raw: "STOP",
+        explanation: "Model generated function call(s).",
+      },
       usage: {
         inputTokens: 29,
         outputTokens: 15 + thoughts,

@@ -1,13 +1,14 @@
-import type {
-  AssistantPart,
-  Choice,
-  Message,
-  Request,
-  Response,
-  Tool,
-  ToolResultContent,
-  ToolResultPart,
-  UserPart,
+import {
+  type AssistantPart,
+  type IndexedOutput,
+  type Message,
+  mapOutputs,
+  type Request,
+  type Response,
+  type Tool,
+  type ToolResultContent,
+  type ToolResultPart,
+  type UserPart,
 } from "@interlingua/core-types";
 import * as arb from "@interlingua/core-types/testing";
 import { fc } from "@interlingua/core-types/testing";
@@ -200,7 +201,7 @@ const expressibleResponse: fc.Arbitrary<Response> = fc
     const usage = omit(response.usage, "cacheWrite5mTokens", "cacheWrite1hTokens");
     usage.inputTokens -= usage.cacheWriteTokens;
     usage.cacheWriteTokens = 0;
-    const choices = response.choices.map((choice, i): Choice => {
+    const mapped = mapOutputs(response, (choice, i): IndexedOutput => {
       const parts = choice.message.parts.filter((p) => p.type !== "redacted-thinking");
       const raw = raws[i % raws.length] as string;
       return {
@@ -212,7 +213,7 @@ const expressibleResponse: fc.Arbitrary<Response> = fc
         ),
       };
     });
-    return { ...omit(response, "extras"), usage, choices };
+    return { ...omit(mapped, "extras"), usage };
   });
 
 describe("law 2: parse(render(c)) equals c", () => {

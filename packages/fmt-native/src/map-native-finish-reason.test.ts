@@ -22,7 +22,7 @@ describe("STOP with function calls -> tool-calls", () => {
   };
 
   it("reads STOP on a candidate with calls as tool-calls, keeping the raw STOP", () => {
-    expect(parseNativeResponse(response).choices[0]?.finishReason).toEqual({
+    expect(parseNativeResponse(response).finishReason).toEqual({
       unified: "tool-calls",
       raw: "STOP",
     });
@@ -86,7 +86,7 @@ describe("finishMessage is the finish reason's explanation, streamed and not", (
 
   it("parses into explanation and renders back, whole and streamed", () => {
     const parsed = parseNativeResponse(wire);
-    expect(parsed.choices[0]?.finishReason).toEqual({
+    expect(parsed.finishReason).toEqual({
       unified: "content-filter",
       raw: "SAFETY",
       explanation: "Blocked for safety.",
@@ -110,13 +110,8 @@ describe("finishMessage is the finish reason's explanation, streamed and not", (
       id: "r1",
       model: "m",
       created: 1,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", parts: [] },
-          finishReason: { unified: "content-filter", raw: "refusal", explanation: "No." },
-        },
-      ],
+      message: { role: "assistant", parts: [] },
+      finishReason: { unified: "content-filter", raw: "refusal", explanation: "No." },
       usage: {
         inputTokens: 1,
         outputTokens: 0,

@@ -19,7 +19,7 @@ describe("code execution parts", () => {
   it("a whole reply carries them as fenced text and reports it; an unknown part is dropped", () => {
     const warnings: Warning[] = [];
     const response = parseNativeResponse(reply, { onWarning: (w) => warnings.push(w) });
-    expect(response.choices[0]!.message.parts).toEqual([
+    expect(response.message.parts).toEqual([
       { type: "text", text: "\n```python\nprint(1)\n```\n" },
       { type: "text", text: "\n```output\n1\n\n```\n" },
     ]);

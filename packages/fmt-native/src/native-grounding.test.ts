@@ -45,7 +45,7 @@ describe("groundingMetadata -> text citations", () => {
       },
       { onWarning: (w) => warnings.push(w) },
     );
-    const part = parsed.choices[0]?.message.parts[0];
+    const part = parsed.message.parts[0];
     expect(part).toEqual({
       type: "text",
       text,

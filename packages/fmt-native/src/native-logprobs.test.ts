@@ -68,7 +68,7 @@ describe("Gemini logprobs", () => {
         },
       ],
     });
-    expect(response.choices[0]?.logprobs).toEqual({ content: tokens, average: -0.125 });
+    expect(response.logprobs).toEqual({ content: tokens, average: -0.125 });
     const candidate = renderNativeResponse(response).candidates?.[0];
     expect(candidate?.logprobsResult).toEqual({
       topCandidates: logprobsResult.topCandidates,
@@ -86,14 +86,9 @@ describe("Gemini logprobs", () => {
       id: "r",
       model: "m",
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", parts: [{ type: "text", text: "Hi" }] },
-          finishReason: { unified: "stop" },
-          logprobs: { content: [{ token: "Hi", logprob: -1, bytes: [72, 105], topLogprobs: [] }] },
-        },
-      ],
+      message: { role: "assistant", parts: [{ type: "text", text: "Hi" }] },
+      finishReason: { unified: "stop" },
+      logprobs: { content: [{ token: "Hi", logprob: -1, bytes: [72, 105], topLogprobs: [] }] },
       usage: {
         inputTokens: 1,
         outputTokens: 1,

@@ -1,6 +1,6 @@
 import type {
-  ChoiceLogprobs,
   LogprobCandidate,
+  OutputLogprobs,
   TokenLogprob,
   Warning,
 } from "@interlingua/core-types";
@@ -53,7 +53,7 @@ function candidate(wire: NativeLogprobsCandidate): LogprobCandidate {
 export function parseNativeLogprobs(
   result: unknown,
   average: number | undefined,
-): ChoiceLogprobs | undefined {
+): OutputLogprobs | undefined {
   const parsed = nativeLogprobsResultSchema.safeParse(result ?? {});
   const chosen = parsed.success ? (parsed.data.chosenCandidates ?? []) : [];
   const top = parsed.success ? (parsed.data.topCandidates ?? []) : [];

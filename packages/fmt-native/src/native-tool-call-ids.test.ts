@@ -174,12 +174,10 @@ describe("stable ids and result mapping by name and order", () => {
     const streamed = accumulateStream(
       decodeFrames(fixtureFrames("google-stream-no-args-tool-call")),
     );
-    const ids = streamed.choices[0]?.message.parts.flatMap((p) =>
-      p.type === "tool-call" ? [p.id] : [],
-    );
+    const ids = streamed.message.parts.flatMap((p) => (p.type === "tool-call" ? [p.id] : []));
     expect(ids).toEqual([0, 1, 2, 3].map((n) => `gemini_call__vr4aYiWEJnYodAPkujX0QM_0_${n}`));
     const whole = parseNativeResponse(JSON.parse(readFixture("google-tool-call.json")));
-    expect(whole.choices[0]?.message.parts[0]).toMatchObject({
+    expect(whole.message.parts[0]).toMatchObject({
       id: "gemini_call_m36LaZGyCLz1xs0PtNSB-QU_0_0",
     });
   });

@@ -1,14 +1,16 @@
-import type {
-  AssistantPart,
-  Choice,
-  PromptFeedback,
-  RenderOptions,
-  Response,
-  SafetyRating,
-  TextPart,
+import {
+  type AssistantPart,
+  type IndexedOutput,
+  type PromptFeedback,
+  type RenderOptions,
+  type Response,
+  type ResponseBase,
+  type SafetyRating,
+  type TextPart,
+  withOutputs,
 } from "@interlingua/core-types";
 import { badGateway, GatewayError, malformedReplyFromZod } from "@interlingua/errors";
-import { blockedChoice } from "./blocked-prompt.js";
+import { blockedOutput } from "./blocked-prompt.js";
 import { restoreCarriedThinking } from "./carried-thinking.js";
 import { parseNativeFinishReason } from "./map-native-finish-reason.js";
 import { parseNativeUsage } from "./map-native-usage.js";
@@ -65,7 +67,10 @@ export const createTimeOf = (created: number): string | undefined =>
  * calls without an id get `gemini_call_<responseId>_<candidate>_<n>`. Unknown top-level fields are
  * kept in extras.native; finishMessage is the finish reason's explanation; unknown candidate
  * fields are not kept, except groundingMetadata's web sources, which become text citations.
- * A blocked prompt (blockReason, no candidates) is one empty choice finished content-filter.
+ * The candidate at index 0 is the primary output, others alternatives; no candidates is
+ * `noOutput`, except for a blocked prompt (blockReason, no candidates): one empty primary output
+ * finished content-filter (blocked-prompt.ts). The primary candidate's safetyRatings sit in
+ * `response.providerExtras.gemini` beside promptFeedback.
  * Code-execution parts become fenced text (reported, `native-code-execution.ts`); a part of a
  * kind this codec does not know is dropped and reported, never a failed reply.
  */
@@ -75,7 +80,7 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
   const body = parsed.data;
   const id = body.responseId ?? "";
   const book: NativeBookkeeping = {};
-  const choices: Choice[] = (body.candidates ?? []).map((candidate, c) => {
+  const outputs: IndexedOutput[] = (body.candidates ?? []).map((candidate, c) => {
     const index = candidate.index ?? c;
     let calls = 0;
     const ctx: PartParseContext = { book, nextCallId: () => generatedCallId(id, index, calls++) };
@@ -119,7 +124,7 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
     }
     // Another provider's thinking carried on a visible part's signature is a thinking part again.
     const parts: AssistantPart[] = restoreCarriedThinking(read);
-    const choice: Choice = {
+    const choice: IndexedOutput = {
       index,
       message: { role: "assistant", parts },
       finishReason: parseNativeFinishReason(
@@ -144,22 +149,21 @@ export function parseNativeResponse(wire: unknown, options?: RenderOptions): Res
   if (body.createTime !== undefined && body.createTime !== createTimeOf(created)) {
     book.createTime = body.createTime;
   }
-  const response: Response = {
+  const response: ResponseBase = {
     id,
     model: body.modelVersion ?? "",
     created,
-    choices,
     usage: parseNativeUsage(body.usageMetadata),
   };
   if (body.promptFeedback !== undefined) {
     const promptFeedback = parsePromptFeedback(body.promptFeedback);
     response.providerExtras = { gemini: { promptFeedback } };
     const blocked = promptFeedback.blockReason;
-    if (blocked !== undefined && choices.length === 0) choices.push(blockedChoice(blocked));
+    if (blocked !== undefined && outputs.length === 0) outputs.push(blockedOutput(blocked));
   }
   const extras = buildExtras(unknown, book);
   if (extras !== undefined) response.extras = extras;
-  return response;
+  return withOutputs(response, outputs, options?.onWarning, (c) => `candidates[${c}]`);
 }
 
 const hasCall = (parts: AssistantPart[]) => parts.some((p) => p.type === "tool-call");

@@ -1,4 +1,9 @@
-import { accumulateStream, type StreamEvent, streamCutEvent } from "@interlingua/core-types";
+import {
+  accumulateStream,
+  outputsOf,
+  type StreamEvent,
+  streamCutEvent,
+} from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { decodeFrames, firstSignature, fixtureFrames, readFixture } from "../test/helpers.js";
 import { decodeNativeStream } from "./parse-native-stream.js";
@@ -137,7 +142,7 @@ describe("part indices", () => {
       chunk([{ functionCall: { name: "f", args: {} } }]),
       chunk([{ text: "after" }], { finishReason: "STOP" }),
     ]);
-    expect(accumulateStream(events).choices[0]?.message.parts).toEqual([
+    expect(accumulateStream(events).message.parts).toEqual([
       { type: "thinking", text: "think more" },
       { type: "text", text: "Hello world" },
       { type: "tool-call", id: "gemini_call_r1_0_0", name: "f", arguments: "{}" },
@@ -199,7 +204,7 @@ describe("partialArgs/willContinue accumulation", () => {
       },
       "serves people": 4,
     };
-    const [part] = accumulateStream(events).choices[0]?.message.parts ?? [];
+    const [part] = accumulateStream(events).message.parts ?? [];
     expect(part).toEqual({
       type: "tool-call",
       id: "gemini_call_r1_0_0",
@@ -246,7 +251,7 @@ describe("partialArgs/willContinue accumulation", () => {
       ),
     ];
     const response = accumulateStream(decodeFrames(frames));
-    const [part] = response.choices[0]?.message.parts ?? [];
+    const [part] = response.message.parts ?? [];
     expect(part).toEqual({
       type: "tool-call",
       id: "gemini_call_r1_0_0",
@@ -260,12 +265,12 @@ describe("partialArgs/willContinue accumulation", () => {
         },
       }),
     });
-    expect(response.choices[0]?.finishReason).toEqual({ unified: "tool-calls", raw: "STOP" });
+    expect(response.finishReason).toEqual({ unified: "tool-calls", raw: "STOP" });
   });
 
   it('the no-args recording\'s streamed calls become {"id":"A"}, B and C', () => {
     const parts = accumulateStream(decodeFrames(fixtureFrames("google-stream-no-args-tool-call")))
-      .choices[0]?.message.parts;
+      .message.parts;
     expect(parts?.map((p) => (p.type === "tool-call" ? [p.name, p.arguments] : p.type))).toEqual([
       "thinking",
       ["read_theme", "{}"],
@@ -288,7 +293,7 @@ describe("partialArgs/willContinue accumulation", () => {
       ]),
       chunk([{ text: "" }], { finishReason: "STOP" }),
     ]);
-    const [part] = accumulateStream(events).choices[0]?.message.parts ?? [];
+    const [part] = accumulateStream(events).message.parts ?? [];
     expect(part).toMatchObject({ type: "tool-call", arguments: '{"a":[null,null,1]}' });
   });
 });
@@ -368,7 +373,7 @@ describe("other frames", () => {
       { type: "provider-extras", providerExtras: { gemini: { promptFeedback: feedback } } },
     ]);
     const response = accumulateStream(events);
-    expect(response.choices.map((c) => [c.index, c.message.parts, c.finishReason])).toEqual([
+    expect(outputsOf(response).map((c) => [c.index, c.message.parts, c.finishReason])).toEqual([
       [0, [{ type: "text", text: "zero" }], { unified: "other" }],
       [1, [{ type: "text", text: "one" }], { unified: "length", raw: "MAX_TOKENS" }],
     ]);
@@ -409,7 +414,7 @@ describe("a blocked prompt (promptFeedback.blockReason, no candidates)", () => {
       responseId: "abc",
     };
     const whole = parseNativeResponse(wire);
-    expect(whole.choices).toStrictEqual([
+    expect(outputsOf(whole)).toStrictEqual([
       {
         index: 0,
         message: { role: "assistant", parts: [] },
@@ -425,6 +430,6 @@ describe("a blocked prompt (promptFeedback.blockReason, no candidates)", () => {
       type: "finish",
       finishReason: { unified: "content-filter", raw: "PROHIBITED_CONTENT" },
     });
-    expect(accumulateStream(events).choices).toStrictEqual(whole.choices);
+    expect(outputsOf(accumulateStream(events))).toStrictEqual(outputsOf(whole));
   });
 });

@@ -279,7 +279,9 @@ export class NativeStreamDecoder {
     );
     if (logprobs !== undefined) {
       emit(
-        choice > 0 ? { type: "logprobs", choice, ...logprobs } : { type: "logprobs", ...logprobs },
+        choice > 0
+          ? { type: "logprobs", alternative: choice, ...logprobs }
+          : { type: "logprobs", ...logprobs },
       );
     }
     if (typeof candidate.finishReason === "string") {
@@ -293,7 +295,7 @@ export class NativeStreamDecoder {
           typeof candidate.finishMessage === "string" ? candidate.finishMessage : undefined,
         ),
       };
-      if (choice > 0) finish.choice = choice;
+      if (choice > 0) finish.alternative = choice;
       if (state.safetyRatings !== undefined) {
         finish.providerExtras = { gemini: { safetyRatings: state.safetyRatings } };
       }
@@ -488,7 +490,7 @@ export class NativeStreamDecoder {
 
 /** Events of choice 0 omit `choice`. */
 function at<E extends StreamEvent & { index: number }>(event: E, choice: number): E {
-  if (choice > 0) (event as E & { choice?: number }).choice = choice;
+  if (choice > 0) (event as E & { alternative?: number }).alternative = choice;
   return event;
 }
 

@@ -1,8 +1,9 @@
-import type {
-  PromptFeedback,
-  RenderOptions,
-  Response,
-  SafetyRating,
+import {
+  outputsOf,
+  type PromptFeedback,
+  type RenderOptions,
+  type Response,
+  type SafetyRating,
 } from "@interlingua/core-types";
 import { isBlockedPrompt } from "./blocked-prompt.js";
 import { renderNativeFinishMessage, renderNativeFinishReason } from "./map-native-finish-reason.js";
@@ -53,8 +54,9 @@ export function renderNativeResponse(
   const ctx: PartRenderContext = { book, options };
   const body: NativeResponseWire = { ...readUnknownFields(response.extras) };
   const promptFeedback = response.providerExtras?.gemini?.promptFeedback;
-  if (response.choices.length > 0 && !isBlockedPrompt(response.choices, promptFeedback)) {
-    body.candidates = response.choices.map((choice, c): NativeCandidate => {
+  const outputs = outputsOf(response);
+  if (outputs.length > 0 && !isBlockedPrompt(outputs, promptFeedback)) {
+    body.candidates = outputs.map((choice, c): NativeCandidate => {
       const feature = `choices[${c}]`;
       const parts: NativePart[] = [];
       const cited: CitedText[] = [];

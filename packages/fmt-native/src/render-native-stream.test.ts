@@ -174,7 +174,7 @@ describe("a moved thinking signature", () => {
     ];
     for (const event of events) encoder.push(event, (m) => data.push(m.data));
     encoder.end((m) => data.push(m.data));
-    expect(accumulateStream(decodeFrames(data)).choices[0]?.message.parts).toStrictEqual([
+    expect(accumulateStream(decodeFrames(data)).message.parts).toStrictEqual([
       { type: "thinking", text: "hmm", signature: "SIG" },
       { type: "tool-call", id: "toolu_1", name: "f", arguments: "{}" },
     ]);

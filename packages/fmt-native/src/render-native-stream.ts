@@ -29,14 +29,14 @@ interface PendingCall {
   ended: boolean;
 }
 
-type Located = { index: number; choice?: number };
+type Located = { index: number; alternative?: number };
 interface Answer {
   text: string;
   starts: Map<number, number>;
   ends: Map<number, number>;
   cited: { index: number; citation: Citation }[];
 }
-const keyOf = (e: Located) => `${e.choice ?? 0}:${e.index}`;
+const keyOf = (e: Located) => `${e.alternative ?? 0}:${e.index}`;
 
 /**
  * Canonical events -> Gemini stream chunks (`SseMessage{data}`; the SSE framing and the absence
@@ -136,7 +136,7 @@ export class NativeStreamEncoder {
         return;
       case "text-delta":
         if (event.delta !== "") {
-          const choice = event.choice ?? 0;
+          const choice = event.alternative ?? 0;
           const answer = this.answer(choice);
           if (!answer.starts.has(event.index)) answer.starts.set(event.index, answer.text.length);
           answer.text += event.delta;
@@ -144,7 +144,7 @@ export class NativeStreamEncoder {
         }
         return;
       case "citation": {
-        const answer = this.answer(event.choice ?? 0);
+        const answer = this.answer(event.alternative ?? 0);
         if (!answer.starts.has(event.index)) answer.starts.set(event.index, answer.text.length);
         answer.cited.push({ index: event.index, citation: event.citation });
         return;
@@ -153,7 +153,7 @@ export class NativeStreamEncoder {
         if (event.delta !== "") {
           const key = keyOf(event);
           this.thinkingTexts.set(key, (this.thinkingTexts.get(key) ?? "") + event.delta);
-          emit(this.textFrame(event.choice ?? 0, event.delta, ',"thought":true'));
+          emit(this.textFrame(event.alternative ?? 0, event.delta, ',"thought":true'));
         }
         return;
       case "signature-delta": {
@@ -164,7 +164,7 @@ export class NativeStreamEncoder {
         }
         const key = keyOf(event);
         if (this.kinds.get(key) === "thinking") {
-          const choice = event.choice ?? 0;
+          const choice = event.alternative ?? 0;
           let held = this.heldSignatures.get(choice);
           // An earlier thinking's signature nothing took goes out before this one is held.
           if (held !== undefined && held.key !== key) this.flushHeld(choice, emit);
@@ -198,7 +198,7 @@ export class NativeStreamEncoder {
         this.calls.get(keyOf(event))?.args.push(event.delta);
         return;
       case "part-end": {
-        const answer = this.answers.get(event.choice ?? 0);
+        const answer = this.answers.get(event.alternative ?? 0);
         if (answer?.starts.has(event.index)) answer.ends.set(event.index, answer.text.length);
         const key = keyOf(event);
         this.kinds.delete(key);
@@ -206,7 +206,7 @@ export class NativeStreamEncoder {
         const call = this.calls.get(key);
         if (call) {
           call.ended = true;
-          this.writeEndedCalls(event.choice ?? 0, emit);
+          this.writeEndedCalls(event.alternative ?? 0, emit);
         }
         return;
       }
@@ -214,7 +214,7 @@ export class NativeStreamEncoder {
         this.finish(event, emit);
         return;
       case "logprobs": {
-        const choice = event.choice ?? 0;
+        const choice = event.alternative ?? 0;
         const fields = renderNativeLogprobs(event, "logprobs", (w) =>
           this.warnOnce("logprobs.bytes", w),
         );
@@ -274,7 +274,7 @@ export class NativeStreamEncoder {
     );
     pending.sort(([c1, i1], [c2, i2]) => c1 - c2 || i1 - i2);
     for (const [choice, index] of pending) {
-      const call = this.calls.get(keyOf({ index, choice }));
+      const call = this.calls.get(keyOf({ index, alternative: choice }));
       if (call === undefined) continue;
       this.writeCall(call, index, choice, emit);
     }
@@ -299,7 +299,7 @@ export class NativeStreamEncoder {
   private writeEndedCalls(choice: number, emit: (message: SseMessage) => void): void {
     for (const { index, call } of this.callsOf(choice)) {
       if (!call.ended) return;
-      this.calls.delete(keyOf({ index, choice }));
+      this.calls.delete(keyOf({ index, alternative: choice }));
       this.writeCall(call, index, choice, emit);
     }
   }
@@ -316,7 +316,7 @@ export class NativeStreamEncoder {
       call.signature = moveThinkingSignature(held.signature, held.text);
       this.heldSignatures.delete(choice);
     }
-    emit(this.parts({ index, choice }, [this.functionCall(call)]));
+    emit(this.parts({ index, alternative: choice }, [this.functionCall(call)]));
   }
 
   /** A held signature nothing took: on an empty visible text part, as Gemini ends a turn. */
@@ -325,14 +325,14 @@ export class NativeStreamEncoder {
     if (held === undefined) return;
     this.heldSignatures.delete(choice);
     emit(
-      this.parts({ index: 0, choice }, [
+      this.parts({ index: 0, alternative: choice }, [
         { text: "", thoughtSignature: moveThinkingSignature(held.signature, held.text) },
       ]),
     );
   }
 
   private finish(event: StreamEventOf<"finish">, emit: (message: SseMessage) => void): void {
-    const choice = event.choice ?? 0;
+    const choice = event.alternative ?? 0;
     const blocked =
       choice === 0 &&
       !this.sawContent &&
@@ -341,7 +341,7 @@ export class NativeStreamEncoder {
       isBlockedFinish(event, this.blockReason);
     if (blocked) return;
     for (const { index, call } of this.callsOf(choice)) {
-      this.calls.delete(keyOf({ index, choice }));
+      this.calls.delete(keyOf({ index, alternative: choice }));
       this.writeCall(call, index, choice, emit);
     }
     this.flushHeld(choice, emit);
@@ -427,7 +427,7 @@ export class NativeStreamEncoder {
 
   private parts(at: Located, parts: NativePart[]): SseMessage {
     return this.frame({
-      candidates: [{ content: { role: "model", parts }, index: at.choice ?? 0 }],
+      candidates: [{ content: { role: "model", parts }, index: at.alternative ?? 0 }],
     });
   }
 

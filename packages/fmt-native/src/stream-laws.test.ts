@@ -1,7 +1,9 @@
 import {
   type AssistantPart,
   accumulateStream,
+  mapOutputs,
   normalizeStreamEvents,
+  outputsOf,
   type Response,
   responseToEvents,
   type StreamEvent,
@@ -86,7 +88,7 @@ const streamableResponse: fc.Arbitrary<Response> = fc
     const { cacheWrite5mTokens: _a, cacheWrite1hTokens: _b, ...usage } = response.usage;
     usage.inputTokens -= usage.cacheWriteTokens;
     usage.cacheWriteTokens = 0;
-    const choices = response.choices.map((choice, i) => {
+    const mapped = mapOutputs(response, (choice, i) => {
       const parts: AssistantPart[] = [];
       for (const original of choice.message.parts) {
         if (original.type === "redacted-thinking") continue;
@@ -123,15 +125,16 @@ const streamableResponse: fc.Arbitrary<Response> = fc
         ),
       };
     });
-    const { extras: _e, ...rest } = response;
-    return { ...rest, usage, choices };
+    const { extras: _e, ...rest } = mapped;
+    return { ...rest, usage };
   })
-  // A blocked prompt has no candidates (blocked-prompt.ts); one beside other choices is no reply
+  // A blocked prompt has no candidates (blocked-prompt.ts); one beside other outputs is no reply
   // Gemini sends, and its stream cannot be told from one.
   .filter((response) => {
-    const first = response.choices[0];
+    const outputs = outputsOf(response);
+    const first = outputs[0];
     return !(
-      response.choices.length > 1 &&
+      outputs.length > 1 &&
       first !== undefined &&
       first.message.parts.length === 0 &&
       first.finishReason.raw !== undefined &&

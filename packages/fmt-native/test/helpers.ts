@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type {
-  ChoiceLogprobs,
   LogprobCandidate,
+  OutputLogprobs,
   SseMessage,
   StreamEvent,
 } from "@interlingua/core-types";
@@ -52,7 +52,7 @@ export function firstSignature(text: string): string {
  * A choice's logprobs as Gemini carries them: without token bytes, and only when there is
  * something to say (a token or a mean); undefined otherwise.
  */
-export function nativeLogprobs(logprobs: ChoiceLogprobs | undefined): ChoiceLogprobs | undefined {
+export function nativeLogprobs(logprobs: OutputLogprobs | undefined): OutputLogprobs | undefined {
   if (logprobs === undefined) return undefined;
   if (logprobs.content.length === 0 && logprobs.average === undefined) return undefined;
   const bare = (c: LogprobCandidate): LogprobCandidate => {
@@ -67,7 +67,7 @@ export function nativeLogprobs(logprobs: ChoiceLogprobs | undefined): ChoiceLogp
 }
 
 /** `choice` with its logprobs as `nativeLogprobs` says. */
-export function withNativeLogprobs<C extends { logprobs?: ChoiceLogprobs }>(choice: C): C {
+export function withNativeLogprobs<C extends { logprobs?: OutputLogprobs }>(choice: C): C {
   const { logprobs, ...rest } = choice;
   const kept = nativeLogprobs(logprobs);
   return (kept === undefined ? rest : { ...rest, logprobs: kept }) as C;

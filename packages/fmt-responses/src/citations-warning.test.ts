@@ -8,16 +8,11 @@ const response: Response = {
   id: "r",
   model: "m",
   created: 0,
-  choices: [
-    {
-      index: 0,
-      finishReason: { unified: "stop", raw: "stop" },
-      message: {
-        role: "assistant",
-        parts: [{ type: "text", text: "Hi", citations: [{ type: "url", url: "https://a" }] }],
-      },
-    },
-  ],
+  finishReason: { unified: "stop", raw: "stop" },
+  message: {
+    role: "assistant",
+    parts: [{ type: "text", text: "Hi", citations: [{ type: "url", url: "https://a" }] }],
+  },
   usage: {
     inputTokens: 1,
     outputTokens: 1,
@@ -37,25 +32,18 @@ describe("citations in Responses results", () => {
   it("OpenAI shape: url_citation annotations on output_text, and back", () => {
     const cited: Response = {
       ...response,
-      choices: [
-        {
-          index: 0,
-          finishReason: { unified: "stop", raw: "stop" },
-          message: {
-            role: "assistant",
-            parts: [
-              { type: "text", text: "One. " },
-              {
-                type: "text",
-                text: "Paris is big.",
-                citations: [
-                  { type: "url", url: "https://a", title: "A", startIndex: 0, endIndex: 5 },
-                ],
-              },
-            ],
+      finishReason: { unified: "stop", raw: "stop" },
+      message: {
+        role: "assistant",
+        parts: [
+          { type: "text", text: "One. " },
+          {
+            type: "text",
+            text: "Paris is big.",
+            citations: [{ type: "url", url: "https://a", title: "A", startIndex: 0, endIndex: 5 }],
           },
-        },
-      ],
+        ],
+      },
     };
     const warnings: Warning[] = [];
     const wire = renderResponsesResponse(cited, { onWarning: (w) => warnings.push(w) });
@@ -68,6 +56,6 @@ describe("citations in Responses results", () => {
     ]);
     expect(warnings).toEqual([]);
     const back = parseResponsesResponse(wire);
-    expect(back.choices[0]?.message.parts).toEqual(cited.choices[0]?.message.parts);
+    expect(back.message.parts).toEqual(cited.message.parts);
   });
 });

@@ -34,13 +34,8 @@ const response: Response = {
   id: "resp_1",
   model: "m",
   created: 0,
-  choices: [
-    {
-      index: 0,
-      finishReason: { unified: "stop", raw: "stop" },
-      message: { role: "assistant", parts: [{ type: "text", text: "Hello" }] },
-    },
-  ],
+  finishReason: { unified: "stop", raw: "stop" },
+  message: { role: "assistant", parts: [{ type: "text", text: "Hello" }] },
   usage: {
     inputTokens: 1,
     outputTokens: 1,

@@ -110,25 +110,20 @@ describe("custom and namespaced calls in Responses answers", () => {
     id: "resp_1",
     created: 1_700_000_000,
     model: "gpt-5.1-codex",
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          parts: [
-            { type: "tool-call", id: "c1", name: "apply_patch", arguments: patch, custom: true },
-            {
-              type: "tool-call",
-              id: "c2",
-              name: "spawn_agent",
-              namespace: "multi_agent_v1",
-              arguments: "{}",
-            },
-          ],
+    message: {
+      role: "assistant",
+      parts: [
+        { type: "tool-call", id: "c1", name: "apply_patch", arguments: patch, custom: true },
+        {
+          type: "tool-call",
+          id: "c2",
+          name: "spawn_agent",
+          namespace: "multi_agent_v1",
+          arguments: "{}",
         },
-        finishReason: { unified: "tool-calls" },
-      },
-    ],
+      ],
+    },
+    finishReason: { unified: "tool-calls" },
     usage: {
       inputTokens: 5,
       outputTokens: 5,
@@ -159,9 +154,7 @@ describe("custom and namespaced calls in Responses answers", () => {
         namespace: "multi_agent_v1",
       },
     ]);
-    expect(responses.response.parse(object).choices[0]?.message.parts).toEqual(
-      response.choices[0]?.message.parts,
-    );
+    expect(responses.response.parse(object).message.parts).toEqual(response.message.parts);
   });
 
   it("stream as custom_tool_call_input events and decode back to the same parts", () => {
@@ -172,6 +165,6 @@ describe("custom and namespaced calls in Responses answers", () => {
     const done = messages.find((m) => m.event === "response.custom_tool_call_input.done");
     expect(JSON.parse(done?.data ?? "{}")).toMatchObject({ input: patch });
     const decoded = accumulateStream(decodeResponsesEvents(messages));
-    expect(decoded.choices[0]?.message.parts).toEqual(response.choices[0]?.message.parts);
+    expect(decoded.message.parts).toEqual(response.message.parts);
   });
 });

@@ -1,6 +1,8 @@
 import {
   accumulateStream,
+  mapOutputs,
   normalizeStreamEvents,
+  outputsOf,
   type Response,
   responseToEvents,
   type StreamEvent,
@@ -223,13 +225,10 @@ const statusOfCode: Record<string, number> = {
 };
 
 describe("law 4: a stream, accumulated, equals the non-streamed response", () => {
-  /** Content both the stream and the result carry: one choice, one text before the calls. */
+  /** Content both the stream and the result carry: one output, one text before the calls. */
   const both = canonical.response.map((r): Response => {
     const streamable = expressibleStreamResponse(r);
-    const [choice] = expressibleInterlinguaResponse({
-      ...streamable,
-      choices: streamable.choices,
-    }).choices;
+    const [choice] = outputsOf(expressibleInterlinguaResponse(streamable));
     const madeCalls = choice?.message.parts.some((p) => p.type === "tool-call") ?? false;
     const unified = choice?.finishReason.unified ?? "stop";
     const finish =
@@ -240,20 +239,13 @@ describe("law 4: a stream, accumulated, equals the non-streamed response", () =>
           : unified;
     return {
       ...expressibleInterlinguaResponse(streamable),
-      choices: [
-        {
-          index: 0,
-          message: choice?.message ?? { role: "assistant", parts: [] },
-          finishReason: { unified: finish },
-        },
-      ],
+      message: choice?.message ?? { role: "assistant", parts: [] },
+      finishReason: { unified: finish },
     };
   });
   // The raw finish value is each shape's own word for the same reason (tool_calls / completed).
-  const withoutRaw = (r: Response): Response => ({
-    ...r,
-    choices: r.choices.map((c) => ({ ...c, finishReason: { unified: c.finishReason.unified } })),
-  });
+  const withoutRaw = (r: Response): Response =>
+    mapOutputs(r, (c) => ({ ...c, finishReason: { unified: c.finishReason.unified } }));
 
   it("result shape: render -> parse equals encode -> decode -> accumulate", () => {
     fc.assert(

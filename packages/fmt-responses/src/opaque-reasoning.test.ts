@@ -73,6 +73,6 @@ describe("opaque reasoning in the responses format", () => {
     expect(request.messages[1]).toStrictEqual({ role: "assistant", parts });
     // And the stream decodes back to the same parts (an upstream or a replay of these frames).
     const decoded = accumulateStream(decodeResponsesEvents(encodeResponsesEvents(events)));
-    expect(decoded.choices[0]?.message.parts).toStrictEqual(parts);
+    expect(decoded.message.parts).toStrictEqual(parts);
   });
 });

@@ -1,4 +1,11 @@
-import type { AssistantPart, Choice, Response, TokenLogprob } from "@interlingua/core-types";
+import {
+  type AssistantPart,
+  type IndexedOutput,
+  type RenderOptions,
+  type Response,
+  type TokenLogprob,
+  withOutputs,
+} from "@interlingua/core-types";
 import { GatewayError, malformedReplyFromZod } from "@interlingua/errors";
 import { expandParallelWrapper } from "./expand-parallel-wrapper.js";
 import { errorFromResponsesWire } from "./map-responses-error.js";
@@ -31,7 +38,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * OpenAI Responses object (with `output`) is accepted too, and an `{error}` body is thrown as the
  * error it stands for.
  */
-export function parseInterlinguaResponsesResponse(wire: unknown): Response {
+export function parseInterlinguaResponsesResponse(
+  wire: unknown,
+  options?: RenderOptions,
+): Response {
   if (isRecord(wire) && !Array.isArray(wire["choices"])) {
     if (Array.isArray(wire["output"])) return parseResponsesObject(wire);
     if (isRecord(wire["error"])) {
@@ -41,15 +51,23 @@ export function parseInterlinguaResponsesResponse(wire: unknown): Response {
   }
   const parsed = interlinguaResponsesResultSchema.safeParse(wire);
   if (!parsed.success) throw malformedReplyFromZod(parsed.error, "response body");
-  return responseFromResult(parsed.data);
+  return responseFromResult(parsed.data, options);
 }
 
-function responseFromResult(w: InterlinguaResponsesResponseWire): Response {
-  return {
+/** Choice 0 is the primary output, later ones alternatives, none `noOutput` (`withOutputs`). */
+function responseFromResult(
+  w: InterlinguaResponsesResponseWire,
+  options?: RenderOptions,
+): Response {
+  const base = {
     id: w.id,
     model: w.model,
     created: w.created,
-    choices: w.choices.map((choice): Choice => {
+    usage: parseInterlinguaResponsesUsage(w.usage),
+  };
+  return withOutputs(
+    base,
+    w.choices.map((choice): IndexedOutput => {
       const parts: AssistantPart[] = [];
       if (choice.message.content !== null)
         parts.push({ type: "text", text: choice.message.content });
@@ -67,8 +85,9 @@ function responseFromResult(w: InterlinguaResponsesResponseWire): Response {
         finishReason: parseInterlinguaResponsesFinishReason(choice.finish_reason),
       };
     }),
-    usage: parseInterlinguaResponsesUsage(w.usage),
-  };
+    options?.onWarning,
+    (i) => `choices[${i}]`,
+  );
 }
 
 /** A real Responses object: output items in order; hosted tool calls have no canonical part. */
@@ -88,7 +107,7 @@ export function parseResponsesObject(wire: unknown): Response {
         for (const content of message.data.content) {
           const text = content["type"] === "refusal" ? content["refusal"] : content["text"];
           if (typeof text !== "string") continue;
-          // Every output_text's tokens, in order: the choice's logprobs.
+          // Every output_text's tokens, in order: the output's logprobs.
           logprobs.push(...parseResponsesLogprobs(content["logprobs"]));
           const citations = parseUrlCitations(content["annotations"]);
           parts.push(
@@ -132,21 +151,18 @@ export function parseResponsesObject(wire: unknown): Response {
       }
     }
   });
-  const choice: Choice = {
-    index: 0,
+  const response: Response = {
+    id: w.id,
+    model: w.model,
+    created: w.created_at,
     message: { role: "assistant", parts },
     finishReason: parseResponsesFinishReason(
       w.status,
       w.incomplete_details?.reason,
       madeFunctionCalls,
     ),
-  };
-  if (logprobs.length > 0) choice.logprobs = { content: logprobs };
-  return {
-    id: w.id,
-    model: w.model,
-    created: w.created_at,
-    choices: [choice],
     usage: parseResponsesUsage(w.usage),
   };
+  if (logprobs.length > 0) response.logprobs = { content: logprobs };
+  return response;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import {
   accumulateStream,
+  outputsOf,
   type Response,
   type SseMessage,
   type StreamEvent,
@@ -148,7 +149,7 @@ describe("decoding real OpenAI Responses streams", () => {
       },
     ].map((p) => JSON.stringify(p));
     const result = accumulateStream(decode(payloads));
-    expect(result.choices).toEqual([
+    expect(outputsOf(result)).toEqual([
       {
         index: 0,
         message: {
@@ -196,7 +197,7 @@ describe("decoding real OpenAI Responses streams", () => {
     expect(events.filter((e) => e.type === "tool-arguments-delta")).toEqual([
       { type: "tool-arguments-delta", index: 0, delta: parallelArguments },
     ]);
-    expect(accumulateStream(events).choices[0]?.message.parts).toEqual([
+    expect(accumulateStream(events).message.parts).toEqual([
       { type: "tool-call", id: "call_parallel", name: "lookup", arguments: parallelArguments },
     ]);
     // No arguments anywhere: the canonical "{}".
@@ -269,78 +270,58 @@ describe("decoding real OpenAI Responses streams", () => {
         id: "resp_01830d662ab3856501693c321345c88190b0de00f3b9975691",
         model: "gpt-5.1-codex-max",
         created: 1765552659,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              parts: [
-                {
-                  type: "thinking",
-                  text: "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.",
-                  signature: encrypted,
-                },
-                call("call_AB6AaRZ1FYZB2RwS6A5vbdqn", '{"a":12,"b":7,"op":"add"}'),
-              ],
+        message: {
+          role: "assistant",
+          parts: [
+            {
+              type: "thinking",
+              text: "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result by 3, and finally multiply that by 10, reporting the final product.",
+              signature: encrypted,
             },
-            finishReason: toolCalls,
-          },
-        ],
+            call("call_AB6AaRZ1FYZB2RwS6A5vbdqn", '{"a":12,"b":7,"op":"add"}'),
+          ],
+        },
+        finishReason: toolCalls,
         usage: usage(134, 28),
       },
       {
         id: "resp_01830d662ab3856501693c3215903881909b710d150ff65014",
         model: "gpt-5.1-codex-max",
         created: 1765552661,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              parts: [call("call_Q6pW65MUgW9vF59BmItYGos3", '{"a":19,"b":3,"op":"multiply"}')],
-            },
-            finishReason: toolCalls,
-          },
-        ],
+        message: {
+          role: "assistant",
+          parts: [call("call_Q6pW65MUgW9vF59BmItYGos3", '{"a":19,"b":3,"op":"multiply"}')],
+        },
+        finishReason: toolCalls,
         usage: usage(221, 26),
       },
       {
         id: "resp_01830d662ab3856501693c3216bef88190bf0e034cff24137b",
         model: "gpt-5.1-codex-max",
         created: 1765552662,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              parts: [call("call_Zl5vIMnD7dVAjgU6FkhmiCZh", '{"a":57,"b":10,"op":"multiply"}')],
-            },
-            finishReason: toolCalls,
-          },
-        ],
+        message: {
+          role: "assistant",
+          parts: [call("call_Zl5vIMnD7dVAjgU6FkhmiCZh", '{"a":57,"b":10,"op":"multiply"}')],
+        },
+        finishReason: toolCalls,
         usage: usage(260, 26),
       },
       {
         id: "resp_01830d662ab3856501693c3217ba4c8190a3ddf6c839d4f12a",
         model: "gpt-5.1-codex-max",
         created: 1765552663,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              parts: [{ type: "text", text: "The final result is **570**." }],
-            },
-            finishReason: { unified: "stop", raw: "completed" },
-          },
-        ],
+        message: {
+          role: "assistant",
+          parts: [{ type: "text", text: "The final result is **570**." }],
+        },
+        finishReason: { unified: "stop", raw: "completed" },
         usage: usage(299, 12),
       },
     ] satisfies Response[]);
 
     // The whole recording as one stream also decodes: later responses continue the part numbering.
     const whole = accumulateStream(decode(recorded));
-    expect(whole.choices[0]?.message.parts.map((p) => p.type)).toEqual([
+    expect(whole.message.parts.map((p) => p.type)).toEqual([
       "thinking",
       "tool-call",
       "tool-call",
@@ -390,7 +371,7 @@ describe("decoding real OpenAI Responses streams", () => {
       },
     ].map((p) => JSON.stringify(p));
     const result = accumulateStream(decode(payloads));
-    expect(result.choices).toEqual([
+    expect(outputsOf(result)).toEqual([
       {
         index: 0,
         message: { role: "assistant", parts: [{ type: "thinking", text: "First.\n\nSecond." }] },

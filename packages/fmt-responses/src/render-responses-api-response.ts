@@ -1,4 +1,9 @@
-import { type RenderOptions, type Response, responseToEvents } from "@interlingua/core-types";
+import {
+  outputsOf,
+  type RenderOptions,
+  type Response,
+  responseToEvents,
+} from "@interlingua/core-types";
 import { ResponsesStreamEncoder } from "./render-responses-stream.js";
 import type { ResponsesResponseWire } from "./responses-api-wire.js";
 import { urlCitationAnnotation } from "./responses-citations.js";
@@ -9,7 +14,7 @@ import { urlCitationAnnotation } from "./responses-citations.js";
  * builds the output items (text -> message/output_text, thinking -> reasoning with summary and
  * encrypted_content, calls -> function_call, opaque parts -> marked reasoning items), the status
  * (`completed` / `incomplete` with `incomplete_details`) and the usage with its details. One
- * choice: later ones are dropped with a `choices` warning. `output_text` joins the text parts, as
+ * output: alternatives are dropped with a `choices` warning. `output_text` joins the text parts, as
  * the SDKs' convenience property does.
  */
 export function renderResponsesResponse(
@@ -23,7 +28,8 @@ export function renderResponsesResponse(
   const keepLast = (message: { data: string }) => {
     last = message.data;
   };
-  for (const choice of response.choices) {
+  const outputs = outputsOf(response);
+  for (const choice of outputs) {
     choice.message.parts.forEach((part, j) => {
       // responseToEvents skips them silently; the Responses object has no output image or file.
       if (part.type === "image" || part.type === "file") {
@@ -38,7 +44,7 @@ export function renderResponsesResponse(
   for (const event of responseToEvents(response)) encoder.push(event, keepLast);
   encoder.end(keepLast);
   const object = (JSON.parse(last) as { response: ResponsesResponseWire }).response;
-  const first = response.choices[0];
+  const first = outputs[0];
   if (first !== undefined) addAnnotations(object.output, first.message.parts, options.onWarning);
   object.output_text = outputText(object.output);
   return object;
@@ -51,7 +57,7 @@ export function renderResponsesResponse(
  */
 function addAnnotations(
   output: readonly Record<string, unknown>[],
-  parts: Response["choices"][number]["message"]["parts"],
+  parts: Response["message"]["parts"],
   onWarning: RenderOptions["onWarning"],
 ): void {
   const texts: Record<string, unknown>[] = [];

@@ -1,4 +1,9 @@
-import type { RenderOptions, Response, Warning } from "@interlingua/core-types";
+import {
+  outputsOf,
+  type RenderOptions,
+  type Response,
+  type Warning,
+} from "@interlingua/core-types";
 import {
   droppedBlockReason,
   renderInterlinguaResponsesFinishReason,
@@ -33,7 +38,7 @@ export function renderInterlinguaResponsesResponse(
     object: "response",
     created: response.created,
     model: response.model,
-    choices: response.choices.map((choice): ResponsesResultChoice => {
+    choices: outputsOf(response).map((choice): ResponsesResultChoice => {
       const at = `choices[${choice.index}]`;
       if (choice.logprobs !== undefined) {
         warn({

@@ -312,7 +312,7 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
         { type: "signature-delta", index: 0, signature: "gemini-sig" },
         { type: "signature-delta", index: 0, signature: "more" },
         { type: "redacted-thinking", index: 1, data: "xyz" },
-        { type: "text-delta", index: 0, choice: 1, delta: "second choice" },
+        { type: "text-delta", index: 0, alternative: 1, delta: "second choice" },
         { type: "finish", finishReason: { unified: "stop" }, stopSequence: "###" },
         {
           type: "usage",

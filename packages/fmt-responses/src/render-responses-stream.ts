@@ -76,7 +76,7 @@ export class ResponsesStreamEncoder {
 
   push(event: StreamEvent, send: Send): void {
     if (this.failed) return;
-    if ("choice" in event && event.choice !== undefined && event.choice > 0) {
+    if ("alternative" in event && event.alternative !== undefined && event.alternative > 0) {
       this.warnOnce(
         "choices",
         "the responses stream carries one choice; later choices are dropped",

@@ -38,14 +38,9 @@ const response: Response = {
   id: "resp_1",
   model: "txtA-5",
   created: 1,
-  choices: [
-    {
-      index: 0,
-      message: { role: "assistant", parts: [{ type: "text", text: "Hi" }] },
-      finishReason: { unified: "stop", raw: "completed" },
-      logprobs: { content: tokens },
-    },
-  ],
+  message: { role: "assistant", parts: [{ type: "text", text: "Hi" }] },
+  finishReason: { unified: "stop", raw: "completed" },
+  logprobs: { content: tokens },
   usage: {
     inputTokens: 1,
     outputTokens: 1,
@@ -74,7 +69,7 @@ describe("Responses logprobs", () => {
     const object = renderResponsesResponse(response);
     const message = object.output[0] as unknown as { content: Record<string, unknown>[] };
     expect(message.content[0]?.["logprobs"]).toEqual(wireTokens);
-    expect(parseResponsesResponse(object).choices[0]?.logprobs).toEqual({ content: tokens });
+    expect(parseResponsesResponse(object).logprobs).toEqual({ content: tokens });
   });
 
   it("streams: deltas' logprobs are read; the encoder writes them on the finished text", () => {
@@ -131,12 +126,7 @@ describe("Responses logprobs", () => {
     renderResponsesResponse(
       {
         ...response,
-        choices: [
-          {
-            ...response.choices[0]!,
-            logprobs: { content: [{ ...tokens[0]!, tokenId: 3 }], average: -0.25 },
-          },
-        ],
+        logprobs: { content: [{ ...tokens[0]!, tokenId: 3 }], average: -0.25 },
       },
       { onWarning: (w) => warnings.push(w.feature) },
     );

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Response, UnifiedFinishReason, Warning } from "@interlingua/core-types";
+import type { Response, ResponseBase, UnifiedFinishReason, Warning } from "@interlingua/core-types";
 import { GatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
 import {
@@ -16,7 +16,7 @@ const fixture = (name: string): unknown =>
     readFileSync(new URL(`../../../fixtures/openai-responses/${name}`, import.meta.url), "utf8"),
   );
 
-const base: Omit<Response, "choices"> = {
+const base: ResponseBase = {
   id: "resp_1",
   model: "txtA-5.2-pro",
   created: 1_765_000_000,
@@ -33,24 +33,19 @@ describe("responses result", () => {
   it("tool_calls in the result carry arguments as a JSON string", () => {
     const response: Response = {
       ...base,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              {
-                type: "tool-call",
-                id: "call_a",
-                name: "get_weather",
-                arguments: '{"city":"Paris"}',
-              },
-              { type: "tool-call", id: "call_b", name: "get_time", arguments: "" },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          {
+            type: "tool-call",
+            id: "call_a",
+            name: "get_weather",
+            arguments: '{"city":"Paris"}',
           },
-          finishReason: { unified: "tool-calls", raw: "tool_use" },
-        },
-      ],
+          { type: "tool-call", id: "call_b", name: "get_time", arguments: "" },
+        ],
+      },
+      finishReason: { unified: "tool-calls", raw: "tool_use" },
     };
     const wire = renderInterlinguaResponsesResponse(response);
     expect(wire).toEqual({
@@ -82,7 +77,7 @@ describe("responses result", () => {
       JSON.parse(call.function.arguments),
     );
     expect(args).toEqual([{ city: "Paris" }, {}]);
-    expect(parseInterlinguaResponsesResponse(wire).choices[0]?.message.parts).toEqual([
+    expect(parseInterlinguaResponsesResponse(wire).message.parts).toEqual([
       { type: "tool-call", id: "call_a", name: "get_weather", arguments: '{"city":"Paris"}' },
       { type: "tool-call", id: "call_b", name: "get_time", arguments: "{}" },
     ]);
@@ -176,22 +171,17 @@ describe("responses result", () => {
       {
         ...base,
         usage: { ...base.usage, cachedInputTokens: 30, thinkingTokens: 8 },
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              parts: [
-                { type: "thinking", text: "Let me think.", signature: "sig" },
-                { type: "redacted-thinking", data: "abc" },
-                { type: "text", text: "Hello " },
-                { type: "text", text: "world." },
-              ],
-            },
-            finishReason: { unified: "stop", raw: "end_turn" },
-            stopSequence: "###",
-          },
-        ],
+        message: {
+          role: "assistant",
+          parts: [
+            { type: "thinking", text: "Let me think.", signature: "sig" },
+            { type: "redacted-thinking", data: "abc" },
+            { type: "text", text: "Hello " },
+            { type: "text", text: "world." },
+          ],
+        },
+        finishReason: { unified: "stop", raw: "end_turn" },
+        stopSequence: "###",
       },
       { onWarning: (w) => warnings.push(w) },
     );
@@ -218,22 +208,17 @@ describe("responses result", () => {
       id: "resp_0f35ed53160b395301693cc957829881909359e7f80cdd20b5",
       model: "gpt-5-mini-2025-08-07",
       created: 1765591383,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            parts: [
-              { type: "thinking", text: wire.output[0].summary[0].text, signature: encrypted },
-              {
-                type: "text",
-                text: "12 + 7 = 19\n19 × 3 = 57\n57 × 10 = 570\n\nFinal result: 570",
-              },
-            ],
+      message: {
+        role: "assistant",
+        parts: [
+          { type: "thinking", text: wire.output[0].summary[0].text, signature: encrypted },
+          {
+            type: "text",
+            text: "12 + 7 = 19\n19 × 3 = 57\n57 × 10 = 570\n\nFinal result: 570",
           },
-          finishReason: { unified: "stop", raw: "completed" },
-        },
-      ],
+        ],
+      },
+      finishReason: { unified: "stop", raw: "completed" },
       usage: {
         inputTokens: 865,
         outputTokens: 163,
@@ -251,29 +236,24 @@ describe("responses result", () => {
         id: "resp_parallel",
         model: "gpt-5.4",
         created: 1787162400,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              parts: [
-                {
-                  type: "tool-call",
-                  id: "call_parallel_0",
-                  name: "weather",
-                  arguments: '{"location":"San Francisco"}',
-                },
-                {
-                  type: "tool-call",
-                  id: "call_parallel_1",
-                  name: "cityAttractions",
-                  arguments: '{"city":"Rome"}',
-                },
-              ],
+        message: {
+          role: "assistant",
+          parts: [
+            {
+              type: "tool-call",
+              id: "call_parallel_0",
+              name: "weather",
+              arguments: '{"location":"San Francisco"}',
             },
-            finishReason: { unified: "tool-calls", raw: "completed" },
-          },
-        ],
+            {
+              type: "tool-call",
+              id: "call_parallel_1",
+              name: "cityAttractions",
+              arguments: '{"city":"Rome"}',
+            },
+          ],
+        },
+        finishReason: { unified: "tool-calls", raw: "completed" },
         usage: {
           inputTokens: 34,
           outputTokens: 28,

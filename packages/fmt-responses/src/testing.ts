@@ -5,18 +5,19 @@
  * property test proves it), so the cross-format conformance suite can reuse them.
  */
 
-import type {
-  AssistantPart,
-  Choice,
-  LogprobCandidate,
-  Message,
-  Request,
-  Response,
-  Tool,
-  ToolMessage,
-  ToolResultContent,
-  Usage,
-  UserPart,
+import {
+  type AssistantPart,
+  type LogprobCandidate,
+  type Message,
+  outputsOf,
+  type Request,
+  type Response,
+  type Tool,
+  type ToolMessage,
+  type ToolResultContent,
+  type Usage,
+  type UserPart,
+  withOutputs,
 } from "@interlingua/core-types";
 import {
   argumentsJson,
@@ -529,15 +530,19 @@ const resultUsage = (usage: Usage): Usage => ({
 });
 
 /**
- * A response the result shape carries losslessly (law 2): per choice one text (or none) before
+ * A response the result shape carries losslessly (law 2): per output one text (or none) before
  * its calls, no thinking, a finish reason of the four with its raw value, usage totals only.
  */
 export function expressibleInterlinguaResponse(response: Response): Response {
-  return {
+  const base = {
     id: response.id,
     model: response.model,
     created: response.created,
-    choices: response.choices.map((choice) => {
+    usage: resultUsage(response.usage),
+  };
+  return withOutputs(
+    base,
+    outputsOf(response).map((choice) => {
       const texts = choice.message.parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
       const calls = choice.message.parts.flatMap((p): AssistantPart[] =>
         p.type === "tool-call"
@@ -553,17 +558,18 @@ export function expressibleInterlinguaResponse(response: Response): Response {
         finishReason: { unified: resultFinishReasonToUnified[raw], raw },
       };
     }),
-    usage: resultUsage(response.usage),
-  };
+    undefined,
+    String,
+  );
 }
 
 /**
- * A response the responses STREAM carries losslessly (law 3): one choice; text, calls and
+ * A response the responses STREAM carries losslessly (law 3): one output; text, calls and
  * thinking (with its signature as encrypted_content); the finish reason as a status reads it
  * back; usage without cache-write or label fields.
  */
 export function expressibleStreamResponse(response: Response): Response {
-  const choice = response.choices[0];
+  const choice = outputsOf(response)[0];
   const parts = (choice?.message.parts ?? []).flatMap((part): AssistantPart[] => {
     switch (part.type) {
       case "text":
@@ -579,10 +585,19 @@ export function expressibleStreamResponse(response: Response): Response {
   const madeCalls = parts.some((p) => p.type === "tool-call");
   const given = choice?.finishReason ?? { unified: "stop" };
   const terminal = renderResponsesTerminal(given.unified === "error" ? { unified: "stop" } : given);
-  const out: Choice = {
-    index: 0,
+  const out: Response = {
+    id: response.id,
+    model: response.model,
+    created: response.created,
     message: { role: "assistant", parts },
     finishReason: parseResponsesFinishReason(terminal.status, terminal.incompleteReason, madeCalls),
+    usage: {
+      inputTokens: response.usage.inputTokens,
+      outputTokens: response.usage.outputTokens,
+      cachedInputTokens: response.usage.cachedInputTokens,
+      cacheWriteTokens: 0,
+      thinkingTokens: response.usage.thinkingTokens,
+    },
   };
   // logprobs ride on an output_text: tokens only, without ids or a mean, bytes never empty
   const tokens = choice?.logprobs?.content ?? [];
@@ -595,19 +610,7 @@ export function expressibleStreamResponse(response: Response): Response {
       content: tokens.map((t) => ({ ...bare(t), topLogprobs: t.topLogprobs.map(bare) })),
     };
   }
-  return {
-    id: response.id,
-    model: response.model,
-    created: response.created,
-    choices: [out],
-    usage: {
-      inputTokens: response.usage.inputTokens,
-      outputTokens: response.usage.outputTokens,
-      cachedInputTokens: response.usage.cachedInputTokens,
-      cacheWriteTokens: 0,
-      thinkingTokens: response.usage.thinkingTokens,
-    },
-  };
+  return out;
 }
 // Law 1's normal forms: what a same-format parse + render changes (test oracles, not converters).
 export {

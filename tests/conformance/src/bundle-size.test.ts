@@ -16,7 +16,8 @@ const budgets: Record<string, number> = {
   "@interlingua/fmt-native": 55 * KB,
   "@interlingua/fmt-responses": 50 * KB,
   "@interlingua/sse": 10 * KB,
-  "@interlingua/core-types": 40 * KB,
+  // The primary output at a response's top level and pushStream (2026-11-28): 40.1 kB.
+  "@interlingua/core-types": 41 * KB,
   "@interlingua/errors": 40 * KB,
   "@interlingua/cache-control": 50 * KB,
   "@interlingua/tasks": 40 * KB,
@@ -72,7 +73,9 @@ describe("browser bundle sizes (min+gzip)", () => {
 // 2 kB each: citations in all four codecs (issue 26 point 5) and the SDK-shape fixes (issue 24).
 // Raised again the same day, by 1-2 kB: citations in streams, Gemini groundingMetadata written,
 // and logprobs in all four codecs (issue 26 points 5 and 8). responses<->native by 1 kB for
-// pushStream, which fuses a pipeThrough chain (0.3x of translateSse's speed before, 0.88x after).
+// pushStream, which fuses a pipeThrough chain (0.3x of translateSse's speed before, 0.88x after),
+// and every pair by 1 kB for the neutral canonical response (issue 30 point 4): the core-types
+// walk between a response's primary output and alternatives and a format's list of choices.
 const DIRECTION_GOAL = 25 * KB;
 const conformanceDir = fileURLToPath(new URL("..", import.meta.url));
 const codecs = {
@@ -83,12 +86,12 @@ const codecs = {
 } as const;
 type Codec = keyof typeof codecs;
 const directionBudgets: Record<string, number> = {
-  "chat<->messages": 60 * KB,
+  "chat<->messages": 61 * KB,
   "chat<->responses": 61 * KB,
-  "chat<->native": 66 * KB,
+  "chat<->native": 67 * KB,
   "messages<->responses": 63 * KB,
-  "messages<->native": 68 * KB,
-  "responses<->native": 69 * KB,
+  "messages<->native": 69 * KB,
+  "responses<->native": 70 * KB,
 };
 const names = Object.keys(codecs) as Codec[];
 const pairs = names.flatMap((a, i) =>

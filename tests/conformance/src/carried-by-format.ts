@@ -4,7 +4,7 @@
  * exclusions, and it checks the "not carried" entries really are not carried (so a table cannot
  * hide a loss the format could avoid).
  */
-import type { Choice, ModalityTokenCount, Usage } from "@interlingua/core-types";
+import type { IndexedOutput, ModalityTokenCount, Usage } from "@interlingua/core-types";
 
 /**
  * `responses` is OpenAI's real Responses API; `interlinguaResponses` is docs/api-reference.md's
@@ -127,8 +127,8 @@ export const startOnlyUsage: Record<Format, ReadonlyArray<keyof UsageView>> = {
 
 /** Finish fields besides the reason: stopSequence is messages-only, safetyRatings native-only. */
 export const finishExtraOf = {
-  stopSequence: (finish: Pick<Choice, "stopSequence">) => finish.stopSequence,
-  safetyRatings: (finish: Pick<Choice, "providerExtras">) =>
+  stopSequence: (finish: Pick<IndexedOutput, "stopSequence">) => finish.stopSequence,
+  safetyRatings: (finish: Pick<IndexedOutput, "providerExtras">) =>
     finish.providerExtras?.gemini?.safetyRatings,
 };
 export const finishExtras: Record<Format, ReadonlyArray<keyof typeof finishExtraOf>> = {

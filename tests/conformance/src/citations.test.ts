@@ -69,7 +69,8 @@ const response = (parts: AssistantPart[], finish: "stop" | "tool-calls" = "stop"
   id: "resp_cited",
   model: "txtA-5",
   created: 0,
-  choices: [{ index: 0, message: { role: "assistant", parts }, finishReason: { unified: finish } }],
+  message: { role: "assistant", parts },
+  finishReason: { unified: finish },
   usage: {
     inputTokens: 3,
     outputTokens: 5,
@@ -109,7 +110,7 @@ interface Cover {
  * indices covers its whole part; a title a format requires is "" when none was given.
  */
 function coverage(r: Response): { text: string; cover: Cover[] } {
-  const parts = r.choices[0]?.message.parts ?? [];
+  const parts = r.message.parts ?? [];
   let text = "";
   const spans: Cover[] = [];
   for (const part of parts) {
@@ -137,7 +138,7 @@ function coverage(r: Response): { text: string; cover: Cover[] } {
 /** What an Anthropic stream keeps: it cites whole blocks, so every citation covers its part. */
 function wholeBlocks(r: Response): Response {
   const copy = asJson(r);
-  for (const part of copy.choices[0]?.message.parts ?? []) {
+  for (const part of copy.message.parts ?? []) {
     if (part.type !== "text") continue;
     for (const c of part.citations ?? []) {
       delete c.startIndex;

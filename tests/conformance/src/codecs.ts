@@ -1,11 +1,12 @@
-import type {
-  Codec,
-  RenderOptions,
-  Request,
-  Response,
-  SseMessage,
-  StreamEvent,
-  Usage,
+import {
+  type Codec,
+  outputsOf,
+  type RenderOptions,
+  type Request,
+  type Response,
+  type SseMessage,
+  type StreamEvent,
+  type Usage,
 } from "@interlingua/core-types";
 import { withoutProviderExtras } from "@interlingua/core-types/testing";
 import { chat } from "@interlingua/fmt-chat";
@@ -109,7 +110,7 @@ export function responseContent(response: Response) {
   const r = asJson(response);
   return {
     model: r.model,
-    choices: r.choices.map((c) => ({
+    outputs: outputsOf(r).map((c) => ({
       index: c.index,
       parts: c.message.parts,
       finish: c.finishReason.unified,

@@ -184,13 +184,8 @@ export const commonResponse: fc.Arbitrary<Response> = fc
       id: r.id,
       model: r.model,
       created: 0,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", parts },
-          finishReason: { unified: r.calls.length > 0 ? "tool-calls" : r.finish },
-        },
-      ],
+      message: { role: "assistant", parts },
+      finishReason: { unified: r.calls.length > 0 ? "tool-calls" : r.finish },
       usage: r.usage,
     };
   });

@@ -49,18 +49,13 @@ const UPSTREAM_STOPS: Record<string, () => Response> = {
   "openai length": () => withReason(parseChatFinishReason("length")),
 };
 
-function withReason(finishReason: Response["choices"][number]["finishReason"]): Response {
+function withReason(finishReason: Response["finishReason"]): Response {
   return {
     id: "r1",
     model: "m",
     created: 1_700_000_000,
-    choices: [
-      {
-        index: 0,
-        message: { role: "assistant", parts: [{ type: "text", text: "x" }] },
-        finishReason,
-      },
-    ],
+    message: { role: "assistant", parts: [{ type: "text", text: "x" }] },
+    finishReason,
     usage,
   };
 }

@@ -9,6 +9,7 @@
 import {
   accumulateStream,
   normalizeStreamEvents,
+  outputsOf,
   type Response,
   type StreamEvent,
   type StreamEventOf,
@@ -71,7 +72,9 @@ async function decodeRecording(recording: Recording, source: Format): Promise<St
   const events = await decodeWire(codecs[source]!, recording.sse);
   // Guard against a vacuous comparison: every recording ends in a finish (with or without parts:
   // the refusal has none) or carries an error.
-  const finished = accumulateStream(events).choices.filter((c) => c.finishReason.raw !== undefined);
+  const finished = outputsOf(accumulateStream(events)).filter(
+    (c) => c.finishReason.raw !== undefined,
+  );
   expect(finished.length + errorsOf(events).length).toBeGreaterThan(0);
   return events;
 }
@@ -85,7 +88,7 @@ function upToFirstError(events: StreamEvent[]): StreamEvent[] {
 function partKinds(events: readonly StreamEvent[]): Map<string, PartKind> {
   const kinds = new Map<string, PartKind>();
   for (const e of events) {
-    const at = "index" in e ? `${e.choice ?? 0}:${e.index}` : "";
+    const at = "index" in e ? `${e.alternative ?? 0}:${e.index}` : "";
     if (e.type === "part-start") kinds.set(at, e.kind);
     else if (e.type === "tool-call-start") kinds.set(at, "tool-call");
     else if (e.type === "redacted-thinking") kinds.set(at, "redacted-thinking");
@@ -143,7 +146,7 @@ function accumulated(
   expected: StreamEvent[],
 ) {
   const response: Response = JSON.parse(JSON.stringify(accumulateStream(events)));
-  const choices = response.choices.map((choice) => {
+  const outputs = outputsOf(response).map((choice) => {
     const parts = choice.message.parts.map((part) => {
       const out = { ...part };
       if ("signature" in out && !signedKinds[target].has(out.type as PartKind))
@@ -169,7 +172,7 @@ function accumulated(
   const onlyErrors = expected.every((e) => e.type === "response-start" || e.type === "error");
   const named =
     argumentsAsObject.has(target) && onlyErrors ? {} : { id: response.id, model: response.model };
-  return { ...named, choices, usage: pickUsage(response.usage, source, target) };
+  return { ...named, outputs, usage: pickUsage(response.usage, source, target) };
 }
 
 /**
@@ -181,7 +184,7 @@ function sequence(events: StreamEvent[], target: Format) {
   const normal = normalizeStreamEvents(events);
   const kinds = partKinds(normal);
   const madeCalls = new Set(
-    normal.flatMap((e) => (e.type === "tool-call-start" ? [e.choice ?? 0] : [])),
+    normal.flatMap((e) => (e.type === "tool-call-start" ? [e.alternative ?? 0] : [])),
   );
   return normal.flatMap((e): unknown[] => {
     switch (e.type) {
@@ -191,7 +194,7 @@ function sequence(events: StreamEvent[], target: Format) {
       case "error":
         return [{ type: "error" }];
       case "signature-delta": {
-        const kind = kinds.get(`${e.choice ?? 0}:${e.index}`);
+        const kind = kinds.get(`${e.alternative ?? 0}:${e.index}`);
         return kind !== undefined && signedKinds[target].has(kind) ? [e] : [];
       }
       case "tool-arguments-delta":
@@ -199,9 +202,13 @@ function sequence(events: StreamEvent[], target: Format) {
       case "finish": {
         const view: Record<string, unknown> = {
           type: e.type,
-          unified: expectedUnified(e.finishReason.unified, madeCalls.has(e.choice ?? 0), target),
+          unified: expectedUnified(
+            e.finishReason.unified,
+            madeCalls.has(e.alternative ?? 0),
+            target,
+          ),
         };
-        if (e.choice !== undefined) view.choice = e.choice;
+        if (e.alternative !== undefined) view.alternative = e.alternative;
         for (const key of finishExtras[target]) {
           const value = finishExtraOf[key](e);
           if (value !== undefined) view[key] = value;
@@ -254,7 +261,7 @@ function expectNoSignatureBeyond(events: StreamEvent[], target: Format) {
   const unexpected = events.filter(
     (e) =>
       e.type === "signature-delta" &&
-      !signedKinds[target].has(kinds.get(`${e.choice ?? 0}:${e.index}`) ?? "text"),
+      !signedKinds[target].has(kinds.get(`${e.alternative ?? 0}:${e.index}`) ?? "text"),
   );
   expect(unexpected).toEqual([]);
 }

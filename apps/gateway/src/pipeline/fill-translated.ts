@@ -3,6 +3,7 @@ import {
   clientToolOrigins,
   liftClientToolCalls,
   liftingClientToolCalls,
+  outputsOf,
   type PushTransformer,
   restoreToolNameEvent,
   type SseMessage,
@@ -57,8 +58,8 @@ const withoutTier = (usage: Usage, ctx: FillContext): Usage => {
 
 export function fillResponse(response: CanonicalResponse, ctx: FillContext): CanonicalResponse {
   let thinkingChars = 0;
-  for (const choice of response.choices) {
-    for (const part of choice.message.parts) {
+  for (const output of outputsOf(response)) {
+    for (const part of output.message.parts) {
       if (part.type === "thinking") thinkingChars += part.text.length;
     }
   }

@@ -4,6 +4,8 @@ import {
   findIncompleteToolCall,
   incompleteToolCallMessage,
   isUsageKnown,
+  mapOutputs,
+  outputsOf,
   renameReplyModel,
   restoreToolNames,
   stringifyJsonKeepingNumbers,
@@ -28,7 +30,7 @@ export interface JsonDelivery {
   readonly usage: Usage | undefined;
   /** Characters of generated text, thinking and tool-call arguments in the reply. */
   readonly outputChars: number;
-  /** The first choice's unified finish reason (traces), when the reply could be read. */
+  /** The first output's unified finish reason (traces), when the reply could be read. */
   readonly finishReason?: string;
 }
 
@@ -95,13 +97,10 @@ export function renderJsonReply(
   // text, on the next visible part (fmt-native carried-thinking.ts), as a stream's does.
   const translated =
     request.endpoint.format === "native"
-      ? {
-          ...filled,
-          choices: filled.choices.map((choice) => ({
-            ...choice,
-            message: { ...choice.message, parts: carryThinkingSignatures(choice.message.parts) },
-          })),
-        }
+      ? mapOutputs(filled, (output) => ({
+          ...output,
+          message: { ...output.message, parts: carryThinkingSignatures(output.message.parts) },
+        }))
       : filled;
   const rendered = clientCodec(request).response.render(translated, {
     onWarning: (w) => warnings.push(w),
@@ -124,8 +123,8 @@ const PART_CHARS: {
 
 function outputChars(response: CanonicalResponse): number {
   let chars = 0;
-  for (const choice of response.choices) {
-    for (const part of choice.message.parts) {
+  for (const output of outputsOf(response)) {
+    for (const part of output.message.parts) {
       chars += (PART_CHARS[part.type] as (part: AssistantPart) => number)(part);
     }
   }
@@ -148,12 +147,11 @@ export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
       return { usage: undefined, outputChars: replyTextChars(committed.json) };
     }
   }
+  const first = outputsOf(response)[0];
   return {
     // A reply without usage parses to `known: false`: unknown, to be estimated, not a free call.
     usage: isUsageKnown(response.usage) ? response.usage : undefined,
     outputChars: outputChars(response),
-    ...(response.choices[0] === undefined
-      ? {}
-      : { finishReason: response.choices[0].finishReason.unified }),
+    ...(first === undefined ? {} : { finishReason: first.finishReason.unified }),
   };
 }

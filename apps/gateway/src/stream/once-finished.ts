@@ -2,8 +2,8 @@ import type { PushTransformer, SseMessage, StreamEvent } from "@interlingua/core
 
 /**
  * An upstream that repeats its finish (a second `message_delta` with the stop reason, a repeated
- * `finish_reason` chunk) would have the client's encoder say twice that a choice ended: only a
- * choice's first finish passes; everything else (its later usage included) goes through as is.
+ * `finish_reason` chunk) would have the client's encoder say twice that an output ended: only an
+ * output's first finish passes; everything else (its later usage included) goes through as is.
  */
 export function onceFinished(
   inner: PushTransformer<SseMessage, StreamEvent>,
@@ -13,9 +13,9 @@ export function onceFinished(
     (emit: (event: StreamEvent) => void) =>
     (event: StreamEvent): void => {
       if (event.type === "finish") {
-        const choice = event.choice ?? 0;
-        if (finished.has(choice)) return;
-        finished.add(choice);
+        const output = event.alternative ?? 0;
+        if (finished.has(output)) return;
+        finished.add(output);
       }
       emit(event);
     };
