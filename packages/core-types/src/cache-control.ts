@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * An inline cache boundary. The part carrying it, and everything before it, form the cached prefix.
@@ -9,6 +9,6 @@ export type CacheTtl = z.infer<typeof cacheTtlSchema>;
 
 export const cacheControlSchema = z.object({
   type: z.literal("ephemeral"),
-  ttl: cacheTtlSchema.exactOptional(),
+  ttl: z.exactOptional(cacheTtlSchema),
 });
 export type CacheControl = z.infer<typeof cacheControlSchema>;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * Why generation stopped: one unified value every format maps to and from by table, and the raw
@@ -20,8 +20,8 @@ export type UnifiedFinishReason = z.infer<typeof unifiedFinishReasonSchema>;
  */
 export const finishReasonSchema = z.object({
   unified: unifiedFinishReasonSchema,
-  raw: z.string().exactOptional(),
-  category: z.string().exactOptional(),
-  explanation: z.string().exactOptional(),
+  raw: z.exactOptional(z.string()),
+  category: z.exactOptional(z.string()),
+  explanation: z.exactOptional(z.string()),
 });
 export type FinishReason = z.infer<typeof finishReasonSchema>;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { Warning } from "./warning.js";
 
 /**
@@ -10,13 +10,13 @@ import type { Warning } from "./warning.js";
 export const logprobCandidateSchema = z.object({
   token: z.string(),
   logprob: z.number(),
-  bytes: z.array(z.int().min(0).max(255)).exactOptional(),
-  tokenId: z.int().exactOptional(),
+  bytes: z.exactOptional(z.array(z.int().check(z.gte(0)).check(z.lte(255)))),
+  tokenId: z.exactOptional(z.int()),
 });
 export type LogprobCandidate = z.infer<typeof logprobCandidateSchema>;
 
 /** One generated token and the most likely alternatives at its step (empty when none asked). */
-export const tokenLogprobSchema = logprobCandidateSchema.extend({
+export const tokenLogprobSchema = z.extend(logprobCandidateSchema, {
   topLogprobs: z.array(logprobCandidateSchema),
 });
 export type TokenLogprob = z.infer<typeof tokenLogprobSchema>;
@@ -25,7 +25,7 @@ export type TokenLogprob = z.infer<typeof tokenLogprobSchema>;
 export const choiceLogprobsSchema = z.object({
   content: z.array(tokenLogprobSchema),
   /** The mean log probability of the choice's tokens, when the upstream reports it. */
-  average: z.number().exactOptional(),
+  average: z.exactOptional(z.number()),
 });
 export type ChoiceLogprobs = z.infer<typeof choiceLogprobsSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { assistantPartSchema, toolResultPartSchema, userPartSchema } from "./content-part.js";
 
 /**
@@ -9,14 +9,14 @@ import { assistantPartSchema, toolResultPartSchema, userPartSchema } from "./con
 export const userMessageSchema = z.object({
   role: z.literal("user"),
   parts: z.array(userPartSchema),
-  name: z.string().exactOptional(),
+  name: z.exactOptional(z.string()),
 });
 export type UserMessage = z.infer<typeof userMessageSchema>;
 
 export const assistantMessageSchema = z.object({
   role: z.literal("assistant"),
   parts: z.array(assistantPartSchema),
-  name: z.string().exactOptional(),
+  name: z.exactOptional(z.string()),
 });
 export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
 

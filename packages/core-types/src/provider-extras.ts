@@ -1,7 +1,7 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { promptFeedbackSchema, safetyRatingSchema, safetySettingSchema } from "./safety.js";
 
-const count = z.number().int().nonnegative();
+const count = z.number().check(z.int()).check(z.nonnegative());
 
 /*
  * Provider-only fields: what one provider's API says and no other format has a field for. They
@@ -13,9 +13,9 @@ const count = z.number().int().nonnegative();
 
 export const geminiRequestExtrasSchema = z.object({
   /** An upstream cache resource named by the caller (Gemini `cachedContent`). */
-  cachedContent: z.string().exactOptional(),
+  cachedContent: z.exactOptional(z.string()),
   /** Gemini `safetySettings`: per-category block thresholds. */
-  safetySettings: z.array(safetySettingSchema).exactOptional(),
+  safetySettings: z.exactOptional(z.array(safetySettingSchema)),
 });
 export type GeminiRequestExtras = z.infer<typeof geminiRequestExtrasSchema>;
 
@@ -24,14 +24,14 @@ export const openaiRequestExtrasSchema = z.object({
    * Chat `stream_options.include_usage`: the client wants a usage chunk ending its stream. It
    * shapes the client's own stream, not an upstream call, so no request renderer reads it.
    */
-  includeUsage: z.boolean().exactOptional(),
+  includeUsage: z.exactOptional(z.boolean()),
 });
 export type OpenaiRequestExtras = z.infer<typeof openaiRequestExtrasSchema>;
 
 /** `request.providerExtras`. */
 export const requestProviderExtrasSchema = z.object({
-  gemini: geminiRequestExtrasSchema.exactOptional(),
-  openai: openaiRequestExtrasSchema.exactOptional(),
+  gemini: z.exactOptional(geminiRequestExtrasSchema),
+  openai: z.exactOptional(openaiRequestExtrasSchema),
 });
 export type RequestProviderExtras = z.infer<typeof requestProviderExtrasSchema>;
 
@@ -40,43 +40,43 @@ export type ModalityTokenCount = z.infer<typeof modalityTokenCountSchema>;
 
 export const geminiUsageExtrasSchema = z.object({
   /** Prompt tokens by modality (Gemini `promptTokensDetails`). */
-  inputTokensByModality: z.array(modalityTokenCountSchema).exactOptional(),
+  inputTokensByModality: z.exactOptional(z.array(modalityTokenCountSchema)),
 });
 export type GeminiUsageExtras = z.infer<typeof geminiUsageExtrasSchema>;
 
 export const anthropicUsageExtrasSchema = z.object({
   /** Where the reply was computed (Anthropic `usage.inference_geo`). */
-  inferenceGeo: z.string().exactOptional(),
+  inferenceGeo: z.exactOptional(z.string()),
 });
 export type AnthropicUsageExtras = z.infer<typeof anthropicUsageExtrasSchema>;
 
 /** `usage.providerExtras`. */
 export const usageProviderExtrasSchema = z.object({
-  gemini: geminiUsageExtrasSchema.exactOptional(),
-  anthropic: anthropicUsageExtrasSchema.exactOptional(),
+  gemini: z.exactOptional(geminiUsageExtrasSchema),
+  anthropic: z.exactOptional(anthropicUsageExtrasSchema),
 });
 export type UsageProviderExtras = z.infer<typeof usageProviderExtrasSchema>;
 
 export const geminiChoiceExtrasSchema = z.object({
   /** A candidate's `safetyRatings`. */
-  safetyRatings: z.array(safetyRatingSchema).exactOptional(),
+  safetyRatings: z.exactOptional(z.array(safetyRatingSchema)),
 });
 export type GeminiChoiceExtras = z.infer<typeof geminiChoiceExtrasSchema>;
 
 /** `choice.providerExtras`, and the same on a `finish` stream event. */
 export const choiceProviderExtrasSchema = z.object({
-  gemini: geminiChoiceExtrasSchema.exactOptional(),
+  gemini: z.exactOptional(geminiChoiceExtrasSchema),
 });
 export type ChoiceProviderExtras = z.infer<typeof choiceProviderExtrasSchema>;
 
 export const geminiResponseExtrasSchema = z.object({
   /** `promptFeedback`: the prompt's block reason and safety ratings. */
-  promptFeedback: promptFeedbackSchema.exactOptional(),
+  promptFeedback: z.exactOptional(promptFeedbackSchema),
 });
 export type GeminiResponseExtras = z.infer<typeof geminiResponseExtrasSchema>;
 
 /** `response.providerExtras`, and the same on a `provider-extras` stream event. */
 export const responseProviderExtrasSchema = z.object({
-  gemini: geminiResponseExtrasSchema.exactOptional(),
+  gemini: z.exactOptional(geminiResponseExtrasSchema),
 });
 export type ResponseProviderExtras = z.infer<typeof responseProviderExtrasSchema>;

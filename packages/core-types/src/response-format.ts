@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonObjectSchema } from "./json-value.js";
 
 /** Structured output: plain text, any JSON object, or JSON matching a schema. */
@@ -7,9 +7,9 @@ export const responseFormatSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("json-object") }),
   z.object({
     type: z.literal("json-schema"),
-    name: z.string().exactOptional(),
+    name: z.exactOptional(z.string()),
     schema: jsonObjectSchema,
-    strict: z.boolean().exactOptional(),
+    strict: z.exactOptional(z.boolean()),
   }),
 ]);
 export type ResponseFormat = z.infer<typeof responseFormatSchema>;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { finishReasonSchema } from "./finish-reason.js";
 import { choiceLogprobsSchema } from "./logprobs.js";
 import { assistantMessageSchema } from "./message.js";
@@ -7,15 +7,15 @@ import { usageSchema } from "./usage.js";
 import { extrasSchema } from "./wire-format.js";
 
 export const choiceSchema = z.object({
-  index: z.number().int().nonnegative(),
+  index: z.number().check(z.int()).check(z.nonnegative()),
   message: assistantMessageSchema,
   finishReason: finishReasonSchema,
   /** The stop sequence that ended generation, when the upstream names it. */
-  stopSequence: z.string().exactOptional(),
+  stopSequence: z.exactOptional(z.string()),
   /** Token log probabilities, when the request asked for them (or the upstream volunteers a mean). */
-  logprobs: choiceLogprobsSchema.exactOptional(),
+  logprobs: z.exactOptional(choiceLogprobsSchema),
   /** Provider-only fields of one choice (Gemini safety ratings), by provider. */
-  providerExtras: choiceProviderExtrasSchema.exactOptional(),
+  providerExtras: z.exactOptional(choiceProviderExtrasSchema),
 });
 export type Choice = z.infer<typeof choiceSchema>;
 
@@ -23,11 +23,11 @@ export const responseSchema = z.object({
   id: z.string(),
   model: z.string(),
   /** Unix seconds. */
-  created: z.number().int().nonnegative(),
+  created: z.number().check(z.int()).check(z.nonnegative()),
   choices: z.array(choiceSchema),
   usage: usageSchema,
   /** Provider-only fields of the whole reply (Gemini prompt feedback), by provider. */
-  providerExtras: responseProviderExtrasSchema.exactOptional(),
-  extras: extrasSchema.exactOptional(),
+  providerExtras: z.exactOptional(responseProviderExtrasSchema),
+  extras: z.exactOptional(extrasSchema),
 });
 export type Response = z.infer<typeof responseSchema>;

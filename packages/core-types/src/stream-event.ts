@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { citationSchema } from "./content-part.js";
 import { finishReasonSchema } from "./finish-reason.js";
 import { tokenLogprobSchema } from "./logprobs.js";
@@ -12,15 +12,15 @@ import { usageSchema } from "./usage.js";
  * fragment, so every part is bracketed by a start and a `part-end`.
  */
 const at = {
-  index: z.number().int().nonnegative(),
-  choice: z.number().int().positive().exactOptional(),
+  index: z.number().check(z.int()).check(z.nonnegative()),
+  choice: z.exactOptional(z.number().check(z.int()).check(z.positive())),
 };
 
 export const responseStartEventSchema = z.object({
   type: z.literal("response-start"),
   id: z.string(),
   model: z.string(),
-  created: z.number().int().nonnegative(),
+  created: z.number().check(z.int()).check(z.nonnegative()),
 });
 export const partStartEventSchema = z.object({
   type: z.literal("part-start"),
@@ -54,8 +54,8 @@ export const toolCallStartEventSchema = z.object({
   id: z.string(),
   name: z.string(),
   /** As on the tool-call part: a namespaced call, or a custom tool's raw-input call. */
-  namespace: z.string().min(1).exactOptional(),
-  custom: z.literal(true).exactOptional(),
+  namespace: z.exactOptional(z.string().check(z.minLength(1))),
+  custom: z.exactOptional(z.literal(true)),
 });
 export const toolArgumentsDeltaEventSchema = z.object({
   type: z.literal("tool-arguments-delta"),
@@ -76,11 +76,11 @@ export const partEndEventSchema = z.object({ type: z.literal("part-end"), ...at 
 export const usageEventSchema = z.object({ type: z.literal("usage"), usage: usageSchema });
 export const finishEventSchema = z.object({
   type: z.literal("finish"),
-  choice: z.number().int().positive().exactOptional(),
+  choice: z.exactOptional(z.number().check(z.int()).check(z.positive())),
   finishReason: finishReasonSchema,
-  stopSequence: z.string().exactOptional(),
+  stopSequence: z.exactOptional(z.string()),
   /** The choice's provider-only fields, as on `Choice.providerExtras`. */
-  providerExtras: choiceProviderExtrasSchema.exactOptional(),
+  providerExtras: z.exactOptional(choiceProviderExtrasSchema),
 });
 /**
  * The response's provider-only fields (Gemini prompt feedback), as on `Response.providerExtras`;
@@ -93,10 +93,10 @@ export const providerExtrasEventSchema = z.object({
 export const errorEventSchema = z.object({
   type: z.literal("error"),
   error: z.object({
-    status: z.number().int(),
+    status: z.number().check(z.int()),
     type: z.string(),
     message: z.string(),
-    code: z.string().exactOptional(),
+    code: z.exactOptional(z.string()),
   }),
 });
 
@@ -106,9 +106,9 @@ export const errorEventSchema = z.object({
  */
 export const logprobsEventSchema = z.object({
   type: z.literal("logprobs"),
-  choice: z.number().int().positive().exactOptional(),
+  choice: z.exactOptional(z.number().check(z.int()).check(z.positive())),
   content: z.array(tokenLogprobSchema),
-  average: z.number().exactOptional(),
+  average: z.exactOptional(z.number()),
 });
 
 export const streamEventSchema = z.discriminatedUnion("type", [

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * Extended thinking / reasoning. `enabled` with a token budget is Anthropic's and Gemini's form;
@@ -10,9 +10,9 @@ export type ThinkingEffort = z.infer<typeof thinkingEffortSchema>;
 
 export const thinkingConfigSchema = z.object({
   type: z.enum(["enabled", "disabled", "adaptive"]),
-  budgetTokens: z.number().int().nonnegative().exactOptional(),
-  effort: thinkingEffortSchema.exactOptional(),
-  includeThoughts: z.boolean().exactOptional(),
+  budgetTokens: z.exactOptional(z.number().check(z.int()).check(z.nonnegative())),
+  effort: z.exactOptional(thinkingEffortSchema),
+  includeThoughts: z.exactOptional(z.boolean()),
 });
 export type ThinkingConfig = z.infer<typeof thinkingConfigSchema>;
 

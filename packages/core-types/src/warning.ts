@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * What a render could not carry. Codecs never drop silently: they refuse with a 400, or they call

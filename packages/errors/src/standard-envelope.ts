@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defaultMessageFor } from "./default-message.js";
 import { GatewayError } from "./gateway-error.js";
 import { errorStatusSchema, isErrorStatus } from "./gateway-status.js";
@@ -13,8 +13,8 @@ export const standardErrorBodySchema = z.strictObject({
   error: z.strictObject({
     code: errorStatusSchema,
     message: z.string(),
-    type: z.string().min(1),
-    param: z.string().exactOptional(),
+    type: z.string().check(z.minLength(1)),
+    param: z.exactOptional(z.string()),
   }),
 });
 export type StandardErrorBody = z.infer<typeof standardErrorBodySchema>;
@@ -30,10 +30,10 @@ export const renderStandardError = (error: GatewayError): StandardErrorBody => (
 
 const lenientStandardBodySchema = z.object({
   error: z.object({
-    code: z.unknown().optional(),
-    message: z.string().optional().catch(undefined),
-    type: z.string().optional().catch(undefined),
-    param: z.string().optional().catch(undefined),
+    code: z.optional(z.unknown()),
+    message: z.catch(z.optional(z.string()), undefined),
+    type: z.catch(z.optional(z.string()), undefined),
+    param: z.catch(z.optional(z.string()), undefined),
   }),
 });
 

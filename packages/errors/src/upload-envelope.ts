@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defaultMessageFor } from "./default-message.js";
 import { GatewayError } from "./gateway-error.js";
 import { isErrorStatus } from "./gateway-status.js";
@@ -12,8 +12,8 @@ import { bodyJson } from "./read-body.js";
 export const uploadErrorBodySchema = z.strictObject({
   error: z.strictObject({
     message: z.string(),
-    type: z.string().min(1),
-    code: z.literal(429).exactOptional(),
+    type: z.string().check(z.minLength(1)),
+    code: z.exactOptional(z.literal(429)),
   }),
 });
 export type UploadErrorBody = z.infer<typeof uploadErrorBodySchema>;
@@ -28,8 +28,8 @@ export const renderUploadError = (error: GatewayError): UploadErrorBody => ({
 
 const lenientUploadBodySchema = z.object({
   error: z.object({
-    message: z.string().optional().catch(undefined),
-    type: z.string().optional().catch(undefined),
+    message: z.catch(z.optional(z.string()), undefined),
+    type: z.catch(z.optional(z.string()), undefined),
   }),
 });
 

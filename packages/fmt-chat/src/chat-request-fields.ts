@@ -1,7 +1,7 @@
 import { extrasFieldPaths, type Request, type RequestFieldTable } from "@interlingua/core-types";
-import * as z from "zod";
+import * as z from "zod/mini";
 
-const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
 /**
  * Request fields of OpenAI's chat completions that the canonical model does not interpret. They

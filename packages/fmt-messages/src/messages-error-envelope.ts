@@ -1,6 +1,6 @@
 import { defaultMessageFor, GatewayError } from "@interlingua/errors";
 import { bodyJson, isErrorStatus } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   gatewayStatusForMessagesErrorType,
   messagesErrorTypeFor,
@@ -19,7 +19,7 @@ export const anthropicErrorBodySchema = z.strictObject({
     type: messagesErrorTypeSchema,
     message: z.string(),
   }),
-  request_id: z.string().exactOptional(),
+  request_id: z.exactOptional(z.string()),
 });
 export type AnthropicErrorBody = z.infer<typeof anthropicErrorBodySchema>;
 
@@ -91,7 +91,7 @@ export function renderMessagesError(
     : renderAnthropicVariant(error, options.requestId);
 }
 
-const optionalString = z.string().optional().catch(undefined);
+const optionalString = z.catch(z.optional(z.string()), undefined);
 const lenientMessagesBodySchema = z.object({
   error: z.object({
     type: optionalString,

@@ -5,7 +5,7 @@ import {
   readBody,
   type UpstreamErrorReading,
 } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { httpStatusOfMessagesErrorType, messagesErrorTypeSchema } from "./messages-error-type.js";
 
 /** Types that beat the HTTP status: a billing failure is the gateway's account, whatever the code. */
@@ -14,8 +14,8 @@ const overridingTypes: ReadonlySet<string> = new Set(["billing_error"]);
 /** Anthropic's error body; the stream `error` event has the same shape. */
 const anthropicErrorSchema = z.object({
   error: z.object({
-    type: z.string().optional().catch(undefined),
-    message: z.string().optional().catch(undefined),
+    type: z.catch(z.optional(z.string()), undefined),
+    message: z.catch(z.optional(z.string()), undefined),
   }),
 });
 

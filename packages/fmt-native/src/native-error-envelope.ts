@@ -1,6 +1,6 @@
 import { defaultMessageFor, GatewayError, parseDurationSeconds } from "@interlingua/errors";
 import { bodyJson, errorStatusSchema, isErrorStatus } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { httpStatusForNativeStatus, nativeStatusFor, nativeStatusSchema } from "./native-status.js";
 
 const retryInfoType = "type.googleapis.com/google.rpc.RetryInfo";
@@ -15,14 +15,14 @@ export const nativeErrorEnvelopeSchema = z.strictObject({
     code: errorStatusSchema,
     message: z.string(),
     status: nativeStatusSchema,
-    details: z
-      .array(
+    details: z.exactOptional(
+      z.array(
         z.strictObject({
           "@type": z.literal(retryInfoType),
-          retryDelay: z.string().regex(/^\d+s$/),
+          retryDelay: z.string().check(z.regex(/^\d+s$/)),
         }),
-      )
-      .exactOptional(),
+      ),
+    ),
   }),
 });
 export type NativeErrorEnvelope = z.infer<typeof nativeErrorEnvelopeSchema>;
@@ -44,10 +44,10 @@ export const renderNativeError = (error: GatewayError): NativeErrorEnvelope => (
 
 /** Google's error body, read leniently: shared with the Gemini upstream parser. */
 export const lenientGoogleErrorSchema = z.object({
-  code: z.unknown().optional(),
-  message: z.string().optional().catch(undefined),
-  status: z.string().optional().catch(undefined),
-  details: z.array(z.unknown()).catch([]),
+  code: z.optional(z.unknown()),
+  message: z.catch(z.optional(z.string()), undefined),
+  status: z.catch(z.optional(z.string()), undefined),
+  details: z.catch(z.array(z.unknown()), []),
 });
 export type LenientGoogleError = z.infer<typeof lenientGoogleErrorSchema>;
 

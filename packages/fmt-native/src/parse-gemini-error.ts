@@ -6,7 +6,7 @@ import {
   tableLookup,
   type UpstreamErrorReading,
 } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   googleErrorOf,
   type LenientGoogleError,

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * OpenAI's Responses API objects and streaming events. docs/api-reference.md does not show the responses
@@ -7,24 +7,26 @@ import * as z from "zod";
  */
 export const responsesUsageSchema = z.looseObject({
   /** Includes cached tokens. */
-  input_tokens: z.int().nonnegative(),
-  input_tokens_details: z
-    .looseObject({
-      cached_tokens: z.int().nonnegative(),
+  input_tokens: z.int().check(z.nonnegative()),
+  input_tokens_details: z.nullish(
+    z.looseObject({
+      cached_tokens: z.int().check(z.nonnegative()),
       /** OpenAI's newer count of input tokens written to the cache. */
-      cache_write_tokens: z.int().nonnegative().optional(),
-    })
-    .nullish(),
+      cache_write_tokens: z.optional(z.int().check(z.nonnegative())),
+    }),
+  ),
   /** Includes reasoning tokens. */
-  output_tokens: z.int().nonnegative(),
-  output_tokens_details: z.looseObject({ reasoning_tokens: z.int().nonnegative() }).nullish(),
-  total_tokens: z.int().nonnegative(),
+  output_tokens: z.int().check(z.nonnegative()),
+  output_tokens_details: z.nullish(
+    z.looseObject({ reasoning_tokens: z.int().check(z.nonnegative()) }),
+  ),
+  total_tokens: z.int().check(z.nonnegative()),
 });
 
 export const outputTextPartSchema = z.looseObject({
   type: z.literal("output_text"),
   text: z.string(),
-  annotations: z.array(z.unknown()).optional(),
+  annotations: z.optional(z.array(z.unknown())),
 });
 export const refusalPartSchema = z.looseObject({
   type: z.literal("refusal"),
@@ -39,61 +41,61 @@ export const outputMessageSchema = z.looseObject({
   type: z.literal("message"),
   id: z.string(),
   role: z.literal("assistant"),
-  status: z.string().optional(),
+  status: z.optional(z.string()),
   content: z.array(z.looseObject({ type: z.string() })),
 });
 export const outputFunctionCallSchema = z.looseObject({
   type: z.literal("function_call"),
-  id: z.string().optional(),
+  id: z.optional(z.string()),
   call_id: z.string(),
   name: z.string(),
   arguments: z.string(),
   /** Set on a call of a tool inside a `namespace` tool. */
-  namespace: z.string().nullish(),
-  status: z.string().optional(),
+  namespace: z.nullish(z.string()),
+  status: z.optional(z.string()),
 });
 /** A call of a `custom` (free-form input) tool. */
 export const outputCustomToolCallSchema = z.looseObject({
   type: z.literal("custom_tool_call"),
-  id: z.string().optional(),
+  id: z.optional(z.string()),
   call_id: z.string(),
   name: z.string(),
   input: z.string(),
-  status: z.string().optional(),
+  status: z.optional(z.string()),
 });
 export const outputReasoningSchema = z.looseObject({
   type: z.literal("reasoning"),
   id: z.string(),
   summary: z.array(summaryPartSchema),
   /** Opaque; carried byte for byte as the canonical thinking signature. */
-  encrypted_content: z.string().nullish(),
+  encrypted_content: z.nullish(z.string()),
   /** Raw reasoning text, where a model exposes it (`reasoning_text` parts). */
-  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).nullish(),
+  content: z.nullish(z.array(z.looseObject({ type: z.string(), text: z.optional(z.string()) }))),
 });
 /** Hosted tool calls (web_search_call, file_search_call, mcp_call, ...) have no canonical part. */
 export const outputItemSchema = z.looseObject({ type: z.string() });
 
-export const incompleteDetailsSchema = z.looseObject({ reason: z.string().nullish() });
+export const incompleteDetailsSchema = z.looseObject({ reason: z.nullish(z.string()) });
 export const responseErrorSchema = z.looseObject({
-  code: z.string().nullish(),
+  code: z.nullish(z.string()),
   message: z.string(),
 });
 
 export const responsesObjectSchema = z.looseObject({
   id: z.string(),
   object: z.literal("response"),
-  created_at: z.int().nonnegative(),
+  created_at: z.int().check(z.nonnegative()),
   model: z.string(),
-  status: z.string().optional(),
+  status: z.optional(z.string()),
   output: z.array(outputItemSchema),
-  usage: responsesUsageSchema.nullish(),
-  incomplete_details: incompleteDetailsSchema.nullish(),
-  error: responseErrorSchema.nullish(),
-  service_tier: z.string().nullish(),
+  usage: z.nullish(responsesUsageSchema),
+  incomplete_details: z.nullish(incompleteDetailsSchema),
+  error: z.nullish(responseErrorSchema),
+  service_tier: z.nullish(z.string()),
 });
 
-const seq = { sequence_number: z.int().nonnegative() };
-const inItem = { item_id: z.string(), output_index: z.int().nonnegative() };
+const seq = { sequence_number: z.int().check(z.nonnegative()) };
+const inItem = { item_id: z.string(), output_index: z.int().check(z.nonnegative()) };
 
 const lifecycle = <T extends string>(type: T) =>
   z.looseObject({ type: z.literal(type), ...seq, response: responsesObjectSchema });
@@ -107,55 +109,55 @@ export const responsesStreamEventSchema = z.discriminatedUnion("type", [
   z.looseObject({
     type: z.literal("response.output_item.added"),
     ...seq,
-    output_index: z.int().nonnegative(),
+    output_index: z.int().check(z.nonnegative()),
     item: outputItemSchema,
   }),
   z.looseObject({
     type: z.literal("response.output_item.done"),
     ...seq,
-    output_index: z.int().nonnegative(),
+    output_index: z.int().check(z.nonnegative()),
     item: outputItemSchema,
   }),
   z.looseObject({
     type: z.literal("response.content_part.added"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     part: z.union([outputTextPartSchema, refusalPartSchema]),
   }),
   z.looseObject({
     type: z.literal("response.content_part.done"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     part: z.union([outputTextPartSchema, refusalPartSchema]),
   }),
   z.looseObject({
     type: z.literal("response.output_text.delta"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     delta: z.string(),
   }),
   z.looseObject({
     type: z.literal("response.output_text.done"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     text: z.string(),
   }),
   z.looseObject({
     type: z.literal("response.refusal.delta"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     delta: z.string(),
   }),
   z.looseObject({
     type: z.literal("response.refusal.done"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     refusal: z.string(),
   }),
   z.looseObject({
@@ -174,28 +176,28 @@ export const responsesStreamEventSchema = z.discriminatedUnion("type", [
     type: z.literal("response.reasoning_summary_part.added"),
     ...seq,
     ...inItem,
-    summary_index: z.int().nonnegative(),
+    summary_index: z.int().check(z.nonnegative()),
     part: summaryPartSchema,
   }),
   z.looseObject({
     type: z.literal("response.reasoning_summary_part.done"),
     ...seq,
     ...inItem,
-    summary_index: z.int().nonnegative(),
+    summary_index: z.int().check(z.nonnegative()),
     part: summaryPartSchema,
   }),
   z.looseObject({
     type: z.literal("response.reasoning_summary_text.delta"),
     ...seq,
     ...inItem,
-    summary_index: z.int().nonnegative(),
+    summary_index: z.int().check(z.nonnegative()),
     delta: z.string(),
   }),
   z.looseObject({
     type: z.literal("response.reasoning_summary_text.done"),
     ...seq,
     ...inItem,
-    summary_index: z.int().nonnegative(),
+    summary_index: z.int().check(z.nonnegative()),
     text: z.string(),
   }),
   /**
@@ -205,17 +207,17 @@ export const responsesStreamEventSchema = z.discriminatedUnion("type", [
   z.looseObject({
     type: z.literal("error"),
     ...seq,
-    code: z.string().nullish(),
-    message: z.string().optional(),
-    param: z.string().nullish(),
-    error: z
-      .looseObject({
-        type: z.string().nullish(),
-        code: z.string().nullish(),
+    code: z.nullish(z.string()),
+    message: z.optional(z.string()),
+    param: z.nullish(z.string()),
+    error: z.optional(
+      z.looseObject({
+        type: z.nullish(z.string()),
+        code: z.nullish(z.string()),
         message: z.string(),
-        param: z.string().nullish(),
-      })
-      .optional(),
+        param: z.nullish(z.string()),
+      }),
+    ),
   }),
 ]);
 

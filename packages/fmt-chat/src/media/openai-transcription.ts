@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 // OpenAI's `POST /v1/audio/transcriptions` reply in its richest form, `verbose_json`, from which
 // every other `response_format` is rendered (openai-transcription-render.ts): a gateway asks its
@@ -31,9 +31,9 @@ export type TranscriptionSegment = z.infer<typeof transcriptionSegmentSchema>;
 export const transcriptionVerboseSchema = z.object({
   task: z.literal("transcribe"),
   language: z.string(),
-  duration: z.number().nonnegative(),
+  duration: z.number().check(z.nonnegative()),
   text: z.string(),
-  segments: z.array(transcriptionSegmentSchema).default([]),
+  segments: z._default(z.array(transcriptionSegmentSchema), []),
 });
 export type VerboseTranscription = z.infer<typeof transcriptionVerboseSchema>;
 
