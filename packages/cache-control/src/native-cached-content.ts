@@ -1,3 +1,4 @@
+import { zStrictObject } from "@interlingua/core-types";
 import {
   nativeContentSchema,
   nativeSystemInstructionSchema,
@@ -14,7 +15,7 @@ export const geminiCacheTtls = { "5m": "300s", "1h": "3600s" } as const;
  * sends it: the model as `models/{id}`, the cached turns, system instruction, tools and tool
  * config, and a ttl. Output-only fields (name, createTime, expireTime, usageMetadata) are absent.
  */
-export const nativeCachedContentCreateSchema = z.strictObject({
+export const nativeCachedContentCreateSchema = zStrictObject({
   model: z.string().check(z.regex(/^models\/[^/]+$/, "must be models/{model}")),
   contents: z.optional(z.array(z.extend(nativeContentSchema, { role: z.enum(["user", "model"]) }))),
   systemInstruction: z.optional(nativeSystemInstructionSchema),

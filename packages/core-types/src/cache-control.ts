@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { zObject } from "./zod-object.js";
 
 /**
  * An inline cache boundary. The part carrying it, and everything before it, form the cached prefix.
@@ -7,7 +8,7 @@ import * as z from "zod/mini";
 export const cacheTtlSchema = z.enum(["5m", "1h"]);
 export type CacheTtl = z.infer<typeof cacheTtlSchema>;
 
-export const cacheControlSchema = z.object({
+export const cacheControlSchema = zObject({
   type: z.literal("ephemeral"),
   ttl: z.exactOptional(cacheTtlSchema),
 });

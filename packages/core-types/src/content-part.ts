@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { cacheControlSchema } from "./cache-control.js";
+import { zObject } from "./zod-object.js";
 
 /**
  * Content parts: the smallest units of a message. Every wire format's block, part or item maps to
@@ -12,7 +13,7 @@ import { cacheControlSchema } from "./cache-control.js";
  * citation covers the whole part (Anthropic attaches citations to a text block). Codecs shift the
  * offsets when they join parts and convert from other units (Gemini's UTF-8 byte segments).
  */
-export const citationSchema = z.object({
+export const citationSchema = zObject({
   type: z.literal("url"),
   url: z.string(),
   title: z.exactOptional(z.string()),
@@ -23,7 +24,7 @@ export const citationSchema = z.object({
 });
 export type Citation = z.infer<typeof citationSchema>;
 
-export const textPartSchema = z.object({
+export const textPartSchema = zObject({
   type: z.literal("text"),
   text: z.string(),
   /** Sources for this text (web-search results, grounding); see `citationSchema`. */
@@ -35,12 +36,12 @@ export const textPartSchema = z.object({
 export type TextPart = z.infer<typeof textPartSchema>;
 
 export const imageSourceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("url"), url: z.string() }),
-  z.object({ type: z.literal("base64"), mediaType: z.string(), data: z.string() }),
+  zObject({ type: z.literal("url"), url: z.string() }),
+  zObject({ type: z.literal("base64"), mediaType: z.string(), data: z.string() }),
 ]);
 export type ImageSource = z.infer<typeof imageSourceSchema>;
 
-export const imagePartSchema = z.object({
+export const imagePartSchema = zObject({
   type: z.literal("image"),
   source: imageSourceSchema,
   detail: z.exactOptional(z.enum(["auto", "low", "high"])),
@@ -49,13 +50,13 @@ export const imagePartSchema = z.object({
 export type ImagePart = z.infer<typeof imagePartSchema>;
 
 export const fileSourceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("url"), url: z.string(), mediaType: z.exactOptional(z.string()) }),
-  z.object({ type: z.literal("base64"), mediaType: z.string(), data: z.string() }),
-  z.object({ type: z.literal("file-id"), fileId: z.string() }),
+  zObject({ type: z.literal("url"), url: z.string(), mediaType: z.exactOptional(z.string()) }),
+  zObject({ type: z.literal("base64"), mediaType: z.string(), data: z.string() }),
+  zObject({ type: z.literal("file-id"), fileId: z.string() }),
 ]);
 export type FileSource = z.infer<typeof fileSourceSchema>;
 
-export const filePartSchema = z.object({
+export const filePartSchema = zObject({
   type: z.literal("file"),
   source: fileSourceSchema,
   filename: z.exactOptional(z.string()),
@@ -67,7 +68,7 @@ export const filePartSchema = z.object({
 });
 export type FilePart = z.infer<typeof filePartSchema>;
 
-export const toolCallPartSchema = z.object({
+export const toolCallPartSchema = zObject({
   type: z.literal("tool-call"),
   id: z.string(),
   name: z.string(),
@@ -88,7 +89,7 @@ export const toolResultContentSchema = z.discriminatedUnion("type", [
 ]);
 export type ToolResultContent = z.infer<typeof toolResultContentSchema>;
 
-export const toolResultPartSchema = z.object({
+export const toolResultPartSchema = zObject({
   type: z.literal("tool-result"),
   toolCallId: z.string(),
   /** The called tool's name; Gemini matches results by name, so formats that know it keep it. */
@@ -99,14 +100,14 @@ export const toolResultPartSchema = z.object({
 });
 export type ToolResultPart = z.infer<typeof toolResultPartSchema>;
 
-export const thinkingPartSchema = z.object({
+export const thinkingPartSchema = zObject({
   type: z.literal("thinking"),
   text: z.string(),
   signature: z.exactOptional(z.string()),
 });
 export type ThinkingPart = z.infer<typeof thinkingPartSchema>;
 
-export const redactedThinkingPartSchema = z.object({
+export const redactedThinkingPartSchema = zObject({
   type: z.literal("redacted-thinking"),
   data: z.string(),
 });

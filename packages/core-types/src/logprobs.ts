@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import type { Warning } from "./warning.js";
+import { zObject } from "./zod-object.js";
 
 /**
  * Token log probabilities: what OpenAI chat (`choices[].logprobs.content`), the Responses API
@@ -7,7 +8,7 @@ import type { Warning } from "./warning.js";
  * `bytes` is the token's UTF-8 bytes (OpenAI), `tokenId` the vocabulary id (Gemini); each is
  * kept where its format has room and omitted elsewhere (derivable or meaningless there).
  */
-export const logprobCandidateSchema = z.object({
+export const logprobCandidateSchema = zObject({
   token: z.string(),
   logprob: z.number(),
   bytes: z.exactOptional(z.array(z.int().check(z.gte(0)).check(z.lte(255)))),
@@ -22,7 +23,7 @@ export const tokenLogprobSchema = z.extend(logprobCandidateSchema, {
 export type TokenLogprob = z.infer<typeof tokenLogprobSchema>;
 
 /** A choice's log probabilities: its tokens in order, and Gemini's mean over them. */
-export const choiceLogprobsSchema = z.object({
+export const choiceLogprobsSchema = zObject({
   content: z.array(tokenLogprobSchema),
   /** The mean log probability of the choice's tokens, when the upstream reports it. */
   average: z.exactOptional(z.number()),

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { promptFeedbackSchema, safetyRatingSchema, safetySettingSchema } from "./safety.js";
+import { zObject } from "./zod-object.js";
 
 const count = z.number().check(z.int()).check(z.nonnegative());
 
@@ -11,7 +12,7 @@ const count = z.number().check(z.int()).check(z.nonnegative());
  * the codecs.
  */
 
-export const geminiRequestExtrasSchema = z.object({
+export const geminiRequestExtrasSchema = zObject({
   /** An upstream cache resource named by the caller (Gemini `cachedContent`). */
   cachedContent: z.exactOptional(z.string()),
   /** Gemini `safetySettings`: per-category block thresholds. */
@@ -19,7 +20,7 @@ export const geminiRequestExtrasSchema = z.object({
 });
 export type GeminiRequestExtras = z.infer<typeof geminiRequestExtrasSchema>;
 
-export const openaiRequestExtrasSchema = z.object({
+export const openaiRequestExtrasSchema = zObject({
   /**
    * Chat `stream_options.include_usage`: the client wants a usage chunk ending its stream. It
    * shapes the client's own stream, not an upstream call, so no request renderer reads it.
@@ -29,54 +30,54 @@ export const openaiRequestExtrasSchema = z.object({
 export type OpenaiRequestExtras = z.infer<typeof openaiRequestExtrasSchema>;
 
 /** `request.providerExtras`. */
-export const requestProviderExtrasSchema = z.object({
+export const requestProviderExtrasSchema = zObject({
   gemini: z.exactOptional(geminiRequestExtrasSchema),
   openai: z.exactOptional(openaiRequestExtrasSchema),
 });
 export type RequestProviderExtras = z.infer<typeof requestProviderExtrasSchema>;
 
-export const modalityTokenCountSchema = z.object({ modality: z.string(), tokenCount: count });
+export const modalityTokenCountSchema = zObject({ modality: z.string(), tokenCount: count });
 export type ModalityTokenCount = z.infer<typeof modalityTokenCountSchema>;
 
-export const geminiUsageExtrasSchema = z.object({
+export const geminiUsageExtrasSchema = zObject({
   /** Prompt tokens by modality (Gemini `promptTokensDetails`). */
   inputTokensByModality: z.exactOptional(z.array(modalityTokenCountSchema)),
 });
 export type GeminiUsageExtras = z.infer<typeof geminiUsageExtrasSchema>;
 
-export const anthropicUsageExtrasSchema = z.object({
+export const anthropicUsageExtrasSchema = zObject({
   /** Where the reply was computed (Anthropic `usage.inference_geo`). */
   inferenceGeo: z.exactOptional(z.string()),
 });
 export type AnthropicUsageExtras = z.infer<typeof anthropicUsageExtrasSchema>;
 
 /** `usage.providerExtras`. */
-export const usageProviderExtrasSchema = z.object({
+export const usageProviderExtrasSchema = zObject({
   gemini: z.exactOptional(geminiUsageExtrasSchema),
   anthropic: z.exactOptional(anthropicUsageExtrasSchema),
 });
 export type UsageProviderExtras = z.infer<typeof usageProviderExtrasSchema>;
 
-export const geminiChoiceExtrasSchema = z.object({
+export const geminiChoiceExtrasSchema = zObject({
   /** A candidate's `safetyRatings`. */
   safetyRatings: z.exactOptional(z.array(safetyRatingSchema)),
 });
 export type GeminiChoiceExtras = z.infer<typeof geminiChoiceExtrasSchema>;
 
 /** `choice.providerExtras`, and the same on a `finish` stream event. */
-export const choiceProviderExtrasSchema = z.object({
+export const choiceProviderExtrasSchema = zObject({
   gemini: z.exactOptional(geminiChoiceExtrasSchema),
 });
 export type ChoiceProviderExtras = z.infer<typeof choiceProviderExtrasSchema>;
 
-export const geminiResponseExtrasSchema = z.object({
+export const geminiResponseExtrasSchema = zObject({
   /** `promptFeedback`: the prompt's block reason and safety ratings. */
   promptFeedback: z.exactOptional(promptFeedbackSchema),
 });
 export type GeminiResponseExtras = z.infer<typeof geminiResponseExtrasSchema>;
 
 /** `response.providerExtras`, and the same on a `provider-extras` stream event. */
-export const responseProviderExtrasSchema = z.object({
+export const responseProviderExtrasSchema = zObject({
   gemini: z.exactOptional(geminiResponseExtrasSchema),
 });
 export type ResponseProviderExtras = z.infer<typeof responseProviderExtrasSchema>;

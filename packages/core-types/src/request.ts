@@ -10,9 +10,10 @@ import { thinkingConfigSchema } from "./thinking-config.js";
 import { toolChoiceSchema, toolSchema } from "./tool.js";
 import type { Warning } from "./warning.js";
 import { extrasSchema } from "./wire-format.js";
+import { zObject } from "./zod-object.js";
 
 /** The interlingua request: what every format's request parses to and renders from. */
-export const requestSchema = z.object({
+export const requestSchema = zObject({
   model: z.string().check(z.minLength(1)),
   /** System instructions in order; formats with several system messages merge here. */
   system: z.array(textPartSchema),

@@ -5,8 +5,9 @@ import { assistantMessageSchema } from "./message.js";
 import { choiceProviderExtrasSchema, responseProviderExtrasSchema } from "./provider-extras.js";
 import { usageSchema } from "./usage.js";
 import { extrasSchema } from "./wire-format.js";
+import { zObject } from "./zod-object.js";
 
-export const choiceSchema = z.object({
+export const choiceSchema = zObject({
   index: z.number().check(z.int()).check(z.nonnegative()),
   message: assistantMessageSchema,
   finishReason: finishReasonSchema,
@@ -19,7 +20,7 @@ export const choiceSchema = z.object({
 });
 export type Choice = z.infer<typeof choiceSchema>;
 
-export const responseSchema = z.object({
+export const responseSchema = zObject({
   id: z.string(),
   model: z.string(),
   /** Unix seconds. */

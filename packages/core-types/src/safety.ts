@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { zObject } from "./zod-object.js";
 
 /** The spec's four harm categories; other strings pass through as the upstream sends them. */
 export const harmCategories = [
@@ -19,7 +20,7 @@ export const harmThresholdSchema = z.enum([
 ]);
 export type HarmThreshold = z.infer<typeof harmThresholdSchema>;
 
-export const safetySettingSchema = z.object({
+export const safetySettingSchema = zObject({
   category: harmCategorySchema,
   threshold: harmThresholdSchema,
 });
@@ -34,14 +35,14 @@ export const harmProbabilitySchema = z.enum([
 ]);
 export type HarmProbability = z.infer<typeof harmProbabilitySchema>;
 
-export const safetyRatingSchema = z.object({
+export const safetyRatingSchema = zObject({
   category: harmCategorySchema,
   probability: harmProbabilitySchema,
   blocked: z.exactOptional(z.boolean()),
 });
 export type SafetyRating = z.infer<typeof safetyRatingSchema>;
 
-export const promptFeedbackSchema = z.object({
+export const promptFeedbackSchema = zObject({
   blockReason: z.exactOptional(z.string()),
   safetyRatings: z.exactOptional(z.array(safetyRatingSchema)),
 });

@@ -1,8 +1,9 @@
 import * as z from "zod/mini";
 import { cacheControlSchema } from "./cache-control.js";
 import { jsonObjectSchema } from "./json-value.js";
+import { zObject } from "./zod-object.js";
 
-export const functionToolSchema = z.object({
+export const functionToolSchema = zObject({
   type: z.literal("function"),
   name: z.string().check(z.minLength(1)),
   description: z.exactOptional(z.string()),
@@ -13,19 +14,19 @@ export const functionToolSchema = z.object({
 });
 export type FunctionTool = z.infer<typeof functionToolSchema>;
 
-export const webSearchToolSchema = z.object({
+export const webSearchToolSchema = zObject({
   type: z.literal("web_search"),
   options: z.exactOptional(jsonObjectSchema),
 });
 export type WebSearchTool = z.infer<typeof webSearchToolSchema>;
 
-export const fileSearchToolSchema = z.object({
+export const fileSearchToolSchema = zObject({
   type: z.literal("file_search"),
   options: z.exactOptional(jsonObjectSchema),
 });
 export type FileSearchTool = z.infer<typeof fileSearchToolSchema>;
 
-export const remoteMcpToolSchema = z.object({
+export const remoteMcpToolSchema = zObject({
   type: z.literal("remote_mcp"),
   url: z.string().check(z.minLength(1)),
   authToken: z.exactOptional(z.string()),
@@ -41,7 +42,7 @@ export type ToolProvider = z.infer<typeof toolProviderSchema>;
  * A tool defined by one provider (Anthropic's computer_20241022, text_editor_20241022,
  * bash_20241022, Gemini's googleSearch, ...). Only that provider's protocol can express it.
  */
-export const providerToolSchema = z.object({
+export const providerToolSchema = zObject({
   type: z.literal("provider"),
   provider: toolProviderSchema,
   name: z.string().check(z.minLength(1)),
@@ -59,10 +60,10 @@ export const toolSchema = z.discriminatedUnion("type", [
 export type Tool = z.infer<typeof toolSchema>;
 
 export const toolChoiceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("auto") }),
-  z.object({ type: z.literal("none") }),
+  zObject({ type: z.literal("auto") }),
+  zObject({ type: z.literal("none") }),
   /** The model must call some tool (OpenAI "required", Anthropic "any", Gemini mode ANY). */
-  z.object({ type: z.literal("required") }),
-  z.object({ type: z.literal("tool"), name: z.string().check(z.minLength(1)) }),
+  zObject({ type: z.literal("required") }),
+  zObject({ type: z.literal("tool"), name: z.string().check(z.minLength(1)) }),
 ]);
 export type ToolChoice = z.infer<typeof toolChoiceSchema>;

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { usageProviderExtrasSchema } from "./provider-extras.js";
+import { zObject } from "./zod-object.js";
 
 const count = z.number().check(z.int()).check(z.nonnegative());
 
@@ -16,7 +17,7 @@ const count = z.number().check(z.int()).check(z.nonnegative());
  * - `known: false` says the upstream reported no usage at all: the counts are then zeros that
  *   mean "unknown", not "free" (a biller estimates instead). Absent, the counts are as reported.
  */
-export const usageSchema = z.object({
+export const usageSchema = zObject({
   inputTokens: count,
   outputTokens: count,
   cachedInputTokens: count,

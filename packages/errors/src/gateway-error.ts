@@ -1,10 +1,10 @@
-import { upstreamProtocolSchema } from "@interlingua/core-types";
+import { upstreamProtocolSchema, zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import { isErrorStatus } from "./gateway-status.js";
 import { standardErrorTypeFor } from "./standard-error-type.js";
 
 /** What the upstream really sent, for logs only: it is never rendered to a client. */
-export const upstreamDiagnosticsSchema = z.object({
+export const upstreamDiagnosticsSchema = zObject({
   protocol: upstreamProtocolSchema,
   status: z.number(),
   body: z.exactOptional(z.unknown()),
@@ -12,7 +12,7 @@ export const upstreamDiagnosticsSchema = z.object({
 export type UpstreamDiagnostics = z.infer<typeof upstreamDiagnosticsSchema>;
 
 /** The public fields of a GatewayError: what `toJSON` returns and renderers read. */
-export const gatewayErrorFieldsSchema = z.object({
+export const gatewayErrorFieldsSchema = zObject({
   status: z.int().check(z.gte(400)).check(z.lte(599)),
   type: z.string().check(z.minLength(1)),
   message: z.string(),

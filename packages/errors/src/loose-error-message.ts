@@ -1,3 +1,4 @@
+import { zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import type { ReadBody } from "./read-body.js";
 
@@ -7,15 +8,15 @@ import type { ReadBody } from "./read-body.js";
  */
 const looseBodySchema = z.union([
   z.pipe(
-    z.object({ error: z.string() }),
+    zObject({ error: z.string() }),
     z.transform((body) => body.error),
   ),
   z.pipe(
-    z.object({ message: z.string() }),
+    zObject({ message: z.string() }),
     z.transform((body) => body.message),
   ),
   z.pipe(
-    z.object({ detail: z.string() }),
+    zObject({ detail: z.string() }),
     z.transform((body) => body.detail),
   ),
 ]);

@@ -1,3 +1,4 @@
+import { zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import type { GatewayError } from "./gateway-error.js";
 import { isErrorStatus } from "./gateway-status.js";
@@ -38,7 +39,7 @@ export const openAIStatusOfKind: Readonly<Record<string, number>> = {
 const overridingKinds: ReadonlySet<string> = new Set(["insufficient_quota"]);
 
 const nullableString = z.catch(z.nullish(z.string()), undefined);
-const openAIErrorObjectSchema = z.object({
+const openAIErrorObjectSchema = zObject({
   message: nullableString,
   type: nullableString,
   code: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
@@ -53,13 +54,13 @@ type OpenAIErrorObject = z.infer<typeof openAIErrorObjectSchema>;
  */
 const openAIErrorLocations = z.union([
   z.pipe(
-    z.object({ error: openAIErrorObjectSchema }),
+    zObject({ error: openAIErrorObjectSchema }),
     z.transform((body) => body.error),
   ),
   z.pipe(
-    z.object({
+    zObject({
       type: z.literal("response.failed"),
-      response: z.object({ error: openAIErrorObjectSchema }),
+      response: zObject({ error: openAIErrorObjectSchema }),
     }),
     z.transform((body) => body.response.error),
   ),

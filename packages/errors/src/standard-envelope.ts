@@ -1,3 +1,4 @@
+import { zObject, zStrictObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import { defaultMessageFor } from "./default-message.js";
 import { GatewayError } from "./gateway-error.js";
@@ -9,8 +10,8 @@ import { bodyJson } from "./read-body.js";
  * integer. `param` is added only when the error names a field: OpenAI SDKs read it, and a reader
  * of the spec's three keys is not disturbed by a fourth.
  */
-export const standardErrorBodySchema = z.strictObject({
-  error: z.strictObject({
+export const standardErrorBodySchema = zStrictObject({
+  error: zStrictObject({
     code: errorStatusSchema,
     message: z.string(),
     type: z.string().check(z.minLength(1)),
@@ -28,8 +29,8 @@ export const renderStandardError = (error: GatewayError): StandardErrorBody => (
   },
 });
 
-const lenientStandardBodySchema = z.object({
-  error: z.object({
+const lenientStandardBodySchema = zObject({
+  error: zObject({
     code: z.optional(z.unknown()),
     message: z.catch(z.optional(z.string()), undefined),
     type: z.catch(z.optional(z.string()), undefined),

@@ -1,3 +1,4 @@
+import { zObject, zStrictObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import { defaultMessageFor } from "./default-message.js";
 import { GatewayError } from "./gateway-error.js";
@@ -9,8 +10,8 @@ import { bodyJson } from "./read-body.js";
  * show the code's value; it is the integer 429, the standard body's code, since the 429 comes
  * from the same rate limiter that guards every other endpoint.
  */
-export const uploadErrorBodySchema = z.strictObject({
-  error: z.strictObject({
+export const uploadErrorBodySchema = zStrictObject({
+  error: zStrictObject({
     message: z.string(),
     type: z.string().check(z.minLength(1)),
     code: z.exactOptional(z.literal(429)),
@@ -26,8 +27,8 @@ export const renderUploadError = (error: GatewayError): UploadErrorBody => ({
   },
 });
 
-const lenientUploadBodySchema = z.object({
-  error: z.object({
+const lenientUploadBodySchema = zObject({
+  error: zObject({
     message: z.catch(z.optional(z.string()), undefined),
     type: z.catch(z.optional(z.string()), undefined),
   }),

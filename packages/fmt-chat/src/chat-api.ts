@@ -1,4 +1,4 @@
-import { jsonObjectSchema, MAX_TOP_LOGPROBS } from "@interlingua/core-types";
+import { jsonObjectSchema, MAX_TOP_LOGPROBS, zLooseObject, zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import { chatReasoningDetailSchema, chatThinkingBlockSchema } from "./chat-reasoning-details.js";
 import { chatPassThroughShape } from "./chat-request-fields.js";
@@ -13,22 +13,22 @@ const count = z.number().check(z.int()).check(z.nonnegative());
 
 // ---------- content blocks ----------
 
-export const chatCacheControlSchema = z.object({
+export const chatCacheControlSchema = zObject({
   type: z.literal("ephemeral"),
   ttl: z.optional(z.enum(["5m", "1h"])),
 });
 export type ChatCacheControl = z.infer<typeof chatCacheControlSchema>;
 
-export const chatTextBlockSchema = z.object({
+export const chatTextBlockSchema = zObject({
   type: z.literal("text"),
   text: z.string(),
   cache_control: z.optional(chatCacheControlSchema),
 });
 export type ChatTextBlock = z.infer<typeof chatTextBlockSchema>;
 
-export const chatImageBlockSchema = z.object({
+export const chatImageBlockSchema = zObject({
   type: z.literal("image_url"),
-  image_url: z.object({
+  image_url: zObject({
     /** An http(s) URL or a `data:<mime>;base64,<data>` URI. */
     url: z.string(),
     detail: z.optional(z.enum(["auto", "low", "high"])),
@@ -37,9 +37,9 @@ export const chatImageBlockSchema = z.object({
 });
 export type ChatImageBlock = z.infer<typeof chatImageBlockSchema>;
 
-export const chatFileBlockSchema = z.object({
+export const chatFileBlockSchema = zObject({
   type: z.literal("file"),
-  file: z.object({
+  file: zObject({
     /** A `data:<mime>;base64,<data>` URI. */
     file_data: z.optional(z.string()),
     file_id: z.optional(z.string()),
@@ -50,13 +50,13 @@ export const chatFileBlockSchema = z.object({
 export type ChatFileBlock = z.infer<typeof chatFileBlockSchema>;
 
 /** Audio input (base64 and its format, `wav` or `mp3`): a canonical audio file part. */
-export const chatAudioBlockSchema = z.object({
+export const chatAudioBlockSchema = zObject({
   type: z.literal("input_audio"),
-  input_audio: z.object({ data: z.string(), format: z.string() }),
+  input_audio: zObject({ data: z.string(), format: z.string() }),
 });
 export type ChatAudioBlock = z.infer<typeof chatAudioBlockSchema>;
 
-export const chatRefusalBlockSchema = z.object({
+export const chatRefusalBlockSchema = zObject({
   type: z.literal("refusal"),
   refusal: z.string(),
 });
@@ -78,10 +78,10 @@ export type ChatAssistantBlock = z.infer<typeof chatAssistantBlockSchema>;
 
 // ---------- messages ----------
 
-export const chatToolCallSchema = z.object({
+export const chatToolCallSchema = zObject({
   id: z.string(),
   type: z.optional(z.literal("function")),
-  function: z.object({ name: z.string(), arguments: z.string() }),
+  function: zObject({ name: z.string(), arguments: z.string() }),
 });
 export type ChatToolCall = z.infer<typeof chatToolCallSchema>;
 
@@ -89,23 +89,23 @@ const systemShape = {
   content: z.union([z.string(), z.array(chatTextBlockSchema)]),
   name: z.optional(z.string()),
 };
-export const chatSystemMessageSchema = z.object({ role: z.literal("system"), ...systemShape });
+export const chatSystemMessageSchema = zObject({ role: z.literal("system"), ...systemShape });
 /** OpenAI's newer name for system instructions; parsed as system. */
-export const chatDeveloperMessageSchema = z.object({
+export const chatDeveloperMessageSchema = zObject({
   role: z.literal("developer"),
   ...systemShape,
 });
 export type ChatSystemMessage = z.infer<typeof chatSystemMessageSchema>;
 export type ChatDeveloperMessage = z.infer<typeof chatDeveloperMessageSchema>;
 
-export const chatUserMessageSchema = z.object({
+export const chatUserMessageSchema = zObject({
   role: z.literal("user"),
   content: z.union([z.string(), z.array(chatUserBlockSchema)]),
   name: z.optional(z.string()),
 });
 export type ChatUserMessage = z.infer<typeof chatUserMessageSchema>;
 
-export const chatAssistantMessageSchema = z.object({
+export const chatAssistantMessageSchema = zObject({
   role: z.literal("assistant"),
   content: z.optional(z.nullable(z.union([z.string(), z.array(chatAssistantBlockSchema)]))),
   refusal: z.optional(z.nullable(z.string())),
@@ -120,7 +120,7 @@ export const chatAssistantMessageSchema = z.object({
 });
 export type ChatAssistantMessage = z.infer<typeof chatAssistantMessageSchema>;
 
-export const chatToolMessageSchema = z.object({
+export const chatToolMessageSchema = zObject({
   role: z.literal("tool"),
   tool_call_id: z.string(),
   content: z.union([z.string(), z.array(chatTextBlockSchema)]),
@@ -138,9 +138,9 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 // ---------- tools ----------
 
-export const chatFunctionToolSchema = z.object({
+export const chatFunctionToolSchema = zObject({
   type: z.literal("function"),
-  function: z.object({
+  function: zObject({
     name: z.string().check(z.minLength(1)),
     description: z.optional(z.string()),
     parameters: z.optional(jsonObjectSchema),
@@ -150,7 +150,7 @@ export const chatFunctionToolSchema = z.object({
 export type ChatFunctionTool = z.infer<typeof chatFunctionToolSchema>;
 
 /** Any other tool type (OpenAI `custom`, and types added later): carried as given. */
-export const chatOtherToolSchema = z.looseObject({ type: z.string().check(z.minLength(1)) });
+export const chatOtherToolSchema = zLooseObject({ type: z.string().check(z.minLength(1)) });
 export type ChatOtherTool = z.infer<typeof chatOtherToolSchema>;
 
 /**
@@ -175,12 +175,12 @@ export const isChatFunctionTool = (tool: ChatTool): tool is ChatFunctionTool =>
 
 export const chatToolChoiceSchema = z.union([
   z.enum(["auto", "none", "required"]),
-  z.object({
+  zObject({
     type: z.literal("function"),
-    function: z.object({ name: z.string().check(z.minLength(1)) }),
+    function: zObject({ name: z.string().check(z.minLength(1)) }),
   }),
   /** `allowed_tools`, `custom`, and kinds OpenAI adds later: carried as given toward OpenAI. */
-  z.looseObject({
+  zLooseObject({
     type: z
       .string()
       .check(z.minLength(1))
@@ -190,11 +190,11 @@ export const chatToolChoiceSchema = z.union([
 export type ChatToolChoice = z.infer<typeof chatToolChoiceSchema>;
 
 export const chatResponseFormatSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text") }),
-  z.object({ type: z.literal("json_object") }),
-  z.object({
+  zObject({ type: z.literal("text") }),
+  zObject({ type: z.literal("json_object") }),
+  zObject({
     type: z.literal("json_schema"),
-    json_schema: z.object({
+    json_schema: zObject({
       name: z.string(),
       description: z.optional(z.string()),
       schema: z.optional(jsonObjectSchema),
@@ -237,7 +237,7 @@ export const chatRequestShape = {
   parallel_tool_calls: nullish(z.boolean()),
   response_format: nullish(chatResponseFormatSchema),
   stream: nullish(z.boolean()),
-  stream_options: nullish(z.object({ include_usage: z.optional(z.boolean()) })),
+  stream_options: nullish(zObject({ include_usage: z.optional(z.boolean()) })),
   /** minimal | low | medium | high | none; other values pass through in extras. */
   reasoning_effort: nullish(z.string()),
   metadata: nullish(jsonObjectSchema),
@@ -251,31 +251,31 @@ export const chatRequestShape = {
  * Unknown top-level fields are kept (they go to `extras.chat`); the known ones the canonical model
  * does not interpret are validated (chat-request-fields.ts) and kept the same way.
  */
-export const chatRequestSchema = z.looseObject({ ...chatRequestShape, ...chatPassThroughShape });
+export const chatRequestSchema = zLooseObject({ ...chatRequestShape, ...chatPassThroughShape });
 export type ChatRequestWire = z.infer<typeof chatRequestSchema>;
 export const chatRequestKeys: ReadonlySet<string> = new Set(Object.keys(chatRequestShape));
 
 // ---------- response ----------
 
-export const chatUsageSchema = z.object({
+export const chatUsageSchema = zObject({
   prompt_tokens: count,
   completion_tokens: count,
   total_tokens: z.optional(count),
   prompt_tokens_details: z.optional(
     z.nullable(
-      z.object({
+      zObject({
         cached_tokens: z.optional(z.nullable(count)),
         cache_write_tokens: z.optional(z.nullable(count)),
       }),
     ),
   ),
   completion_tokens_details: z.optional(
-    z.nullable(z.object({ reasoning_tokens: z.optional(z.nullable(count)) })),
+    z.nullable(zObject({ reasoning_tokens: z.optional(z.nullable(count)) })),
   ),
 });
 export type ChatUsage = z.infer<typeof chatUsageSchema>;
 
-export const chatResponseMessageSchema = z.object({
+export const chatResponseMessageSchema = zObject({
   role: z.optional(z.literal("assistant")),
   content: z.optional(z.nullable(z.string())),
   refusal: z.optional(z.nullable(z.string())),
@@ -299,7 +299,7 @@ export const chatFinishReasons = [
 ] as const;
 export type ChatFinishReason = (typeof chatFinishReasons)[number];
 
-export const chatChoiceSchema = z.object({
+export const chatChoiceSchema = zObject({
   index: count,
   message: chatResponseMessageSchema,
   finish_reason: z.nullable(z.string()),
@@ -317,19 +317,19 @@ export const chatResponseShape = {
   service_tier: z.optional(z.nullable(z.string())),
 };
 /** Unknown top-level fields (system_fingerprint, x_groq, ...) are kept in `extras.chat`. */
-export const chatResponseSchema = z.looseObject(chatResponseShape);
+export const chatResponseSchema = zLooseObject(chatResponseShape);
 export type ChatResponseWire = z.infer<typeof chatResponseSchema>;
 export const chatResponseKeys: ReadonlySet<string> = new Set(Object.keys(chatResponseShape));
 
 // ---------- stream chunks ----------
 
-export const chatToolCallDeltaSchema = z.object({
+export const chatToolCallDeltaSchema = zObject({
   index: z.optional(count),
   id: z.optional(z.nullable(z.string())),
   type: z.optional(z.nullable(z.literal("function"))),
   function: z.optional(
     z.nullable(
-      z.object({
+      zObject({
         name: z.optional(z.nullable(z.string())),
         arguments: z.optional(z.nullable(z.string())),
       }),
@@ -338,7 +338,7 @@ export const chatToolCallDeltaSchema = z.object({
 });
 export type ChatToolCallDelta = z.infer<typeof chatToolCallDeltaSchema>;
 
-export const chatDeltaSchema = z.object({
+export const chatDeltaSchema = zObject({
   role: z.optional(z.nullable(z.string())),
   content: z.optional(z.nullable(z.string())),
   refusal: z.optional(z.nullable(z.string())),
@@ -350,7 +350,7 @@ export const chatDeltaSchema = z.object({
 });
 export type ChatDelta = z.infer<typeof chatDeltaSchema>;
 
-export const chatChunkChoiceSchema = z.object({
+export const chatChunkChoiceSchema = zObject({
   index: count,
   delta: chatDeltaSchema,
   finish_reason: z.optional(z.nullable(z.string())),
@@ -359,7 +359,7 @@ export const chatChunkChoiceSchema = z.object({
 export type ChatChunkChoice = z.infer<typeof chatChunkChoiceSchema>;
 
 /** One `chat.completion.chunk`. The usage chunk has `choices: []`. */
-export const chatChunkSchema = z.looseObject({
+export const chatChunkSchema = zLooseObject({
   id: z.string(),
   object: z.optional(z.string()),
   created: count,
@@ -371,8 +371,8 @@ export const chatChunkSchema = z.looseObject({
 export type ChatChunk = z.infer<typeof chatChunkSchema>;
 
 /** An error inside a 200 stream, as OpenAI sends it. */
-export const chatStreamErrorSchema = z.object({
-  error: z.looseObject({
+export const chatStreamErrorSchema = zObject({
+  error: zLooseObject({
     message: z.string(),
     type: z.optional(z.nullable(z.string())),
     code: z.optional(z.nullable(z.union([z.string(), z.number()]))),
@@ -382,9 +382,9 @@ export const chatStreamErrorSchema = z.object({
 export type ChatStreamError = z.infer<typeof chatStreamErrorSchema>;
 
 /** OpenAI's `url_citation` annotation: character indices into the message content. */
-export const chatUrlCitationSchema = z.object({
+export const chatUrlCitationSchema = zObject({
   type: z.literal("url_citation"),
-  url_citation: z.object({
+  url_citation: zObject({
     url: z.string(),
     title: z.optional(z.string()),
     start_index: z.optional(count),

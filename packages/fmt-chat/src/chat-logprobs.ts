@@ -4,10 +4,11 @@ import type {
   TokenLogprob,
   Warning,
 } from "@interlingua/core-types";
+import { zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 
 const byteSchema = z.int().check(z.gte(0)).check(z.lte(255));
-const chatTopLogprobSchema = z.object({
+const chatTopLogprobSchema = zObject({
   token: z.string(),
   logprob: z.number(),
   bytes: z.nullish(z.array(byteSchema)),
@@ -16,7 +17,7 @@ export const chatTokenLogprobSchema = z.extend(chatTopLogprobSchema, {
   top_logprobs: z.nullish(z.array(chatTopLogprobSchema)),
 });
 /** `choices[].logprobs` of a chat completion or chunk (OpenAI's shape). */
-export const chatLogprobsSchema = z.object({
+export const chatLogprobsSchema = zObject({
   content: z.nullish(z.array(chatTokenLogprobSchema)),
   refusal: z.nullish(z.array(chatTokenLogprobSchema)),
 });

@@ -1,4 +1,5 @@
 import type { AssistantPart, TextPart, ThinkingPart } from "@interlingua/core-types";
+import { zLooseObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 
 /**
@@ -14,7 +15,7 @@ import * as z from "zod/mini";
  *   format: "google-gemini-v1", index}`
  * - signature on visible text -> the same without `id`
  */
-export const chatReasoningDetailSchema = z.looseObject({
+export const chatReasoningDetailSchema = zLooseObject({
   type: z.string(),
   text: z.nullish(z.string()),
   summary: z.nullish(z.string()),
@@ -27,7 +28,7 @@ export const chatReasoningDetailSchema = z.looseObject({
 export type ChatReasoningDetail = z.infer<typeof chatReasoningDetailSchema>;
 
 /** LiteLLM's spelling: Anthropic's own blocks, in the message. */
-export const chatThinkingBlockSchema = z.looseObject({
+export const chatThinkingBlockSchema = zLooseObject({
   type: z.string(),
   thinking: z.nullish(z.string()),
   signature: z.nullish(z.string()),

@@ -1,4 +1,9 @@
-import { extrasFieldPaths, type Request, type RequestFieldTable } from "@interlingua/core-types";
+import {
+  extrasFieldPaths,
+  type Request,
+  type RequestFieldTable,
+  zLooseObject,
+} from "@interlingua/core-types";
 import * as z from "zod/mini";
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
 
@@ -11,13 +16,13 @@ import { MESSAGES_EXTRAS } from "./messages-extras.js";
 export const messagesPassThroughShape = {
   service_tier: z.optional(z.string()),
   inference_geo: z.optional(z.string()),
-  container: z.optional(z.nullable(z.union([z.string(), z.looseObject({})]))),
-  mcp_servers: z.optional(z.array(z.looseObject({}))),
-  context_management: z.optional(z.nullable(z.looseObject({}))),
+  container: z.optional(z.nullable(z.union([z.string(), zLooseObject({})]))),
+  mcp_servers: z.optional(z.array(zLooseObject({}))),
+  context_management: z.optional(z.nullable(zLooseObject({}))),
   /** effort (mapped) and format (structured output: kept for Anthropic, dropped elsewhere). */
-  output_config: z.optional(z.looseObject({})),
+  output_config: z.optional(zLooseObject({})),
   /** The beta form of output_config.format (structured-outputs-2025-11-13). */
-  output_format: z.optional(z.nullable(z.looseObject({}))),
+  output_format: z.optional(z.nullable(zLooseObject({}))),
 };
 
 /**

@@ -1,3 +1,4 @@
+import { zObject } from "@interlingua/core-types";
 import type { GatewayError, UpstreamErrorOptions } from "@interlingua/errors";
 import {
   buildUpstreamError,
@@ -12,8 +13,8 @@ import { httpStatusOfMessagesErrorType, messagesErrorTypeSchema } from "./messag
 const overridingTypes: ReadonlySet<string> = new Set(["billing_error"]);
 
 /** Anthropic's error body; the stream `error` event has the same shape. */
-const anthropicErrorSchema = z.object({
-  error: z.object({
+const anthropicErrorSchema = zObject({
+  error: zObject({
     type: z.catch(z.optional(z.string()), undefined),
     message: z.catch(z.optional(z.string()), undefined),
   }),

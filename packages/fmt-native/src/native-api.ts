@@ -1,4 +1,4 @@
-import { MAX_TOP_LOGPROBS } from "@interlingua/core-types";
+import { MAX_TOP_LOGPROBS, zLooseObject, zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import { nativeGroundingMetadataSchema } from "./native-grounding.js";
 import { nativeGenerationPassThroughShape } from "./native-request-fields.js";
@@ -12,19 +12,19 @@ import { nativeGenerationPassThroughShape } from "./native-request-fields.js";
 
 const json = z.record(z.string(), z.unknown());
 
-export const nativeCacheControlSchema = z.object({
+export const nativeCacheControlSchema = zObject({
   type: z.literal("ephemeral"),
   ttl: z.optional(z.enum(["5m", "1h"])),
 });
 
-export const nativeInlineDataSchema = z.object({ mimeType: z.string(), data: z.string() });
-export const nativeFileDataSchema = z.object({
+export const nativeInlineDataSchema = zObject({ mimeType: z.string(), data: z.string() });
+export const nativeFileDataSchema = zObject({
   mimeType: z.optional(z.string()),
   fileUri: z.string(),
 });
 
 /** One value of a streamed function-call argument (Gemini 3 `streamFunctionCallArguments`). */
-export const nativePartialArgSchema = z.object({
+export const nativePartialArgSchema = zObject({
   jsonPath: z.string(),
   stringValue: z.optional(z.string()),
   numberValue: z.optional(z.number()),
@@ -33,18 +33,18 @@ export const nativePartialArgSchema = z.object({
   willContinue: z.optional(z.boolean()),
 });
 
-export const nativeFunctionCallSchema = z.object({
+export const nativeFunctionCallSchema = zObject({
   name: z.string().check(z.minLength(1)),
   args: z.optional(json),
   id: z.optional(z.string()),
 });
 
-export const nativeFunctionResponsePartSchema = z.object({
+export const nativeFunctionResponsePartSchema = zObject({
   inlineData: z.optional(nativeInlineDataSchema),
   fileData: z.optional(nativeFileDataSchema),
 });
 
-export const nativeFunctionResponseSchema = z.object({
+export const nativeFunctionResponseSchema = zObject({
   name: z.string().check(z.minLength(1)),
   response: z.optional(json),
   id: z.optional(z.string()),
@@ -53,17 +53,17 @@ export const nativeFunctionResponseSchema = z.object({
 });
 
 /** Code the model ran with the code-execution tool, and what running it gave. */
-export const nativeExecutableCodeSchema = z.looseObject({
+export const nativeExecutableCodeSchema = zLooseObject({
   language: z.optional(z.string()),
   code: z.string(),
 });
-export const nativeCodeExecutionResultSchema = z.looseObject({
+export const nativeCodeExecutionResultSchema = zLooseObject({
   outcome: z.optional(z.string()),
   output: z.optional(z.string()),
 });
 
 /** A part carries exactly one data field; the converters check that, this schema types them. */
-export const nativePartSchema = z.object({
+export const nativePartSchema = zObject({
   text: z.optional(z.string()),
   thought: z.optional(z.boolean()),
   thoughtSignature: z.optional(z.string()),
@@ -78,16 +78,16 @@ export const nativePartSchema = z.object({
 
 export const nativeRoleSchema = z.enum(["user", "model", "function"]);
 
-export const nativeContentSchema = z.object({
+export const nativeContentSchema = zObject({
   role: z.optional(nativeRoleSchema),
   parts: z.array(nativePartSchema),
 });
 
-export const nativeSystemInstructionSchema = z.object({
+export const nativeSystemInstructionSchema = zObject({
   role: z.optional(z.string()),
   /** Text only; a cache_control here is ignored (the API reference: never inside systemInstruction). */
   parts: z.array(
-    z.object({
+    zObject({
       text: z.string(),
       thoughtSignature: z.optional(z.string()),
     }),
@@ -96,7 +96,7 @@ export const nativeSystemInstructionSchema = z.object({
 
 export const nativeThinkingLevels = ["minimal", "low", "medium", "high"] as const;
 
-export const nativeThinkingConfigSchema = z.object({
+export const nativeThinkingConfigSchema = zObject({
   thinkingBudget: z.optional(z.number().check(z.int()).check(z.gte(-1))),
   includeThoughts: z.optional(z.boolean()),
   /** Gemini documents lowercase values; the uppercase enum names are accepted too. */
@@ -111,7 +111,7 @@ export const nativeThinkingConfigSchema = z.object({
   ),
 });
 
-export const nativeGenerationConfigSchema = z.looseObject({
+export const nativeGenerationConfigSchema = zLooseObject({
   temperature: z.optional(z.number().check(z.gte(0)).check(z.lte(2))),
   topP: z.optional(z.number().check(z.gte(0)).check(z.lte(1))),
   topK: z.optional(z.number().check(z.int()).check(z.nonnegative())),
@@ -142,12 +142,12 @@ export const nativeHarmThresholds = [
   "OFF",
 ] as const;
 
-export const nativeSafetySettingSchema = z.object({
+export const nativeSafetySettingSchema = zObject({
   category: z.string().check(z.regex(/^HARM_CATEGORY_[A-Z_]+$/, "must be a HARM_CATEGORY_* value")),
   threshold: z.enum(nativeHarmThresholds),
 });
 
-export const nativeFunctionDeclarationSchema = z.looseObject({
+export const nativeFunctionDeclarationSchema = zLooseObject({
   name: z.string().check(z.minLength(1)),
   description: z.optional(z.string()),
   parameters: z.optional(json),
@@ -156,7 +156,7 @@ export const nativeFunctionDeclarationSchema = z.looseObject({
 
 /** A tool entry; every key other than functionDeclarations is one built-in tool (an object). */
 export const nativeToolSchema = z.catchall(
-  z.object({ functionDeclarations: z.optional(z.array(nativeFunctionDeclarationSchema)) }),
+  zObject({ functionDeclarations: z.optional(z.array(nativeFunctionDeclarationSchema)) }),
   z.unknown(),
 );
 
@@ -168,12 +168,12 @@ export const nativeFunctionCallingModes = [
   "MODE_UNSPECIFIED",
 ] as const;
 
-export const nativeFunctionCallingConfigSchema = z.looseObject({
+export const nativeFunctionCallingConfigSchema = zLooseObject({
   mode: z.optional(z.enum(nativeFunctionCallingModes)),
   allowedFunctionNames: z.optional(z.array(z.string())),
 });
 
-export const nativeToolConfigSchema = z.looseObject({
+export const nativeToolConfigSchema = zLooseObject({
   functionCallingConfig: z.optional(nativeFunctionCallingConfigSchema),
 });
 
@@ -187,13 +187,13 @@ const nativeRequestBodyShape = {
   cachedContent: z.optional(z.string()),
 };
 
-export const nativeRequestSchema = z.looseObject({
+export const nativeRequestSchema = zLooseObject({
   /** Not part of Gemini's body (the model is in the URL path); accepted for convenience. */
   model: z.optional(z.string().check(z.minLength(1))),
   ...nativeRequestBodyShape,
 });
 
-const nativeRequestBodySchema = z.looseObject(nativeRequestBodyShape);
+const nativeRequestBodySchema = zLooseObject(nativeRequestBodyShape);
 
 export type NativeCacheControl = z.infer<typeof nativeCacheControlSchema>;
 export type NativeInlineData = z.infer<typeof nativeInlineDataSchema>;
@@ -226,20 +226,20 @@ export const nativeHarmProbabilities = [
   "HARM_PROBABILITY_UNSPECIFIED",
 ] as const;
 
-export const nativeSafetyRatingSchema = z.object({
+export const nativeSafetyRatingSchema = zObject({
   category: z.string().check(z.minLength(1)),
   probability: z.enum(nativeHarmProbabilities),
   blocked: z.optional(z.boolean()),
 });
 
-export const nativePromptFeedbackSchema = z.object({
+export const nativePromptFeedbackSchema = zObject({
   blockReason: z.optional(z.string()),
   safetyRatings: z.optional(z.array(nativeSafetyRatingSchema)),
 });
 
 const tokens = z.number().check(z.int()).check(z.nonnegative());
 
-export const nativeUsageMetadataSchema = z.object({
+export const nativeUsageMetadataSchema = zObject({
   promptTokenCount: z.optional(tokens),
   candidatesTokenCount: z.optional(tokens),
   totalTokenCount: z.optional(tokens),
@@ -247,14 +247,14 @@ export const nativeUsageMetadataSchema = z.object({
   cachedContentTokenCount: z.optional(tokens),
   /** proto3 omits a zero tokenCount, so it is optional here. */
   promptTokensDetails: z.optional(
-    z.array(z.object({ modality: z.string(), tokenCount: z.optional(tokens) })),
+    z.array(zObject({ modality: z.string(), tokenCount: z.optional(tokens) })),
   ),
   serviceTier: z.optional(z.string()),
 });
 
-export const nativeCandidateSchema = z.object({
+export const nativeCandidateSchema = zObject({
   content: z.optional(
-    z.object({
+    zObject({
       role: z.optional(z.string()),
       parts: z.optional(z.array(nativePartSchema)),
     }),
@@ -272,7 +272,7 @@ export const nativeCandidateSchema = z.object({
   avgLogprobs: z.optional(z.number()),
 });
 
-export const nativeResponseSchema = z.looseObject({
+export const nativeResponseSchema = zLooseObject({
   candidates: z.optional(z.array(nativeCandidateSchema)),
   promptFeedback: z.optional(nativePromptFeedbackSchema),
   usageMetadata: z.optional(nativeUsageMetadataSchema),
@@ -298,8 +298,8 @@ export interface NativeStreamFunctionCall {
 }
 
 /** The upstream's error body, also sent as an in-stream frame. */
-export const nativeErrorBodySchema = z.object({
-  error: z.object({
+export const nativeErrorBodySchema = zObject({
+  error: zObject({
     code: z.number().check(z.int()),
     message: z.string(),
     status: z.optional(z.string()),

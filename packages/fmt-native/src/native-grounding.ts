@@ -1,22 +1,23 @@
 import type { Citation, TextPart, Warning } from "@interlingua/core-types";
+import { zLooseObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 
 /** The parts of a candidate's `groundingMetadata` that name sources for the answer's text. */
-export const nativeGroundingMetadataSchema = z.looseObject({
+export const nativeGroundingMetadataSchema = zLooseObject({
   groundingChunks: z.optional(
     z.array(
-      z.looseObject({
+      zLooseObject({
         web: z.optional(
-          z.looseObject({ uri: z.optional(z.string()), title: z.optional(z.string()) }),
+          zLooseObject({ uri: z.optional(z.string()), title: z.optional(z.string()) }),
         ),
       }),
     ),
   ),
   groundingSupports: z.optional(
     z.array(
-      z.looseObject({
+      zLooseObject({
         segment: z.optional(
-          z.looseObject({
+          zLooseObject({
             partIndex: z.optional(z.number().check(z.int()).check(z.nonnegative())),
             startIndex: z.optional(z.number().check(z.int()).check(z.nonnegative())),
             endIndex: z.optional(z.number().check(z.int()).check(z.nonnegative())),

@@ -4,10 +4,11 @@ import type {
   TokenLogprob,
   Warning,
 } from "@interlingua/core-types";
+import { zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 
 /** One token of `logprobsResult`; proto3 JSON leaves out zero values, so each may be absent. */
-const nativeLogprobsCandidateSchema = z.object({
+const nativeLogprobsCandidateSchema = zObject({
   token: z.optional(z.string()),
   tokenId: z.optional(z.int()),
   logProbability: z.optional(z.number()),
@@ -17,9 +18,9 @@ const nativeLogprobsCandidateSchema = z.object({
  * step (`generationConfig.responseLogprobs` / `logprobs`). `logProbabilitySum` is the sum of the
  * chosen ones (derivable, not carried).
  */
-export const nativeLogprobsResultSchema = z.object({
+export const nativeLogprobsResultSchema = zObject({
   topCandidates: z.optional(
-    z.array(z.object({ candidates: z.optional(z.array(nativeLogprobsCandidateSchema)) })),
+    z.array(zObject({ candidates: z.optional(z.array(nativeLogprobsCandidateSchema)) })),
   ),
   chosenCandidates: z.optional(z.array(nativeLogprobsCandidateSchema)),
   logProbabilitySum: z.optional(z.number()),

@@ -1,4 +1,5 @@
 import type { Request, RequestFieldTable } from "@interlingua/core-types";
+import { zLooseObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import { readBookkeeping, readUnknownFields } from "./native-extras.js";
 
@@ -9,12 +10,12 @@ import { readBookkeeping, readUnknownFields } from "./native-extras.js";
  */
 export const nativeGenerationPassThroughShape = {
   responseModalities: z.optional(z.array(z.string())),
-  speechConfig: z.optional(z.looseObject({})),
-  imageConfig: z.optional(z.looseObject({})),
+  speechConfig: z.optional(zLooseObject({})),
+  imageConfig: z.optional(zLooseObject({})),
   mediaResolution: z.optional(z.string()),
   enableEnhancedCivicAnswers: z.optional(z.boolean()),
   audioTimestamp: z.optional(z.boolean()),
-  routingConfig: z.optional(z.looseObject({})),
+  routingConfig: z.optional(zLooseObject({})),
 };
 
 /**

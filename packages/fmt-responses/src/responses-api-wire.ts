@@ -1,3 +1,4 @@
+import { zLooseObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import { interlinguaResponsesRequestSchema, openAiToolSchema } from "./responses-api.js";
 import { responsesObjectSchema } from "./responses-stream-api.js";
@@ -10,7 +11,7 @@ import { responsesObjectSchema } from "./responses-stream-api.js";
  */
 const jsonObject = z.record(z.string(), z.unknown());
 
-export const responsesFlatFunctionToolSchema = z.looseObject({
+export const responsesFlatFunctionToolSchema = zLooseObject({
   type: z.literal("function"),
   name: z.string().check(z.minLength(1)),
   description: z.nullish(z.string()),
@@ -19,7 +20,7 @@ export const responsesFlatFunctionToolSchema = z.looseObject({
 });
 export const responsesFlatToolSchema = z.union([
   responsesFlatFunctionToolSchema,
-  z.looseObject({ type: z.enum(["web_search", "file_search", "remote_mcp"]) }),
+  zLooseObject({ type: z.enum(["web_search", "file_search", "remote_mcp"]) }),
   openAiToolSchema,
 ]);
 

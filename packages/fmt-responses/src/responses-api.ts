@@ -1,4 +1,4 @@
-import { MAX_TOP_LOGPROBS } from "@interlingua/core-types";
+import { MAX_TOP_LOGPROBS, zLooseObject } from "@interlingua/core-types";
 import { FIELD_REQUIRED } from "@interlingua/errors";
 import * as z from "zod/mini";
 import { imageUrlRule, isValidImageUrl } from "./image-url.js";
@@ -12,11 +12,11 @@ import { responsesPassThroughShape } from "./responses-request-fields.js";
  */
 const jsonObject = z.record(z.string(), z.unknown());
 
-export const inputTextBlockSchema = z.looseObject({
+export const inputTextBlockSchema = zLooseObject({
   type: z.literal("input_text"),
   text: z.string(),
 });
-export const inputImageBlockSchema = z.looseObject({
+export const inputImageBlockSchema = zLooseObject({
   type: z.literal("input_image"),
   image_url: z.string().check(z.refine(isValidImageUrl, imageUrlRule)),
   /** Not in the spec; OpenAI's Responses convention, carried as the canonical `detail`. */
@@ -47,14 +47,14 @@ export const inputFileBlockSchema = z
     }),
   );
 /** Assistant history as the Responses API returns it; `input_text` is accepted there too. */
-export const outputTextBlockSchema = z.looseObject({
+export const outputTextBlockSchema = zLooseObject({
   type: z.literal("output_text"),
   text: z.string(),
 });
 
 const messageType = z.optional(z.literal("message"));
 
-export const userItemSchema = z.looseObject({
+export const userItemSchema = zLooseObject({
   type: messageType,
   role: z.literal("user"),
   content: z.union([
@@ -69,12 +69,12 @@ export const userItemSchema = z.looseObject({
   ]),
 });
 /** docs/api-reference.md's "the service" role is `system`; OpenAI's `developer` means the same here. */
-export const systemItemSchema = z.looseObject({
+export const systemItemSchema = zLooseObject({
   type: messageType,
   role: z.enum(["system", "developer"]),
   content: z.union([z.string(), z.array(inputTextBlockSchema)]),
 });
-export const assistantItemSchema = z.looseObject({
+export const assistantItemSchema = zLooseObject({
   type: messageType,
   role: z.literal("assistant"),
   content: z.union([
@@ -89,7 +89,7 @@ export const messageItemSchema = z.discriminatedUnion("role", [
 ]);
 
 /** A call the model made, replayed by the client (OpenAI Responses convention). */
-export const functionCallItemSchema = z.looseObject({
+export const functionCallItemSchema = zLooseObject({
   type: z.literal("function_call"),
   call_id: z.string().check(z.minLength(1)),
   name: z.string().check(z.minLength(1)),
@@ -98,14 +98,14 @@ export const functionCallItemSchema = z.looseObject({
   namespace: z.nullish(z.string()),
 });
 /** A call of a `custom` (free-form input) tool, replayed: `input` is raw text. */
-export const customToolCallItemSchema = z.looseObject({
+export const customToolCallItemSchema = zLooseObject({
   type: z.literal("custom_tool_call"),
   call_id: z.string().check(z.minLength(1)),
   name: z.string().check(z.minLength(1)),
   input: z.string(),
 });
 /** The client's result of running a call (the API reference: "sends the result back in a follow-up request"). */
-export const functionCallOutputItemSchema = z.looseObject({
+export const functionCallOutputItemSchema = zLooseObject({
   type: z.literal("function_call_output"),
   call_id: z.string().check(z.minLength(1)),
   output: z.union([
@@ -114,7 +114,7 @@ export const functionCallOutputItemSchema = z.looseObject({
   ]),
 });
 /** The client's result of a custom tool call. */
-export const customToolCallOutputItemSchema = z.looseObject({
+export const customToolCallOutputItemSchema = zLooseObject({
   type: z.literal("custom_tool_call_output"),
   call_id: z.string().check(z.minLength(1)),
   output: z.union([
@@ -122,12 +122,12 @@ export const customToolCallOutputItemSchema = z.looseObject({
     z.array(z.discriminatedUnion("type", [inputTextBlockSchema, inputImageBlockSchema])),
   ]),
 });
-export const summaryTextSchema = z.looseObject({
+export const summaryTextSchema = zLooseObject({
   type: z.literal("summary_text"),
   text: z.string(),
 });
 /** Reasoning replayed by the client; `encrypted_content` is opaque and kept byte for byte. */
-export const reasoningItemSchema = z.looseObject({
+export const reasoningItemSchema = zLooseObject({
   type: z.literal("reasoning"),
   summary: z.array(summaryTextSchema),
   encrypted_content: z.nullish(z.string()),
@@ -142,7 +142,7 @@ export const inputItemSchema = z.discriminatedUnion("type", [
   reasoningItemSchema,
 ]);
 
-export const functionDefinitionSchema = z.looseObject({
+export const functionDefinitionSchema = zLooseObject({
   name: z.string().check(z.minLength(1)),
   description: z.string(),
   parameters: z.nullish(jsonObject),
@@ -174,11 +174,11 @@ export const functionToolSchema = z
     }),
   );
 /** Hosted tools: the spec shows only `type`; any other field is an option carried as given. */
-export const webSearchToolSchema = z.looseObject({ type: z.literal("web_search") });
-export const fileSearchToolSchema = z.looseObject({ type: z.literal("file_search") });
-export const remoteMcpToolSchema = z.looseObject({
+export const webSearchToolSchema = zLooseObject({ type: z.literal("web_search") });
+export const fileSearchToolSchema = zLooseObject({ type: z.literal("file_search") });
+export const remoteMcpToolSchema = zLooseObject({
   type: z.literal("remote_mcp"),
-  remote_mcp: z.looseObject({
+  remote_mcp: zLooseObject({
     url: z.string().check(z.minLength(1)),
     auth_token: z.optional(z.string()),
     /** Seconds; the spec's default of 30 is made explicit on parse. */
@@ -195,7 +195,7 @@ export const knownToolTypes: ReadonlySet<string> = new Set([
  * Any other tool OpenAI's Responses API takes (`custom`, `namespace`, `tool_search`, hosted tools
  * added later): not refused, carried whole toward the Responses API, lowered or reported elsewhere.
  */
-export const openAiToolSchema = z.looseObject({
+export const openAiToolSchema = zLooseObject({
   type: z
     .string()
     .check(z.minLength(1))
@@ -212,7 +212,7 @@ export const knownToolSchema = z.discriminatedUnion("type", [
  * other type, taken as given. A union would blur the known tools' errors, so the known schema
  * runs only on a known type.
  */
-export const toolSchema = z.looseObject({ type: z.string().check(z.minLength(1)) }).check(
+export const toolSchema = zLooseObject({ type: z.string().check(z.minLength(1)) }).check(
   z.superRefine((tool, ctx) => {
     if (!knownToolTypes.has(tool.type)) return;
     const known = knownToolSchema.safeParse(tool);
@@ -228,7 +228,7 @@ export const toolChoiceSchema = z.union(
         type: z.literal("function"),
         name: z.optional(z.string().check(z.minLength(1))),
         /** The chat-completions spelling, accepted because clients port their code. */
-        function: z.optional(z.looseObject({ name: z.string().check(z.minLength(1)) })),
+        function: z.optional(zLooseObject({ name: z.string().check(z.minLength(1)) })),
       })
       .check(
         z.refine((choice) => choice.name !== undefined || choice.function !== undefined, {
@@ -237,7 +237,7 @@ export const toolChoiceSchema = z.union(
         }),
       ),
     /** `allowed_tools`, `custom`, a hosted tool's type, and kinds OpenAI adds later. */
-    z.looseObject({
+    zLooseObject({
       type: z
         .string()
         .check(z.minLength(1))
@@ -250,24 +250,24 @@ export const toolChoiceSchema = z.union(
 /** Efforts the canonical model holds; any other (`xhigh`, later ones) is carried as given. */
 export const knownReasoningEfforts = ["none", "minimal", "low", "medium", "high"] as const;
 export const reasoningEffortSchema = z.string().check(z.minLength(1));
-export const reasoningSchema = z.looseObject({
+export const reasoningSchema = zLooseObject({
   effort: z.nullish(reasoningEffortSchema),
   summary: z.nullish(z.enum(["auto", "concise", "detailed"])),
 });
 
 export const textFormatSchema = z.discriminatedUnion("type", [
-  z.looseObject({ type: z.literal("text") }),
-  z.looseObject({ type: z.literal("json_object") }),
-  z.looseObject({
+  zLooseObject({ type: z.literal("text") }),
+  zLooseObject({ type: z.literal("json_object") }),
+  zLooseObject({
     type: z.literal("json_schema"),
     name: z.optional(z.string()),
     schema: jsonObject,
     strict: z.nullish(z.boolean()),
   }),
 ]);
-export const textConfigSchema = z.looseObject({ format: z.optional(textFormatSchema) });
+export const textConfigSchema = zLooseObject({ format: z.optional(textFormatSchema) });
 
-export const interlinguaResponsesRequestSchema = z.looseObject({
+export const interlinguaResponsesRequestSchema = zLooseObject({
   model: z.string().check(z.minLength(1)),
   input: z.union([z.string(), z.array(inputItemSchema)], {
     error: (issue) =>
@@ -316,15 +316,15 @@ export type ResponsesTextFormat = z.infer<typeof textFormatSchema>;
 export type InterlinguaResponsesRequestWire = z.infer<typeof interlinguaResponsesRequestSchema>;
 
 /** docs/api-reference.md "Responses-format result": the `data` of `POST /v1/responses`. */
-export const resultToolCallSchema = z.looseObject({
+export const resultToolCallSchema = zLooseObject({
   id: z.string(),
   type: z.literal("function"),
-  function: z.looseObject({ name: z.string(), arguments: z.string() }),
+  function: zLooseObject({ name: z.string(), arguments: z.string() }),
 });
 export const resultFinishReasonValues = ["stop", "length", "content_filter", "tool_calls"] as const;
-export const resultChoiceSchema = z.looseObject({
+export const resultChoiceSchema = zLooseObject({
   index: z.int().check(z.nonnegative()),
-  message: z.looseObject({
+  message: zLooseObject({
     role: z.literal("assistant"),
     content: z.nullable(z.string()),
     tool_calls: z.optional(z.array(resultToolCallSchema)),
@@ -332,12 +332,12 @@ export const resultChoiceSchema = z.looseObject({
   /** Values outside the spec's four are tolerated and read as `other`. */
   finish_reason: z.nullable(z.string()),
 });
-export const resultUsageSchema = z.looseObject({
+export const resultUsageSchema = zLooseObject({
   prompt_tokens: z.int().check(z.nonnegative()),
   completion_tokens: z.int().check(z.nonnegative()),
   total_tokens: z.int().check(z.nonnegative()),
 });
-export const interlinguaResponsesResultSchema = z.looseObject({
+export const interlinguaResponsesResultSchema = zLooseObject({
   id: z.string(),
   object: z.literal("response"),
   created: z.int().check(z.nonnegative()),

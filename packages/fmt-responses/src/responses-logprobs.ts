@@ -1,10 +1,11 @@
 import type { LogprobCandidate, TokenLogprob } from "@interlingua/core-types";
+import { zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 
 /** The `include` entry that asks the Responses API for output_text logprobs. */
 export const RESPONSES_LOGPROBS_INCLUDE = "message.output_text.logprobs";
 
-const topLogprobSchema = z.object({
+const topLogprobSchema = zObject({
   token: z.string(),
   logprob: z.number(),
   bytes: z.nullish(z.array(z.int().check(z.gte(0)).check(z.lte(255)))),

@@ -1,4 +1,9 @@
-import { extrasFieldPaths, type Request, type RequestFieldTable } from "@interlingua/core-types";
+import {
+  extrasFieldPaths,
+  type Request,
+  type RequestFieldTable,
+  zLooseObject,
+} from "@interlingua/core-types";
 import * as z from "zod/mini";
 
 /**
@@ -11,8 +16,8 @@ export const responsesPassThroughShape = {
   store: z.nullish(z.boolean()),
   /** Server-side conversation state, which the gateway does not keep. */
   previous_response_id: z.nullish(z.string()),
-  conversation: z.nullish(z.union([z.string(), z.looseObject({})])),
-  prompt: z.nullish(z.looseObject({})),
+  conversation: z.nullish(z.union([z.string(), zLooseObject({})])),
+  prompt: z.nullish(zLooseObject({})),
   background: z.nullish(z.boolean()),
   include: z.nullish(z.array(z.string())),
   truncation: z.nullish(z.string()),
@@ -20,7 +25,7 @@ export const responsesPassThroughShape = {
   max_tool_calls: z.nullish(z.int().check(z.gte(1))),
   safety_identifier: z.nullish(z.string()),
   prompt_cache_key: z.nullish(z.string()),
-  stream_options: z.nullish(z.looseObject({})),
+  stream_options: z.nullish(zLooseObject({})),
 };
 
 /**

@@ -1,3 +1,4 @@
+import { zLooseObject, zStrictObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 
 /**
@@ -23,7 +24,7 @@ export const OPENAI_IMAGE_MAX_N = 10;
 /** The upstream's prompt bound for GPT image models (characters). */
 export const OPENAI_IMAGE_MAX_PROMPT = 32_000;
 
-export const openAIImageRequestSchema = z.strictObject({
+export const openAIImageRequestSchema = zStrictObject({
   model: z.string().check(z.minLength(1)),
   prompt: z.string().check(z.minLength(1)).check(z.maxLength(OPENAI_IMAGE_MAX_PROMPT)),
   n: z.optional(z.int().check(z.gte(1)).check(z.lte(OPENAI_IMAGE_MAX_N))),
@@ -50,16 +51,16 @@ export const openAIImageDatumSchema = z
     }),
   );
 
-export const openAIImageUsageSchema = z.looseObject({
+export const openAIImageUsageSchema = zLooseObject({
   input_tokens: tokens,
   output_tokens: tokens,
   total_tokens: tokens,
   input_tokens_details: z.optional(
-    z.looseObject({ text_tokens: z.optional(tokens), image_tokens: z.optional(tokens) }),
+    zLooseObject({ text_tokens: z.optional(tokens), image_tokens: z.optional(tokens) }),
   ),
 });
 
-export const openAIImageResponseSchema = z.looseObject({
+export const openAIImageResponseSchema = zLooseObject({
   created: z.int().check(z.nonnegative()),
   data: z.array(openAIImageDatumSchema),
   usage: z.optional(openAIImageUsageSchema),

@@ -1,3 +1,4 @@
+import { zObject } from "@interlingua/core-types";
 import {
   type GatewayError,
   invalidFromZod,
@@ -43,7 +44,7 @@ export const SPEECH_CONTENT_TYPES: Readonly<Record<SpeechFormat, string>> = {
 };
 
 /** The client's body. Unknown fields are dropped (they are not forwarded either). */
-export const speechRequestSchema = z.object({
+export const speechRequestSchema = zObject({
   model: z.string().check(z.minLength(1)),
   input: z.string().check(z.minLength(1)),
   voice: z.enum(SPEECH_VOICES),

@@ -1,3 +1,4 @@
+import { zObject } from "@interlingua/core-types";
 import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import * as z from "zod/mini";
 import {
@@ -46,7 +47,7 @@ export function estimatePromptTokens(prompt: string): number {
 // "0x1", "Infinity").
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-export const transcriptionFieldsSchema = z.object({
+export const transcriptionFieldsSchema = zObject({
   model: z.string().check(z.minLength(1)),
   language: z.exactOptional(
     z

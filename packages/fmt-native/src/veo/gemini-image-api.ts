@@ -1,3 +1,4 @@
+import { zLooseObject, zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 
 /**
@@ -22,29 +23,29 @@ export const geminiImageAspectRatios = [
 export const geminiImageSizes = ["1K", "2K", "4K"] as const;
 export const geminiResponseModalities = ["TEXT", "IMAGE"] as const;
 
-const inlineData = z.object({
+const inlineData = zObject({
   mimeType: z.string().check(z.minLength(1)),
   data: z.string().check(z.minLength(1)),
 });
 
 export const geminiImageRequestPartSchema = z.union([
-  z.object({ text: z.string().check(z.minLength(1)) }),
-  z.object({ inlineData }),
+  zObject({ text: z.string().check(z.minLength(1)) }),
+  zObject({ inlineData }),
 ]);
 
-export const geminiImageConfigSchema = z.object({
+export const geminiImageConfigSchema = zObject({
   aspectRatio: z.optional(z.enum(geminiImageAspectRatios)),
   imageSize: z.optional(z.enum(geminiImageSizes)),
 });
 
-export const geminiImageRequestSchema = z.object({
+export const geminiImageRequestSchema = zObject({
   contents: z.tuple([
-    z.object({
+    zObject({
       role: z.literal("user"),
       parts: z.array(geminiImageRequestPartSchema).check(z.minLength(1)),
     }),
   ]),
-  generationConfig: z.object({
+  generationConfig: zObject({
     responseModalities: z.array(z.enum(geminiResponseModalities)).check(z.minLength(1)),
     imageConfig: z.optional(geminiImageConfigSchema),
   }),
@@ -54,29 +55,29 @@ export const geminiImageRequestSchema = z.object({
 
 const count = z.int().check(z.nonnegative());
 
-export const geminiImageResponsePartSchema = z.looseObject({
+export const geminiImageResponsePartSchema = zLooseObject({
   text: z.optional(z.string()),
   /** Gemini 3 image models send interim "thought" images; they are not results. */
   thought: z.optional(z.boolean()),
-  inlineData: z.optional(z.looseObject({ mimeType: z.string(), data: z.string() })),
+  inlineData: z.optional(zLooseObject({ mimeType: z.string(), data: z.string() })),
 });
 
-export const geminiImageCandidateSchema = z.looseObject({
-  content: z.optional(z.looseObject({ parts: z.optional(z.array(geminiImageResponsePartSchema)) })),
+export const geminiImageCandidateSchema = zLooseObject({
+  content: z.optional(zLooseObject({ parts: z.optional(z.array(geminiImageResponsePartSchema)) })),
   finishReason: z.optional(z.string()),
   finishMessage: z.optional(z.string()),
 });
 
-export const geminiImageResponseSchema = z.looseObject({
+export const geminiImageResponseSchema = zLooseObject({
   candidates: z.optional(z.array(geminiImageCandidateSchema)),
   promptFeedback: z.optional(
-    z.looseObject({
+    zLooseObject({
       blockReason: z.optional(z.string()),
       blockReasonMessage: z.optional(z.string()),
     }),
   ),
   usageMetadata: z.optional(
-    z.looseObject({
+    zLooseObject({
       promptTokenCount: z.optional(count),
       candidatesTokenCount: z.optional(count),
       thoughtsTokenCount: z.optional(count),

@@ -1,3 +1,4 @@
+import { zLooseObject, zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 
 /**
@@ -7,12 +8,12 @@ import * as z from "zod/mini";
  */
 
 /** Images go as `{bytesBase64Encoded, mimeType}` (what we render); `{inlineData}` is also read. */
-export const veoBytesImageSchema = z.object({
+export const veoBytesImageSchema = zObject({
   bytesBase64Encoded: z.string().check(z.minLength(1)),
   mimeType: z.string().check(z.minLength(1)),
 });
-export const veoInlineImageSchema = z.object({
-  inlineData: z.object({
+export const veoInlineImageSchema = zObject({
+  inlineData: zObject({
     mimeType: z.string().check(z.minLength(1)),
     data: z.string().check(z.minLength(1)),
   }),
@@ -20,13 +21,13 @@ export const veoInlineImageSchema = z.object({
 export const veoImageWireSchema = z.union([veoBytesImageSchema, veoInlineImageSchema]);
 
 export const veoReferenceTypes = ["asset", "style"] as const;
-export const veoReferenceImageWireSchema = z.object({
+export const veoReferenceImageWireSchema = zObject({
   image: veoImageWireSchema,
   referenceType: z.enum(veoReferenceTypes),
 });
 
 /** A video to extend: the `uri` of an earlier generated sample. */
-export const veoVideoWireSchema = z.object({ uri: z.string().check(z.minLength(1)) });
+export const veoVideoWireSchema = zObject({ uri: z.string().check(z.minLength(1)) });
 
 export const veoAspectRatios = ["16:9", "9:16"] as const;
 export const veoResolutions = ["720p", "1080p", "4k"] as const;
@@ -37,7 +38,7 @@ export const VEO_MAX_SAMPLES = 4;
 /** At most three asset reference images. */
 export const VEO_MAX_REFERENCE_IMAGES = 3;
 
-export const veoInstanceSchema = z.object({
+export const veoInstanceSchema = zObject({
   prompt: z.string().check(z.minLength(1)),
   image: z.optional(veoImageWireSchema),
   lastFrame: z.optional(veoImageWireSchema),
@@ -50,7 +51,7 @@ export const veoInstanceSchema = z.object({
   video: z.optional(veoVideoWireSchema),
 });
 
-export const veoParametersSchema = z.object({
+export const veoParametersSchema = zObject({
   aspectRatio: z.optional(z.enum(veoAspectRatios)),
   durationSeconds: z.optional(z.int().check(z.gte(1)).check(z.lte(60))),
   resolution: z.optional(z.enum(veoResolutions)),
@@ -64,7 +65,7 @@ export const veoParametersSchema = z.object({
 });
 
 /** One instance per request: the SDK always sends `instances[0]` only. */
-export const veoPredictRequestSchema = z.object({
+export const veoPredictRequestSchema = zObject({
   instances: z.tuple([veoInstanceSchema]),
   parameters: z.optional(veoParametersSchema),
 });
@@ -72,9 +73,9 @@ export const veoPredictRequestSchema = z.object({
 // ---- the operation ---------------------------------------------------------------------------
 
 /** A generated sample; the Gemini API sends a download `uri` (`encoding` is its MIME type). */
-export const veoGeneratedSampleSchema = z.looseObject({
+export const veoGeneratedSampleSchema = zLooseObject({
   video: z.optional(
-    z.looseObject({
+    zLooseObject({
       uri: z.optional(z.string()),
       encoding: z.optional(z.string()),
       mimeType: z.optional(z.string()),
@@ -82,26 +83,26 @@ export const veoGeneratedSampleSchema = z.looseObject({
   ),
 });
 
-export const veoGenerateVideoResponseSchema = z.looseObject({
+export const veoGenerateVideoResponseSchema = zLooseObject({
   generatedSamples: z.optional(z.array(veoGeneratedSampleSchema)),
   raiMediaFilteredCount: z.optional(z.int().check(z.nonnegative())),
   raiMediaFilteredReasons: z.optional(z.array(z.string())),
 });
 
 /** google.rpc.Status */
-export const veoOperationErrorSchema = z.looseObject({
+export const veoOperationErrorSchema = zLooseObject({
   code: z.int(),
   message: z.optional(z.string()),
   status: z.optional(z.string()),
 });
 
-export const veoOperationSchema = z.looseObject({
+export const veoOperationSchema = zLooseObject({
   name: z.string().check(z.minLength(1)).check(z.maxLength(1024)),
   done: z.optional(z.boolean()),
   metadata: z.optional(z.record(z.string(), z.unknown())),
   error: z.optional(veoOperationErrorSchema),
   response: z.optional(
-    z.looseObject({
+    zLooseObject({
       "@type": z.optional(z.string()),
       generateVideoResponse: z.optional(veoGenerateVideoResponseSchema),
     }),
