@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import { zObject } from "./zod-object.js";
 
 /**
  * An inline cache boundary. The part carrying it, and everything before it, form the cached prefix.
@@ -7,8 +8,8 @@ import * as z from "zod";
 export const cacheTtlSchema = z.enum(["5m", "1h"]);
 export type CacheTtl = z.infer<typeof cacheTtlSchema>;
 
-export const cacheControlSchema = z.object({
+export const cacheControlSchema = zObject({
   type: z.literal("ephemeral"),
-  ttl: cacheTtlSchema.exactOptional(),
+  ttl: z.exactOptional(cacheTtlSchema),
 });
 export type CacheControl = z.infer<typeof cacheControlSchema>;

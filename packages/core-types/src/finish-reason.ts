@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import { zObject } from "./zod-object.js";
 
 /**
  * Why generation stopped: one unified value every format maps to and from by table, and the raw
@@ -18,10 +19,10 @@ export type UnifiedFinishReason = z.infer<typeof unifiedFinishReasonSchema>;
  * `category` and `explanation` say why a reply was refused or blocked when the upstream says so
  * (Anthropic `stop_details`, Gemini `finishMessage`), so a format with room for them shows them.
  */
-export const finishReasonSchema = z.object({
+export const finishReasonSchema = zObject({
   unified: unifiedFinishReasonSchema,
-  raw: z.string().exactOptional(),
-  category: z.string().exactOptional(),
-  explanation: z.string().exactOptional(),
+  raw: z.exactOptional(z.string()),
+  category: z.exactOptional(z.string()),
+  explanation: z.exactOptional(z.string()),
 });
 export type FinishReason = z.infer<typeof finishReasonSchema>;

@@ -37,3 +37,4 @@ export * from "./tool-names.js";
 export * from "./usage.js";
 export * from "./warning.js";
 export * from "./wire-format.js";
+export * from "./zod-object.js";

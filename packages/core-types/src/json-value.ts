@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * A JSON object whose contents the canonical model carries but does not interpret (schemas,

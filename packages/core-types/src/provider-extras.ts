@@ -1,7 +1,8 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { promptFeedbackSchema, safetyRatingSchema, safetySettingSchema } from "./safety.js";
+import { zObject } from "./zod-object.js";
 
-const count = z.number().int().nonnegative();
+const count = z.number().check(z.int()).check(z.nonnegative());
 
 /*
  * Provider-only fields: what one provider's API says and no other format has a field for. They
@@ -11,86 +12,87 @@ const count = z.number().int().nonnegative();
  * the codecs.
  */
 
-export const geminiRequestExtrasSchema = z.object({
+export const geminiRequestExtrasSchema = zObject({
   /** An upstream cache resource named by the caller (Gemini `cachedContent`). */
-  cachedContent: z.string().exactOptional(),
+  cachedContent: z.exactOptional(z.string()),
   /** Gemini `safetySettings`: per-category block thresholds. */
-  safetySettings: z.array(safetySettingSchema).exactOptional(),
+  safetySettings: z.exactOptional(z.array(safetySettingSchema)),
 });
 export type GeminiRequestExtras = z.infer<typeof geminiRequestExtrasSchema>;
 
-export const openaiRequestExtrasSchema = z.object({
+export const openaiRequestExtrasSchema = zObject({
   /**
    * Chat `stream_options.include_usage`: the client wants a usage chunk ending its stream. It
    * shapes the client's own stream, not an upstream call, so no request renderer reads it.
    */
-  includeUsage: z.boolean().exactOptional(),
+  includeUsage: z.exactOptional(z.boolean()),
 });
 export type OpenaiRequestExtras = z.infer<typeof openaiRequestExtrasSchema>;
 
 /** `request.providerExtras`. */
-export const requestProviderExtrasSchema = z.object({
-  gemini: geminiRequestExtrasSchema.exactOptional(),
-  openai: openaiRequestExtrasSchema.exactOptional(),
+export const requestProviderExtrasSchema = zObject({
+  gemini: z.exactOptional(geminiRequestExtrasSchema),
+  openai: z.exactOptional(openaiRequestExtrasSchema),
 });
 export type RequestProviderExtras = z.infer<typeof requestProviderExtrasSchema>;
 
-export const modalityTokenCountSchema = z.object({ modality: z.string(), tokenCount: count });
+export const modalityTokenCountSchema = zObject({ modality: z.string(), tokenCount: count });
 export type ModalityTokenCount = z.infer<typeof modalityTokenCountSchema>;
 
-export const geminiUsageExtrasSchema = z.object({
+export const geminiUsageExtrasSchema = zObject({
   /** Prompt tokens by modality (Gemini `promptTokensDetails`). */
-  inputTokensByModality: z.array(modalityTokenCountSchema).exactOptional(),
+  inputTokensByModality: z.exactOptional(z.array(modalityTokenCountSchema)),
 });
 export type GeminiUsageExtras = z.infer<typeof geminiUsageExtrasSchema>;
 
-export const anthropicUsageExtrasSchema = z.object({
+export const anthropicUsageExtrasSchema = zObject({
   /** Where the reply was computed (Anthropic `usage.inference_geo`). */
-  inferenceGeo: z.string().exactOptional(),
+  inferenceGeo: z.exactOptional(z.string()),
 });
 export type AnthropicUsageExtras = z.infer<typeof anthropicUsageExtrasSchema>;
 
 /** `usage.providerExtras`. */
-export const usageProviderExtrasSchema = z.object({
-  gemini: geminiUsageExtrasSchema.exactOptional(),
-  anthropic: anthropicUsageExtrasSchema.exactOptional(),
+export const usageProviderExtrasSchema = zObject({
+  gemini: z.exactOptional(geminiUsageExtrasSchema),
+  anthropic: z.exactOptional(anthropicUsageExtrasSchema),
 });
 export type UsageProviderExtras = z.infer<typeof usageProviderExtrasSchema>;
 
-export const geminiOutputExtrasSchema = z.object({
+export const geminiOutputExtrasSchema = zObject({
   /** A candidate's `safetyRatings`. */
-  safetyRatings: z.array(safetyRatingSchema).exactOptional(),
+  safetyRatings: z.exactOptional(z.array(safetyRatingSchema)),
 });
 export type GeminiOutputExtras = z.infer<typeof geminiOutputExtrasSchema>;
 
 /** One output's provider-only fields: `alternative.providerExtras`, and on a `finish` event. */
-export const outputProviderExtrasSchema = z.object({
-  gemini: geminiOutputExtrasSchema.exactOptional(),
+export const outputProviderExtrasSchema = zObject({
+  gemini: z.exactOptional(geminiOutputExtrasSchema),
 });
 export type OutputProviderExtras = z.infer<typeof outputProviderExtrasSchema>;
 
-export const geminiReplyExtrasSchema = z.object({
+export const geminiReplyExtrasSchema = zObject({
   /** `promptFeedback`: the prompt's block reason and safety ratings. */
-  promptFeedback: promptFeedbackSchema.exactOptional(),
+  promptFeedback: z.exactOptional(promptFeedbackSchema),
 });
 export type GeminiReplyExtras = z.infer<typeof geminiReplyExtrasSchema>;
 
 /** The whole reply's provider-only fields, on a `provider-extras` stream event. */
-export const replyProviderExtrasSchema = z.object({
-  gemini: geminiReplyExtrasSchema.exactOptional(),
+export const replyProviderExtrasSchema = zObject({
+  gemini: z.exactOptional(geminiReplyExtrasSchema),
 });
 export type ReplyProviderExtras = z.infer<typeof replyProviderExtrasSchema>;
 
 // The response's own fields and its primary output's side by side: the primary output sits at
 // the top level of the response, so its provider-only fields do too.
-export const geminiResponseExtrasSchema = geminiReplyExtrasSchema.extend(
+export const geminiResponseExtrasSchema = z.extend(
+  geminiReplyExtrasSchema,
   geminiOutputExtrasSchema.shape,
 );
 export type GeminiResponseExtras = z.infer<typeof geminiResponseExtrasSchema>;
 
 /** `response.providerExtras`: the reply's (prompt feedback) and its primary output's (ratings). */
-export const responseProviderExtrasSchema = z.object({
-  gemini: geminiResponseExtrasSchema.exactOptional(),
+export const responseProviderExtrasSchema = zObject({
+  gemini: z.exactOptional(geminiResponseExtrasSchema),
 });
 export type ResponseProviderExtras = z.infer<typeof responseProviderExtrasSchema>;
 

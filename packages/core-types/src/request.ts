@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { textPartSchema } from "./content-part.js";
 import { jsonObjectSchema } from "./json-value.js";
 import { MAX_TOP_LOGPROBS } from "./logprobs.js";
@@ -10,10 +10,11 @@ import { thinkingConfigSchema } from "./thinking-config.js";
 import { toolChoiceSchema, toolSchema } from "./tool.js";
 import type { Warning } from "./warning.js";
 import { extrasSchema } from "./wire-format.js";
+import { zObject } from "./zod-object.js";
 
 /** The interlingua request: what every format's request parses to and renders from. */
-export const requestSchema = z.object({
-  model: z.string().min(1),
+export const requestSchema = zObject({
+  model: z.string().check(z.minLength(1)),
   /** System instructions in order; formats with several system messages merge here. */
   system: z.array(textPartSchema),
   /**
@@ -21,27 +22,27 @@ export const requestSchema = z.object({
    * before `system[i]` in the client's order. Absent, every system part came first. Formats with
    * system turns in place (Responses, chat) use it; others move them to the front and report it.
    */
-  systemAt: z.array(z.int().nonnegative()).exactOptional(),
+  systemAt: z.exactOptional(z.array(z.int().check(z.nonnegative()))),
   messages: z.array(messageSchema),
   sampling: samplingSchema,
   tools: z.array(toolSchema),
-  toolChoice: toolChoiceSchema.exactOptional(),
-  parallelToolCalls: z.boolean().exactOptional(),
-  thinking: thinkingConfigSchema.exactOptional(),
-  responseFormat: responseFormatSchema.exactOptional(),
+  toolChoice: z.exactOptional(toolChoiceSchema),
+  parallelToolCalls: z.exactOptional(z.boolean()),
+  thinking: z.exactOptional(thinkingConfigSchema),
+  responseFormat: z.exactOptional(responseFormatSchema),
   stream: z.boolean(),
   /** Return each output token's log probability (chat `logprobs`, Gemini `responseLogprobs`). */
-  logprobs: z.boolean().exactOptional(),
+  logprobs: z.exactOptional(z.boolean()),
   /** Alternatives per token to return with their log probabilities (chat `top_logprobs`). */
-  topLogprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).exactOptional(),
+  topLogprobs: z.exactOptional(z.int().check(z.gte(0)).check(z.lte(MAX_TOP_LOGPROBS))),
   /** End-user id for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
-  user: z.string().exactOptional(),
+  user: z.exactOptional(z.string()),
   /** Provider request metadata that is not the user id (Anthropic metadata, OpenAI metadata). */
-  metadata: jsonObjectSchema.exactOptional(),
+  metadata: z.exactOptional(jsonObjectSchema),
   /** Provider-only fields (Gemini cachedContent and safetySettings, chat include_usage), by provider. */
-  providerExtras: requestProviderExtrasSchema.exactOptional(),
+  providerExtras: z.exactOptional(requestProviderExtrasSchema),
   /** A format's wire fields the model does not interpret, kept for a same-format round trip. */
-  extras: extrasSchema.exactOptional(),
+  extras: z.exactOptional(extrasSchema),
 });
 export type Request = z.infer<typeof requestSchema>;
 

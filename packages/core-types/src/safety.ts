@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import { zObject } from "./zod-object.js";
 
 /** The spec's four harm categories; other strings pass through as the upstream sends them. */
 export const harmCategories = [
@@ -7,7 +8,7 @@ export const harmCategories = [
   "HARM_CATEGORY_HARASSMENT",
   "HARM_CATEGORY_SEXUALLY_EXPLICIT",
 ] as const;
-export const harmCategorySchema = z.string().min(1);
+export const harmCategorySchema = z.string().check(z.minLength(1));
 
 export const harmThresholdSchema = z.enum([
   "BLOCK_NONE",
@@ -19,7 +20,7 @@ export const harmThresholdSchema = z.enum([
 ]);
 export type HarmThreshold = z.infer<typeof harmThresholdSchema>;
 
-export const safetySettingSchema = z.object({
+export const safetySettingSchema = zObject({
   category: harmCategorySchema,
   threshold: harmThresholdSchema,
 });
@@ -34,15 +35,15 @@ export const harmProbabilitySchema = z.enum([
 ]);
 export type HarmProbability = z.infer<typeof harmProbabilitySchema>;
 
-export const safetyRatingSchema = z.object({
+export const safetyRatingSchema = zObject({
   category: harmCategorySchema,
   probability: harmProbabilitySchema,
-  blocked: z.boolean().exactOptional(),
+  blocked: z.exactOptional(z.boolean()),
 });
 export type SafetyRating = z.infer<typeof safetyRatingSchema>;
 
-export const promptFeedbackSchema = z.object({
-  blockReason: z.string().exactOptional(),
-  safetyRatings: z.array(safetyRatingSchema).exactOptional(),
+export const promptFeedbackSchema = zObject({
+  blockReason: z.exactOptional(z.string()),
+  safetyRatings: z.exactOptional(z.array(safetyRatingSchema)),
 });
 export type PromptFeedback = z.infer<typeof promptFeedbackSchema>;

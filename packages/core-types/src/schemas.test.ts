@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import {
   alternativeSchema,
   assistantPartSchema,
@@ -23,7 +23,7 @@ import {
 import * as arb from "./testing.js";
 import { fc } from "./testing.js";
 
-const cases: [string, fc.Arbitrary<unknown>, z.ZodType][] = [
+const cases: [string, fc.Arbitrary<unknown>, z.ZodMiniType][] = [
   ["cacheControl", arb.cacheControl, cacheControlSchema],
   ["userPart", arb.userPart, userPartSchema],
   ["assistantPart", arb.assistantPart, assistantPartSchema],

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import { zObject } from "./zod-object.js";
 
 /**
  * Extended thinking / reasoning. `enabled` with a token budget is Anthropic's and Gemini's form;
@@ -8,11 +9,11 @@ import * as z from "zod";
 export const thinkingEffortSchema = z.enum(["minimal", "low", "medium", "high"]);
 export type ThinkingEffort = z.infer<typeof thinkingEffortSchema>;
 
-export const thinkingConfigSchema = z.object({
+export const thinkingConfigSchema = zObject({
   type: z.enum(["enabled", "disabled", "adaptive"]),
-  budgetTokens: z.number().int().nonnegative().exactOptional(),
-  effort: thinkingEffortSchema.exactOptional(),
-  includeThoughts: z.boolean().exactOptional(),
+  budgetTokens: z.exactOptional(z.number().check(z.int()).check(z.nonnegative())),
+  effort: z.exactOptional(thinkingEffortSchema),
+  includeThoughts: z.exactOptional(z.boolean()),
 });
 export type ThinkingConfig = z.infer<typeof thinkingConfigSchema>;
 

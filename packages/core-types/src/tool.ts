@@ -1,36 +1,37 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { cacheControlSchema } from "./cache-control.js";
 import { jsonObjectSchema } from "./json-value.js";
+import { zObject } from "./zod-object.js";
 
-export const functionToolSchema = z.object({
+export const functionToolSchema = zObject({
   type: z.literal("function"),
-  name: z.string().min(1),
-  description: z.string().exactOptional(),
+  name: z.string().check(z.minLength(1)),
+  description: z.exactOptional(z.string()),
   /** JSON Schema of the arguments object, carried as given; upstream-specific sanitising is the codec's. */
   parameters: jsonObjectSchema,
-  strict: z.boolean().exactOptional(),
-  cacheControl: cacheControlSchema.exactOptional(),
+  strict: z.exactOptional(z.boolean()),
+  cacheControl: z.exactOptional(cacheControlSchema),
 });
 export type FunctionTool = z.infer<typeof functionToolSchema>;
 
-export const webSearchToolSchema = z.object({
+export const webSearchToolSchema = zObject({
   type: z.literal("web_search"),
-  options: jsonObjectSchema.exactOptional(),
+  options: z.exactOptional(jsonObjectSchema),
 });
 export type WebSearchTool = z.infer<typeof webSearchToolSchema>;
 
-export const fileSearchToolSchema = z.object({
+export const fileSearchToolSchema = zObject({
   type: z.literal("file_search"),
-  options: jsonObjectSchema.exactOptional(),
+  options: z.exactOptional(jsonObjectSchema),
 });
 export type FileSearchTool = z.infer<typeof fileSearchToolSchema>;
 
-export const remoteMcpToolSchema = z.object({
+export const remoteMcpToolSchema = zObject({
   type: z.literal("remote_mcp"),
-  url: z.string().min(1),
-  authToken: z.string().exactOptional(),
+  url: z.string().check(z.minLength(1)),
+  authToken: z.exactOptional(z.string()),
   /** Seconds; the spec's default of 30 is applied by the parsers, so the canonical value is explicit. */
-  timeout: z.number().positive(),
+  timeout: z.number().check(z.positive()),
 });
 export type RemoteMcpTool = z.infer<typeof remoteMcpToolSchema>;
 
@@ -41,10 +42,10 @@ export type ToolProvider = z.infer<typeof toolProviderSchema>;
  * A tool defined by one provider (Anthropic's computer_20241022, text_editor_20241022,
  * bash_20241022, Gemini's googleSearch, ...). Only that provider's protocol can express it.
  */
-export const providerToolSchema = z.object({
+export const providerToolSchema = zObject({
   type: z.literal("provider"),
   provider: toolProviderSchema,
-  name: z.string().min(1),
+  name: z.string().check(z.minLength(1)),
   options: jsonObjectSchema,
 });
 export type ProviderTool = z.infer<typeof providerToolSchema>;
@@ -59,10 +60,10 @@ export const toolSchema = z.discriminatedUnion("type", [
 export type Tool = z.infer<typeof toolSchema>;
 
 export const toolChoiceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("auto") }),
-  z.object({ type: z.literal("none") }),
+  zObject({ type: z.literal("auto") }),
+  zObject({ type: z.literal("none") }),
   /** The model must call some tool (OpenAI "required", Anthropic "any", Gemini mode ANY). */
-  z.object({ type: z.literal("required") }),
-  z.object({ type: z.literal("tool"), name: z.string().min(1) }),
+  zObject({ type: z.literal("required") }),
+  zObject({ type: z.literal("tool"), name: z.string().check(z.minLength(1)) }),
 ]);
 export type ToolChoice = z.infer<typeof toolChoiceSchema>;

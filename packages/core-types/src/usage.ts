@@ -1,7 +1,8 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { usageProviderExtrasSchema } from "./provider-extras.js";
+import { zObject } from "./zod-object.js";
 
-const count = z.number().int().nonnegative();
+const count = z.number().check(z.int()).check(z.nonnegative());
 
 /**
  * Token usage with one fixed meaning, converted explicitly at every format boundary:
@@ -16,20 +17,20 @@ const count = z.number().int().nonnegative();
  * - `known: false` says the upstream reported no usage at all: the counts are then zeros that
  *   mean "unknown", not "free" (a biller estimates instead). Absent, the counts are as reported.
  */
-export const usageSchema = z.object({
+export const usageSchema = zObject({
   inputTokens: count,
   outputTokens: count,
   cachedInputTokens: count,
   cacheWriteTokens: count,
   thinkingTokens: count,
   /** Split of cacheWriteTokens by ttl, where the upstream reports it (Anthropic cache_creation). */
-  cacheWrite5mTokens: count.exactOptional(),
-  cacheWrite1hTokens: count.exactOptional(),
-  serviceTier: z.string().exactOptional(),
+  cacheWrite5mTokens: z.exactOptional(count),
+  cacheWrite1hTokens: z.exactOptional(count),
+  serviceTier: z.exactOptional(z.string()),
   /** Only ever `false`: the reply carried no usage (see above). */
-  known: z.literal(false).exactOptional(),
+  known: z.exactOptional(z.literal(false)),
   /** Provider-only fields (Gemini per-modality prompt tokens, Anthropic inference geo), by provider. */
-  providerExtras: usageProviderExtrasSchema.exactOptional(),
+  providerExtras: z.exactOptional(usageProviderExtrasSchema),
 });
 export type Usage = z.infer<typeof usageSchema>;
 

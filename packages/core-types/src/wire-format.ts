@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /** The four client-facing wire formats. Upstream protocols reuse three of them (not responses). */
 export const wireFormatSchema = z.enum(["chat", "responses", "messages", "native"]);

@@ -1,6 +1,6 @@
-import type * as z from "zod";
+import type * as z from "zod/v4/core";
 
-type AnySchema = z.ZodType;
+type AnySchema = z.$ZodType;
 
 /** Through optional, nullable, default and pipe wrappers to the schema that holds the shape. */
 function unwrap(schema: AnySchema): AnySchema {

@@ -1,11 +1,12 @@
-import * as z from "zod";
+import { zStrictObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import type { GatewayError } from "./gateway-error.js";
 
 /**
  * docs/api-reference.md's body for balance and user-balance application failures (a missing token or quota
  * record). Authentication and rate failures on the same paths use the standard body instead.
  */
-export const balanceErrorBodySchema = z.strictObject({
+export const balanceErrorBodySchema = zStrictObject({
   success: z.literal(false),
   message: z.string(),
 });

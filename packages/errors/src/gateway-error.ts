@@ -1,25 +1,25 @@
-import { upstreamProtocolSchema } from "@interlingua/core-types";
-import * as z from "zod";
+import { upstreamProtocolSchema, zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import { isErrorStatus } from "./gateway-status.js";
 import { standardErrorTypeFor } from "./standard-error-type.js";
 
 /** What the upstream really sent, for logs only: it is never rendered to a client. */
-export const upstreamDiagnosticsSchema = z.object({
+export const upstreamDiagnosticsSchema = zObject({
   protocol: upstreamProtocolSchema,
   status: z.number(),
-  body: z.unknown().exactOptional(),
+  body: z.exactOptional(z.unknown()),
 });
 export type UpstreamDiagnostics = z.infer<typeof upstreamDiagnosticsSchema>;
 
 /** The public fields of a GatewayError: what `toJSON` returns and renderers read. */
-export const gatewayErrorFieldsSchema = z.object({
-  status: z.int().min(400).max(599),
-  type: z.string().min(1),
+export const gatewayErrorFieldsSchema = zObject({
+  status: z.int().check(z.gte(400)).check(z.lte(599)),
+  type: z.string().check(z.minLength(1)),
   message: z.string(),
   /** A machine code such as `model_not_found`; the standard body's integer code is the status. */
-  code: z.string().exactOptional(),
-  param: z.string().exactOptional(),
-  retryAfterSeconds: z.number().nonnegative().exactOptional(),
+  code: z.exactOptional(z.string()),
+  param: z.exactOptional(z.string()),
+  retryAfterSeconds: z.exactOptional(z.number().check(z.nonnegative())),
 });
 export type GatewayErrorFields = z.infer<typeof gatewayErrorFieldsSchema>;
 

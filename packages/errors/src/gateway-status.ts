@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * The HTTP statuses of docs/api-reference.md's "Status and type pairs" table, in the table's order. Every
@@ -14,7 +14,7 @@ export const isGatewayStatus = (status: number): status is GatewayStatus =>
   (gatewayStatuses as readonly number[]).includes(status);
 
 /** Any error status a body may carry, table row or not. */
-export const errorStatusSchema = z.int().min(400).max(599);
+export const errorStatusSchema = z.int().check(z.gte(400)).check(z.lte(599));
 
 export const isErrorStatus = (status: unknown): status is number =>
   errorStatusSchema.safeParse(status).success;

@@ -1,6 +1,6 @@
 // The documented surface (README "API"): GatewayError, its constructors, the envelopes'
 // renderers and parsers, the tables and the zod-issue wording. The zod schemas of the bodies are
-// at `./schemas`: a bundler cannot drop an unused top-level `z.object(...)`.
+// at `./schemas`: a bundler cannot drop an unused top-level `zObject(...)` (`z.object`).
 export {
   type BalanceErrorBody,
   renderBalanceError,

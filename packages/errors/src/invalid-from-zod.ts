@@ -1,8 +1,15 @@
-import type * as z from "zod";
+import { en } from "zod/locales";
+import { config } from "zod/mini";
+import type * as z from "zod/v4/core";
 import { badGateway, invalidRequest } from "./constructors.js";
 import type { GatewayError } from "./gateway-error.js";
 
-type Issue = z.core.$ZodIssue;
+type Issue = z.$ZodIssue;
+
+// zod/mini loads no locale, so its issues would read only "Invalid input". The English messages
+// ("Invalid input: expected string, received number") are part of the wire: every parser imports
+// this module before it parses, so the locale is set once here, at load (about 1 kB gzipped).
+config(en());
 /** A field path as zod reports it: `["messages", 2, "content", 0]`. */
 export type FieldPath = readonly PropertyKey[];
 
@@ -43,7 +50,7 @@ function describe(issue: Issue, path: FieldPath): Found {
 }
 
 /** The values a failed union would have taken: its literals, or a discriminated union's tags. */
-function allowedValues(issue: z.core.$ZodIssueInvalidUnion): unknown[] | undefined {
+function allowedValues(issue: z.$ZodIssueInvalidUnion): unknown[] | undefined {
   const options = (issue as { options?: unknown[] }).options;
   if (options !== undefined) return options.filter((o) => o !== undefined && o !== null);
   const values: unknown[] = [];
@@ -99,7 +106,7 @@ const ZOD_UNION_DEFAULT = "Invalid input";
  * a part of the body.
  */
 export function formatZodIssue(
-  issue: z.core.$ZodIssue,
+  issue: z.$ZodIssue,
   what = "request body",
   at: FieldPath = [],
 ): { message: string; param?: string } {
@@ -115,7 +122,7 @@ export function formatZodIssue(
 
 /** The one zod-failure-to-400 of every endpoint: its first issue (`formatZodIssue`). Never leaks a ZodError. */
 export function invalidFromZod(
-  error: z.ZodError,
+  error: z.$ZodError,
   what = "request body",
   at: FieldPath = [],
 ): GatewayError {
@@ -130,7 +137,7 @@ export function invalidFromZod(
  * client's 400, naming the reply's field (`*.response.parse` of every codec).
  */
 export function malformedReplyFromZod(
-  error: z.ZodError,
+  error: z.$ZodError,
   what = "reply",
   at: FieldPath = [],
 ): GatewayError {

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import type { ReadBody } from "./read-body.js";
 
 /**
@@ -6,9 +7,18 @@ import type { ReadBody } from "./read-body.js";
  * `{"error": "..."}`, `{"message": "..."}`, FastAPI's `{"detail": "..."}`, or plain text.
  */
 const looseBodySchema = z.union([
-  z.object({ error: z.string() }).transform((body) => body.error),
-  z.object({ message: z.string() }).transform((body) => body.message),
-  z.object({ detail: z.string() }).transform((body) => body.detail),
+  z.pipe(
+    zObject({ error: z.string() }),
+    z.transform((body) => body.error),
+  ),
+  z.pipe(
+    zObject({ message: z.string() }),
+    z.transform((body) => body.message),
+  ),
+  z.pipe(
+    zObject({ detail: z.string() }),
+    z.transform((body) => body.detail),
+  ),
 ]);
 
 export const looseErrorMessage = (read: ReadBody): string | undefined => {

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import type { GatewayError } from "./gateway-error.js";
 import { isErrorStatus } from "./gateway-status.js";
 import { looseErrorMessage } from "./loose-error-message.js";
@@ -37,11 +38,11 @@ export const openAIStatusOfKind: Readonly<Record<string, number>> = {
 /** Kinds that beat the HTTP status: insufficient_quota comes as 429 but no retry will help. */
 const overridingKinds: ReadonlySet<string> = new Set(["insufficient_quota"]);
 
-const nullableString = z.string().nullish().catch(undefined);
-const openAIErrorObjectSchema = z.object({
+const nullableString = z.catch(z.nullish(z.string()), undefined);
+const openAIErrorObjectSchema = zObject({
   message: nullableString,
   type: nullableString,
-  code: z.union([z.string(), z.number()]).nullish().catch(undefined),
+  code: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
   param: nullableString,
 });
 type OpenAIErrorObject = z.infer<typeof openAIErrorObjectSchema>;
@@ -52,17 +53,21 @@ type OpenAIErrorObject = z.infer<typeof openAIErrorObjectSchema>;
  * `response.failed` (`response.error`).
  */
 const openAIErrorLocations = z.union([
-  z.object({ error: openAIErrorObjectSchema }).transform((body) => body.error),
-  z
-    .object({
+  z.pipe(
+    zObject({ error: openAIErrorObjectSchema }),
+    z.transform((body) => body.error),
+  ),
+  z.pipe(
+    zObject({
       type: z.literal("response.failed"),
-      response: z.object({ error: openAIErrorObjectSchema }),
-    })
-    .transform((body) => body.response.error),
-  openAIErrorObjectSchema
-    .extend({ type: z.literal("error"), message: z.string() })
-    // Here `type` is the event's, not the error's.
-    .transform((event) => ({ ...event, type: undefined })),
+      response: zObject({ error: openAIErrorObjectSchema }),
+    }),
+    z.transform((body) => body.response.error),
+  ),
+  z.pipe(
+    z.extend(openAIErrorObjectSchema, { type: z.literal("error"), message: z.string() }),
+    z.transform((event) => ({ ...event, type: undefined })),
+  ),
 ]);
 
 const readingOf = (error: OpenAIErrorObject): UpstreamErrorReading => {

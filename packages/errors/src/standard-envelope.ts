@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { zObject, zStrictObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import { defaultMessageFor } from "./default-message.js";
 import { GatewayError } from "./gateway-error.js";
 import { errorStatusSchema, isErrorStatus } from "./gateway-status.js";
@@ -9,12 +10,12 @@ import { bodyJson } from "./read-body.js";
  * integer. `param` is added only when the error names a field: OpenAI SDKs read it, and a reader
  * of the spec's three keys is not disturbed by a fourth.
  */
-export const standardErrorBodySchema = z.strictObject({
-  error: z.strictObject({
+export const standardErrorBodySchema = zStrictObject({
+  error: zStrictObject({
     code: errorStatusSchema,
     message: z.string(),
-    type: z.string().min(1),
-    param: z.string().exactOptional(),
+    type: z.string().check(z.minLength(1)),
+    param: z.exactOptional(z.string()),
   }),
 });
 export type StandardErrorBody = z.infer<typeof standardErrorBodySchema>;
@@ -28,12 +29,12 @@ export const renderStandardError = (error: GatewayError): StandardErrorBody => (
   },
 });
 
-const lenientStandardBodySchema = z.object({
-  error: z.object({
-    code: z.unknown().optional(),
-    message: z.string().optional().catch(undefined),
-    type: z.string().optional().catch(undefined),
-    param: z.string().optional().catch(undefined),
+const lenientStandardBodySchema = zObject({
+  error: zObject({
+    code: z.optional(z.unknown()),
+    message: z.catch(z.optional(z.string()), undefined),
+    type: z.catch(z.optional(z.string()), undefined),
+    param: z.catch(z.optional(z.string()), undefined),
   }),
 });
 

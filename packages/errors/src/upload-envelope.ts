@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { zObject, zStrictObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import { defaultMessageFor } from "./default-message.js";
 import { GatewayError } from "./gateway-error.js";
 import { isErrorStatus } from "./gateway-status.js";
@@ -9,11 +10,11 @@ import { bodyJson } from "./read-body.js";
  * show the code's value; it is the integer 429, the standard body's code, since the 429 comes
  * from the same rate limiter that guards every other endpoint.
  */
-export const uploadErrorBodySchema = z.strictObject({
-  error: z.strictObject({
+export const uploadErrorBodySchema = zStrictObject({
+  error: zStrictObject({
     message: z.string(),
-    type: z.string().min(1),
-    code: z.literal(429).exactOptional(),
+    type: z.string().check(z.minLength(1)),
+    code: z.exactOptional(z.literal(429)),
   }),
 });
 export type UploadErrorBody = z.infer<typeof uploadErrorBodySchema>;
@@ -26,10 +27,10 @@ export const renderUploadError = (error: GatewayError): UploadErrorBody => ({
   },
 });
 
-const lenientUploadBodySchema = z.object({
-  error: z.object({
-    message: z.string().optional().catch(undefined),
-    type: z.string().optional().catch(undefined),
+const lenientUploadBodySchema = zObject({
+  error: zObject({
+    message: z.catch(z.optional(z.string()), undefined),
+    type: z.catch(z.optional(z.string()), undefined),
   }),
 });
 

@@ -1,5 +1,5 @@
-import { jsonObjectSchema, MAX_TOP_LOGPROBS } from "@interlingua/core-types";
-import * as z from "zod";
+import { jsonObjectSchema, MAX_TOP_LOGPROBS, zLooseObject, zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import { chatReasoningDetailSchema, chatThinkingBlockSchema } from "./chat-reasoning-details.js";
 import { chatPassThroughShape } from "./chat-request-fields.js";
 
@@ -9,54 +9,54 @@ import { chatPassThroughShape } from "./chat-request-fields.js";
  * answers a client; responses and chunks leniently, the way upstreams really send them.
  */
 
-const count = z.number().int().nonnegative();
+const count = z.number().check(z.int()).check(z.nonnegative());
 
 // ---------- content blocks ----------
 
-export const chatCacheControlSchema = z.object({
+export const chatCacheControlSchema = zObject({
   type: z.literal("ephemeral"),
-  ttl: z.enum(["5m", "1h"]).optional(),
+  ttl: z.optional(z.enum(["5m", "1h"])),
 });
 export type ChatCacheControl = z.infer<typeof chatCacheControlSchema>;
 
-export const chatTextBlockSchema = z.object({
+export const chatTextBlockSchema = zObject({
   type: z.literal("text"),
   text: z.string(),
-  cache_control: chatCacheControlSchema.optional(),
+  cache_control: z.optional(chatCacheControlSchema),
 });
 export type ChatTextBlock = z.infer<typeof chatTextBlockSchema>;
 
-export const chatImageBlockSchema = z.object({
+export const chatImageBlockSchema = zObject({
   type: z.literal("image_url"),
-  image_url: z.object({
+  image_url: zObject({
     /** An http(s) URL or a `data:<mime>;base64,<data>` URI. */
     url: z.string(),
-    detail: z.enum(["auto", "low", "high"]).optional(),
+    detail: z.optional(z.enum(["auto", "low", "high"])),
   }),
-  cache_control: chatCacheControlSchema.optional(),
+  cache_control: z.optional(chatCacheControlSchema),
 });
 export type ChatImageBlock = z.infer<typeof chatImageBlockSchema>;
 
-export const chatFileBlockSchema = z.object({
+export const chatFileBlockSchema = zObject({
   type: z.literal("file"),
-  file: z.object({
+  file: zObject({
     /** A `data:<mime>;base64,<data>` URI. */
-    file_data: z.string().optional(),
-    file_id: z.string().optional(),
-    filename: z.string().optional(),
+    file_data: z.optional(z.string()),
+    file_id: z.optional(z.string()),
+    filename: z.optional(z.string()),
   }),
-  cache_control: chatCacheControlSchema.optional(),
+  cache_control: z.optional(chatCacheControlSchema),
 });
 export type ChatFileBlock = z.infer<typeof chatFileBlockSchema>;
 
 /** Audio input (base64 and its format, `wav` or `mp3`): a canonical audio file part. */
-export const chatAudioBlockSchema = z.object({
+export const chatAudioBlockSchema = zObject({
   type: z.literal("input_audio"),
-  input_audio: z.object({ data: z.string(), format: z.string() }),
+  input_audio: zObject({ data: z.string(), format: z.string() }),
 });
 export type ChatAudioBlock = z.infer<typeof chatAudioBlockSchema>;
 
-export const chatRefusalBlockSchema = z.object({
+export const chatRefusalBlockSchema = zObject({
   type: z.literal("refusal"),
   refusal: z.string(),
 });
@@ -78,52 +78,49 @@ export type ChatAssistantBlock = z.infer<typeof chatAssistantBlockSchema>;
 
 // ---------- messages ----------
 
-export const chatToolCallSchema = z.object({
+export const chatToolCallSchema = zObject({
   id: z.string(),
-  type: z.literal("function").optional(),
-  function: z.object({ name: z.string(), arguments: z.string() }),
+  type: z.optional(z.literal("function")),
+  function: zObject({ name: z.string(), arguments: z.string() }),
 });
 export type ChatToolCall = z.infer<typeof chatToolCallSchema>;
 
 const systemShape = {
   content: z.union([z.string(), z.array(chatTextBlockSchema)]),
-  name: z.string().optional(),
+  name: z.optional(z.string()),
 };
-export const chatSystemMessageSchema = z.object({ role: z.literal("system"), ...systemShape });
+export const chatSystemMessageSchema = zObject({ role: z.literal("system"), ...systemShape });
 /** OpenAI's newer name for system instructions; parsed as system. */
-export const chatDeveloperMessageSchema = z.object({
+export const chatDeveloperMessageSchema = zObject({
   role: z.literal("developer"),
   ...systemShape,
 });
 export type ChatSystemMessage = z.infer<typeof chatSystemMessageSchema>;
 export type ChatDeveloperMessage = z.infer<typeof chatDeveloperMessageSchema>;
 
-export const chatUserMessageSchema = z.object({
+export const chatUserMessageSchema = zObject({
   role: z.literal("user"),
   content: z.union([z.string(), z.array(chatUserBlockSchema)]),
-  name: z.string().optional(),
+  name: z.optional(z.string()),
 });
 export type ChatUserMessage = z.infer<typeof chatUserMessageSchema>;
 
-export const chatAssistantMessageSchema = z.object({
+export const chatAssistantMessageSchema = zObject({
   role: z.literal("assistant"),
-  content: z
-    .union([z.string(), z.array(chatAssistantBlockSchema)])
-    .nullable()
-    .optional(),
-  refusal: z.string().nullable().optional(),
-  name: z.string().optional(),
-  tool_calls: z.array(chatToolCallSchema).optional(),
+  content: z.optional(z.nullable(z.union([z.string(), z.array(chatAssistantBlockSchema)]))),
+  refusal: z.optional(z.nullable(z.string())),
+  name: z.optional(z.string()),
+  tool_calls: z.optional(z.array(chatToolCallSchema)),
   /** DeepSeek-style reasoning text. */
-  reasoning_content: z.string().nullable().optional(),
+  reasoning_content: z.optional(z.nullable(z.string())),
   /** Signed and opaque reasoning (OpenRouter's convention; see chat-reasoning-details.ts). */
-  reasoning_details: z.array(chatReasoningDetailSchema).nullish(),
+  reasoning_details: z.nullish(z.array(chatReasoningDetailSchema)),
   /** LiteLLM's convention for the same, read but never written. */
-  thinking_blocks: z.array(chatThinkingBlockSchema).nullish(),
+  thinking_blocks: z.nullish(z.array(chatThinkingBlockSchema)),
 });
 export type ChatAssistantMessage = z.infer<typeof chatAssistantMessageSchema>;
 
-export const chatToolMessageSchema = z.object({
+export const chatToolMessageSchema = zObject({
   role: z.literal("tool"),
   tool_call_id: z.string(),
   content: z.union([z.string(), z.array(chatTextBlockSchema)]),
@@ -141,33 +138,35 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 // ---------- tools ----------
 
-export const chatFunctionToolSchema = z.object({
+export const chatFunctionToolSchema = zObject({
   type: z.literal("function"),
-  function: z.object({
-    name: z.string().min(1),
-    description: z.string().optional(),
-    parameters: jsonObjectSchema.optional(),
-    strict: z.boolean().nullable().optional(),
+  function: zObject({
+    name: z.string().check(z.minLength(1)),
+    description: z.optional(z.string()),
+    parameters: z.optional(jsonObjectSchema),
+    strict: z.optional(z.nullable(z.boolean())),
   }),
 });
 export type ChatFunctionTool = z.infer<typeof chatFunctionToolSchema>;
 
 /** Any other tool type (OpenAI `custom`, and types added later): carried as given. */
-export const chatOtherToolSchema = z.looseObject({ type: z.string().min(1) });
+export const chatOtherToolSchema = zLooseObject({ type: z.string().check(z.minLength(1)) });
 export type ChatOtherTool = z.infer<typeof chatOtherToolSchema>;
 
 /**
  * A function tool is validated field by field (so a bad one is named precisely); a tool of any
  * other type passes as it is.
  */
-export const chatToolSchema = chatOtherToolSchema.superRefine((tool, ctx) => {
-  if (tool.type !== "function") return;
-  const result = chatFunctionToolSchema.safeParse(tool);
-  if (result.success) return;
-  for (const issue of result.error.issues) {
-    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
-  }
-});
+export const chatToolSchema = chatOtherToolSchema.check(
+  z.superRefine((tool, ctx) => {
+    if (tool.type !== "function") return;
+    const result = chatFunctionToolSchema.safeParse(tool);
+    if (result.success) return;
+    for (const issue of result.error.issues) {
+      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    }
+  }),
+);
 export type ChatTool = ChatFunctionTool | ChatOtherTool;
 
 /** A tool that passed `chatToolSchema` with type "function" has the full function shape. */
@@ -176,27 +175,30 @@ export const isChatFunctionTool = (tool: ChatTool): tool is ChatFunctionTool =>
 
 export const chatToolChoiceSchema = z.union([
   z.enum(["auto", "none", "required"]),
-  z.object({ type: z.literal("function"), function: z.object({ name: z.string().min(1) }) }),
+  zObject({
+    type: z.literal("function"),
+    function: zObject({ name: z.string().check(z.minLength(1)) }),
+  }),
   /** `allowed_tools`, `custom`, and kinds OpenAI adds later: carried as given toward OpenAI. */
-  z.looseObject({
+  zLooseObject({
     type: z
       .string()
-      .min(1)
-      .refine((type) => type !== "function"),
+      .check(z.minLength(1))
+      .check(z.refine((type) => type !== "function")),
   }),
 ]);
 export type ChatToolChoice = z.infer<typeof chatToolChoiceSchema>;
 
 export const chatResponseFormatSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text") }),
-  z.object({ type: z.literal("json_object") }),
-  z.object({
+  zObject({ type: z.literal("text") }),
+  zObject({ type: z.literal("json_object") }),
+  zObject({
     type: z.literal("json_schema"),
-    json_schema: z.object({
+    json_schema: zObject({
       name: z.string(),
-      description: z.string().optional(),
-      schema: jsonObjectSchema.optional(),
-      strict: z.boolean().nullable().optional(),
+      description: z.optional(z.string()),
+      schema: z.optional(jsonObjectSchema),
+      strict: z.optional(z.nullable(z.boolean())),
     }),
   }),
 ]);
@@ -205,29 +207,29 @@ export type ChatResponseFormat = z.infer<typeof chatResponseFormatSchema>;
 // ---------- request ----------
 
 /** Optional request fields also accept `null` (OpenAI's SDKs and many clients send it for "unset"). */
-const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
 const bareInteger = () =>
   z
     .number({ error: "must be a bare JSON integer (a quoted number is not accepted)" })
-    .int({ error: "must be an integer" });
+    .check(z.int({ error: "must be an integer" }));
 
 export const chatRequestShape = {
-  model: z.string().min(1),
+  model: z.string().check(z.minLength(1)),
   messages: z.array(chatMessageSchema),
-  temperature: nullish(z.number().min(0).max(2)),
-  top_p: nullish(z.number().min(0).max(1)),
-  frequency_penalty: nullish(z.number().min(-2).max(2)),
-  presence_penalty: nullish(z.number().min(-2).max(2)),
+  temperature: nullish(z.number().check(z.gte(0)).check(z.lte(2))),
+  top_p: nullish(z.number().check(z.gte(0)).check(z.lte(1))),
+  frequency_penalty: nullish(z.number().check(z.gte(-2)).check(z.lte(2))),
+  presence_penalty: nullish(z.number().check(z.gte(-2)).check(z.lte(2))),
   stop: nullish(
     z.union([
       z.string(),
-      z.array(z.string()).max(4, { error: "at most 4 stop sequences are allowed" }),
+      z.array(z.string()).check(z.maxLength(4, { error: "at most 4 stop sequences are allowed" })),
     ]),
   ),
-  n: nullish(bareInteger().min(1)),
-  max_tokens: nullish(bareInteger().min(1)),
-  max_completion_tokens: nullish(bareInteger().min(1)),
+  n: nullish(bareInteger().check(z.gte(1))),
+  max_tokens: nullish(bareInteger().check(z.gte(1))),
+  max_completion_tokens: nullish(bareInteger().check(z.gte(1))),
   seed: nullish(bareInteger()),
   user: nullish(z.string()),
   tools: nullish(z.array(chatToolSchema)),
@@ -235,56 +237,56 @@ export const chatRequestShape = {
   parallel_tool_calls: nullish(z.boolean()),
   response_format: nullish(chatResponseFormatSchema),
   stream: nullish(z.boolean()),
-  stream_options: nullish(z.object({ include_usage: z.boolean().optional() })),
+  stream_options: nullish(zObject({ include_usage: z.optional(z.boolean()) })),
   /** minimal | low | medium | high | none; other values pass through in extras. */
   reasoning_effort: nullish(z.string()),
   metadata: nullish(jsonObjectSchema),
   /** Search-model options; parsed as the canonical web_search tool. */
   web_search_options: nullish(jsonObjectSchema),
   logprobs: nullish(z.boolean()),
-  top_logprobs: nullish(bareInteger().min(0).max(MAX_TOP_LOGPROBS)),
+  top_logprobs: nullish(bareInteger().check(z.gte(0)).check(z.lte(MAX_TOP_LOGPROBS))),
 };
 
 /**
  * Unknown top-level fields are kept (they go to `extras.chat`); the known ones the canonical model
  * does not interpret are validated (chat-request-fields.ts) and kept the same way.
  */
-export const chatRequestSchema = z.looseObject({ ...chatRequestShape, ...chatPassThroughShape });
+export const chatRequestSchema = zLooseObject({ ...chatRequestShape, ...chatPassThroughShape });
 export type ChatRequestWire = z.infer<typeof chatRequestSchema>;
 export const chatRequestKeys: ReadonlySet<string> = new Set(Object.keys(chatRequestShape));
 
 // ---------- response ----------
 
-export const chatUsageSchema = z.object({
+export const chatUsageSchema = zObject({
   prompt_tokens: count,
   completion_tokens: count,
-  total_tokens: count.optional(),
-  prompt_tokens_details: z
-    .object({
-      cached_tokens: count.nullable().optional(),
-      cache_write_tokens: count.nullable().optional(),
-    })
-    .nullable()
-    .optional(),
-  completion_tokens_details: z
-    .object({ reasoning_tokens: count.nullable().optional() })
-    .nullable()
-    .optional(),
+  total_tokens: z.optional(count),
+  prompt_tokens_details: z.optional(
+    z.nullable(
+      zObject({
+        cached_tokens: z.optional(z.nullable(count)),
+        cache_write_tokens: z.optional(z.nullable(count)),
+      }),
+    ),
+  ),
+  completion_tokens_details: z.optional(
+    z.nullable(zObject({ reasoning_tokens: z.optional(z.nullable(count)) })),
+  ),
 });
 export type ChatUsage = z.infer<typeof chatUsageSchema>;
 
-export const chatResponseMessageSchema = z.object({
-  role: z.literal("assistant").optional(),
-  content: z.string().nullable().optional(),
-  refusal: z.string().nullable().optional(),
-  reasoning_content: z.string().nullable().optional(),
+export const chatResponseMessageSchema = zObject({
+  role: z.optional(z.literal("assistant")),
+  content: z.optional(z.nullable(z.string())),
+  refusal: z.optional(z.nullable(z.string())),
+  reasoning_content: z.optional(z.nullable(z.string())),
   /** The field name some compatible providers (Groq, OpenRouter) use for reasoning_content. */
-  reasoning: z.string().nullable().optional(),
-  tool_calls: z.array(chatToolCallSchema).nullable().optional(),
-  reasoning_details: z.array(chatReasoningDetailSchema).nullish(),
-  thinking_blocks: z.array(chatThinkingBlockSchema).nullish(),
+  reasoning: z.optional(z.nullable(z.string())),
+  tool_calls: z.optional(z.nullable(z.array(chatToolCallSchema))),
+  reasoning_details: z.nullish(z.array(chatReasoningDetailSchema)),
+  thinking_blocks: z.nullish(z.array(chatThinkingBlockSchema)),
   /** Web-search sources; `url_citation` ones become text-part citations, others are skipped. */
-  annotations: z.array(z.unknown()).nullish(),
+  annotations: z.nullish(z.array(z.unknown())),
 });
 export type ChatResponseMessage = z.infer<typeof chatResponseMessageSchema>;
 
@@ -297,95 +299,96 @@ export const chatFinishReasons = [
 ] as const;
 export type ChatFinishReason = (typeof chatFinishReasons)[number];
 
-export const chatChoiceSchema = z.object({
+export const chatChoiceSchema = zObject({
   index: count,
   message: chatResponseMessageSchema,
-  finish_reason: z.string().nullable(),
-  logprobs: z.unknown().optional(),
+  finish_reason: z.nullable(z.string()),
+  logprobs: z.optional(z.unknown()),
 });
 export type ChatChoice = z.infer<typeof chatChoiceSchema>;
 
 export const chatResponseShape = {
   id: z.string(),
-  object: z.string().optional(),
+  object: z.optional(z.string()),
   created: count,
   model: z.string(),
   choices: z.array(chatChoiceSchema),
-  usage: chatUsageSchema.nullable().optional(),
-  service_tier: z.string().nullable().optional(),
+  usage: z.optional(z.nullable(chatUsageSchema)),
+  service_tier: z.optional(z.nullable(z.string())),
 };
 /** Unknown top-level fields (system_fingerprint, x_groq, ...) are kept in `extras.chat`. */
-export const chatResponseSchema = z.looseObject(chatResponseShape);
+export const chatResponseSchema = zLooseObject(chatResponseShape);
 export type ChatResponseWire = z.infer<typeof chatResponseSchema>;
 export const chatResponseKeys: ReadonlySet<string> = new Set(Object.keys(chatResponseShape));
 
 // ---------- stream chunks ----------
 
-export const chatToolCallDeltaSchema = z.object({
-  index: count.optional(),
-  id: z.string().nullable().optional(),
-  type: z.literal("function").nullable().optional(),
-  function: z
-    .object({
-      name: z.string().nullable().optional(),
-      arguments: z.string().nullable().optional(),
-    })
-    .nullable()
-    .optional(),
+export const chatToolCallDeltaSchema = zObject({
+  index: z.optional(count),
+  id: z.optional(z.nullable(z.string())),
+  type: z.optional(z.nullable(z.literal("function"))),
+  function: z.optional(
+    z.nullable(
+      zObject({
+        name: z.optional(z.nullable(z.string())),
+        arguments: z.optional(z.nullable(z.string())),
+      }),
+    ),
+  ),
 });
 export type ChatToolCallDelta = z.infer<typeof chatToolCallDeltaSchema>;
 
-export const chatDeltaSchema = z.object({
-  role: z.string().nullable().optional(),
-  content: z.string().nullable().optional(),
-  refusal: z.string().nullable().optional(),
-  reasoning_content: z.string().nullable().optional(),
-  reasoning: z.string().nullable().optional(),
-  tool_calls: z.array(chatToolCallDeltaSchema).nullable().optional(),
+export const chatDeltaSchema = zObject({
+  role: z.optional(z.nullable(z.string())),
+  content: z.optional(z.nullable(z.string())),
+  refusal: z.optional(z.nullable(z.string())),
+  reasoning_content: z.optional(z.nullable(z.string())),
+  reasoning: z.optional(z.nullable(z.string())),
+  tool_calls: z.optional(z.nullable(z.array(chatToolCallDeltaSchema))),
   /** url_citation annotations, indices into the whole content (OpenAI's search models). */
-  annotations: z.array(z.unknown()).nullable().optional(),
+  annotations: z.optional(z.nullable(z.array(z.unknown()))),
 });
 export type ChatDelta = z.infer<typeof chatDeltaSchema>;
 
-export const chatChunkChoiceSchema = z.object({
+export const chatChunkChoiceSchema = zObject({
   index: count,
   delta: chatDeltaSchema,
-  finish_reason: z.string().nullable().optional(),
-  logprobs: z.unknown().optional(),
+  finish_reason: z.optional(z.nullable(z.string())),
+  logprobs: z.optional(z.unknown()),
 });
 export type ChatChunkChoice = z.infer<typeof chatChunkChoiceSchema>;
 
 /** One `chat.completion.chunk`. The usage chunk has `choices: []`. */
-export const chatChunkSchema = z.looseObject({
+export const chatChunkSchema = zLooseObject({
   id: z.string(),
-  object: z.string().optional(),
+  object: z.optional(z.string()),
   created: count,
   model: z.string(),
   choices: z.array(chatChunkChoiceSchema),
-  usage: chatUsageSchema.nullable().optional(),
-  service_tier: z.string().nullable().optional(),
+  usage: z.optional(z.nullable(chatUsageSchema)),
+  service_tier: z.optional(z.nullable(z.string())),
 });
 export type ChatChunk = z.infer<typeof chatChunkSchema>;
 
 /** An error inside a 200 stream, as OpenAI sends it. */
-export const chatStreamErrorSchema = z.object({
-  error: z.looseObject({
+export const chatStreamErrorSchema = zObject({
+  error: zLooseObject({
     message: z.string(),
-    type: z.string().nullable().optional(),
-    code: z.union([z.string(), z.number()]).nullable().optional(),
-    param: z.string().nullable().optional(),
+    type: z.optional(z.nullable(z.string())),
+    code: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+    param: z.optional(z.nullable(z.string())),
   }),
 });
 export type ChatStreamError = z.infer<typeof chatStreamErrorSchema>;
 
 /** OpenAI's `url_citation` annotation: character indices into the message content. */
-export const chatUrlCitationSchema = z.object({
+export const chatUrlCitationSchema = zObject({
   type: z.literal("url_citation"),
-  url_citation: z.object({
+  url_citation: zObject({
     url: z.string(),
-    title: z.string().optional(),
-    start_index: count.optional(),
-    end_index: count.optional(),
+    title: z.optional(z.string()),
+    start_index: z.optional(count),
+    end_index: z.optional(count),
   }),
 });
 export type ChatUrlCitation = z.infer<typeof chatUrlCitationSchema>;

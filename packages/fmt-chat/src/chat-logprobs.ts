@@ -4,21 +4,22 @@ import type {
   TokenLogprob,
   Warning,
 } from "@interlingua/core-types";
-import * as z from "zod";
+import { zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
-const byteSchema = z.int().min(0).max(255);
-const chatTopLogprobSchema = z.object({
+const byteSchema = z.int().check(z.gte(0)).check(z.lte(255));
+const chatTopLogprobSchema = zObject({
   token: z.string(),
   logprob: z.number(),
-  bytes: z.array(byteSchema).nullish(),
+  bytes: z.nullish(z.array(byteSchema)),
 });
-export const chatTokenLogprobSchema = chatTopLogprobSchema.extend({
-  top_logprobs: z.array(chatTopLogprobSchema).nullish(),
+export const chatTokenLogprobSchema = z.extend(chatTopLogprobSchema, {
+  top_logprobs: z.nullish(z.array(chatTopLogprobSchema)),
 });
 /** `choices[].logprobs` of a chat completion or chunk (OpenAI's shape). */
-export const chatLogprobsSchema = z.object({
-  content: z.array(chatTokenLogprobSchema).nullish(),
-  refusal: z.array(chatTokenLogprobSchema).nullish(),
+export const chatLogprobsSchema = zObject({
+  content: z.nullish(z.array(chatTokenLogprobSchema)),
+  refusal: z.nullish(z.array(chatTokenLogprobSchema)),
 });
 export type ChatTokenLogprob = z.infer<typeof chatTokenLogprobSchema>;
 

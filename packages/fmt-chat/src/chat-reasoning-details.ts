@@ -1,5 +1,6 @@
 import type { AssistantPart, TextPart, ThinkingPart } from "@interlingua/core-types";
-import * as z from "zod";
+import { zLooseObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 /**
  * Opaque reasoning state in a chat message, so a client that appends `choices[0].message` as
@@ -14,24 +15,24 @@ import * as z from "zod";
  *   format: "google-gemini-v1", index}`
  * - signature on visible text -> the same without `id`
  */
-export const chatReasoningDetailSchema = z.looseObject({
+export const chatReasoningDetailSchema = zLooseObject({
   type: z.string(),
-  text: z.string().nullish(),
-  summary: z.string().nullish(),
-  signature: z.string().nullish(),
-  data: z.string().nullish(),
-  id: z.string().nullish(),
-  format: z.string().nullish(),
-  index: z.number().int().nonnegative().nullish(),
+  text: z.nullish(z.string()),
+  summary: z.nullish(z.string()),
+  signature: z.nullish(z.string()),
+  data: z.nullish(z.string()),
+  id: z.nullish(z.string()),
+  format: z.nullish(z.string()),
+  index: z.nullish(z.number().check(z.int()).check(z.nonnegative())),
 });
 export type ChatReasoningDetail = z.infer<typeof chatReasoningDetailSchema>;
 
 /** LiteLLM's spelling: Anthropic's own blocks, in the message. */
-export const chatThinkingBlockSchema = z.looseObject({
+export const chatThinkingBlockSchema = zLooseObject({
   type: z.string(),
-  thinking: z.string().nullish(),
-  signature: z.string().nullish(),
-  data: z.string().nullish(),
+  thinking: z.nullish(z.string()),
+  signature: z.nullish(z.string()),
+  data: z.nullish(z.string()),
 });
 export type ChatThinkingBlock = z.infer<typeof chatThinkingBlockSchema>;
 

@@ -1,7 +1,12 @@
-import { extrasFieldPaths, type Request, type RequestFieldTable } from "@interlingua/core-types";
-import * as z from "zod";
+import {
+  extrasFieldPaths,
+  type Request,
+  type RequestFieldTable,
+  zLooseObject,
+} from "@interlingua/core-types";
+import * as z from "zod/mini";
 
-const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
 /**
  * Request fields of OpenAI's chat completions that the canonical model does not interpret. They
@@ -12,16 +17,16 @@ export const chatPassThroughShape = {
   logit_bias: nullish(z.record(z.string(), z.number())),
   store: nullish(z.boolean()),
   service_tier: nullish(z.string()),
-  prediction: nullish(z.looseObject({ type: z.string() })),
+  prediction: nullish(zLooseObject({ type: z.string() })),
   modalities: nullish(z.array(z.string())),
-  audio: nullish(z.looseObject({})),
+  audio: nullish(zLooseObject({})),
   verbosity: nullish(z.string()),
   safety_identifier: nullish(z.string()),
   prompt_cache_key: nullish(z.string()),
   prompt_cache_retention: nullish(z.string()),
   /** The legacy form of tools and tool_choice (deprecated by OpenAI, still accepted there). */
-  functions: nullish(z.array(z.looseObject({ name: z.string() }))),
-  function_call: nullish(z.union([z.string(), z.looseObject({ name: z.string() })])),
+  functions: nullish(z.array(zLooseObject({ name: z.string() }))),
+  function_call: nullish(z.union([z.string(), zLooseObject({ name: z.string() })])),
 };
 
 /**

@@ -1,5 +1,5 @@
-import { jsonObjectSchema } from "@interlingua/core-types";
-import * as z from "zod";
+import { jsonObjectSchema, zLooseObject, zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import type { MessagesCitedTextBlock } from "./messages-citations.js";
 import { messagesPassThroughShape } from "./messages-request-fields.js";
 
@@ -11,15 +11,15 @@ import { messagesPassThroughShape } from "./messages-request-fields.js";
  */
 
 /** `null` is what the official SDKs send for "not set", so optional wire fields accept it. */
-const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
+const opt = <T extends z.ZodMiniType>(schema: T) => z.nullish(schema);
 
-export const messagesCacheControlSchema = z.object({
+export const messagesCacheControlSchema = zObject({
   type: z.literal("ephemeral"),
-  ttl: z.enum(["5m", "1h"]).optional(),
+  ttl: z.optional(z.enum(["5m", "1h"])),
 });
 export type MessagesCacheControl = z.infer<typeof messagesCacheControlSchema>;
 
-export const messagesTextBlockSchema = z.object({
+export const messagesTextBlockSchema = zObject({
   type: z.literal("text"),
   text: z.string(),
   cache_control: opt(messagesCacheControlSchema),
@@ -29,12 +29,12 @@ export const messagesTextBlockSchema = z.object({
 export type MessagesTextBlock = z.infer<typeof messagesTextBlockSchema>;
 
 export const messagesImageSourceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
-  z.object({ type: z.literal("url"), url: z.string() }),
+  zObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
+  zObject({ type: z.literal("url"), url: z.string() }),
 ]);
 export type MessagesImageSource = z.infer<typeof messagesImageSourceSchema>;
 
-export const messagesImageBlockSchema = z.object({
+export const messagesImageBlockSchema = zObject({
   type: z.literal("image"),
   source: messagesImageSourceSchema,
   cache_control: opt(messagesCacheControlSchema),
@@ -42,25 +42,25 @@ export const messagesImageBlockSchema = z.object({
 export type MessagesImageBlock = z.infer<typeof messagesImageBlockSchema>;
 
 export const messagesDocumentSourceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
-  z.object({ type: z.literal("url"), url: z.string() }),
-  z.object({ type: z.literal("text"), media_type: z.literal("text/plain"), data: z.string() }),
-  z.object({ type: z.literal("file"), file_id: z.string() }),
+  zObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
+  zObject({ type: z.literal("url"), url: z.string() }),
+  zObject({ type: z.literal("text"), media_type: z.literal("text/plain"), data: z.string() }),
+  zObject({ type: z.literal("file"), file_id: z.string() }),
 ]);
 export type MessagesDocumentSource = z.infer<typeof messagesDocumentSourceSchema>;
 
-export const messagesDocumentBlockSchema = z.object({
+export const messagesDocumentBlockSchema = zObject({
   type: z.literal("document"),
   source: messagesDocumentSourceSchema,
   title: opt(z.string()),
   /** Kept on the canonical file part (`context`, `citations`); other formats report them. */
   context: opt(z.string()),
-  citations: opt(z.object({ enabled: z.boolean().optional() })),
+  citations: opt(zObject({ enabled: z.optional(z.boolean()) })),
   cache_control: opt(messagesCacheControlSchema),
 });
 export type MessagesDocumentBlock = z.infer<typeof messagesDocumentBlockSchema>;
 
-export const messagesToolUseBlockSchema = z.object({
+export const messagesToolUseBlockSchema = zObject({
   type: z.literal("tool_use"),
   id: z.string(),
   name: z.string(),
@@ -75,24 +75,24 @@ export const messagesToolResultContentSchema = z.discriminatedUnion("type", [
 ]);
 export type MessagesToolResultContent = z.infer<typeof messagesToolResultContentSchema>;
 
-export const messagesToolResultBlockSchema = z.object({
+export const messagesToolResultBlockSchema = zObject({
   type: z.literal("tool_result"),
   tool_use_id: z.string(),
-  content: z.union([z.string(), z.array(messagesToolResultContentSchema)]).optional(),
+  content: z.optional(z.union([z.string(), z.array(messagesToolResultContentSchema)])),
   is_error: opt(z.boolean()),
   cache_control: opt(messagesCacheControlSchema),
 });
 export type MessagesToolResultBlock = z.infer<typeof messagesToolResultBlockSchema>;
 
-export const messagesThinkingBlockSchema = z.object({
+export const messagesThinkingBlockSchema = zObject({
   type: z.literal("thinking"),
   thinking: z.string(),
   /** Required by Anthropic when a thinking block is sent back; tolerated missing on parse. */
-  signature: z.string().optional(),
+  signature: z.optional(z.string()),
 });
 export type MessagesThinkingBlock = z.infer<typeof messagesThinkingBlockSchema>;
 
-export const messagesRedactedThinkingBlockSchema = z.object({
+export const messagesRedactedThinkingBlockSchema = zObject({
   type: z.literal("redacted_thinking"),
   data: z.string(),
 });
@@ -109,7 +109,7 @@ export const messagesContentBlockSchema = z.discriminatedUnion("type", [
 ]);
 export type MessagesContentBlock = z.infer<typeof messagesContentBlockSchema>;
 
-export const messagesMessageSchema = z.object({
+export const messagesMessageSchema = zObject({
   /** `system` mid-conversation: Claude Code 2.x sends its environment notes so. */
   role: z.enum(["user", "assistant", "system"]),
   content: z.union([z.string(), z.array(messagesContentBlockSchema)]),
@@ -117,12 +117,12 @@ export const messagesMessageSchema = z.object({
 export type MessagesMessage = z.infer<typeof messagesMessageSchema>;
 
 /** A custom (function) tool. `type: "custom"` is optional on the wire. */
-export const messagesCustomToolSchema = z.object({
-  type: z.literal("custom").optional(),
-  name: z.string().min(1),
-  description: z.string().optional(),
+export const messagesCustomToolSchema = zObject({
+  type: z.optional(z.literal("custom")),
+  name: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
   input_schema: jsonObjectSchema,
-  strict: z.boolean().optional(),
+  strict: z.optional(z.boolean()),
   cache_control: opt(messagesCacheControlSchema),
 });
 export type MessagesCustomTool = z.infer<typeof messagesCustomToolSchema>;
@@ -132,8 +132,8 @@ export type MessagesCustomTool = z.infer<typeof messagesCustomToolSchema>;
  * web_search_20250305 and newer dated variants): the dated `type` names it, every other field is
  * its configuration and is carried untouched.
  */
-export const messagesProviderToolSchema = z.looseObject({
-  type: z.string().regex(/^(?!custom$).+/, "a provider tool type other than custom"),
+export const messagesProviderToolSchema = zLooseObject({
+  type: z.string().check(z.regex(/^(?!custom$).+/, "a provider tool type other than custom")),
   name: z.string(),
 });
 export type MessagesProviderTool = z.infer<typeof messagesProviderToolSchema>;
@@ -141,25 +141,29 @@ export type MessagesProviderTool = z.infer<typeof messagesProviderToolSchema>;
 export const messagesToolSchema = z.union([messagesCustomToolSchema, messagesProviderToolSchema]);
 export type MessagesTool = z.infer<typeof messagesToolSchema>;
 
-const parallel = { disable_parallel_tool_use: z.boolean().optional() };
+const parallel = { disable_parallel_tool_use: z.optional(z.boolean()) };
 export const messagesToolChoiceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("auto"), ...parallel }),
-  z.object({ type: z.literal("any"), ...parallel }),
-  z.object({ type: z.literal("tool"), name: z.string().min(1), ...parallel }),
-  z.object({ type: z.literal("none") }),
+  zObject({ type: z.literal("auto"), ...parallel }),
+  zObject({ type: z.literal("any"), ...parallel }),
+  zObject({ type: z.literal("tool"), name: z.string().check(z.minLength(1)), ...parallel }),
+  zObject({ type: z.literal("none") }),
 ]);
 export type MessagesToolChoice = z.infer<typeof messagesToolChoiceSchema>;
 
 /** `display` chooses summarized or omitted thinking text (Claude 4 models). */
-const display = { display: z.enum(["summarized", "omitted"]).optional() };
+const display = { display: z.optional(z.enum(["summarized", "omitted"])) };
 export const messagesThinkingConfigSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(0), ...display }),
-  z.object({ type: z.literal("disabled") }),
-  z.object({ type: z.literal("adaptive"), ...display }),
+  zObject({
+    type: z.literal("enabled"),
+    budget_tokens: z.number().check(z.int()).check(z.gte(0)),
+    ...display,
+  }),
+  zObject({ type: z.literal("disabled") }),
+  zObject({ type: z.literal("adaptive"), ...display }),
 ]);
 export type MessagesThinkingConfig = z.infer<typeof messagesThinkingConfigSchema>;
 
-export const messagesMetadataSchema = z.looseObject({ user_id: opt(z.string()) });
+export const messagesMetadataSchema = zLooseObject({ user_id: opt(z.string()) });
 export type MessagesMetadata = z.infer<typeof messagesMetadataSchema>;
 
 /** The top-level fields the codec understands; everything else goes to `extras.messages`. */
@@ -179,41 +183,41 @@ export const messagesRequestKnownKeys = [
   "stream",
 ] as const;
 
-export const messagesRequestSchema = z.looseObject({
-  model: z.string().min(1),
-  messages: z.array(messagesMessageSchema).min(1),
-  max_tokens: z.number().int().min(1),
-  system: z.union([z.string(), z.array(messagesTextBlockSchema)]).optional(),
-  temperature: z.number().min(0).max(1).optional(),
-  top_p: z.number().min(0).max(1).optional(),
-  top_k: z.number().int().min(0).optional(),
-  stop_sequences: z.array(z.string()).max(4).optional(),
-  metadata: messagesMetadataSchema.optional(),
-  tools: z.array(messagesToolSchema).optional(),
-  tool_choice: messagesToolChoiceSchema.optional(),
-  thinking: messagesThinkingConfigSchema.optional(),
-  stream: z.boolean().optional(),
+export const messagesRequestSchema = zLooseObject({
+  model: z.string().check(z.minLength(1)),
+  messages: z.array(messagesMessageSchema).check(z.minLength(1)),
+  max_tokens: z.number().check(z.int()).check(z.gte(1)),
+  system: z.optional(z.union([z.string(), z.array(messagesTextBlockSchema)])),
+  temperature: z.optional(z.number().check(z.gte(0)).check(z.lte(1))),
+  top_p: z.optional(z.number().check(z.gte(0)).check(z.lte(1))),
+  top_k: z.optional(z.number().check(z.int()).check(z.gte(0))),
+  stop_sequences: z.optional(z.array(z.string()).check(z.maxLength(4))),
+  metadata: z.optional(messagesMetadataSchema),
+  tools: z.optional(z.array(messagesToolSchema)),
+  tool_choice: z.optional(messagesToolChoiceSchema),
+  thinking: z.optional(messagesThinkingConfigSchema),
+  stream: z.optional(z.boolean()),
   ...messagesPassThroughShape,
 });
 export type MessagesRequestWire = z.infer<typeof messagesRequestSchema>;
 
-const tokens = z.number().int().min(0);
+const tokens = z.number().check(z.int()).check(z.gte(0));
 
 /** The full usage object; every field but the two counts is optional on input. */
-export const messagesUsageSchema = z.object({
+export const messagesUsageSchema = zObject({
   input_tokens: tokens,
   output_tokens: tokens,
   cache_creation_input_tokens: opt(tokens),
   cache_read_input_tokens: opt(tokens),
   cache_creation: opt(
-    z.object({
-      ephemeral_5m_input_tokens: tokens.optional(),
-      ephemeral_1h_input_tokens: tokens.optional(),
+    zObject({
+      ephemeral_5m_input_tokens: z.optional(tokens),
+      ephemeral_1h_input_tokens: z.optional(tokens),
     }),
   ),
   service_tier: opt(z.string()),
   inference_geo: opt(z.string()),
-  output_tokens_details: opt(z.object({ thinking_tokens: tokens.optional() })),
+  output_tokens_details: opt(zObject({ thinking_tokens: z.optional(tokens) })),
 });
 export type MessagesUsageWire = z.infer<typeof messagesUsageSchema>;
 
@@ -226,45 +230,51 @@ export const messagesResponseBlockSchema = z.discriminatedUnion("type", [
 ]);
 export type MessagesResponseBlock = z.infer<typeof messagesResponseBlockSchema>;
 export const messagesResponseBlockTypes: ReadonlySet<string> = new Set(
-  messagesResponseBlockSchema.options.map((o) => o.shape.type.value),
+  messagesResponseBlockSchema.def.options.map((o) => o.shape.type.def.values[0] as string),
 );
 
 /**
  * A block type Anthropic added that this codec does not model (server_tool_use,
  * web_search_tool_result, ...): accepted and ignored, as docs/api-reference.md asks of parsers.
  */
-export const messagesUnknownBlockSchema = z.looseObject({ type: z.string() });
+export const messagesUnknownBlockSchema = zLooseObject({ type: z.string() });
 export type MessagesUnknownBlock = z.infer<typeof messagesUnknownBlockSchema>;
 
-const responseBlockByType = new Map<string, z.ZodType<MessagesResponseBlock>>(
-  messagesResponseBlockSchema.options.map((o) => [o.shape.type.value, o]),
+const responseBlockByType = new Map<string, z.ZodMiniType<MessagesResponseBlock>>(
+  messagesResponseBlockSchema.def.options.map((o) => [o.shape.type.def.values[0] as string, o]),
 );
 
 /**
  * One response content block: a known type is validated by its own schema (a malformed known
  * block is an error naming its field, never mistaken for an unknown one); any other type passes.
  */
-export const messagesResponseContentSchema = messagesUnknownBlockSchema.transform(
-  (block, ctx): MessagesResponseBlock | MessagesUnknownBlock => {
+export const messagesResponseContentSchema = z.pipe(
+  messagesUnknownBlockSchema,
+  z.transform((block, ctx): MessagesResponseBlock | MessagesUnknownBlock => {
     const schema = responseBlockByType.get(block.type);
     if (!schema) return block;
     const parsed = schema.safeParse(block);
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) {
-      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });
+      ctx.issues.push({
+        code: "custom",
+        message: issue.message,
+        path: issue.path as PropertyKey[],
+        input: block,
+      });
     }
     return z.NEVER;
-  },
+  }),
 );
 
 export const isKnownResponseBlock = (
   block: MessagesResponseBlock | MessagesUnknownBlock,
 ): block is MessagesResponseBlock => messagesResponseBlockTypes.has(block.type);
 
-export const messagesResponseSchema = z.object({
+export const messagesResponseSchema = zObject({
   id: z.string(),
-  type: z.literal("message").optional(),
-  role: z.literal("assistant").optional(),
+  type: z.optional(z.literal("message")),
+  role: z.optional(z.literal("assistant")),
   model: z.string(),
   content: z.array(messagesResponseContentSchema),
   stop_reason: opt(z.string()),
@@ -324,57 +334,60 @@ export type MessagesDeltaUsageOut = Pick<
 
 /* ---- Stream events ---------------------------------------------------------------------- */
 
-export const messagesErrorBodySchema = z.object({
+export const messagesErrorBodySchema = zObject({
   type: z.literal("error"),
-  error: z.object({ type: z.string(), message: z.string() }),
+  error: zObject({ type: z.string(), message: z.string() }),
 });
 export type MessagesErrorBody = z.infer<typeof messagesErrorBodySchema>;
 
 /** message_delta usage: cumulative; any field may be present (input_tokens included). */
-export const messagesDeltaUsageSchema = messagesUsageSchema.partial();
+export const messagesDeltaUsageSchema = z.partial(messagesUsageSchema);
 
 export const messagesStreamEventSchema = z.discriminatedUnion("type", [
-  z.object({
+  zObject({
     type: z.literal("message_start"),
-    message: z.object({
+    message: zObject({
       id: z.string(),
-      type: z.literal("message").optional(),
-      role: z.literal("assistant").optional(),
+      type: z.optional(z.literal("message")),
+      role: z.optional(z.literal("assistant")),
       model: z.string(),
       content: z.array(z.unknown()),
-      stop_reason: z.string().nullable().optional(),
+      stop_reason: z.optional(z.nullable(z.string())),
       stop_sequence: opt(z.string()),
       usage: messagesDeltaUsageSchema,
     }),
   }),
-  z.object({
+  zObject({
     type: z.literal("content_block_start"),
-    index: z.number().int().min(0),
-    content_block: z.looseObject({ type: z.string() }),
+    index: z.number().check(z.int()).check(z.gte(0)),
+    content_block: zLooseObject({ type: z.string() }),
   }),
-  z.object({
+  zObject({
     type: z.literal("content_block_delta"),
-    index: z.number().int().min(0),
+    index: z.number().check(z.int()).check(z.gte(0)),
     delta: z.discriminatedUnion("type", [
-      z.object({ type: z.literal("text_delta"), text: z.string() }),
-      z.object({ type: z.literal("input_json_delta"), partial_json: z.string() }),
-      z.object({ type: z.literal("thinking_delta"), thinking: z.string() }),
-      z.object({ type: z.literal("signature_delta"), signature: z.string() }),
-      z.object({ type: z.literal("citations_delta"), citation: z.unknown() }),
+      zObject({ type: z.literal("text_delta"), text: z.string() }),
+      zObject({ type: z.literal("input_json_delta"), partial_json: z.string() }),
+      zObject({ type: z.literal("thinking_delta"), thinking: z.string() }),
+      zObject({ type: z.literal("signature_delta"), signature: z.string() }),
+      zObject({ type: z.literal("citations_delta"), citation: z.unknown() }),
     ]),
   }),
-  z.object({ type: z.literal("content_block_stop"), index: z.number().int().min(0) }),
-  z.object({
+  zObject({
+    type: z.literal("content_block_stop"),
+    index: z.number().check(z.int()).check(z.gte(0)),
+  }),
+  zObject({
     type: z.literal("message_delta"),
-    delta: z.object({
-      stop_reason: z.string().nullable().optional(),
+    delta: zObject({
+      stop_reason: z.optional(z.nullable(z.string())),
       stop_sequence: opt(z.string()),
       stop_details: opt(z.record(z.string(), z.unknown())),
     }),
-    usage: messagesDeltaUsageSchema.optional(),
+    usage: z.optional(messagesDeltaUsageSchema),
   }),
-  z.object({ type: z.literal("message_stop") }),
-  z.object({ type: z.literal("ping") }),
+  zObject({ type: z.literal("message_stop") }),
+  zObject({ type: z.literal("ping") }),
   messagesErrorBodySchema,
 ]);
 export type MessagesStreamEventWire = z.infer<typeof messagesStreamEventSchema>;

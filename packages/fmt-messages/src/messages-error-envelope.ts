@@ -1,6 +1,7 @@
+import { zObject, zStrictObject } from "@interlingua/core-types";
 import { defaultMessageFor, GatewayError } from "@interlingua/errors";
 import { bodyJson, isErrorStatus } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   gatewayStatusForMessagesErrorType,
   messagesErrorTypeFor,
@@ -13,19 +14,19 @@ import { appendRequestId, splitRequestId } from "./request-id-suffix.js";
  * Anthropic SDKs raise their typed errors. `request_id` is Anthropic's field for the same id the
  * message ends with; it is present only when an id is given.
  */
-export const anthropicErrorBodySchema = z.strictObject({
+export const anthropicErrorBodySchema = zStrictObject({
   type: z.literal("error"),
-  error: z.strictObject({
+  error: zStrictObject({
     type: messagesErrorTypeSchema,
     message: z.string(),
   }),
-  request_id: z.string().exactOptional(),
+  request_id: z.exactOptional(z.string()),
 });
 export type AnthropicErrorBody = z.infer<typeof anthropicErrorBodySchema>;
 
 /** The messages endpoint's pass-through service error: `code` may be empty, `type` is fixed. */
-export const serviceErrorBodySchema = z.strictObject({
-  error: z.strictObject({
+export const serviceErrorBodySchema = zStrictObject({
+  error: zStrictObject({
     code: z.string(),
     message: z.string(),
     param: z.string(),
@@ -91,9 +92,9 @@ export function renderMessagesError(
     : renderAnthropicVariant(error, options.requestId);
 }
 
-const optionalString = z.string().optional().catch(undefined);
-const lenientMessagesBodySchema = z.object({
-  error: z.object({
+const optionalString = z.catch(z.optional(z.string()), undefined);
+const lenientMessagesBodySchema = zObject({
+  error: zObject({
     type: optionalString,
     message: optionalString,
     code: optionalString,

@@ -1,6 +1,6 @@
 import type { GatewayStatus } from "@interlingua/errors";
 import { isClientErrorStatus, lookupStatus } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /** The error types Anthropic documents for the messages protocol (docs.claude.com/en/api/errors). */
 export const messagesErrorTypeSchema = z.enum([

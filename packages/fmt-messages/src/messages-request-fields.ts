@@ -1,5 +1,10 @@
-import { extrasFieldPaths, type Request, type RequestFieldTable } from "@interlingua/core-types";
-import * as z from "zod";
+import {
+  extrasFieldPaths,
+  type Request,
+  type RequestFieldTable,
+  zLooseObject,
+} from "@interlingua/core-types";
+import * as z from "zod/mini";
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
 
 /**
@@ -9,18 +14,15 @@ import { MESSAGES_EXTRAS } from "./messages-extras.js";
  * protocol each is dropped with a warning (`messagesRequestFields`).
  */
 export const messagesPassThroughShape = {
-  service_tier: z.string().optional(),
-  inference_geo: z.string().optional(),
-  container: z
-    .union([z.string(), z.looseObject({})])
-    .nullable()
-    .optional(),
-  mcp_servers: z.array(z.looseObject({})).optional(),
-  context_management: z.looseObject({}).nullable().optional(),
+  service_tier: z.optional(z.string()),
+  inference_geo: z.optional(z.string()),
+  container: z.optional(z.nullable(z.union([z.string(), zLooseObject({})]))),
+  mcp_servers: z.optional(z.array(zLooseObject({}))),
+  context_management: z.optional(z.nullable(zLooseObject({}))),
   /** effort (mapped) and format (structured output: kept for Anthropic, dropped elsewhere). */
-  output_config: z.looseObject({}).optional(),
+  output_config: z.optional(zLooseObject({})),
   /** The beta form of output_config.format (structured-outputs-2025-11-13). */
-  output_format: z.looseObject({}).nullable().optional(),
+  output_format: z.optional(z.nullable(zLooseObject({}))),
 };
 
 /**

@@ -1,3 +1,4 @@
+import { zObject } from "@interlingua/core-types";
 import type { GatewayError, UpstreamErrorOptions } from "@interlingua/errors";
 import {
   buildUpstreamError,
@@ -5,17 +6,17 @@ import {
   readBody,
   type UpstreamErrorReading,
 } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { httpStatusOfMessagesErrorType, messagesErrorTypeSchema } from "./messages-error-type.js";
 
 /** Types that beat the HTTP status: a billing failure is the gateway's account, whatever the code. */
 const overridingTypes: ReadonlySet<string> = new Set(["billing_error"]);
 
 /** Anthropic's error body; the stream `error` event has the same shape. */
-const anthropicErrorSchema = z.object({
-  error: z.object({
-    type: z.string().optional().catch(undefined),
-    message: z.string().optional().catch(undefined),
+const anthropicErrorSchema = zObject({
+  error: zObject({
+    type: z.catch(z.optional(z.string()), undefined),
+    message: z.catch(z.optional(z.string()), undefined),
   }),
 });
 

@@ -1,5 +1,5 @@
-import { MAX_TOP_LOGPROBS } from "@interlingua/core-types";
-import * as z from "zod";
+import { MAX_TOP_LOGPROBS, zLooseObject, zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import { nativeGroundingMetadataSchema } from "./native-grounding.js";
 import { nativeGenerationPassThroughShape } from "./native-request-fields.js";
 
@@ -12,119 +12,123 @@ import { nativeGenerationPassThroughShape } from "./native-request-fields.js";
 
 const json = z.record(z.string(), z.unknown());
 
-export const nativeCacheControlSchema = z.object({
+export const nativeCacheControlSchema = zObject({
   type: z.literal("ephemeral"),
-  ttl: z.enum(["5m", "1h"]).optional(),
+  ttl: z.optional(z.enum(["5m", "1h"])),
 });
 
-export const nativeInlineDataSchema = z.object({ mimeType: z.string(), data: z.string() });
-export const nativeFileDataSchema = z.object({
-  mimeType: z.string().optional(),
+export const nativeInlineDataSchema = zObject({ mimeType: z.string(), data: z.string() });
+export const nativeFileDataSchema = zObject({
+  mimeType: z.optional(z.string()),
   fileUri: z.string(),
 });
 
 /** One value of a streamed function-call argument (Gemini 3 `streamFunctionCallArguments`). */
-export const nativePartialArgSchema = z.object({
+export const nativePartialArgSchema = zObject({
   jsonPath: z.string(),
-  stringValue: z.string().optional(),
-  numberValue: z.number().optional(),
-  boolValue: z.boolean().optional(),
-  nullValue: z.unknown().optional(),
-  willContinue: z.boolean().optional(),
+  stringValue: z.optional(z.string()),
+  numberValue: z.optional(z.number()),
+  boolValue: z.optional(z.boolean()),
+  nullValue: z.optional(z.unknown()),
+  willContinue: z.optional(z.boolean()),
 });
 
-export const nativeFunctionCallSchema = z.object({
-  name: z.string().min(1),
-  args: json.optional(),
-  id: z.string().optional(),
+export const nativeFunctionCallSchema = zObject({
+  name: z.string().check(z.minLength(1)),
+  args: z.optional(json),
+  id: z.optional(z.string()),
 });
 
-export const nativeFunctionResponsePartSchema = z.object({
-  inlineData: nativeInlineDataSchema.optional(),
-  fileData: nativeFileDataSchema.optional(),
+export const nativeFunctionResponsePartSchema = zObject({
+  inlineData: z.optional(nativeInlineDataSchema),
+  fileData: z.optional(nativeFileDataSchema),
 });
 
-export const nativeFunctionResponseSchema = z.object({
-  name: z.string().min(1),
-  response: json.optional(),
-  id: z.string().optional(),
+export const nativeFunctionResponseSchema = zObject({
+  name: z.string().check(z.minLength(1)),
+  response: z.optional(json),
+  id: z.optional(z.string()),
   /** Multimodal function responses (Gemini 3): images that belong to the result. */
-  parts: z.array(nativeFunctionResponsePartSchema).optional(),
+  parts: z.optional(z.array(nativeFunctionResponsePartSchema)),
 });
 
 /** Code the model ran with the code-execution tool, and what running it gave. */
-export const nativeExecutableCodeSchema = z.looseObject({
-  language: z.string().optional(),
+export const nativeExecutableCodeSchema = zLooseObject({
+  language: z.optional(z.string()),
   code: z.string(),
 });
-export const nativeCodeExecutionResultSchema = z.looseObject({
-  outcome: z.string().optional(),
-  output: z.string().optional(),
+export const nativeCodeExecutionResultSchema = zLooseObject({
+  outcome: z.optional(z.string()),
+  output: z.optional(z.string()),
 });
 
 /** A part carries exactly one data field; the converters check that, this schema types them. */
-export const nativePartSchema = z.object({
-  text: z.string().optional(),
-  thought: z.boolean().optional(),
-  thoughtSignature: z.string().optional(),
-  inlineData: nativeInlineDataSchema.optional(),
-  fileData: nativeFileDataSchema.optional(),
-  functionCall: nativeFunctionCallSchema.optional(),
-  functionResponse: nativeFunctionResponseSchema.optional(),
-  executableCode: nativeExecutableCodeSchema.optional(),
-  codeExecutionResult: nativeCodeExecutionResultSchema.optional(),
-  cache_control: nativeCacheControlSchema.optional(),
+export const nativePartSchema = zObject({
+  text: z.optional(z.string()),
+  thought: z.optional(z.boolean()),
+  thoughtSignature: z.optional(z.string()),
+  inlineData: z.optional(nativeInlineDataSchema),
+  fileData: z.optional(nativeFileDataSchema),
+  functionCall: z.optional(nativeFunctionCallSchema),
+  functionResponse: z.optional(nativeFunctionResponseSchema),
+  executableCode: z.optional(nativeExecutableCodeSchema),
+  codeExecutionResult: z.optional(nativeCodeExecutionResultSchema),
+  cache_control: z.optional(nativeCacheControlSchema),
 });
 
 export const nativeRoleSchema = z.enum(["user", "model", "function"]);
 
-export const nativeContentSchema = z.object({
-  role: nativeRoleSchema.optional(),
+export const nativeContentSchema = zObject({
+  role: z.optional(nativeRoleSchema),
   parts: z.array(nativePartSchema),
 });
 
-export const nativeSystemInstructionSchema = z.object({
-  role: z.string().optional(),
+export const nativeSystemInstructionSchema = zObject({
+  role: z.optional(z.string()),
   /** Text only; a cache_control here is ignored (the API reference: never inside systemInstruction). */
   parts: z.array(
-    z.object({
+    zObject({
       text: z.string(),
-      thoughtSignature: z.string().optional(),
+      thoughtSignature: z.optional(z.string()),
     }),
   ),
 });
 
 export const nativeThinkingLevels = ["minimal", "low", "medium", "high"] as const;
 
-export const nativeThinkingConfigSchema = z.object({
-  thinkingBudget: z.number().int().min(-1).optional(),
-  includeThoughts: z.boolean().optional(),
+export const nativeThinkingConfigSchema = zObject({
+  thinkingBudget: z.optional(z.number().check(z.int()).check(z.gte(-1))),
+  includeThoughts: z.optional(z.boolean()),
   /** Gemini documents lowercase values; the uppercase enum names are accepted too. */
-  thinkingLevel: z
-    .string()
-    .transform((s) => s.toLowerCase())
-    .pipe(z.enum(nativeThinkingLevels))
-    .optional(),
+  thinkingLevel: z.optional(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((s) => s.toLowerCase()),
+      ),
+      z.enum(nativeThinkingLevels),
+    ),
+  ),
 });
 
-export const nativeGenerationConfigSchema = z.looseObject({
-  temperature: z.number().min(0).max(2).optional(),
-  topP: z.number().min(0).max(1).optional(),
-  topK: z.number().int().nonnegative().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  stopSequences: z.array(z.string()).optional(),
-  candidateCount: z.number().int().positive().optional(),
-  seed: z.number().int().optional(),
-  presencePenalty: z.number().min(-2).max(2).optional(),
-  frequencyPenalty: z.number().min(-2).max(2).optional(),
-  responseMimeType: z.string().optional(),
-  responseSchema: json.optional(),
-  responseJsonSchema: json.optional(),
-  thinkingConfig: nativeThinkingConfigSchema.optional(),
+export const nativeGenerationConfigSchema = zLooseObject({
+  temperature: z.optional(z.number().check(z.gte(0)).check(z.lte(2))),
+  topP: z.optional(z.number().check(z.gte(0)).check(z.lte(1))),
+  topK: z.optional(z.number().check(z.int()).check(z.nonnegative())),
+  maxOutputTokens: z.optional(z.number().check(z.int()).check(z.positive())),
+  stopSequences: z.optional(z.array(z.string())),
+  candidateCount: z.optional(z.number().check(z.int()).check(z.positive())),
+  seed: z.optional(z.number().check(z.int())),
+  presencePenalty: z.optional(z.number().check(z.gte(-2)).check(z.lte(2))),
+  frequencyPenalty: z.optional(z.number().check(z.gte(-2)).check(z.lte(2))),
+  responseMimeType: z.optional(z.string()),
+  responseSchema: z.optional(json),
+  responseJsonSchema: z.optional(json),
+  thinkingConfig: z.optional(nativeThinkingConfigSchema),
   /** Return the chosen tokens' log probabilities (candidates[].logprobsResult). */
-  responseLogprobs: z.boolean().optional(),
+  responseLogprobs: z.optional(z.boolean()),
   /** Alternatives per decoding step in logprobsResult.topCandidates. */
-  logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).optional(),
+  logprobs: z.optional(z.int().check(z.gte(0)).check(z.lte(MAX_TOP_LOGPROBS))),
   ...nativeGenerationPassThroughShape,
 });
 
@@ -138,22 +142,23 @@ export const nativeHarmThresholds = [
   "OFF",
 ] as const;
 
-export const nativeSafetySettingSchema = z.object({
-  category: z.string().regex(/^HARM_CATEGORY_[A-Z_]+$/, "must be a HARM_CATEGORY_* value"),
+export const nativeSafetySettingSchema = zObject({
+  category: z.string().check(z.regex(/^HARM_CATEGORY_[A-Z_]+$/, "must be a HARM_CATEGORY_* value")),
   threshold: z.enum(nativeHarmThresholds),
 });
 
-export const nativeFunctionDeclarationSchema = z.looseObject({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  parameters: json.optional(),
-  parametersJsonSchema: json.optional(),
+export const nativeFunctionDeclarationSchema = zLooseObject({
+  name: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
+  parameters: z.optional(json),
+  parametersJsonSchema: z.optional(json),
 });
 
 /** A tool entry; every key other than functionDeclarations is one built-in tool (an object). */
-export const nativeToolSchema = z
-  .object({ functionDeclarations: z.array(nativeFunctionDeclarationSchema).optional() })
-  .catchall(z.unknown());
+export const nativeToolSchema = z.catchall(
+  zObject({ functionDeclarations: z.optional(z.array(nativeFunctionDeclarationSchema)) }),
+  z.unknown(),
+);
 
 export const nativeFunctionCallingModes = [
   "AUTO",
@@ -163,32 +168,32 @@ export const nativeFunctionCallingModes = [
   "MODE_UNSPECIFIED",
 ] as const;
 
-export const nativeFunctionCallingConfigSchema = z.looseObject({
-  mode: z.enum(nativeFunctionCallingModes).optional(),
-  allowedFunctionNames: z.array(z.string()).optional(),
+export const nativeFunctionCallingConfigSchema = zLooseObject({
+  mode: z.optional(z.enum(nativeFunctionCallingModes)),
+  allowedFunctionNames: z.optional(z.array(z.string())),
 });
 
-export const nativeToolConfigSchema = z.looseObject({
-  functionCallingConfig: nativeFunctionCallingConfigSchema.optional(),
+export const nativeToolConfigSchema = zLooseObject({
+  functionCallingConfig: z.optional(nativeFunctionCallingConfigSchema),
 });
 
 const nativeRequestBodyShape = {
-  contents: z.array(nativeContentSchema).min(1),
-  systemInstruction: nativeSystemInstructionSchema.optional(),
-  generationConfig: nativeGenerationConfigSchema.optional(),
-  safetySettings: z.array(nativeSafetySettingSchema).optional(),
-  tools: z.array(nativeToolSchema).optional(),
-  toolConfig: nativeToolConfigSchema.optional(),
-  cachedContent: z.string().optional(),
+  contents: z.array(nativeContentSchema).check(z.minLength(1)),
+  systemInstruction: z.optional(nativeSystemInstructionSchema),
+  generationConfig: z.optional(nativeGenerationConfigSchema),
+  safetySettings: z.optional(z.array(nativeSafetySettingSchema)),
+  tools: z.optional(z.array(nativeToolSchema)),
+  toolConfig: z.optional(nativeToolConfigSchema),
+  cachedContent: z.optional(z.string()),
 };
 
-export const nativeRequestSchema = z.looseObject({
+export const nativeRequestSchema = zLooseObject({
   /** Not part of Gemini's body (the model is in the URL path); accepted for convenience. */
-  model: z.string().min(1).optional(),
+  model: z.optional(z.string().check(z.minLength(1))),
   ...nativeRequestBodyShape,
 });
 
-const nativeRequestBodySchema = z.looseObject(nativeRequestBodyShape);
+const nativeRequestBodySchema = zLooseObject(nativeRequestBodyShape);
 
 export type NativeCacheControl = z.infer<typeof nativeCacheControlSchema>;
 export type NativeInlineData = z.infer<typeof nativeInlineDataSchema>;
@@ -221,60 +226,60 @@ export const nativeHarmProbabilities = [
   "HARM_PROBABILITY_UNSPECIFIED",
 ] as const;
 
-export const nativeSafetyRatingSchema = z.object({
-  category: z.string().min(1),
+export const nativeSafetyRatingSchema = zObject({
+  category: z.string().check(z.minLength(1)),
   probability: z.enum(nativeHarmProbabilities),
-  blocked: z.boolean().optional(),
+  blocked: z.optional(z.boolean()),
 });
 
-export const nativePromptFeedbackSchema = z.object({
-  blockReason: z.string().optional(),
-  safetyRatings: z.array(nativeSafetyRatingSchema).optional(),
+export const nativePromptFeedbackSchema = zObject({
+  blockReason: z.optional(z.string()),
+  safetyRatings: z.optional(z.array(nativeSafetyRatingSchema)),
 });
 
-const tokens = z.number().int().nonnegative();
+const tokens = z.number().check(z.int()).check(z.nonnegative());
 
-export const nativeUsageMetadataSchema = z.object({
-  promptTokenCount: tokens.optional(),
-  candidatesTokenCount: tokens.optional(),
-  totalTokenCount: tokens.optional(),
-  thoughtsTokenCount: tokens.optional(),
-  cachedContentTokenCount: tokens.optional(),
+export const nativeUsageMetadataSchema = zObject({
+  promptTokenCount: z.optional(tokens),
+  candidatesTokenCount: z.optional(tokens),
+  totalTokenCount: z.optional(tokens),
+  thoughtsTokenCount: z.optional(tokens),
+  cachedContentTokenCount: z.optional(tokens),
   /** proto3 omits a zero tokenCount, so it is optional here. */
-  promptTokensDetails: z
-    .array(z.object({ modality: z.string(), tokenCount: tokens.optional() }))
-    .optional(),
-  serviceTier: z.string().optional(),
+  promptTokensDetails: z.optional(
+    z.array(zObject({ modality: z.string(), tokenCount: z.optional(tokens) })),
+  ),
+  serviceTier: z.optional(z.string()),
 });
 
-export const nativeCandidateSchema = z.object({
-  content: z
-    .object({
-      role: z.string().optional(),
-      parts: z.array(nativePartSchema).optional(),
-    })
-    .optional(),
-  finishReason: z.string().optional(),
-  finishMessage: z.string().optional(),
-  index: z.number().int().nonnegative().optional(),
-  safetyRatings: z.array(nativeSafetyRatingSchema).optional(),
+export const nativeCandidateSchema = zObject({
+  content: z.optional(
+    zObject({
+      role: z.optional(z.string()),
+      parts: z.optional(z.array(nativePartSchema)),
+    }),
+  ),
+  finishReason: z.optional(z.string()),
+  finishMessage: z.optional(z.string()),
+  index: z.optional(z.number().check(z.int()).check(z.nonnegative())),
+  safetyRatings: z.optional(z.array(nativeSafetyRatingSchema)),
   /** Search grounding: sources and the text segments they support (native-grounding.ts). */
-  groundingMetadata: nativeGroundingMetadataSchema.optional(),
+  groundingMetadata: z.optional(nativeGroundingMetadataSchema),
   /** Recitation sources; not carried (reported). */
-  citationMetadata: z.unknown().optional(),
+  citationMetadata: z.optional(z.unknown()),
   /** Token log probabilities (native-logprobs.ts); read leniently, never a failed reply. */
-  logprobsResult: z.unknown().optional(),
-  avgLogprobs: z.number().optional(),
+  logprobsResult: z.optional(z.unknown()),
+  avgLogprobs: z.optional(z.number()),
 });
 
-export const nativeResponseSchema = z.looseObject({
-  candidates: z.array(nativeCandidateSchema).optional(),
-  promptFeedback: nativePromptFeedbackSchema.optional(),
-  usageMetadata: nativeUsageMetadataSchema.optional(),
-  modelVersion: z.string().optional(),
-  responseId: z.string().optional(),
+export const nativeResponseSchema = zLooseObject({
+  candidates: z.optional(z.array(nativeCandidateSchema)),
+  promptFeedback: z.optional(nativePromptFeedbackSchema),
+  usageMetadata: z.optional(nativeUsageMetadataSchema),
+  modelVersion: z.optional(z.string()),
+  responseId: z.optional(z.string()),
   /** Vertex's creation time (RFC 3339); the Gemini API sends none. */
-  createTime: z.string().optional(),
+  createTime: z.optional(z.string()),
 });
 
 export type NativeSafetyRating = z.infer<typeof nativeSafetyRatingSchema>;
@@ -293,11 +298,11 @@ export interface NativeStreamFunctionCall {
 }
 
 /** The upstream's error body, also sent as an in-stream frame. */
-export const nativeErrorBodySchema = z.object({
-  error: z.object({
-    code: z.number().int(),
+export const nativeErrorBodySchema = zObject({
+  error: zObject({
+    code: z.number().check(z.int()),
     message: z.string(),
-    status: z.string().optional(),
+    status: z.optional(z.string()),
   }),
 });
 export type NativeErrorBody = z.infer<typeof nativeErrorBodySchema>;

@@ -1,6 +1,7 @@
+import { zObject, zStrictObject } from "@interlingua/core-types";
 import { defaultMessageFor, GatewayError, parseDurationSeconds } from "@interlingua/errors";
 import { bodyJson, errorStatusSchema, isErrorStatus } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { httpStatusForNativeStatus, nativeStatusFor, nativeStatusSchema } from "./native-status.js";
 
 const retryInfoType = "type.googleapis.com/google.rpc.RetryInfo";
@@ -10,19 +11,19 @@ const retryInfoType = "type.googleapis.com/google.rpc.RetryInfo";
  * answers (`nativeErrorBodySchema` is the wire's error, read from the upstream). When the error says when to retry,
  * Google's own `details: [RetryInfo]` is added, which Google clients already read.
  */
-export const nativeErrorEnvelopeSchema = z.strictObject({
-  error: z.strictObject({
+export const nativeErrorEnvelopeSchema = zStrictObject({
+  error: zStrictObject({
     code: errorStatusSchema,
     message: z.string(),
     status: nativeStatusSchema,
-    details: z
-      .array(
-        z.strictObject({
+    details: z.exactOptional(
+      z.array(
+        zStrictObject({
           "@type": z.literal(retryInfoType),
-          retryDelay: z.string().regex(/^\d+s$/),
+          retryDelay: z.string().check(z.regex(/^\d+s$/)),
         }),
-      )
-      .exactOptional(),
+      ),
+    ),
   }),
 });
 export type NativeErrorEnvelope = z.infer<typeof nativeErrorEnvelopeSchema>;
@@ -43,15 +44,15 @@ export const renderNativeError = (error: GatewayError): NativeErrorEnvelope => (
 });
 
 /** Google's error body, read leniently: shared with the Gemini upstream parser. */
-export const lenientGoogleErrorSchema = z.object({
-  code: z.unknown().optional(),
-  message: z.string().optional().catch(undefined),
-  status: z.string().optional().catch(undefined),
-  details: z.array(z.unknown()).catch([]),
+export const lenientGoogleErrorSchema = zObject({
+  code: z.optional(z.unknown()),
+  message: z.catch(z.optional(z.string()), undefined),
+  status: z.catch(z.optional(z.string()), undefined),
+  details: z.catch(z.array(z.unknown()), []),
 });
 export type LenientGoogleError = z.infer<typeof lenientGoogleErrorSchema>;
 
-const retryInfoSchema = z.object({ "@type": z.literal(retryInfoType), retryDelay: z.string() });
+const retryInfoSchema = zObject({ "@type": z.literal(retryInfoType), retryDelay: z.string() });
 
 export const retryAfterFromDetails = (details: readonly unknown[]): number | undefined => {
   for (const detail of details) {
@@ -67,7 +68,7 @@ export const retryAfterFromDetails = (details: readonly unknown[]): number | und
  */
 export const googleErrorOf = (json: unknown): LenientGoogleError | undefined => {
   const candidate = Array.isArray(json) ? json[0] : json;
-  const parsed = z.object({ error: lenientGoogleErrorSchema }).safeParse(candidate);
+  const parsed = zObject({ error: lenientGoogleErrorSchema }).safeParse(candidate);
   return parsed.success ? parsed.data.error : undefined;
 };
 

@@ -1,30 +1,35 @@
 import type { Citation, TextPart, Warning } from "@interlingua/core-types";
-import * as z from "zod";
+import { zLooseObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 /** The parts of a candidate's `groundingMetadata` that name sources for the answer's text. */
-export const nativeGroundingMetadataSchema = z.looseObject({
-  groundingChunks: z
-    .array(
-      z.looseObject({
-        web: z.looseObject({ uri: z.string().optional(), title: z.string().optional() }).optional(),
+export const nativeGroundingMetadataSchema = zLooseObject({
+  groundingChunks: z.optional(
+    z.array(
+      zLooseObject({
+        web: z.optional(
+          zLooseObject({ uri: z.optional(z.string()), title: z.optional(z.string()) }),
+        ),
       }),
-    )
-    .optional(),
-  groundingSupports: z
-    .array(
-      z.looseObject({
-        segment: z
-          .looseObject({
-            partIndex: z.number().int().nonnegative().optional(),
-            startIndex: z.number().int().nonnegative().optional(),
-            endIndex: z.number().int().nonnegative().optional(),
-            text: z.string().optional(),
-          })
-          .optional(),
-        groundingChunkIndices: z.array(z.number().int().nonnegative()).optional(),
+    ),
+  ),
+  groundingSupports: z.optional(
+    z.array(
+      zLooseObject({
+        segment: z.optional(
+          zLooseObject({
+            partIndex: z.optional(z.number().check(z.int()).check(z.nonnegative())),
+            startIndex: z.optional(z.number().check(z.int()).check(z.nonnegative())),
+            endIndex: z.optional(z.number().check(z.int()).check(z.nonnegative())),
+            text: z.optional(z.string()),
+          }),
+        ),
+        groundingChunkIndices: z.optional(
+          z.array(z.number().check(z.int()).check(z.nonnegative())),
+        ),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 export type NativeGroundingMetadata = z.infer<typeof nativeGroundingMetadataSchema>;
 

@@ -4,25 +4,26 @@ import type {
   TokenLogprob,
   Warning,
 } from "@interlingua/core-types";
-import * as z from "zod";
+import { zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 /** One token of `logprobsResult`; proto3 JSON leaves out zero values, so each may be absent. */
-const nativeLogprobsCandidateSchema = z.object({
-  token: z.string().optional(),
-  tokenId: z.int().optional(),
-  logProbability: z.number().optional(),
+const nativeLogprobsCandidateSchema = zObject({
+  token: z.optional(z.string()),
+  tokenId: z.optional(z.int()),
+  logProbability: z.optional(z.number()),
 });
 /**
  * A candidate's `logprobsResult`: the chosen token and the top alternatives at each decoding
  * step (`generationConfig.responseLogprobs` / `logprobs`). `logProbabilitySum` is the sum of the
  * chosen ones (derivable, not carried).
  */
-export const nativeLogprobsResultSchema = z.object({
-  topCandidates: z
-    .array(z.object({ candidates: z.array(nativeLogprobsCandidateSchema).optional() }))
-    .optional(),
-  chosenCandidates: z.array(nativeLogprobsCandidateSchema).optional(),
-  logProbabilitySum: z.number().optional(),
+export const nativeLogprobsResultSchema = zObject({
+  topCandidates: z.optional(
+    z.array(zObject({ candidates: z.optional(z.array(nativeLogprobsCandidateSchema)) })),
+  ),
+  chosenCandidates: z.optional(z.array(nativeLogprobsCandidateSchema)),
+  logProbabilitySum: z.optional(z.number()),
 });
 type NativeLogprobsCandidate = z.infer<typeof nativeLogprobsCandidateSchema>;
 

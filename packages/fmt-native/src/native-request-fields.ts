@@ -1,5 +1,6 @@
 import type { Request, RequestFieldTable } from "@interlingua/core-types";
-import * as z from "zod";
+import { zLooseObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import { readBookkeeping, readUnknownFields } from "./native-extras.js";
 
 /**
@@ -8,13 +9,13 @@ import { readBookkeeping, readUnknownFields } from "./native-extras.js";
  * they came to a Gemini upstream; toward any other protocol each is dropped with a warning.
  */
 export const nativeGenerationPassThroughShape = {
-  responseModalities: z.array(z.string()).optional(),
-  speechConfig: z.looseObject({}).optional(),
-  imageConfig: z.looseObject({}).optional(),
-  mediaResolution: z.string().optional(),
-  enableEnhancedCivicAnswers: z.boolean().optional(),
-  audioTimestamp: z.boolean().optional(),
-  routingConfig: z.looseObject({}).optional(),
+  responseModalities: z.optional(z.array(z.string())),
+  speechConfig: z.optional(zLooseObject({})),
+  imageConfig: z.optional(zLooseObject({})),
+  mediaResolution: z.optional(z.string()),
+  enableEnhancedCivicAnswers: z.optional(z.boolean()),
+  audioTimestamp: z.optional(z.boolean()),
+  routingConfig: z.optional(zLooseObject({})),
 };
 
 /**

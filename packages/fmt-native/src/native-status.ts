@@ -1,6 +1,6 @@
 import type { GatewayStatus } from "@interlingua/errors";
 import { isClientErrorStatus, lookupStatus } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /**
  * Every `status` string a native (generate-content) error body may carry: Google's canonical

@@ -1,3 +1,4 @@
+import { zObject } from "@interlingua/core-types";
 import type { GatewayError, UpstreamErrorOptions } from "@interlingua/errors";
 import {
   buildUpstreamError,
@@ -6,7 +7,7 @@ import {
   tableLookup,
   type UpstreamErrorReading,
 } from "@interlingua/errors/internal";
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   googleErrorOf,
   type LenientGoogleError,
@@ -24,7 +25,7 @@ export const googleStatusOfReason: Readonly<Record<string, number>> = {
   API_KEY_SERVICE_BLOCKED: 403,
 };
 
-const errorInfoSchema = z.object({
+const errorInfoSchema = zObject({
   "@type": z.literal("type.googleapis.com/google.rpc.ErrorInfo"),
   reason: z.string(),
 });

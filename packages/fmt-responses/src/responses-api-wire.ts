@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { zLooseObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import { interlinguaResponsesRequestSchema, openAiToolSchema } from "./responses-api.js";
 import { responsesObjectSchema } from "./responses-stream-api.js";
 
@@ -10,26 +11,27 @@ import { responsesObjectSchema } from "./responses-stream-api.js";
  */
 const jsonObject = z.record(z.string(), z.unknown());
 
-export const responsesFlatFunctionToolSchema = z.looseObject({
+export const responsesFlatFunctionToolSchema = zLooseObject({
   type: z.literal("function"),
-  name: z.string().min(1),
-  description: z.string().nullish(),
-  parameters: jsonObject.nullish(),
-  strict: z.boolean().nullish(),
+  name: z.string().check(z.minLength(1)),
+  description: z.nullish(z.string()),
+  parameters: z.nullish(jsonObject),
+  strict: z.nullish(z.boolean()),
 });
 export const responsesFlatToolSchema = z.union([
   responsesFlatFunctionToolSchema,
-  z.looseObject({ type: z.enum(["web_search", "file_search", "remote_mcp"]) }),
+  zLooseObject({ type: z.enum(["web_search", "file_search", "remote_mcp"]) }),
   openAiToolSchema,
 ]);
 
-export const responsesRequestSchema = interlinguaResponsesRequestSchema
-  .omit({ max_tokens: true })
-  .extend({ tools: z.array(responsesFlatToolSchema).nullish() });
+export const responsesRequestSchema = z.extend(
+  z.omit(interlinguaResponsesRequestSchema, { max_tokens: true }),
+  { tools: z.nullish(z.array(responsesFlatToolSchema)) },
+);
 
-export const responsesResponseSchema = responsesObjectSchema.extend({
+export const responsesResponseSchema = z.extend(responsesObjectSchema, {
   /** The text of every output_text part, joined: what the SDKs' `output_text` computes. */
-  output_text: z.string().optional(),
+  output_text: z.optional(z.string()),
 });
 
 export type ResponsesFlatFunctionTool = z.infer<typeof responsesFlatFunctionToolSchema>;

@@ -1,6 +1,6 @@
-import { MAX_TOP_LOGPROBS } from "@interlingua/core-types";
+import { MAX_TOP_LOGPROBS, zLooseObject } from "@interlingua/core-types";
 import { FIELD_REQUIRED } from "@interlingua/errors";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { imageUrlRule, isValidImageUrl } from "./image-url.js";
 import { responsesPassThroughShape } from "./responses-request-fields.js";
 
@@ -12,15 +12,15 @@ import { responsesPassThroughShape } from "./responses-request-fields.js";
  */
 const jsonObject = z.record(z.string(), z.unknown());
 
-export const inputTextBlockSchema = z.looseObject({
+export const inputTextBlockSchema = zLooseObject({
   type: z.literal("input_text"),
   text: z.string(),
 });
-export const inputImageBlockSchema = z.looseObject({
+export const inputImageBlockSchema = zLooseObject({
   type: z.literal("input_image"),
-  image_url: z.string().refine(isValidImageUrl, imageUrlRule),
+  image_url: z.string().check(z.refine(isValidImageUrl, imageUrlRule)),
   /** Not in the spec; OpenAI's Responses convention, carried as the canonical `detail`. */
-  detail: z.enum(["auto", "low", "high"]).optional(),
+  detail: z.optional(z.enum(["auto", "low", "high"])),
 });
 /**
  * A file (OpenAI's Responses `input_file`): inline `file_data` (a data URL, or base64 whose type
@@ -29,30 +29,32 @@ export const inputImageBlockSchema = z.looseObject({
 export const inputFileBlockSchema = z
   .looseObject({
     type: z.literal("input_file"),
-    file_data: z.string().min(1).optional(),
-    file_url: z.string().min(1).optional(),
-    file_id: z.string().min(1).optional(),
-    filename: z.string().optional(),
+    file_data: z.optional(z.string().check(z.minLength(1))),
+    file_url: z.optional(z.string().check(z.minLength(1))),
+    file_id: z.optional(z.string().check(z.minLength(1))),
+    filename: z.optional(z.string()),
   })
-  .superRefine((block, ctx) => {
-    const given = [block.file_data, block.file_url, block.file_id].filter((v) => v !== undefined);
-    if (given.length !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["file_data"],
-        message: "give exactly one of file_data, file_url or file_id",
-      });
-    }
-  });
+  .check(
+    z.superRefine((block, ctx) => {
+      const given = [block.file_data, block.file_url, block.file_id].filter((v) => v !== undefined);
+      if (given.length !== 1) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["file_data"],
+          message: "give exactly one of file_data, file_url or file_id",
+        });
+      }
+    }),
+  );
 /** Assistant history as the Responses API returns it; `input_text` is accepted there too. */
-export const outputTextBlockSchema = z.looseObject({
+export const outputTextBlockSchema = zLooseObject({
   type: z.literal("output_text"),
   text: z.string(),
 });
 
-const messageType = z.literal("message").optional();
+const messageType = z.optional(z.literal("message"));
 
-export const userItemSchema = z.looseObject({
+export const userItemSchema = zLooseObject({
   type: messageType,
   role: z.literal("user"),
   content: z.union([
@@ -67,12 +69,12 @@ export const userItemSchema = z.looseObject({
   ]),
 });
 /** docs/api-reference.md's "the service" role is `system`; OpenAI's `developer` means the same here. */
-export const systemItemSchema = z.looseObject({
+export const systemItemSchema = zLooseObject({
   type: messageType,
   role: z.enum(["system", "developer"]),
   content: z.union([z.string(), z.array(inputTextBlockSchema)]),
 });
-export const assistantItemSchema = z.looseObject({
+export const assistantItemSchema = zLooseObject({
   type: messageType,
   role: z.literal("assistant"),
   content: z.union([
@@ -87,48 +89,48 @@ export const messageItemSchema = z.discriminatedUnion("role", [
 ]);
 
 /** A call the model made, replayed by the client (OpenAI Responses convention). */
-export const functionCallItemSchema = z.looseObject({
+export const functionCallItemSchema = zLooseObject({
   type: z.literal("function_call"),
-  call_id: z.string().min(1),
-  name: z.string().min(1),
+  call_id: z.string().check(z.minLength(1)),
+  name: z.string().check(z.minLength(1)),
   arguments: z.string(),
   /** Set when the function is one of a `namespace` tool's. */
-  namespace: z.string().nullish(),
+  namespace: z.nullish(z.string()),
 });
 /** A call of a `custom` (free-form input) tool, replayed: `input` is raw text. */
-export const customToolCallItemSchema = z.looseObject({
+export const customToolCallItemSchema = zLooseObject({
   type: z.literal("custom_tool_call"),
-  call_id: z.string().min(1),
-  name: z.string().min(1),
+  call_id: z.string().check(z.minLength(1)),
+  name: z.string().check(z.minLength(1)),
   input: z.string(),
 });
 /** The client's result of running a call (the API reference: "sends the result back in a follow-up request"). */
-export const functionCallOutputItemSchema = z.looseObject({
+export const functionCallOutputItemSchema = zLooseObject({
   type: z.literal("function_call_output"),
-  call_id: z.string().min(1),
+  call_id: z.string().check(z.minLength(1)),
   output: z.union([
     z.string(),
     z.array(z.discriminatedUnion("type", [inputTextBlockSchema, inputImageBlockSchema])),
   ]),
 });
 /** The client's result of a custom tool call. */
-export const customToolCallOutputItemSchema = z.looseObject({
+export const customToolCallOutputItemSchema = zLooseObject({
   type: z.literal("custom_tool_call_output"),
-  call_id: z.string().min(1),
+  call_id: z.string().check(z.minLength(1)),
   output: z.union([
     z.string(),
     z.array(z.discriminatedUnion("type", [inputTextBlockSchema, inputImageBlockSchema])),
   ]),
 });
-export const summaryTextSchema = z.looseObject({
+export const summaryTextSchema = zLooseObject({
   type: z.literal("summary_text"),
   text: z.string(),
 });
 /** Reasoning replayed by the client; `encrypted_content` is opaque and kept byte for byte. */
-export const reasoningItemSchema = z.looseObject({
+export const reasoningItemSchema = zLooseObject({
   type: z.literal("reasoning"),
   summary: z.array(summaryTextSchema),
-  encrypted_content: z.string().nullish(),
+  encrypted_content: z.nullish(z.string()),
 });
 
 export const inputItemSchema = z.discriminatedUnion("type", [
@@ -140,11 +142,11 @@ export const inputItemSchema = z.discriminatedUnion("type", [
   reasoningItemSchema,
 ]);
 
-export const functionDefinitionSchema = z.looseObject({
-  name: z.string().min(1),
+export const functionDefinitionSchema = zLooseObject({
+  name: z.string().check(z.minLength(1)),
   description: z.string(),
-  parameters: jsonObject.nullish(),
-  strict: z.boolean().nullish(),
+  parameters: z.nullish(jsonObject),
+  strict: z.nullish(z.boolean()),
 });
 
 /**
@@ -157,28 +159,30 @@ export const functionDefinitionSchema = z.looseObject({
 export const functionToolSchema = z
   .looseObject({
     type: z.literal("function"),
-    function: functionDefinitionSchema.optional(),
-    name: z.string().min(1).optional(),
-    description: z.string().nullish(),
-    parameters: jsonObject.nullish(),
-    strict: z.boolean().nullish(),
+    function: z.optional(functionDefinitionSchema),
+    name: z.optional(z.string().check(z.minLength(1))),
+    description: z.nullish(z.string()),
+    parameters: z.nullish(jsonObject),
+    strict: z.nullish(z.boolean()),
   })
-  .superRefine((tool, ctx) => {
-    if (tool.function !== undefined) return;
-    if (tool.name === undefined) {
-      ctx.addIssue({ code: "custom", path: ["function"], message: FIELD_REQUIRED });
-    }
-  });
+  .check(
+    z.superRefine((tool, ctx) => {
+      if (tool.function !== undefined) return;
+      if (tool.name === undefined) {
+        ctx.addIssue({ code: "custom", path: ["function"], message: FIELD_REQUIRED });
+      }
+    }),
+  );
 /** Hosted tools: the spec shows only `type`; any other field is an option carried as given. */
-export const webSearchToolSchema = z.looseObject({ type: z.literal("web_search") });
-export const fileSearchToolSchema = z.looseObject({ type: z.literal("file_search") });
-export const remoteMcpToolSchema = z.looseObject({
+export const webSearchToolSchema = zLooseObject({ type: z.literal("web_search") });
+export const fileSearchToolSchema = zLooseObject({ type: z.literal("file_search") });
+export const remoteMcpToolSchema = zLooseObject({
   type: z.literal("remote_mcp"),
-  remote_mcp: z.looseObject({
-    url: z.string().min(1),
-    auth_token: z.string().optional(),
+  remote_mcp: zLooseObject({
+    url: z.string().check(z.minLength(1)),
+    auth_token: z.optional(z.string()),
     /** Seconds; the spec's default of 30 is made explicit on parse. */
-    timeout: z.number().positive().optional(),
+    timeout: z.optional(z.number().check(z.positive())),
   }),
 });
 export const knownToolTypes: ReadonlySet<string> = new Set([
@@ -191,11 +195,11 @@ export const knownToolTypes: ReadonlySet<string> = new Set([
  * Any other tool OpenAI's Responses API takes (`custom`, `namespace`, `tool_search`, hosted tools
  * added later): not refused, carried whole toward the Responses API, lowered or reported elsewhere.
  */
-export const openAiToolSchema = z.looseObject({
+export const openAiToolSchema = zLooseObject({
   type: z
     .string()
-    .min(1)
-    .refine((type) => !knownToolTypes.has(type)),
+    .check(z.minLength(1))
+    .check(z.refine((type) => !knownToolTypes.has(type))),
 });
 export const knownToolSchema = z.discriminatedUnion("type", [
   functionToolSchema,
@@ -208,11 +212,13 @@ export const knownToolSchema = z.discriminatedUnion("type", [
  * other type, taken as given. A union would blur the known tools' errors, so the known schema
  * runs only on a known type.
  */
-export const toolSchema = z.looseObject({ type: z.string().min(1) }).superRefine((tool, ctx) => {
-  if (!knownToolTypes.has(tool.type)) return;
-  const known = knownToolSchema.safeParse(tool);
-  if (!known.success) for (const issue of known.error.issues) ctx.addIssue({ ...issue });
-}) as unknown as z.ZodType<ResponsesKnownTool | ResponsesOpenAiTool>;
+export const toolSchema = zLooseObject({ type: z.string().check(z.minLength(1)) }).check(
+  z.superRefine((tool, ctx) => {
+    if (!knownToolTypes.has(tool.type)) return;
+    const known = knownToolSchema.safeParse(tool);
+    if (!known.success) for (const issue of known.error.issues) ctx.addIssue({ ...issue });
+  }),
+) as unknown as z.ZodMiniType<ResponsesKnownTool | ResponsesOpenAiTool>;
 
 export const toolChoiceSchema = z.union(
   [
@@ -220,20 +226,22 @@ export const toolChoiceSchema = z.union(
     z
       .looseObject({
         type: z.literal("function"),
-        name: z.string().min(1).optional(),
+        name: z.optional(z.string().check(z.minLength(1))),
         /** The chat-completions spelling, accepted because clients port their code. */
-        function: z.looseObject({ name: z.string().min(1) }).optional(),
+        function: z.optional(zLooseObject({ name: z.string().check(z.minLength(1)) })),
       })
-      .refine((choice) => choice.name !== undefined || choice.function !== undefined, {
-        message: "a function tool choice needs name",
-        path: ["name"],
-      }),
+      .check(
+        z.refine((choice) => choice.name !== undefined || choice.function !== undefined, {
+          message: "a function tool choice needs name",
+          path: ["name"],
+        }),
+      ),
     /** `allowed_tools`, `custom`, a hosted tool's type, and kinds OpenAI adds later. */
-    z.looseObject({
+    zLooseObject({
       type: z
         .string()
-        .min(1)
-        .refine((type) => type !== "function"),
+        .check(z.minLength(1))
+        .check(z.refine((type) => type !== "function")),
     }),
   ],
   { error: 'must be "auto", "none", "required" or {"type": "function", "name": ...}' },
@@ -241,46 +249,46 @@ export const toolChoiceSchema = z.union(
 
 /** Efforts the canonical model holds; any other (`xhigh`, later ones) is carried as given. */
 export const knownReasoningEfforts = ["none", "minimal", "low", "medium", "high"] as const;
-export const reasoningEffortSchema = z.string().min(1);
-export const reasoningSchema = z.looseObject({
-  effort: reasoningEffortSchema.nullish(),
-  summary: z.enum(["auto", "concise", "detailed"]).nullish(),
+export const reasoningEffortSchema = z.string().check(z.minLength(1));
+export const reasoningSchema = zLooseObject({
+  effort: z.nullish(reasoningEffortSchema),
+  summary: z.nullish(z.enum(["auto", "concise", "detailed"])),
 });
 
 export const textFormatSchema = z.discriminatedUnion("type", [
-  z.looseObject({ type: z.literal("text") }),
-  z.looseObject({ type: z.literal("json_object") }),
-  z.looseObject({
+  zLooseObject({ type: z.literal("text") }),
+  zLooseObject({ type: z.literal("json_object") }),
+  zLooseObject({
     type: z.literal("json_schema"),
-    name: z.string().optional(),
+    name: z.optional(z.string()),
     schema: jsonObject,
-    strict: z.boolean().nullish(),
+    strict: z.nullish(z.boolean()),
   }),
 ]);
-export const textConfigSchema = z.looseObject({ format: textFormatSchema.optional() });
+export const textConfigSchema = zLooseObject({ format: z.optional(textFormatSchema) });
 
-export const interlinguaResponsesRequestSchema = z.looseObject({
-  model: z.string().min(1),
+export const interlinguaResponsesRequestSchema = zLooseObject({
+  model: z.string().check(z.minLength(1)),
   input: z.union([z.string(), z.array(inputItemSchema)], {
     error: (issue) =>
       issue.input === undefined ? FIELD_REQUIRED : "must be a string or an array of input items",
   }),
-  instructions: z.string().nullish(),
-  temperature: z.number().min(0).max(2).nullish(),
-  top_p: z.number().min(0).max(1).nullish(),
+  instructions: z.nullish(z.string()),
+  temperature: z.nullish(z.number().check(z.gte(0)).check(z.lte(2))),
+  top_p: z.nullish(z.number().check(z.gte(0)).check(z.lte(1))),
   /** The spec's name; OpenAI's `max_output_tokens` is accepted as an alias. */
-  max_tokens: z.int().positive().nullish(),
-  max_output_tokens: z.int().positive().nullish(),
-  stream: z.boolean().nullish(),
-  tools: z.array(toolSchema).nullish(),
-  tool_choice: toolChoiceSchema.nullish(),
-  parallel_tool_calls: z.boolean().nullish(),
-  reasoning: reasoningSchema.nullish(),
-  text: textConfigSchema.nullish(),
-  user: z.string().nullish(),
-  metadata: jsonObject.nullish(),
+  max_tokens: z.nullish(z.int().check(z.positive())),
+  max_output_tokens: z.nullish(z.int().check(z.positive())),
+  stream: z.nullish(z.boolean()),
+  tools: z.nullish(z.array(toolSchema)),
+  tool_choice: z.nullish(toolChoiceSchema),
+  parallel_tool_calls: z.nullish(z.boolean()),
+  reasoning: z.nullish(reasoningSchema),
+  text: z.nullish(textConfigSchema),
+  user: z.nullish(z.string()),
+  metadata: z.nullish(jsonObject),
   /** Alternatives per output token; the tokens themselves come with `include` (logprobs). */
-  top_logprobs: z.int().min(0).max(MAX_TOP_LOGPROBS).nullish(),
+  top_logprobs: z.nullish(z.int().check(z.gte(0)).check(z.lte(MAX_TOP_LOGPROBS))),
   ...responsesPassThroughShape,
 });
 
@@ -308,31 +316,31 @@ export type ResponsesTextFormat = z.infer<typeof textFormatSchema>;
 export type InterlinguaResponsesRequestWire = z.infer<typeof interlinguaResponsesRequestSchema>;
 
 /** docs/api-reference.md "Responses-format result": the `data` of `POST /v1/responses`. */
-export const resultToolCallSchema = z.looseObject({
+export const resultToolCallSchema = zLooseObject({
   id: z.string(),
   type: z.literal("function"),
-  function: z.looseObject({ name: z.string(), arguments: z.string() }),
+  function: zLooseObject({ name: z.string(), arguments: z.string() }),
 });
 export const resultFinishReasonValues = ["stop", "length", "content_filter", "tool_calls"] as const;
-export const resultChoiceSchema = z.looseObject({
-  index: z.int().nonnegative(),
-  message: z.looseObject({
+export const resultChoiceSchema = zLooseObject({
+  index: z.int().check(z.nonnegative()),
+  message: zLooseObject({
     role: z.literal("assistant"),
-    content: z.string().nullable(),
-    tool_calls: z.array(resultToolCallSchema).optional(),
+    content: z.nullable(z.string()),
+    tool_calls: z.optional(z.array(resultToolCallSchema)),
   }),
   /** Values outside the spec's four are tolerated and read as `other`. */
-  finish_reason: z.string().nullable(),
+  finish_reason: z.nullable(z.string()),
 });
-export const resultUsageSchema = z.looseObject({
-  prompt_tokens: z.int().nonnegative(),
-  completion_tokens: z.int().nonnegative(),
-  total_tokens: z.int().nonnegative(),
+export const resultUsageSchema = zLooseObject({
+  prompt_tokens: z.int().check(z.nonnegative()),
+  completion_tokens: z.int().check(z.nonnegative()),
+  total_tokens: z.int().check(z.nonnegative()),
 });
-export const interlinguaResponsesResultSchema = z.looseObject({
+export const interlinguaResponsesResultSchema = zLooseObject({
   id: z.string(),
   object: z.literal("response"),
-  created: z.int().nonnegative(),
+  created: z.int().check(z.nonnegative()),
   model: z.string(),
   choices: z.array(resultChoiceSchema),
   usage: resultUsageSchema,

@@ -1,16 +1,17 @@
 import type { LogprobCandidate, TokenLogprob } from "@interlingua/core-types";
-import * as z from "zod";
+import { zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 /** The `include` entry that asks the Responses API for output_text logprobs. */
 export const RESPONSES_LOGPROBS_INCLUDE = "message.output_text.logprobs";
 
-const topLogprobSchema = z.object({
+const topLogprobSchema = zObject({
   token: z.string(),
   logprob: z.number(),
-  bytes: z.array(z.int().min(0).max(255)).nullish(),
+  bytes: z.nullish(z.array(z.int().check(z.gte(0)).check(z.lte(255)))),
 });
-const tokenLogprobSchema = topLogprobSchema.extend({
-  top_logprobs: z.array(topLogprobSchema).nullish(),
+const tokenLogprobSchema = z.extend(topLogprobSchema, {
+  top_logprobs: z.nullish(z.array(topLogprobSchema)),
 });
 /** An output_text's `logprobs` (OpenAI's LogProb; stream deltas leave out `bytes`). */
 export const responsesLogprobsSchema = z.array(tokenLogprobSchema);

@@ -1,5 +1,10 @@
-import { extrasFieldPaths, type Request, type RequestFieldTable } from "@interlingua/core-types";
-import * as z from "zod";
+import {
+  extrasFieldPaths,
+  type Request,
+  type RequestFieldTable,
+  zLooseObject,
+} from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 /**
  * Request fields of OpenAI's Responses API that the canonical model does not interpret. Validated
@@ -8,19 +13,19 @@ import * as z from "zod";
  * where dropping it would change the request's meaning (`responsesRequestFields`).
  */
 export const responsesPassThroughShape = {
-  store: z.boolean().nullish(),
+  store: z.nullish(z.boolean()),
   /** Server-side conversation state, which the gateway does not keep. */
-  previous_response_id: z.string().nullish(),
-  conversation: z.union([z.string(), z.looseObject({})]).nullish(),
-  prompt: z.looseObject({}).nullish(),
-  background: z.boolean().nullish(),
-  include: z.array(z.string()).nullish(),
-  truncation: z.string().nullish(),
-  service_tier: z.string().nullish(),
-  max_tool_calls: z.int().min(1).nullish(),
-  safety_identifier: z.string().nullish(),
-  prompt_cache_key: z.string().nullish(),
-  stream_options: z.looseObject({}).nullish(),
+  previous_response_id: z.nullish(z.string()),
+  conversation: z.nullish(z.union([z.string(), zLooseObject({})])),
+  prompt: z.nullish(zLooseObject({})),
+  background: z.nullish(z.boolean()),
+  include: z.nullish(z.array(z.string())),
+  truncation: z.nullish(z.string()),
+  service_tier: z.nullish(z.string()),
+  max_tool_calls: z.nullish(z.int().check(z.gte(1))),
+  safety_identifier: z.nullish(z.string()),
+  prompt_cache_key: z.nullish(z.string()),
+  stream_options: z.nullish(zLooseObject({})),
 };
 
 /**

@@ -1,102 +1,105 @@
-import * as z from "zod";
+import { zLooseObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 /**
  * OpenAI's Responses API objects and streaming events. docs/api-reference.md does not show the responses
  * stream, so the gateway follows OpenAI's documented events; the decoder reads real recordings
  * (see the fixtures) and `response.parse` also accepts a real Responses object.
  */
-export const responsesUsageSchema = z.looseObject({
+export const responsesUsageSchema = zLooseObject({
   /** Includes cached tokens. */
-  input_tokens: z.int().nonnegative(),
-  input_tokens_details: z
-    .looseObject({
-      cached_tokens: z.int().nonnegative(),
+  input_tokens: z.int().check(z.nonnegative()),
+  input_tokens_details: z.nullish(
+    zLooseObject({
+      cached_tokens: z.int().check(z.nonnegative()),
       /** OpenAI's newer count of input tokens written to the cache. */
-      cache_write_tokens: z.int().nonnegative().optional(),
-    })
-    .nullish(),
+      cache_write_tokens: z.optional(z.int().check(z.nonnegative())),
+    }),
+  ),
   /** Includes reasoning tokens. */
-  output_tokens: z.int().nonnegative(),
-  output_tokens_details: z.looseObject({ reasoning_tokens: z.int().nonnegative() }).nullish(),
-  total_tokens: z.int().nonnegative(),
+  output_tokens: z.int().check(z.nonnegative()),
+  output_tokens_details: z.nullish(
+    zLooseObject({ reasoning_tokens: z.int().check(z.nonnegative()) }),
+  ),
+  total_tokens: z.int().check(z.nonnegative()),
 });
 
-export const outputTextPartSchema = z.looseObject({
+export const outputTextPartSchema = zLooseObject({
   type: z.literal("output_text"),
   text: z.string(),
-  annotations: z.array(z.unknown()).optional(),
+  annotations: z.optional(z.array(z.unknown())),
 });
-export const refusalPartSchema = z.looseObject({
+export const refusalPartSchema = zLooseObject({
   type: z.literal("refusal"),
   refusal: z.string(),
 });
-export const summaryPartSchema = z.looseObject({
+export const summaryPartSchema = zLooseObject({
   type: z.literal("summary_text"),
   text: z.string(),
 });
 
-export const outputMessageSchema = z.looseObject({
+export const outputMessageSchema = zLooseObject({
   type: z.literal("message"),
   id: z.string(),
   role: z.literal("assistant"),
-  status: z.string().optional(),
-  content: z.array(z.looseObject({ type: z.string() })),
+  status: z.optional(z.string()),
+  content: z.array(zLooseObject({ type: z.string() })),
 });
-export const outputFunctionCallSchema = z.looseObject({
+export const outputFunctionCallSchema = zLooseObject({
   type: z.literal("function_call"),
-  id: z.string().optional(),
+  id: z.optional(z.string()),
   call_id: z.string(),
   name: z.string(),
   arguments: z.string(),
   /** Set on a call of a tool inside a `namespace` tool. */
-  namespace: z.string().nullish(),
-  status: z.string().optional(),
+  namespace: z.nullish(z.string()),
+  status: z.optional(z.string()),
 });
 /** A call of a `custom` (free-form input) tool. */
-export const outputCustomToolCallSchema = z.looseObject({
+export const outputCustomToolCallSchema = zLooseObject({
   type: z.literal("custom_tool_call"),
-  id: z.string().optional(),
+  id: z.optional(z.string()),
   call_id: z.string(),
   name: z.string(),
   input: z.string(),
-  status: z.string().optional(),
+  status: z.optional(z.string()),
 });
-export const outputReasoningSchema = z.looseObject({
+export const outputReasoningSchema = zLooseObject({
   type: z.literal("reasoning"),
   id: z.string(),
   summary: z.array(summaryPartSchema),
   /** Opaque; carried byte for byte as the canonical thinking signature. */
-  encrypted_content: z.string().nullish(),
+  encrypted_content: z.nullish(z.string()),
   /** Raw reasoning text, where a model exposes it (`reasoning_text` parts). */
-  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).nullish(),
+  content: z.nullish(z.array(zLooseObject({ type: z.string(), text: z.optional(z.string()) }))),
 });
 /** Hosted tool calls (web_search_call, file_search_call, mcp_call, ...) have no canonical part. */
-export const outputItemSchema = z.looseObject({ type: z.string() });
+export const outputItemSchema = zLooseObject({ type: z.string() });
 
-export const incompleteDetailsSchema = z.looseObject({ reason: z.string().nullish() });
-export const responseErrorSchema = z.looseObject({
-  code: z.string().nullish(),
+export const incompleteDetailsSchema = zLooseObject({ reason: z.nullish(z.string()) });
+export const responseErrorSchema = zLooseObject({
+  code: z.nullish(z.string()),
   message: z.string(),
 });
 
-export const responsesObjectSchema = z.looseObject({
+export const responsesObjectSchema = zLooseObject({
   id: z.string(),
   object: z.literal("response"),
-  created_at: z.int().nonnegative(),
+  created_at: z.int().check(z.nonnegative()),
   model: z.string(),
-  status: z.string().optional(),
+  status: z.optional(z.string()),
   output: z.array(outputItemSchema),
-  usage: responsesUsageSchema.nullish(),
-  incomplete_details: incompleteDetailsSchema.nullish(),
-  error: responseErrorSchema.nullish(),
-  service_tier: z.string().nullish(),
+  usage: z.nullish(responsesUsageSchema),
+  incomplete_details: z.nullish(incompleteDetailsSchema),
+  error: z.nullish(responseErrorSchema),
+  service_tier: z.nullish(z.string()),
 });
 
-const seq = { sequence_number: z.int().nonnegative() };
-const inItem = { item_id: z.string(), output_index: z.int().nonnegative() };
+const seq = { sequence_number: z.int().check(z.nonnegative()) };
+const inItem = { item_id: z.string(), output_index: z.int().check(z.nonnegative()) };
 
 const lifecycle = <T extends string>(type: T) =>
-  z.looseObject({ type: z.literal(type), ...seq, response: responsesObjectSchema });
+  zLooseObject({ type: z.literal(type), ...seq, response: responsesObjectSchema });
 
 export const responsesStreamEventSchema = z.discriminatedUnion("type", [
   lifecycle("response.created"),
@@ -104,118 +107,118 @@ export const responsesStreamEventSchema = z.discriminatedUnion("type", [
   lifecycle("response.completed"),
   lifecycle("response.incomplete"),
   lifecycle("response.failed"),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.output_item.added"),
     ...seq,
-    output_index: z.int().nonnegative(),
+    output_index: z.int().check(z.nonnegative()),
     item: outputItemSchema,
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.output_item.done"),
     ...seq,
-    output_index: z.int().nonnegative(),
+    output_index: z.int().check(z.nonnegative()),
     item: outputItemSchema,
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.content_part.added"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     part: z.union([outputTextPartSchema, refusalPartSchema]),
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.content_part.done"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     part: z.union([outputTextPartSchema, refusalPartSchema]),
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.output_text.delta"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     delta: z.string(),
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.output_text.done"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     text: z.string(),
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.refusal.delta"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     delta: z.string(),
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.refusal.done"),
     ...seq,
     ...inItem,
-    content_index: z.int().nonnegative(),
+    content_index: z.int().check(z.nonnegative()),
     refusal: z.string(),
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.function_call_arguments.delta"),
     ...seq,
     ...inItem,
     delta: z.string(),
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.function_call_arguments.done"),
     ...seq,
     ...inItem,
     arguments: z.string(),
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.reasoning_summary_part.added"),
     ...seq,
     ...inItem,
-    summary_index: z.int().nonnegative(),
+    summary_index: z.int().check(z.nonnegative()),
     part: summaryPartSchema,
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.reasoning_summary_part.done"),
     ...seq,
     ...inItem,
-    summary_index: z.int().nonnegative(),
+    summary_index: z.int().check(z.nonnegative()),
     part: summaryPartSchema,
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.reasoning_summary_text.delta"),
     ...seq,
     ...inItem,
-    summary_index: z.int().nonnegative(),
+    summary_index: z.int().check(z.nonnegative()),
     delta: z.string(),
   }),
-  z.looseObject({
+  zLooseObject({
     type: z.literal("response.reasoning_summary_text.done"),
     ...seq,
     ...inItem,
-    summary_index: z.int().nonnegative(),
+    summary_index: z.int().check(z.nonnegative()),
     text: z.string(),
   }),
   /**
    * OpenAI documents `{code, message, param}` at the top level; the real API nests the same
    * fields in `error` (see openai-error.1.chunks.txt). The encoder writes both.
    */
-  z.looseObject({
+  zLooseObject({
     type: z.literal("error"),
     ...seq,
-    code: z.string().nullish(),
-    message: z.string().optional(),
-    param: z.string().nullish(),
-    error: z
-      .looseObject({
-        type: z.string().nullish(),
-        code: z.string().nullish(),
+    code: z.nullish(z.string()),
+    message: z.optional(z.string()),
+    param: z.nullish(z.string()),
+    error: z.optional(
+      zLooseObject({
+        type: z.nullish(z.string()),
+        code: z.nullish(z.string()),
         message: z.string(),
-        param: z.string().nullish(),
-      })
-      .optional(),
+        param: z.nullish(z.string()),
+      }),
+    ),
   }),
 ]);
 

@@ -1,11 +1,11 @@
 import { FIELD_REQUIRED } from "@interlingua/errors";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { type Language, normalizeLanguage } from "./language.js";
 
 /** `webhook` and `language`, accepted at the top level of asynchronous submissions. */
 export const asyncFieldsShape = {
-  webhook: z.string().exactOptional(),
-  language: z.string().exactOptional(),
+  webhook: z.exactOptional(z.string()),
+  language: z.exactOptional(z.string()),
 };
 
 /**
@@ -18,7 +18,7 @@ export const oneOfModels =
     issue.input === undefined ? FIELD_REQUIRED : `must be one of ${models.join(", ")}${note}`;
 
 export const nonBlank = (what = "must not be empty") =>
-  z.string().refine((s) => s.trim().length > 0, what);
+  z.string().check(z.refine((s) => s.trim().length > 0, what));
 
 /**
  * The optional fields as a request carries them: a blank webhook is no webhook, and an unsupported

@@ -1,5 +1,5 @@
 import { invalidFromZod } from "@interlingua/errors";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { asyncFields, asyncFieldsShape, nonBlank, oneOfModels } from "./common-fields.js";
 import type { Language } from "./language.js";
 import { httpUrlProblem } from "./media-url.js";
@@ -53,16 +53,17 @@ const BASE64_REFUSED =
 const imageWireSchema = z.strictObject({
   model: z.enum(IMAGE_MODELS, { error: oneOfModels(IMAGE_MODELS) }),
   prompt: nonBlank(),
-  image_urls: z
-    .array(z.strictObject({ url: z.string() }), { error: "must be an array of {url} objects" })
-    .max(MAX_IMAGE_URLS, { error: `at most ${MAX_IMAGE_URLS} images` })
-    .exactOptional(),
-  size: z.string().exactOptional(),
-  n: z.int().min(1).max(MAX_IMAGES_PER_REQUEST).exactOptional(),
-  response_format: z.enum(IMAGE_RESPONSE_FORMATS).exactOptional(),
-  quality: z.enum(IMAGE_QUALITIES).exactOptional(),
-  style: z.enum(IMAGE_STYLES).exactOptional(),
-  user: z.string().exactOptional(),
+  image_urls: z.exactOptional(
+    z
+      .array(z.strictObject({ url: z.string() }), { error: "must be an array of {url} objects" })
+      .check(z.maxLength(MAX_IMAGE_URLS, { error: `at most ${MAX_IMAGE_URLS} images` })),
+  ),
+  size: z.exactOptional(z.string()),
+  n: z.exactOptional(z.int().check(z.gte(1)).check(z.lte(MAX_IMAGES_PER_REQUEST))),
+  response_format: z.exactOptional(z.enum(IMAGE_RESPONSE_FORMATS)),
+  quality: z.exactOptional(z.enum(IMAGE_QUALITIES)),
+  style: z.exactOptional(z.enum(IMAGE_STYLES)),
+  user: z.exactOptional(z.string()),
   ...asyncFieldsShape,
 });
 

@@ -1,5 +1,5 @@
 import { invalidFromZod } from "@interlingua/errors";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { asyncFields, asyncFieldsShape, nonBlank, oneOfModels } from "./common-fields.js";
 import type { Language } from "./language.js";
 import { fieldError, requireObject } from "./request-error.js";
@@ -31,9 +31,9 @@ const remixWireSchema = z.strictObject({
     error: oneOfModels(REMIX_MODELS, " (the model of the original video)"),
   }),
   prompt: nonBlank(),
-  raw: z.boolean().exactOptional(),
-  aspect_ratio: z.enum(["16:9", "9:16"]).exactOptional(),
-  resolution: z.enum(["720p", "1080p", "4k"]).exactOptional(),
+  raw: z.exactOptional(z.boolean()),
+  aspect_ratio: z.exactOptional(z.enum(["16:9", "9:16"])),
+  resolution: z.exactOptional(z.enum(["720p", "1080p", "4k"])),
   ...asyncFieldsShape,
 });
 

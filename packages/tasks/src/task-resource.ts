@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { isTerminal, type TaskStatus, taskStatusSchema } from "./task-status.js";
 
 /**
@@ -39,7 +39,7 @@ export interface TaskResource {
   error?: TaskError;
 }
 
-const unixSeconds = z.int().nonnegative();
+const unixSeconds = z.int().check(z.nonnegative());
 
 export const mediaResultSchema = z.strictObject({
   url: z.array(z.string()),
@@ -47,30 +47,30 @@ export const mediaResultSchema = z.strictObject({
 });
 
 export const taskResultSchema = z.strictObject({
-  images: z.array(mediaResultSchema).exactOptional(),
-  videos: z.array(mediaResultSchema).exactOptional(),
-  audios: z.array(mediaResultSchema).exactOptional(),
+  images: z.exactOptional(z.array(mediaResultSchema)),
+  videos: z.exactOptional(z.array(mediaResultSchema)),
+  audios: z.exactOptional(z.array(mediaResultSchema)),
 });
 
 export const taskErrorSchema = z.strictObject({
   code: z.union([z.int(), z.string()]),
   message: z.string(),
-  type: z.string().min(1),
-  param: z.string().nullable().exactOptional(),
+  type: z.string().check(z.minLength(1)),
+  param: z.exactOptional(z.nullable(z.string())),
 });
 
 const taskObjectSchema = z.strictObject({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   status: taskStatusSchema,
-  cost: z.number().nonnegative(),
-  credits_cost: z.number().nonnegative(),
-  progress: z.int().min(0).max(100),
-  result: taskResultSchema.exactOptional(),
+  cost: z.number().check(z.nonnegative()),
+  credits_cost: z.number().check(z.nonnegative()),
+  progress: z.int().check(z.gte(0)).check(z.lte(100)),
+  result: z.exactOptional(taskResultSchema),
   created: unixSeconds,
-  completed: unixSeconds.exactOptional(),
-  estimated_time: z.int().nonnegative(),
-  actual_time: z.int().nonnegative().exactOptional(),
-  error: taskErrorSchema.exactOptional(),
+  completed: z.exactOptional(unixSeconds),
+  estimated_time: z.int().check(z.nonnegative()),
+  actual_time: z.exactOptional(z.int().check(z.nonnegative())),
+  error: z.exactOptional(taskErrorSchema),
 });
 
 /** The state-tied fields of the API reference's "States and transitions", one row each. */
@@ -89,8 +89,8 @@ const STATE_TIED: readonly {
  * The API reference's Task with the state ties enforced both ways: each tied field is present exactly in the
  * states it names, a completed task is at 100%, and `actual_time = completed - created`.
  */
-export const taskResourceSchema: z.ZodType<TaskResource> = taskObjectSchema.superRefine(
-  (task, ctx) => {
+export const taskResourceSchema: z.ZodMiniType<TaskResource> = taskObjectSchema.check(
+  z.superRefine((task, ctx) => {
     for (const { field, when, rule } of STATE_TIED) {
       const present = task[field] !== undefined;
       if (present !== when(task.status)) {
@@ -120,5 +120,5 @@ export const taskResourceSchema: z.ZodType<TaskResource> = taskObjectSchema.supe
         message: "actual_time must equal completed - created",
       });
     }
-  },
-) as z.ZodType<TaskResource>;
+  }),
+) as z.ZodMiniType<TaskResource>;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /** docs/api-reference.md "States and transitions": the five task states. */
 export const taskStatuses = ["pending", "processing", "completed", "failed", "cancelled"] as const;

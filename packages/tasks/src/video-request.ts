@@ -1,5 +1,5 @@
 import { invalidFromZod } from "@interlingua/errors";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { asyncFields, asyncFieldsShape, nonBlank } from "./common-fields.js";
 import type { Language } from "./language.js";
 import { httpUrlProblem, videoImageUrlProblem } from "./media-url.js";
@@ -66,16 +66,19 @@ const aspectRatio = z.enum(["16:9", "9:16"]);
 const standardWireSchema = z.strictObject({
   model: z.string(),
   prompt: nonBlank(),
-  duration: z.literal(8, { error: "must be the number 8 (seconds)" }).exactOptional(),
-  aspect_ratio: aspectRatio.exactOptional(),
-  generation_type: z.enum(["frame", "reference"]).exactOptional(),
-  image_urls: z
-    .array(z.string())
-    .max(MAX_VIDEO_IMAGE_URLS, { error: `at most ${MAX_VIDEO_IMAGE_URLS} images` })
-    .exactOptional(),
-  resolution: z.enum(["720p", "1080p", "4k"]).exactOptional(),
-  enable_gif: z.boolean().exactOptional(),
-  official_fallback: z.boolean().exactOptional(),
+  duration: z.exactOptional(z.literal(8, { error: "must be the number 8 (seconds)" })),
+  aspect_ratio: z.exactOptional(aspectRatio),
+  generation_type: z.exactOptional(z.enum(["frame", "reference"])),
+  image_urls: z.exactOptional(
+    z
+      .array(z.string())
+      .check(
+        z.maxLength(MAX_VIDEO_IMAGE_URLS, { error: `at most ${MAX_VIDEO_IMAGE_URLS} images` }),
+      ),
+  ),
+  resolution: z.exactOptional(z.enum(["720p", "1080p", "4k"])),
+  enable_gif: z.exactOptional(z.boolean()),
+  official_fallback: z.exactOptional(z.boolean()),
   ...asyncFieldsShape,
 });
 type StandardWire = z.infer<typeof standardWireSchema>;
@@ -83,32 +86,34 @@ type StandardWire = z.infer<typeof standardWireSchema>;
 const officialWireSchema = z.strictObject({
   model: z.string(),
   prompt: nonBlank(),
-  negative_prompt: z.string().exactOptional(),
-  duration: z
-    .union([z.literal(4), z.literal(6), z.literal(8)], {
+  negative_prompt: z.exactOptional(z.string()),
+  duration: z.exactOptional(
+    z.union([z.literal(4), z.literal(6), z.literal(8)], {
       error: "must be 4, 6 or 8 as a bare number",
-    })
-    .exactOptional(),
-  aspect_ratio: aspectRatio.exactOptional(),
-  resolution: z.enum(["720p", "1080p", "4K"]).exactOptional(),
-  first_frame_image: z.string().exactOptional(),
-  last_frame_image: z.string().exactOptional(),
-  seed: z
-    .int({ error: "must be an integer from 0 to 4294967295" })
-    .min(0, { error: "must be an integer from 0 to 4294967295" })
-    .max(SEED_MAX, { error: "must be an integer from 0 to 4294967295" })
-    .exactOptional(),
-  sample_count: z
-    .int({ error: "must be an integer from 1 to 4" })
-    .min(1, { error: "must be an integer from 1 to 4" })
-    .max(4, { error: "must be an integer from 1 to 4" })
-    .exactOptional(),
-  generate_audio: z.boolean().exactOptional(),
-  person_generation: z.enum(["allow_adult", "disallow"]).exactOptional(),
-  resize_mode: z.enum(["pad", "crop"]).exactOptional(),
-  enhance_prompt: z
-    .literal(true, { error: "only true is accepted; omit the field when not needed" })
-    .exactOptional(),
+    }),
+  ),
+  aspect_ratio: z.exactOptional(aspectRatio),
+  resolution: z.exactOptional(z.enum(["720p", "1080p", "4K"])),
+  first_frame_image: z.exactOptional(z.string()),
+  last_frame_image: z.exactOptional(z.string()),
+  seed: z.exactOptional(
+    z
+      .int({ error: "must be an integer from 0 to 4294967295" })
+      .check(z.gte(0, { error: "must be an integer from 0 to 4294967295" }))
+      .check(z.lte(SEED_MAX, { error: "must be an integer from 0 to 4294967295" })),
+  ),
+  sample_count: z.exactOptional(
+    z
+      .int({ error: "must be an integer from 1 to 4" })
+      .check(z.gte(1, { error: "must be an integer from 1 to 4" }))
+      .check(z.lte(4, { error: "must be an integer from 1 to 4" })),
+  ),
+  generate_audio: z.exactOptional(z.boolean()),
+  person_generation: z.exactOptional(z.enum(["allow_adult", "disallow"])),
+  resize_mode: z.exactOptional(z.enum(["pad", "crop"])),
+  enhance_prompt: z.exactOptional(
+    z.literal(true, { error: "only true is accepted; omit the field when not needed" }),
+  ),
   ...asyncFieldsShape,
 });
 type OfficialWire = z.infer<typeof officialWireSchema>;
@@ -196,7 +201,7 @@ function checkRules<W>(rules: readonly RequestRule<W>[], wire: W): void {
   if (broken) throw fieldError(broken.param, broken.message);
 }
 
-function parseWire<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
+function parseWire<S extends z.ZodMiniType>(schema: S, body: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw invalidFromZod(parsed.error, what);
   return parsed.data;

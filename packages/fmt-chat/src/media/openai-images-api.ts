@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { zLooseObject, zStrictObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 /**
  * Zod schemas of OpenAI's `POST /v1/images/generations` (GPT image models): the JSON body and the
@@ -23,48 +24,50 @@ export const OPENAI_IMAGE_MAX_N = 10;
 /** The upstream's prompt bound for GPT image models (characters). */
 export const OPENAI_IMAGE_MAX_PROMPT = 32_000;
 
-export const openAIImageRequestSchema = z.strictObject({
-  model: z.string().min(1),
-  prompt: z.string().min(1).max(OPENAI_IMAGE_MAX_PROMPT),
-  n: z.int().min(1).max(OPENAI_IMAGE_MAX_N).optional(),
-  size: z.enum(openAIImageSizes).optional(),
-  quality: z.enum(openAIImageQualities).optional(),
-  background: z.enum(openAIImageBackgrounds).optional(),
-  output_format: z.enum(openAIImageOutputFormats).optional(),
-  response_format: z.enum(openAIImageResponseFormats).optional(),
+export const openAIImageRequestSchema = zStrictObject({
+  model: z.string().check(z.minLength(1)),
+  prompt: z.string().check(z.minLength(1)).check(z.maxLength(OPENAI_IMAGE_MAX_PROMPT)),
+  n: z.optional(z.int().check(z.gte(1)).check(z.lte(OPENAI_IMAGE_MAX_N))),
+  size: z.optional(z.enum(openAIImageSizes)),
+  quality: z.optional(z.enum(openAIImageQualities)),
+  background: z.optional(z.enum(openAIImageBackgrounds)),
+  output_format: z.optional(z.enum(openAIImageOutputFormats)),
+  response_format: z.optional(z.enum(openAIImageResponseFormats)),
   /** The end user's id, for OpenAI's abuse monitoring; every image model takes it. */
-  user: z.string().optional(),
+  user: z.optional(z.string()),
 });
 
-const tokens = z.int().nonnegative();
+const tokens = z.int().check(z.nonnegative());
 
 export const openAIImageDatumSchema = z
   .looseObject({
-    b64_json: z.string().min(1).optional(),
-    url: z.string().min(1).max(8192).optional(),
-    revised_prompt: z.string().optional(),
+    b64_json: z.optional(z.string().check(z.minLength(1))),
+    url: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(8192))),
+    revised_prompt: z.optional(z.string()),
   })
-  .refine((d) => d.b64_json !== undefined || d.url !== undefined, {
-    message: "an image carries b64_json or url",
-  });
+  .check(
+    z.refine((d) => d.b64_json !== undefined || d.url !== undefined, {
+      message: "an image carries b64_json or url",
+    }),
+  );
 
-export const openAIImageUsageSchema = z.looseObject({
+export const openAIImageUsageSchema = zLooseObject({
   input_tokens: tokens,
   output_tokens: tokens,
   total_tokens: tokens,
-  input_tokens_details: z
-    .looseObject({ text_tokens: tokens.optional(), image_tokens: tokens.optional() })
-    .optional(),
+  input_tokens_details: z.optional(
+    zLooseObject({ text_tokens: z.optional(tokens), image_tokens: z.optional(tokens) }),
+  ),
 });
 
-export const openAIImageResponseSchema = z.looseObject({
-  created: z.int().nonnegative(),
+export const openAIImageResponseSchema = zLooseObject({
+  created: z.int().check(z.nonnegative()),
   data: z.array(openAIImageDatumSchema),
-  usage: openAIImageUsageSchema.optional(),
-  background: z.string().optional(),
-  output_format: z.string().optional(),
-  quality: z.string().optional(),
-  size: z.string().optional(),
+  usage: z.optional(openAIImageUsageSchema),
+  background: z.optional(z.string()),
+  output_format: z.optional(z.string()),
+  quality: z.optional(z.string()),
+  size: z.optional(z.string()),
 });
 
 export type OpenAIImageSize = (typeof openAIImageSizes)[number];

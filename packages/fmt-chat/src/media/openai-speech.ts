@@ -1,10 +1,11 @@
+import { zObject } from "@interlingua/core-types";
 import {
   type GatewayError,
   invalidFromZod,
   invalidRequest,
   payloadTooLarge,
 } from "@interlingua/errors";
-import * as z from "zod";
+import * as z from "zod/mini";
 
 // OpenAI's `POST /v1/audio/speech` as docs/api-reference.md gives it: the five formats (and OpenAI's own
 // default, mp3, which its SDKs ask for), the six voices, input and speed limits. The reply is
@@ -43,12 +44,12 @@ export const SPEECH_CONTENT_TYPES: Readonly<Record<SpeechFormat, string>> = {
 };
 
 /** The client's body. Unknown fields are dropped (they are not forwarded either). */
-export const speechRequestSchema = z.object({
-  model: z.string().min(1),
-  input: z.string().min(1),
+export const speechRequestSchema = zObject({
+  model: z.string().check(z.minLength(1)),
+  input: z.string().check(z.minLength(1)),
   voice: z.enum(SPEECH_VOICES),
-  response_format: z.enum(SPEECH_FORMATS).exactOptional(),
-  speed: z.number().min(SPEECH_MIN_SPEED).max(SPEECH_MAX_SPEED).exactOptional(),
+  response_format: z.exactOptional(z.enum(SPEECH_FORMATS)),
+  speed: z.exactOptional(z.number().check(z.gte(SPEECH_MIN_SPEED)).check(z.lte(SPEECH_MAX_SPEED))),
 });
 export type SpeechRequestWire = z.infer<typeof speechRequestSchema>;
 

@@ -1,5 +1,6 @@
+import { zObject } from "@interlingua/core-types";
 import { invalidFromZod, invalidRequest } from "@interlingua/errors";
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   TRANSCRIPTION_DEFAULT_FORMAT,
   TRANSCRIPTION_FORMATS,
@@ -46,29 +47,37 @@ export function estimatePromptTokens(prompt: string): number {
 // "0x1", "Infinity").
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-export const transcriptionFieldsSchema = z.object({
-  model: z.string().min(1),
-  language: z
-    .string()
-    .transform((code) => code.trim().toLowerCase())
-    .refine((code) => TRANSCRIPTION_LANGUAGES.has(code), {
-      message: "must be an ISO-639-1 language code Whisper recognises, such as en",
-    })
-    .exactOptional(),
-  prompt: z
-    .string()
-    .refine((prompt) => estimatePromptTokens(prompt) <= TRANSCRIPTION_MAX_PROMPT_TOKENS, {
-      message: `must be at most ${TRANSCRIPTION_MAX_PROMPT_TOKENS} tokens`,
-    })
-    .exactOptional(),
-  response_format: z.enum(TRANSCRIPTION_FORMATS).exactOptional(),
-  temperature: z
-    .string()
-    .trim()
-    .regex(DECIMAL, "must be a number")
-    .transform(Number)
-    .pipe(z.number().min(0).max(1))
-    .exactOptional(),
+export const transcriptionFieldsSchema = zObject({
+  model: z.string().check(z.minLength(1)),
+  language: z.exactOptional(
+    z
+      .pipe(
+        z.string(),
+        z.transform((code) => code.trim().toLowerCase()),
+      )
+      .check(
+        z.refine((code) => TRANSCRIPTION_LANGUAGES.has(code), {
+          message: "must be an ISO-639-1 language code Whisper recognises, such as en",
+        }),
+      ),
+  ),
+  prompt: z.exactOptional(
+    z.string().check(
+      z.refine((prompt) => estimatePromptTokens(prompt) <= TRANSCRIPTION_MAX_PROMPT_TOKENS, {
+        message: `must be at most ${TRANSCRIPTION_MAX_PROMPT_TOKENS} tokens`,
+      }),
+    ),
+  ),
+  response_format: z.exactOptional(z.enum(TRANSCRIPTION_FORMATS)),
+  temperature: z.exactOptional(
+    z.pipe(
+      z.pipe(
+        z.string().check(z.trim()).check(z.regex(DECIMAL, "must be a number")),
+        z.transform(Number),
+      ),
+      z.number().check(z.gte(0)).check(z.lte(1)),
+    ),
+  ),
 });
 
 /** A transcription's options, validated, with the default format applied. */

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 // OpenAI's `POST /v1/audio/transcriptions` reply in its richest form, `verbose_json`, from which
 // every other `response_format` is rendered (openai-transcription-render.ts): a gateway asks its
@@ -9,7 +10,7 @@ export * from "./openai-transcription-render.js";
 export * from "./openai-transcription-request.js";
 export * from "./openai-transcription-timestamp.js";
 
-export const transcriptionSegmentSchema = z.object({
+export const transcriptionSegmentSchema = zObject({
   id: z.int(),
   seek: z.number(),
   start: z.number(),
@@ -28,12 +29,12 @@ export type TranscriptionSegment = z.infer<typeof transcriptionSegmentSchema>;
  * in seconds and the segments. Fields an upstream adds (`words`, `usage`) are dropped on parse;
  * a reply without `segments` (word timestamps only) reads as none.
  */
-export const transcriptionVerboseSchema = z.object({
+export const transcriptionVerboseSchema = zObject({
   task: z.literal("transcribe"),
   language: z.string(),
-  duration: z.number().nonnegative(),
+  duration: z.number().check(z.nonnegative()),
   text: z.string(),
-  segments: z.array(transcriptionSegmentSchema).default([]),
+  segments: z._default(z.array(transcriptionSegmentSchema), []),
 });
 export type VerboseTranscription = z.infer<typeof transcriptionVerboseSchema>;
 

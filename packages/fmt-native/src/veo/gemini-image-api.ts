@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { zLooseObject, zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 /**
  * Gemini image output (`txtC-3-pro-image-preview` and its kin) on `:generateContent`: the body we
@@ -22,60 +23,69 @@ export const geminiImageAspectRatios = [
 export const geminiImageSizes = ["1K", "2K", "4K"] as const;
 export const geminiResponseModalities = ["TEXT", "IMAGE"] as const;
 
-const inlineData = z.object({ mimeType: z.string().min(1), data: z.string().min(1) });
-
-export const geminiImageRequestPartSchema = z.union([
-  z.object({ text: z.string().min(1) }),
-  z.object({ inlineData }),
-]);
-
-export const geminiImageConfigSchema = z.object({
-  aspectRatio: z.enum(geminiImageAspectRatios).optional(),
-  imageSize: z.enum(geminiImageSizes).optional(),
+const inlineData = zObject({
+  mimeType: z.string().check(z.minLength(1)),
+  data: z.string().check(z.minLength(1)),
 });
 
-export const geminiImageRequestSchema = z.object({
+export const geminiImageRequestPartSchema = z.union([
+  zObject({ text: z.string().check(z.minLength(1)) }),
+  zObject({ inlineData }),
+]);
+
+export const geminiImageConfigSchema = zObject({
+  aspectRatio: z.optional(z.enum(geminiImageAspectRatios)),
+  imageSize: z.optional(z.enum(geminiImageSizes)),
+});
+
+export const geminiImageRequestSchema = zObject({
   contents: z.tuple([
-    z.object({ role: z.literal("user"), parts: z.array(geminiImageRequestPartSchema).min(1) }),
+    zObject({
+      role: z.literal("user"),
+      parts: z.array(geminiImageRequestPartSchema).check(z.minLength(1)),
+    }),
   ]),
-  generationConfig: z.object({
-    responseModalities: z.array(z.enum(geminiResponseModalities)).min(1),
-    imageConfig: geminiImageConfigSchema.optional(),
+  generationConfig: zObject({
+    responseModalities: z.array(z.enum(geminiResponseModalities)).check(z.minLength(1)),
+    imageConfig: z.optional(geminiImageConfigSchema),
   }),
 });
 
 // ---- the reply -------------------------------------------------------------------------------
 
-const count = z.int().nonnegative();
+const count = z.int().check(z.nonnegative());
 
-export const geminiImageResponsePartSchema = z.looseObject({
-  text: z.string().optional(),
+export const geminiImageResponsePartSchema = zLooseObject({
+  text: z.optional(z.string()),
   /** Gemini 3 image models send interim "thought" images; they are not results. */
-  thought: z.boolean().optional(),
-  inlineData: z.looseObject({ mimeType: z.string(), data: z.string() }).optional(),
+  thought: z.optional(z.boolean()),
+  inlineData: z.optional(zLooseObject({ mimeType: z.string(), data: z.string() })),
 });
 
-export const geminiImageCandidateSchema = z.looseObject({
-  content: z.looseObject({ parts: z.array(geminiImageResponsePartSchema).optional() }).optional(),
-  finishReason: z.string().optional(),
-  finishMessage: z.string().optional(),
+export const geminiImageCandidateSchema = zLooseObject({
+  content: z.optional(zLooseObject({ parts: z.optional(z.array(geminiImageResponsePartSchema)) })),
+  finishReason: z.optional(z.string()),
+  finishMessage: z.optional(z.string()),
 });
 
-export const geminiImageResponseSchema = z.looseObject({
-  candidates: z.array(geminiImageCandidateSchema).optional(),
-  promptFeedback: z
-    .looseObject({ blockReason: z.string().optional(), blockReasonMessage: z.string().optional() })
-    .optional(),
-  usageMetadata: z
-    .looseObject({
-      promptTokenCount: count.optional(),
-      candidatesTokenCount: count.optional(),
-      thoughtsTokenCount: count.optional(),
-      totalTokenCount: count.optional(),
-    })
-    .optional(),
-  modelVersion: z.string().optional(),
-  responseId: z.string().optional(),
+export const geminiImageResponseSchema = zLooseObject({
+  candidates: z.optional(z.array(geminiImageCandidateSchema)),
+  promptFeedback: z.optional(
+    zLooseObject({
+      blockReason: z.optional(z.string()),
+      blockReasonMessage: z.optional(z.string()),
+    }),
+  ),
+  usageMetadata: z.optional(
+    zLooseObject({
+      promptTokenCount: z.optional(count),
+      candidatesTokenCount: z.optional(count),
+      thoughtsTokenCount: z.optional(count),
+      totalTokenCount: z.optional(count),
+    }),
+  ),
+  modelVersion: z.optional(z.string()),
+  responseId: z.optional(z.string()),
 });
 
 export type GeminiImageAspectRatio = (typeof geminiImageAspectRatios)[number];

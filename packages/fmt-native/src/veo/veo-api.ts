@@ -1,4 +1,5 @@
-import * as z from "zod";
+import { zLooseObject, zObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 
 /**
  * Zod schemas of Veo on the Gemini API: the `POST /v1beta/models/{model}:predictLongRunning` body
@@ -7,23 +8,26 @@ import * as z from "zod";
  */
 
 /** Images go as `{bytesBase64Encoded, mimeType}` (what we render); `{inlineData}` is also read. */
-export const veoBytesImageSchema = z.object({
-  bytesBase64Encoded: z.string().min(1),
-  mimeType: z.string().min(1),
+export const veoBytesImageSchema = zObject({
+  bytesBase64Encoded: z.string().check(z.minLength(1)),
+  mimeType: z.string().check(z.minLength(1)),
 });
-export const veoInlineImageSchema = z.object({
-  inlineData: z.object({ mimeType: z.string().min(1), data: z.string().min(1) }),
+export const veoInlineImageSchema = zObject({
+  inlineData: zObject({
+    mimeType: z.string().check(z.minLength(1)),
+    data: z.string().check(z.minLength(1)),
+  }),
 });
 export const veoImageWireSchema = z.union([veoBytesImageSchema, veoInlineImageSchema]);
 
 export const veoReferenceTypes = ["asset", "style"] as const;
-export const veoReferenceImageWireSchema = z.object({
+export const veoReferenceImageWireSchema = zObject({
   image: veoImageWireSchema,
   referenceType: z.enum(veoReferenceTypes),
 });
 
 /** A video to extend: the `uri` of an earlier generated sample. */
-export const veoVideoWireSchema = z.object({ uri: z.string().min(1) });
+export const veoVideoWireSchema = zObject({ uri: z.string().check(z.minLength(1)) });
 
 export const veoAspectRatios = ["16:9", "9:16"] as const;
 export const veoResolutions = ["720p", "1080p", "4k"] as const;
@@ -34,74 +38,75 @@ export const VEO_MAX_SAMPLES = 4;
 /** At most three asset reference images. */
 export const VEO_MAX_REFERENCE_IMAGES = 3;
 
-export const veoInstanceSchema = z.object({
-  prompt: z.string().min(1),
-  image: veoImageWireSchema.optional(),
-  lastFrame: veoImageWireSchema.optional(),
-  referenceImages: z
-    .array(veoReferenceImageWireSchema)
-    .min(1)
-    .max(VEO_MAX_REFERENCE_IMAGES)
-    .optional(),
-  video: veoVideoWireSchema.optional(),
+export const veoInstanceSchema = zObject({
+  prompt: z.string().check(z.minLength(1)),
+  image: z.optional(veoImageWireSchema),
+  lastFrame: z.optional(veoImageWireSchema),
+  referenceImages: z.optional(
+    z
+      .array(veoReferenceImageWireSchema)
+      .check(z.minLength(1))
+      .check(z.maxLength(VEO_MAX_REFERENCE_IMAGES)),
+  ),
+  video: z.optional(veoVideoWireSchema),
 });
 
-export const veoParametersSchema = z.object({
-  aspectRatio: z.enum(veoAspectRatios).optional(),
-  durationSeconds: z.int().min(1).max(60).optional(),
-  resolution: z.enum(veoResolutions).optional(),
-  sampleCount: z.int().min(1).max(VEO_MAX_SAMPLES).optional(),
-  seed: z.int().min(0).max(4_294_967_295).optional(),
-  personGeneration: z.enum(veoPersonGenerations).optional(),
-  negativePrompt: z.string().optional(),
-  enhancePrompt: z.boolean().optional(),
-  generateAudio: z.boolean().optional(),
-  resizeMode: z.enum(veoResizeModes).optional(),
+export const veoParametersSchema = zObject({
+  aspectRatio: z.optional(z.enum(veoAspectRatios)),
+  durationSeconds: z.optional(z.int().check(z.gte(1)).check(z.lte(60))),
+  resolution: z.optional(z.enum(veoResolutions)),
+  sampleCount: z.optional(z.int().check(z.gte(1)).check(z.lte(VEO_MAX_SAMPLES))),
+  seed: z.optional(z.int().check(z.gte(0)).check(z.lte(4_294_967_295))),
+  personGeneration: z.optional(z.enum(veoPersonGenerations)),
+  negativePrompt: z.optional(z.string()),
+  enhancePrompt: z.optional(z.boolean()),
+  generateAudio: z.optional(z.boolean()),
+  resizeMode: z.optional(z.enum(veoResizeModes)),
 });
 
 /** One instance per request: the SDK always sends `instances[0]` only. */
-export const veoPredictRequestSchema = z.object({
+export const veoPredictRequestSchema = zObject({
   instances: z.tuple([veoInstanceSchema]),
-  parameters: veoParametersSchema.optional(),
+  parameters: z.optional(veoParametersSchema),
 });
 
 // ---- the operation ---------------------------------------------------------------------------
 
 /** A generated sample; the Gemini API sends a download `uri` (`encoding` is its MIME type). */
-export const veoGeneratedSampleSchema = z.looseObject({
-  video: z
-    .looseObject({
-      uri: z.string().optional(),
-      encoding: z.string().optional(),
-      mimeType: z.string().optional(),
-    })
-    .optional(),
+export const veoGeneratedSampleSchema = zLooseObject({
+  video: z.optional(
+    zLooseObject({
+      uri: z.optional(z.string()),
+      encoding: z.optional(z.string()),
+      mimeType: z.optional(z.string()),
+    }),
+  ),
 });
 
-export const veoGenerateVideoResponseSchema = z.looseObject({
-  generatedSamples: z.array(veoGeneratedSampleSchema).optional(),
-  raiMediaFilteredCount: z.int().nonnegative().optional(),
-  raiMediaFilteredReasons: z.array(z.string()).optional(),
+export const veoGenerateVideoResponseSchema = zLooseObject({
+  generatedSamples: z.optional(z.array(veoGeneratedSampleSchema)),
+  raiMediaFilteredCount: z.optional(z.int().check(z.nonnegative())),
+  raiMediaFilteredReasons: z.optional(z.array(z.string())),
 });
 
 /** google.rpc.Status */
-export const veoOperationErrorSchema = z.looseObject({
+export const veoOperationErrorSchema = zLooseObject({
   code: z.int(),
-  message: z.string().optional(),
-  status: z.string().optional(),
+  message: z.optional(z.string()),
+  status: z.optional(z.string()),
 });
 
-export const veoOperationSchema = z.looseObject({
-  name: z.string().min(1).max(1024),
-  done: z.boolean().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  error: veoOperationErrorSchema.optional(),
-  response: z
-    .looseObject({
-      "@type": z.string().optional(),
-      generateVideoResponse: veoGenerateVideoResponseSchema.optional(),
-    })
-    .optional(),
+export const veoOperationSchema = zLooseObject({
+  name: z.string().check(z.minLength(1)).check(z.maxLength(1024)),
+  done: z.optional(z.boolean()),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
+  error: z.optional(veoOperationErrorSchema),
+  response: z.optional(
+    zLooseObject({
+      "@type": z.optional(z.string()),
+      generateVideoResponse: z.optional(veoGenerateVideoResponseSchema),
+    }),
+  ),
 });
 
 export type VeoImageWire = z.infer<typeof veoImageWireSchema>;

@@ -54,19 +54,19 @@ export interface ApiRoute {
   readonly summary: string;
   readonly auth: Auth;
   /** JSON body, or a multipart form (`multipart: true`). */
-  readonly body?: z.ZodType;
+  readonly body?: z.core.$ZodType;
   readonly multipart?: boolean;
   readonly query?: z.ZodObject;
   /** The success body (200); `binary` for audio or files, `text` for metrics. */
-  readonly response?: z.ZodType | "binary" | "text" | "html";
+  readonly response?: z.core.$ZodType | "binary" | "text" | "html";
   /** Error body family. */
-  readonly errors?: z.ZodType;
+  readonly errors?: z.core.$ZodType;
   /** A stream may be asked for (SSE). */
   readonly sse?: boolean;
   readonly description?: string;
 }
 
-const management = (data: z.ZodType) => managementEnvelope(data);
+const management = (data: z.core.$ZodType) => managementEnvelope(data);
 const anyData = z.unknown();
 const managementError = managementEnvelope(z.null());
 

@@ -26,11 +26,11 @@ export const uploadErrorSchema = z.object({
 });
 
 /** `{success, message, data}` of the management API. */
-export const managementEnvelope = (data: z.ZodType) =>
+export const managementEnvelope = (data: z.core.$ZodType) =>
   z.object({ success: z.boolean(), message: z.string(), data });
 
 /** `{code: 200, data}`, or the data alone under `envelope: bare`. */
-export const wrapped = (data: z.ZodType) => z.object({ code: z.literal(200), data });
+export const wrapped = (data: z.core.$ZodType) => z.object({ code: z.literal(200), data });
 
 export const tokenBalanceSchema = z.object({
   success: z.boolean(),

@@ -10,7 +10,7 @@ type Json = Record<string, unknown>;
 export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]\w*)/g, "{$1}");
 
 /** A request body's schema as clients send it (defaults optional, transforms seen as input). */
-const schemaOf = (schema: z.ZodType, io: "input" | "output"): Json => {
+const schemaOf = (schema: z.core.$ZodType, io: "input" | "output"): Json => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     target: "draft-2020-12",
     io,
@@ -37,8 +37,8 @@ function parameters(route: ApiRoute): Json[] {
   const query = Object.entries(shape).map(([name, field]) => ({
     name,
     in: "query",
-    required: !(field as z.ZodType).safeParse(undefined).success,
-    schema: schemaOf(field as z.ZodType, "input"),
+    required: !z.safeParse(field as z.core.$ZodType, undefined).success,
+    schema: schemaOf(field as z.core.$ZodType, "input"),
   }));
   return [...path, ...query];
 }
