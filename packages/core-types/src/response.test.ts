@@ -2,19 +2,14 @@ import { describe, expect, it } from "vitest";
 import { accumulateStream } from "./accumulate-stream.js";
 import { type IndexedOutput, outputsOf, type ResponseBase, withOutputs } from "./response.js";
 import { responseToEvents } from "./response-to-events.js";
+import { emptyUsage } from "./usage.js";
 import type { Warning } from "./warning.js";
 
 const base: ResponseBase = {
   id: "r",
   model: "m",
   created: 1,
-  usage: {
-    inputTokens: 1,
-    outputTokens: 1,
-    cachedInputTokens: 0,
-    cacheWriteTokens: 0,
-    thinkingTokens: 0,
-  },
+  usage: { ...emptyUsage(), inputTokens: 1, outputTokens: 1 },
 };
 const output = (index: number, text: string): IndexedOutput => ({
   index,
