@@ -221,6 +221,30 @@ describe.each(drivers)("billing isolation ($name)", (driver) => {
     expect(await w.store.listDeadLetters()).toEqual([]);
   });
 
+  it("a database coming back: one more failed write is not blamed on the data either", async () => {
+    const w = await world(driver);
+    let down = true;
+    let failAfterOutage = 1;
+    const accounting = w.accounting((store) =>
+      withWrites(store, (batch, now) => {
+        if (down) return Promise.reject(new Error("connection refused"));
+        // The first write with rows after the outage meets a connection the restart broke.
+        if (batch.logs.length > 0 && failAfterOutage-- > 0) {
+          return Promise.reject(new Error("Connection terminated unexpectedly"));
+        }
+        return store.writeCharges(batch, now);
+      }),
+    );
+    (await hold(w, accounting, "lone")).settle(10, row(w, "lone", 10));
+    for (let i = 0; i < 4; i++) await accounting.writePending();
+    down = false;
+    for (let i = 0; i < 3; i++) await accounting.writePending();
+    const t = await totals(w);
+    expect(t.token.used).toBe(10);
+    expect(t.rows.map((r) => r.requestId)).toEqual(["lone"]);
+    expect(await w.store.listDeadLetters()).toEqual([]);
+  });
+
   it("rows are repaired before they are queued: no status, NaN, NUL bytes, a huge error", async () => {
     const w = await world(driver);
     const accounting = w.accounting();

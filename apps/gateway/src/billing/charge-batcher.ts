@@ -264,9 +264,15 @@ export class ChargeBatcher {
     } catch (error) {
       if (this.#failed[0] !== next) this.#failed.unshift(next);
       next.tries++;
-      if (next.tries >= TRIES_BEFORE_ISOLATING && (await this.#databaseWrites())) {
-        this.#isolate(next, error);
-        return;
+      if (next.tries >= TRIES_BEFORE_ISOLATING) {
+        if (await this.#databaseWrites()) {
+          this.#isolate(next, error);
+          return;
+        }
+        // The database itself refuses writes: an outage, not this batch's data. Failures count
+        // again from zero, so one failed write as it comes back (a pooled connection the restart
+        // broke) does not turn a call whose row is fine into a dead letter.
+        next.tries = 0;
       }
       this.#arm(this.#o.intervalMs * 20);
       this.#spool();
