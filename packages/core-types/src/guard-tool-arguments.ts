@@ -1,5 +1,4 @@
 import type { PushTransformer, SseMessage } from "./codec.js";
-import { pushStream } from "./push-stream.js";
 import { outputsOf, type Response } from "./response.js";
 import type { StreamEvent } from "./stream-event.js";
 
@@ -156,10 +155,3 @@ const locate = (event: { index: number; alternative?: number }) =>
   event.alternative === undefined
     ? { index: event.index }
     : { index: event.index, alternative: event.alternative };
-
-/** A push decoder as the codec's `stream.decode()` TransformStream (fuses when chained). */
-export function pushDecoderStream(
-  decoder: PushTransformer<SseMessage, StreamEvent>,
-): TransformStream<SseMessage, StreamEvent> {
-  return pushStream(decoder);
-}

@@ -1,7 +1,7 @@
 import {
   JSON_INDEX_PATTERN,
   JSON_STRING_PATTERN,
-  pushDecoderStream,
+  pushStream,
   type SseMessage,
   type StreamEvent,
   streamCutEvent,
@@ -421,7 +421,7 @@ function emitError(error: GatewayError, emit: Emit): void {
 
 /** The codec's `stream.decode()`: chat SSE messages in, canonical events out. */
 export function decodeChatStream(): TransformStream<SseMessage, StreamEvent> {
-  return pushDecoderStream(new ChatStreamDecoder());
+  return pushStream(new ChatStreamDecoder());
 }
 
 /** Decodes a whole recorded stream at once (tests, replays, benchmarks). */

@@ -3,7 +3,7 @@ import {
   JSON_STRING_PATTERN,
   parseSignatureContent,
   parseWireJson,
-  pushDecoderStream,
+  pushStream,
   SIGNATURE_PREFIX,
   type SseMessage,
   type StreamEvent,
@@ -387,5 +387,5 @@ export class MessagesStreamDecoder {
 
 /** The canonical stream of an Anthropic SSE stream (already framed by @interlingua/sse). */
 export function decodeMessagesStream(): TransformStream<SseMessage, StreamEvent> {
-  return pushDecoderStream(new MessagesStreamDecoder());
+  return pushStream(new MessagesStreamDecoder());
 }

@@ -2,7 +2,7 @@ import {
   type Citation,
   movedThinkingSignature,
   parseWireJson,
-  pushDecoderStream,
+  pushStream,
   type SafetyRating,
   type SseMessage,
   type StreamEvent,
@@ -496,5 +496,5 @@ function at<E extends StreamEvent & { index: number }>(event: E, choice: number)
 
 /** `streamGenerateContent?alt=sse` frames -> canonical stream events. */
 export function decodeNativeStream(): TransformStream<SseMessage, StreamEvent> {
-  return pushDecoderStream(new NativeStreamDecoder());
+  return pushStream(new NativeStreamDecoder());
 }

@@ -1,5 +1,5 @@
 import {
-  pushDecoderStream,
+  pushStream,
   type SseMessage,
   type StreamEvent,
   streamCutEvent,
@@ -622,7 +622,7 @@ export class ResponsesStreamDecoder {
 
 /** Responses SSE messages -> canonical stream events, emitted as each message arrives. */
 export function decodeResponsesStream(): TransformStream<SseMessage, StreamEvent> {
-  return pushDecoderStream(new ResponsesStreamDecoder());
+  return pushStream(new ResponsesStreamDecoder());
 }
 
 /** The same decoding over a list, for callers that already hold every message. */

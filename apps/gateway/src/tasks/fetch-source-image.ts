@@ -3,6 +3,7 @@ import type { InlineImage } from "@interlingua/fmt-native/veo";
 import { fileTypeFromBuffer } from "file-type";
 import { Agent, request } from "undici";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { readCappedBytes } from "../upstream/read-capped.ts";
 import { resolveTarget, systemLookup } from "../webhooks/resolve-target.ts";
 import { serviceHosts } from "../webhooks/service-hosts.ts";
 import { ownFileKey } from "./own-file-url.ts";
@@ -30,20 +31,6 @@ async function typed(bytes: Buffer): Promise<SourceImage> {
   return { ok: true, image: { mimeType: type.mime, data: bytes.toString("base64") } };
 }
 
-async function readLimited(
-  body: AsyncIterable<Buffer | Uint8Array>,
-  maxBytes: number,
-): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > maxBytes) return undefined;
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks, size);
-}
-
 export type SourceBytes = { ok: true; bytes: Buffer } | { ok: false; message: string };
 
 /** A file of the gateway's own store by key, at most `maxBytes`; `userId`: only that user's. */
@@ -66,7 +53,7 @@ export async function fromFileStore(
     return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
   const stream = await services.fileStore.get(key);
   if (stream === undefined) return { ok: false, message: "the uploaded file is gone" };
-  const bytes = await readLimited(stream, maxBytes);
+  const bytes = await readCappedBytes(stream, maxBytes);
   if (bytes === undefined)
     return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
   return { ok: true, bytes };
@@ -132,11 +119,10 @@ export async function fetchSourceBytes(
       reply.body.destroy();
       return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
     }
-    const bytes = await readLimited(reply.body, maxBytes);
-    if (bytes === undefined) {
-      reply.body.destroy();
+    // Past the cap the rest is not read: the body is destroyed.
+    const bytes = await readCappedBytes(reply.body, maxBytes);
+    if (bytes === undefined)
       return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
-    }
     return { ok: true, bytes };
   } catch (error) {
     return { ok: false, message: `${what} could not be fetched: ${(error as Error).message}` };
