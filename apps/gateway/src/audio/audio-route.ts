@@ -1,4 +1,4 @@
-import { type GatewayError, invalidRequest } from "@interlingua/errors";
+import { invalidRequest } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
@@ -7,14 +7,16 @@ import { noChannelAvailable } from "../upstream/upstream-error.ts";
 
 export type AudioEndpoint = "speech" | "transcriptions";
 
-export type AudioRoute =
-  | { ok: true; gatewayModel: string; candidates: RouteCandidate[] }
-  | { ok: false; error: GatewayError };
+export interface AudioRoute {
+  readonly gatewayModel: string;
+  readonly candidates: RouteCandidate[];
+}
 
 /**
  * The channels that may serve an audio call, in attempt order. Audio has one wire, OpenAI's, so
  * only `openai` channels count: a model no channel serves is 404, one the catalogue keeps for
- * another endpoint (or served only over another protocol) is 400, one the key may not use 403.
+ * another endpoint (or served only over another protocol) is 400, one the key may not use 403
+ * (thrown).
  */
 export function resolveAudioRoute(
   services: GatewayServices,
@@ -22,19 +24,11 @@ export function resolveAudioRoute(
   model: string,
   endpoint: AudioEndpoint,
 ): AudioRoute {
-  const routed = routeForEndpoint(services.router, token.models, model, endpoint);
-  if (!routed.ok) return routed;
-  const { route } = routed;
+  const route = routeForEndpoint(services.router, token.models, model, endpoint);
   if (!route.candidates.some((c) => c.channel.protocol === "openai")) {
-    return {
-      ok: false,
-      error: invalidRequest(
-        `model ${model} has no channel that speaks the OpenAI audio API`,
-        "model",
-      ),
-    };
+    throw invalidRequest(`model ${model} has no channel that speaks the OpenAI audio API`, "model");
   }
   const candidates = services.router.plan(route).filter((c) => c.channel.protocol === "openai");
-  if (candidates.length === 0) return { ok: false, error: noChannelAvailable() };
-  return { ok: true, gatewayModel: route.gatewayModel, candidates };
+  if (candidates.length === 0) throw noChannelAvailable();
+  return { gatewayModel: route.gatewayModel, candidates };
 }

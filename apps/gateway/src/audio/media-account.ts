@@ -1,4 +1,3 @@
-import type { GatewayError } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { type Consumption, creditsFor } from "../billing/charge.ts";
 import { toBillingUnit } from "../billing/money.ts";
@@ -38,18 +37,19 @@ export interface MediaAccount {
 
 /**
  * Media priced in units (speech characters, audio minutes) go through the same quota leases and
- * usage log as a generation (billing/accounting.ts); a refused call still leaves its log row.
+ * usage log as a generation (billing/accounting.ts); a refused call (402, thrown) still leaves
+ * its log row.
  */
 export async function openMediaAccount(
   services: GatewayServices,
   call: MediaCall,
   most: Consumption,
-): Promise<{ ok: true; account: MediaAccount } | { ok: false; error: GatewayError }> {
+): Promise<MediaAccount> {
   const rates = services.prices.ratesOrFree(call.gatewayModel);
   const price = (consumed: Consumption) => creditsFor(rates, consumed);
   const accounting = services.accounting;
   if (accounting === undefined) {
-    return { ok: true, account: { price, settle: price, refund: () => {} } };
+    return { price, settle: price, refund: () => {} };
   }
   const { token } = call;
   const logRow = (end: MediaCallEnd, credits: number): UsageLogInput =>
@@ -68,26 +68,21 @@ export async function openMediaAccount(
       status: end.status,
       error: end.error,
     });
-  const reserved = await reserveHold(
+  const held = await reserveHold(
     accounting,
     { requestId: call.requestId, token, amount: price(most) },
     (error) => logRow({ status: 402, error }, 0),
   );
-  if (!reserved.ok) return reserved;
-  const held = reserved.hold;
   return {
-    ok: true,
-    account: {
-      price,
-      settle(consumed, end) {
-        // The hold is by construction the most the call may cost.
-        const credits = Math.min(price(consumed), held.amount);
-        held.settle(credits, logRow(end, credits));
-        return credits;
-      },
-      refund(end) {
-        held.refund(logRow(end, 0));
-      },
+    price,
+    settle(consumed, end) {
+      // The hold is by construction the most the call may cost.
+      const credits = Math.min(price(consumed), held.amount);
+      held.settle(credits, logRow(end, credits));
+      return credits;
+    },
+    refund(end) {
+      held.refund(logRow(end, 0));
     },
   };
 }

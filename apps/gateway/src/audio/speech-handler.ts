@@ -41,7 +41,6 @@ export function speechHandler(services: GatewayServices) {
     if (!fields.ok) throw fields.error;
 
     const route = resolveAudioRoute(services, token, speech.model, "speech");
-    if (!route.ok) throw route.error;
     // Only channels that produce the format asked for; none: a 400 naming what they produce.
     const candidates = route.candidates.filter(
       (candidate) => candidate.channel.speechFormats?.has(speech.responseFormat) ?? true,
@@ -56,13 +55,11 @@ export function speechHandler(services: GatewayServices) {
       );
     }
     const consumed = { characters: speech.characters };
-    const opened = await openMediaAccount(
+    const account = await openMediaAccount(
       services,
       call.billing(token, speech.model, route.gatewayModel),
       consumed,
     );
-    if (!opened.ok) throw opened.error;
-    const account = opened.account;
 
     const attempts: AttemptRecord[] = [];
     const result = await callAudioUpstreams(

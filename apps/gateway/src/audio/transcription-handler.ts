@@ -94,17 +94,14 @@ async function transcribe(
 ): Promise<Response> {
   const token = c.get("token");
   const route = resolveAudioRoute(services, token, options.model, "transcriptions");
-  if (!route.ok) throw route.error;
 
   const measured = await measureAudioSeconds(file.path, file.size);
   // The hold covers the file's duration, or the most its size can hold when it does not say.
-  const opened = await openMediaAccount(
+  const account = await openMediaAccount(
     services,
     call.billing(token, options.model, route.gatewayModel),
     { minutes: (measured ?? maxAudioSeconds(file.size)) / 60 },
   );
-  if (!opened.ok) throw opened.error;
-  const account = opened.account;
 
   const attempts: AttemptRecord[] = [];
   const summary = { model: options.model, format: options.responseFormat, attempts };

@@ -1,4 +1,4 @@
-import { type GatewayError, rateLimited, unauthenticated } from "@interlingua/errors";
+import { rateLimited, unauthenticated } from "@interlingua/errors";
 import { inSpan } from "../log/tracing.ts";
 import type { RateLimiter } from "../ratelimit/rate-limiter.ts";
 import { type CredentialGroup, readCredential } from "./credential-sources.ts";
@@ -10,10 +10,6 @@ export interface AuthServices {
   readonly limiter: Pick<RateLimiter, "admit">;
 }
 
-export type Authentication =
-  | { readonly ok: true; readonly token: AuthenticatedToken }
-  | { readonly ok: false; readonly error: GatewayError };
-
 const REFUSALS = {
   invalid: "invalid API key",
   expired: "API key has expired",
@@ -22,15 +18,15 @@ const REFUSALS = {
 
 /**
  * The first two steps of every route (DESIGN.md §3): the API key from where the endpoint group
- * accepts it, then the token's rate limits. Refusals come back as errors for the caller to
- * render in its own envelope.
+ * accepts it, then the token's rate limits. A refusal (401, 429) is thrown, for the route's one
+ * error handler to answer in its own envelope.
  */
 export const authenticate = (
   services: AuthServices,
   group: CredentialGroup,
   headers: Headers,
   url: URL,
-): Promise<Authentication> =>
+): Promise<AuthenticatedToken> =>
   inSpan("auth", { "interlingua.credentials": group }, () =>
     checkCredentials(services, group, headers, url),
   );
@@ -40,20 +36,17 @@ async function checkCredentials(
   group: CredentialGroup,
   headers: Headers,
   url: URL,
-): Promise<Authentication> {
+): Promise<AuthenticatedToken> {
   const key = readCredential(group, headers, url);
-  if (key === undefined) return { ok: false, error: unauthenticated("missing API key") };
+  if (key === undefined) throw unauthenticated("missing API key");
   const found = await services.tokens.lookup(key);
-  if (!found.ok) return { ok: false, error: unauthenticated(REFUSALS[found.reason]) };
+  if (!found.ok) throw unauthenticated(REFUSALS[found.reason]);
   const admission = await services.limiter.admit(String(found.token.id), found.token.rateLimit);
   if (!admission.ok) {
     const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
-    return {
-      ok: false,
-      error: rateLimited(`rate limit reached for this API key; retry after ${seconds} s`, {
-        retryAfterSeconds: seconds,
-      }),
-    };
+    throw rateLimited(`rate limit reached for this API key; retry after ${seconds} s`, {
+      retryAfterSeconds: seconds,
+    });
   }
-  return { ok: true, token: found.token };
+  return found.token;
 }

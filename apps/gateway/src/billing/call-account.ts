@@ -1,6 +1,5 @@
 import { CACHE_TTL_HOURS, type CacheAnalysis } from "@interlingua/cache-control";
 import type { Request, Usage } from "@interlingua/core-types";
-import type { GatewayError } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { BillingConfig } from "../config/config-schema.ts";
 import type { Logger } from "../log/logger.ts";
@@ -61,7 +60,7 @@ export interface CallAccount {
 }
 
 /**
- * Holds the most the call may cost (402 when the token or user cannot cover it); `end` charges
+ * Holds the most the call may cost (a 402 is thrown when the token or user cannot cover it); `end` charges
  * exactly once, for what was delivered, or refunds. Every call leaves one usage log row.
  */
 export async function openCallAccount(
@@ -69,7 +68,7 @@ export async function openCallAccount(
   request: BilledCall,
   gatewayModel: string,
   started: number,
-): Promise<{ ok: true; account: CallAccount } | { ok: false; error: GatewayError }> {
+): Promise<CallAccount> {
   const accounting = services.accounting;
   const { token } = request;
   const rateLimit = token.rateLimit;
@@ -79,7 +78,7 @@ export async function openCallAccount(
     }
   };
   if (accounting === undefined) {
-    return { ok: true, account: { end: (end) => recordTokens(end.usage) } };
+    return { end: (end) => recordTokens(end.usage) };
   }
   const rates = services.prices.ratesOrFree(gatewayModel);
   const estimate = holdFor({
@@ -117,54 +116,49 @@ export async function openCallAccount(
     ...(estimated ? { estimated: true } : {}),
   });
 
-  const reserved = await reserveHold(
+  const held = await reserveHold(
     accounting,
     { requestId: request.requestId, token, amount: estimate.credits },
     (error) => logRow({ status: 402, error }, 0),
   );
-  if (!reserved.ok) return reserved;
-  const held = reserved.hold;
   return {
-    ok: true,
-    account: {
-      end(end) {
-        const delivered = end.delivered;
-        if (delivered === undefined) {
-          recordTokens(end.usage);
-          held.refund(logRow(end, 0));
-          return;
-        }
-        const storage = end.cacheStorageTokenHours ?? 0;
-        const reported =
-          end.usage === undefined
-            ? 0
-            : creditsFor(rates, { usage: end.usage, cacheStorageTokenHours: storage });
-        if (end.usage !== undefined && delivered.complete) {
-          recordTokens(end.usage);
-          held.settle(reported, logRow(end, reported));
-          return;
-        }
-        // Delivered, but the usage is missing or not final (cut off, drained past its bound):
-        // charge the estimate, never less than what was reported and never more than the hold,
-        // which is by construction the most the call could cost.
-        const usage = deliveredUsage(end.usage, estimate.likelyPromptTokens, delivered.outputChars);
-        const estimated = creditsFor(rates, { usage, cacheStorageTokenHours: storage });
-        const credits = Math.max(reported, Math.min(estimated, held.amount));
-        recordTokens(usage);
-        services.log.warn(
-          {
-            requestId: request.requestId,
-            model: request.model,
-            channel: end.channel,
-            reportedUsage: end.usage ?? null,
-            complete: delivered.complete,
-            usage,
-            credits,
-          },
-          "usage estimated: the upstream delivered without reporting its final usage",
-        );
-        held.settle(credits, logRow(end, credits, usage, true));
-      },
+    end(end) {
+      const delivered = end.delivered;
+      if (delivered === undefined) {
+        recordTokens(end.usage);
+        held.refund(logRow(end, 0));
+        return;
+      }
+      const storage = end.cacheStorageTokenHours ?? 0;
+      const reported =
+        end.usage === undefined
+          ? 0
+          : creditsFor(rates, { usage: end.usage, cacheStorageTokenHours: storage });
+      if (end.usage !== undefined && delivered.complete) {
+        recordTokens(end.usage);
+        held.settle(reported, logRow(end, reported));
+        return;
+      }
+      // Delivered, but the usage is missing or not final (cut off, drained past its bound):
+      // charge the estimate, never less than what was reported and never more than the hold,
+      // which is by construction the most the call could cost.
+      const usage = deliveredUsage(end.usage, estimate.likelyPromptTokens, delivered.outputChars);
+      const estimated = creditsFor(rates, { usage, cacheStorageTokenHours: storage });
+      const credits = Math.max(reported, Math.min(estimated, held.amount));
+      recordTokens(usage);
+      services.log.warn(
+        {
+          requestId: request.requestId,
+          model: request.model,
+          channel: end.channel,
+          reportedUsage: end.usage ?? null,
+          complete: delivered.complete,
+          usage,
+          credits,
+        },
+        "usage estimated: the upstream delivered without reporting its final usage",
+      );
+      held.settle(credits, logRow(end, credits, usage, true));
     },
   };
 }

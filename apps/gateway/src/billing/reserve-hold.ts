@@ -1,4 +1,4 @@
-import { type GatewayError, paymentRequired } from "@interlingua/errors";
+import { paymentRequired } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { UsageLogInput } from "../storage/store.ts";
 import type { Accounting, Hold } from "./accounting.ts";
@@ -17,7 +17,7 @@ export async function reserveHold(
   accounting: Accounting,
   call: { readonly requestId: string; readonly token: AuthenticatedToken; readonly amount: number },
   refusedRow: (error: string) => UsageLogInput,
-): Promise<{ ok: true; hold: Hold } | { ok: false; error: GatewayError }> {
+): Promise<Hold> {
   const { token } = call;
   const wanted = {
     requestId: call.requestId,
@@ -32,7 +32,7 @@ export async function reserveHold(
   if (!reserved.ok) {
     const error = paymentRequired(SHORT_MESSAGES[reserved.short]);
     accounting.logUnheld(refusedRow(error.message));
-    return { ok: false, error };
+    throw error;
   }
-  return { ok: true, hold: reserved.hold };
+  return reserved.hold;
 }

@@ -4,8 +4,6 @@ import { type BodyReadFailure, type BodyReadResult, readBodyCapped } from "./rea
 
 export type JsonObject = Record<string, unknown>;
 
-export type JsonObjectResult = { ok: true; body: JsonObject } | { ok: false; error: GatewayError };
-
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -28,23 +26,19 @@ export async function readBodyText(request: Request, limit: number): Promise<str
  * thrown, for the app's error handler to answer in the route's envelope.
  */
 export async function readJsonObject(request: Request, limit: number): Promise<JsonObject> {
-  const read = parseJsonObject(await readBodyCapped(request, limit));
-  if (!read.ok) throw read.error;
-  return read.body;
+  return parseJsonObject(await readBodyCapped(request, limit));
 }
 
 /** `readJsonObject` from a body already read (capped), whichever server read it. */
-export function parseJsonObject(read: BodyReadResult): JsonObjectResult {
-  if (!read.ok) return { ok: false, error: unreadBody(read) };
+export function parseJsonObject(read: BodyReadResult): JsonObject {
+  if (!read.ok) throw unreadBody(read);
   let wire: unknown;
   try {
     // Tool arguments keep their numbers exactly (core-types json-exact.ts).
     wire = parseWireJson(read.text);
   } catch {
-    return { ok: false, error: invalidRequest("request body is not valid JSON") };
+    throw invalidRequest("request body is not valid JSON");
   }
-  if (!isObject(wire)) {
-    return { ok: false, error: invalidRequest("request body must be a JSON object") };
-  }
-  return { ok: true, body: wire };
+  if (!isObject(wire)) throw invalidRequest("request body must be a JSON object");
+  return wire;
 }

@@ -1,5 +1,5 @@
 import type { CacheAnalysis } from "@interlingua/cache-control";
-import { notFound, permissionDenied } from "@interlingua/errors";
+import { GatewayError, notFound, permissionDenied } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { ENDPOINTS } from "../contract/endpoints.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
@@ -201,13 +201,24 @@ export class BackgroundResponses {
     try {
       await this.#call(id, requestId, token, replay, plan, controller.signal);
     } catch (error) {
-      // Nothing the generation path could answer (it records those itself): failed, not retried.
-      services.log.error({ responseId: id, err: error }, "background response failed");
+      // A refusal (no such model, no quota) is kept with its own code; anything else is a
+      // server error. Failed either way, not retried.
+      const refused = error instanceof GatewayError;
+      if (refused) {
+        services.log.info(
+          { responseId: id, status: error.status, error: error.message },
+          "background response refused",
+        );
+      } else services.log.error({ responseId: id, err: error }, "background response failed");
       await services.store.responses.finish(
         id,
         {
           status: "failed",
-          body: failedBody(plan, model, { code: "server_error", message: String(error) }),
+          body: failedBody(
+            plan,
+            model,
+            refused ? error : { code: "server_error", message: String(error) },
+          ),
           outputItems: [],
         },
         services.now(),

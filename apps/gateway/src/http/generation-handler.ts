@@ -9,7 +9,7 @@ import {
   MAX_JSON_DEPTH,
   type Warning,
 } from "@interlingua/core-types";
-import { type GatewayError, invalidRequest, notFound, toGatewayError } from "@interlingua/errors";
+import { GatewayError, invalidRequest, notFound } from "@interlingua/errors";
 import type { Context } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
 import type { AppEnv } from "../contract/app-env.ts";
@@ -24,6 +24,7 @@ import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
+import { thrownRefusal } from "../pipeline/thrown-refusal.ts";
 import { resolveStoredState, type StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { writesDirectly } from "../stream/direct-relay.ts";
@@ -51,21 +52,22 @@ export interface GenerationCall {
 
 /**
  * The front half of every generation endpoint: target, credentials, body, client-format parse.
- * Each refusal is rendered in the endpoint's own error envelope. Shared by the Hono route
+ * Every step refuses by throwing a `GatewayError`; this is the one place that answers it, in the
+ * endpoint's own error envelope (a bug too, as a 500). Shared by the Hono route
  * (`generationHandler`) and the Node route (`generation-listener.ts`).
  */
 export function answerGeneration(services: GatewayServices, endpoint: EndpointSpec) {
   const handle = handleGeneration(services, endpoint);
-  // A bug past this point still answers in the endpoint's own error envelope.
   return async (call: GenerationCall): Promise<Response | TextReply> => {
     try {
       return await handle(call);
-    } catch (error) {
-      services.log.error(
-        { requestId: call.requestId, endpoint: endpoint.name, err: error },
-        "unhandled error",
-      );
-      return errorResponse(endpoint.errors, toGatewayError(error), call.requestId);
+    } catch (thrown) {
+      const error = thrownRefusal(thrown);
+      const log = requestLog(services.log, { requestId: call.requestId, endpoint: endpoint.name });
+      // A refusal is the request's own doing (or an outage, a 503); anything else is a bug.
+      if (thrown instanceof GatewayError || error.status < 500) logRefused(log, call.url, error);
+      else log.error({ err: thrown }, "unhandled error");
+      return errorResponse(endpoint.errors, error, call.requestId);
     }
   };
 }
@@ -91,32 +93,21 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
   return async (call: GenerationCall): Promise<Response | TextReply> => {
     const { requestId, url, headers } = call;
     const log = requestLog(services.log, { requestId, endpoint: endpoint.name });
-    const refuse = (error: GatewayError) => {
-      logRefused(log, url, error);
-      return errorResponse(endpoint.errors, error, requestId);
-    };
 
     const target = endpoint.format === "native" ? parseNativeTarget(call.target ?? "") : undefined;
     if (endpoint.format === "native" && target === undefined) {
-      return refuse(
-        notFound("unknown method: use {model}:generateContent or {model}:streamGenerateContent"),
+      throw notFound(
+        "unknown method: use {model}:generateContent or {model}:streamGenerateContent",
       );
     }
 
-    const auth = await authenticate(services, endpoint.credentials, headers, url);
-    if (!auth.ok) return refuse(auth.error);
-    const token = auth.token;
-
-    const read = parseJsonObject(await call.readBody(services.config.limits.max_body_bytes));
-    if (!read.ok) return refuse(read.error);
-    let wire = read.body;
+    const token = await authenticate(services, endpoint.credentials, headers, url);
+    let wire = parseJsonObject(await call.readBody(services.config.limits.max_body_bytes));
     // Bounded before anything walks the body (codecs, prompt sizing, converters recurse).
     const tooDeep = findTooDeep(wire);
     if (tooDeep !== undefined) {
       const field = tooDeep.length > 120 ? `${tooDeep.slice(0, 120)}...` : tooDeep;
-      return refuse(
-        invalidRequest(`${field}: nested more than ${MAX_JSON_DEPTH} levels deep`, field),
-      );
+      throw invalidRequest(`${field}: nested more than ${MAX_JSON_DEPTH} levels deep`, field);
     }
 
     // Responses state: previous_response_id and item_reference become the items they name.
@@ -124,37 +115,27 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
     let notes: Warning[] | undefined;
     if (endpoint.format === "responses") {
       const state = await resolveStoredState(services, token.userId, wire);
-      if (!state.ok) return refuse(state.error);
       wire = state.wire;
       stored = state.plan;
       notes = state.warnings;
     }
 
-    let canonical: CanonicalRequest;
-    try {
-      // The native format names the model and streaming in the path, not the body; the path
-      // model wins over a body `model`, which the native codec otherwise reads.
-      canonical =
-        target === undefined
-          ? CLIENT_PROTOCOLS[endpoint.format].codec.request.parse(wire)
-          : {
-              ...CLIENT_PROTOCOLS.native.codec.request.parse({ ...wire, model: target.model }),
-              stream: target.stream,
-            };
-    } catch (error) {
-      return refuse(toGatewayError(error));
-    }
+    // The native format names the model and streaming in the path, not the body; the path
+    // model wins over a body `model`, which the native codec otherwise reads.
+    const canonical: CanonicalRequest =
+      target === undefined
+        ? CLIENT_PROTOCOLS[endpoint.format].codec.request.parse(wire)
+        : {
+            ...CLIENT_PROTOCOLS.native.codec.request.parse({ ...wire, model: target.model }),
+            stream: target.stream,
+          };
 
     // docs/api-reference.md's cache_control rules apply to the chat and native formats. On messages the field
     // is Anthropic's own: it rides through to an Anthropic upstream unchanged and is stripped
     // toward any other (prepare-upstream-request.ts); responses has no such field.
     let cache: CacheAnalysis = NO_CACHE;
     if (endpoint.format === "chat" || endpoint.format === "native") {
-      try {
-        cache = analyzeCache(canonical, endpoint.format);
-      } catch (error) {
-        return refuse(toGatewayError(error));
-      }
+      cache = analyzeCache(canonical, endpoint.format);
       if (endpoint.format === "native") {
         const ignored = ignoredNativeBoundaries(wire);
         if (ignored.length > 0) cache = { ...cache, warnings: [...cache.warnings, ...ignored] };
@@ -185,13 +166,7 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       ...(stored === undefined ? {} : { stored }),
       ...(notes === undefined || notes.length === 0 ? {} : { notes }),
     };
-    if (stored?.background === true) {
-      try {
-        return await submitBackground(services, request, stored);
-      } catch (error) {
-        return refuse(toGatewayError(error));
-      }
-    }
+    if (stored?.background === true) return submitBackground(services, request, stored);
     return runGeneration(services, request);
   };
 }

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { type AuthServices, authenticate } from "../auth/authenticate.ts";
+import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { KeyedEnv } from "../contract/app-env.ts";
 
 export interface KeyOptions {
@@ -18,12 +19,14 @@ export function requireKey(
   options: KeyOptions = {},
 ): MiddlewareHandler<KeyedEnv> {
   return async (c, next) => {
-    const auth = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
-    if (!auth.ok) {
+    let token: AuthenticatedToken;
+    try {
+      token = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
+    } catch (refusal) {
       await options.beforeRefusal?.(c);
-      throw auth.error;
+      throw refusal;
     }
-    c.set("token", auth.token);
+    c.set("token", token);
     await next();
   };
 }

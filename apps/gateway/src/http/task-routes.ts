@@ -87,7 +87,6 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
       idempotencyKey: idempotencyKey(c),
       serviceHosts: serviceHosts(services.config),
     });
-    if (!outcome.ok) throw outcome.error;
     // A repeated Idempotency-Key: the first task's acknowledgement, marked as a replay.
     if (!outcome.created) c.header(REPLAYED_HEADER, "true");
     return outcome.task;
@@ -97,8 +96,7 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
     const token = c.get("token");
     const body = await jsonBody(c, services);
     const request = parseVideoRequest(body);
-    const routed = routeTaskModel(services, token, request.model, "video", "videos");
-    if (!routed.ok) throw routed.error;
+    const route = routeTaskModel(services, token, request.model, "video", "videos");
     return submit(
       c,
       {
@@ -106,7 +104,7 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
         kind: "video",
         model: request.model,
         endpoint: "videos",
-        route: routed.route,
+        route,
         input: { ...request },
         units: {
           seconds: generatedSeconds(request),
@@ -132,8 +130,7 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
     if (video === undefined) {
       throw invalidRequest(`task ${source.id} has no video to continue`, "task_id");
     }
-    const routed = routeTaskModel(services, token, request.model, "video", "remix", source.channel);
-    if (!routed.ok) throw routed.error;
+    const route = routeTaskModel(services, token, request.model, "video", "remix", source.channel);
     return submit(
       c,
       {
@@ -141,7 +138,7 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
         kind: "video",
         model: request.model,
         endpoint: "remix",
-        route: routed.route,
+        route,
         input: { ...request, sourceVideo: video },
         units: { seconds: generatedSeconds(request), outputs: 1 },
         estimatedTime: estimatedTimeSeconds(request),
@@ -157,9 +154,8 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
     const token = c.get("token");
     const body = await jsonBody(c, services);
     const request = parseImageRequest(body);
-    const routed = routeTaskModel(services, token, request.model, "image", "images");
-    if (!routed.ok) throw routed.error;
-    checkImageRequest(routed.route, request);
+    const route = routeTaskModel(services, token, request.model, "image", "images");
+    checkImageRequest(route, request);
     // OpenAI's clients read a synchronous ImagesResponse: under the bare envelope (unless they
     // prefer respond-async) or when they say how long they wait (RFC 7240 `Prefer: wait=N`).
     const prefer = parsePrefer(c.req.header("prefer"));
@@ -173,14 +169,14 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
         kind: "image",
         model: request.model,
         endpoint: "images",
-        route: routed.route,
+        route,
         input: { ...request },
         units: { requests: images, outputs: images },
         estimatedTime: estimatedTimeSeconds(request),
         webhook: request.webhook,
         language: body["language"],
       },
-      imageWarnings(routed.route, request),
+      imageWarnings(route, request),
     );
     if (!sync) return acknowledge(c, task);
     const limits = services.config.images;

@@ -4,7 +4,7 @@ import {
   parseDataUrl,
   type UserPart,
 } from "@interlingua/core-types";
-import { type GatewayError, invalidRequest, payloadTooLarge } from "@interlingua/errors";
+import { invalidRequest, payloadTooLarge } from "@interlingua/errors";
 import { fileTypeFromBuffer } from "file-type";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { fetchSourceBytes, fromFileStore } from "../tasks/fetch-source-image.ts";
@@ -55,7 +55,7 @@ async function inlinePart(
   userId: string,
   part: FilePart,
   at: string,
-): Promise<UserPart | GatewayError> {
+): Promise<UserPart> {
   const source = part.source;
   const got =
     source.type === "url"
@@ -68,13 +68,13 @@ async function inlinePart(
           userId,
         );
   if (!got.ok) {
-    return got.message.includes("larger than")
+    throw got.message.includes("larger than")
       ? payloadTooLarge(`${at}: ${got.message}`, { param: at })
       : invalidRequest(`${at}: ${got.message}`, at);
   }
   const mediaType = await mediaTypeOf(got.bytes);
   if (mediaType === undefined) {
-    return invalidRequest(`${at}: only PDF, plain-text and image files are accepted`, at);
+    throw invalidRequest(`${at}: only PDF, plain-text and image files are accepted`, at);
   }
   const data = got.bytes.toString("base64");
   if (IMAGE_TYPES.has(mediaType)) {
@@ -88,12 +88,12 @@ async function inlinePart(
   return inlined;
 }
 
-/** The request with every file it names by address read and inlined; a 400/413 if one fails. */
+/** The request with every file it names by address read and inlined; a 400/413 is thrown if one fails. */
 export async function inlineFiles(
   services: GatewayServices,
   userId: string,
   request: CanonicalRequest,
-): Promise<{ ok: true; request: CanonicalRequest } | { ok: false; error: GatewayError }> {
+): Promise<CanonicalRequest> {
   const messages = [...request.messages];
   for (const [i, message] of messages.entries()) {
     if (message.role !== "user" || !message.parts.some(needsReading)) continue;
@@ -103,11 +103,9 @@ export async function inlineFiles(
         parts.push(part);
         continue;
       }
-      const inlined = await inlinePart(services, userId, part, `messages[${i}].parts[${j}]`);
-      if ("status" in inlined) return { ok: false, error: inlined };
-      parts.push(inlined);
+      parts.push(await inlinePart(services, userId, part, `messages[${i}].parts[${j}]`));
     }
     messages[i] = { ...message, parts };
   }
-  return { ok: true, request: { ...request, messages } };
+  return { ...request, messages };
 }

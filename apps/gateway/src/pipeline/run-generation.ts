@@ -1,16 +1,8 @@
 import type { Warning } from "@interlingua/core-types";
-import {
-  type GatewayError,
-  internalError,
-  invalidRequest,
-  modelNotFound,
-  permissionDenied,
-  toGatewayError,
-} from "@interlingua/errors";
+import { type GatewayError, internalError, toGatewayError } from "@interlingua/errors";
 import { openCallAccount } from "../billing/call-account.ts";
 import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
-import { findModel } from "../catalogue/model-catalogue.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import { upstreamModelHeader, warningsHeaders } from "../contract/warnings-header.ts";
 import { startGenAiCall } from "../log/gen-ai-span.ts";
@@ -23,6 +15,7 @@ import {
   stateFields,
   storedBody,
 } from "../responses/record-response.ts";
+import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { AttemptRecord } from "../upstream/attempt-record.ts";
 import { attemptUpstreams } from "./attempt-upstreams.ts";
@@ -35,7 +28,12 @@ import { StreamDelivery } from "./stream-delivery.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
-/** The back half of a generation: route, call upstream (with fallback), reply in the client's format. */
+/**
+ * The back half of a generation: route, call upstream (with fallback), reply in the client's
+ * format. A refusal before the upstream is called (no such model, no room in the quota, a file
+ * that cannot be read) is thrown, for the handler to answer; a call that failed upstream is
+ * answered here, with its attempts in the log.
+ */
 export async function runGeneration(
   services: GatewayServices,
   asked: GenerationRequest,
@@ -69,31 +67,26 @@ export async function runGeneration(
       finishStored(services, plan, failedBody(plan, request.model, error)),
     );
   };
+  // A refusal thrown by `step` is kept too (a background response has no client to tell).
+  const storingFailure = async <T>(step: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await step();
+    } catch (error) {
+      await failStored(toGatewayError(error));
+      throw error;
+    }
+  };
 
-  const route = services.router.resolve(request.model);
-  if (route === undefined) return fail(modelNotFound(request.model));
-  const allowed = request.token.models;
-  if (allowed !== undefined && !allowed.has(request.model) && !allowed.has(route.gatewayModel)) {
-    return fail(permissionDenied(`this API key may not use model ${request.model}`));
-  }
-  const entry = findModel(route.gatewayModel);
-  if (entry !== undefined && !entry.endpoints.includes(endpoint.format)) {
-    return fail(
-      invalidRequest(
-        `model ${request.model} is a ${entry.kind} model and is not served on this endpoint`,
-        "model",
-      ),
-    );
-  }
+  const { token, model } = request;
+  const route = await storingFailure(() =>
+    routeForEndpoint(services.router, token.models, model, endpoint.format),
+  );
 
   // Files named by URL or by a gateway file id travel inline (fetched, size- and type-checked).
   if (namesFiles(request.canonical)) {
-    const inlined = await inlineFiles(services, request.token.userId, request.canonical);
-    if (!inlined.ok) {
-      await failStored(inlined.error);
-      return fail(inlined.error);
-    }
-    request = { ...request, canonical: inlined.request };
+    const { userId } = request.token;
+    const canonical = await storingFailure(() => inlineFiles(services, userId, request.canonical));
+    request = { ...request, canonical };
   }
 
   // A background response was written when it was queued.
@@ -102,20 +95,17 @@ export async function runGeneration(
       await beginStored(services, plan, request.model);
     } catch (error) {
       log.error({ err: error, responseId: plan.responseId }, "could not store the response");
-      return fail(
-        internalError("could not store the response (store: true); retry, or send store: false"),
+      throw internalError(
+        "could not store the response (store: true); retry, or send store: false",
       );
     }
   }
 
-  const opened = await inSpan("billing.reserve", {}, () =>
-    openCallAccount(services, request, route.gatewayModel, started),
+  const account = await storingFailure(() =>
+    inSpan("billing.reserve", {}, () =>
+      openCallAccount(services, request, route.gatewayModel, started),
+    ),
   );
-  if (!opened.ok) {
-    await failStored(opened.error);
-    return fail(opened.error);
-  }
-  const account = opened.account;
 
   const attempts: AttemptRecord[] = [];
   // The GenAI span of the call: the attempts are its children, the settlement ends it.

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Warning } from "@interlingua/core-types";
-import { type GatewayError, invalidRequest, notFound } from "@interlingua/errors";
+import { invalidRequest, notFound } from "@interlingua/errors";
 import type { StoredItem } from "@interlingua/fmt-responses";
 import {
   inputAsItems,
@@ -35,15 +35,12 @@ export interface StorePlan {
   readonly echo?: Readonly<Record<string, unknown>>;
 }
 
-export type StoredState =
-  | {
-      ok: true;
-      wire: Record<string, unknown>;
-      plan: StorePlan | undefined;
-      /** What the stored history could not give this upstream. */
-      warnings?: Warning[];
-    }
-  | { ok: false; error: GatewayError };
+export interface StoredState {
+  wire: Record<string, unknown>;
+  plan: StorePlan | undefined;
+  /** What the stored history could not give this upstream. */
+  warnings?: Warning[];
+}
 
 export const newResponseId = (): string => `resp_${randomBytes(16).toString("hex")}`;
 const newItemId = (): string => randomBytes(12).toString("hex");
@@ -75,7 +72,7 @@ async function settledResponse(
  * Reads `store`, `previous_response_id` and `item_reference` items off a responses body. The
  * body handed on carries the expanded `input` and neither field (the gateway honours them; no
  * upstream is told). A body whose `input` is malformed is handed on as it is: the codec's parse
- * names the field.
+ * names the field. A refusal (a bad field, a response or item not found) is thrown.
  */
 export async function resolveStoredState(
   services: GatewayServices,
@@ -88,62 +85,47 @@ export async function resolveStoredState(
     ["background", background],
   ] as const) {
     if (value !== undefined && value !== null && typeof value !== "boolean") {
-      return { ok: false, error: invalidRequest(`${field}: must be a boolean`, field) };
+      throw invalidRequest(`${field}: must be a boolean`, field);
     }
   }
   if (background === true && store === false) {
-    return {
-      ok: false,
-      error: invalidRequest(
-        "background: a background response is read back by its id, so it needs store: true",
-        "background",
-      ),
-    };
+    throw invalidRequest(
+      "background: a background response is read back by its id, so it needs store: true",
+      "background",
+    );
   }
   if (background === true && body["stream"] === true) {
-    return {
-      ok: false,
-      error: invalidRequest(
-        "background: streaming a background response is not supported by this gateway; send stream: false and poll GET /v1/responses/{id}",
-        "stream",
-      ),
-    };
+    throw invalidRequest(
+      "background: streaming a background response is not supported by this gateway; send stream: false and poll GET /v1/responses/{id}",
+      "stream",
+    );
   }
   if (previous !== undefined && previous !== null && typeof previous !== "string") {
-    return {
-      ok: false,
-      error: invalidRequest("previous_response_id: must be a string", "previous_response_id"),
-    };
+    throw invalidRequest("previous_response_id: must be a string", "previous_response_id");
   }
   const keep = store !== false;
   const items = inputAsItems(body["input"], newItemId);
-  if (items === undefined) return { ok: true, wire: rest, plan: undefined };
+  if (items === undefined) return { wire: rest, plan: undefined };
 
   const references = referencedItemIds(items);
   // Nothing to read and nothing to keep: the body goes on as the client wrote it.
   if (!keep && typeof previous !== "string" && references.length === 0) {
-    return { ok: true, wire: rest, plan: undefined };
+    return { wire: rest, plan: undefined };
   }
 
   let history: StoredEntry[] = [];
   if (typeof previous === "string") {
     const row = await settledResponse(services, previous, userId);
     if (row === undefined) {
-      return {
-        ok: false,
-        error: notFound(`Previous response with id '${previous}' not found.`, {
-          param: "previous_response_id",
-        }),
-      };
+      throw notFound(`Previous response with id '${previous}' not found.`, {
+        param: "previous_response_id",
+      });
     }
     if (OPEN_STATUSES.includes(row.status)) {
-      return {
-        ok: false,
-        error: invalidRequest(
-          `previous_response_id: response ${previous} is still ${row.status}; continue it once it has finished`,
-          "previous_response_id",
-        ),
-      };
+      throw invalidRequest(
+        `previous_response_id: response ${previous} is still ${row.status}; continue it once it has finished`,
+        "previous_response_id",
+      );
     }
     const responses = services.store.responses;
     history = [...(await responses.items(row.id, false)), ...(await responses.items(row.id, true))];
@@ -161,10 +143,7 @@ export async function resolveStoredState(
     new Map([...found].map(([id, entry]) => [id, entry.item])),
   );
   if (resolved.missing.length > 0) {
-    return {
-      ok: false,
-      error: notFound(`Item with id '${resolved.missing[0]}' not found.`, { param: "input" }),
-    };
+    throw notFound(`Item with id '${resolved.missing[0]}' not found.`, { param: "input" });
   }
 
   const { kept, warnings } = withoutForeignReasoning(
@@ -173,20 +152,16 @@ export async function resolveStoredState(
     targetProtocol(services, rest["model"]),
   );
   const wire = { ...rest, input: kept };
-  if (!keep) return { ok: true, wire, plan: undefined, warnings };
+  if (!keep) return { wire, plan: undefined, warnings };
   const bytes = JSON.stringify(resolved.items).length;
   const cap = services.config.responses.max_bytes;
   if (bytes > cap) {
-    return {
-      ok: false,
-      error: invalidRequest(
-        `input: the conversation is ${bytes} bytes, more than a stored response may hold (${cap}, responses.max_bytes); send store: false, or start a new conversation`,
-        "input",
-      ),
-    };
+    throw invalidRequest(
+      `input: the conversation is ${bytes} bytes, more than a stored response may hold (${cap}, responses.max_bytes); send store: false, or start a new conversation`,
+      "input",
+    );
   }
   return {
-    ok: true,
     wire,
     plan: {
       responseId: newResponseId(),

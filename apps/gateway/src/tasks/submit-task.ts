@@ -1,4 +1,4 @@
-import { type GatewayError, paymentRequired } from "@interlingua/errors";
+import { paymentRequired } from "@interlingua/errors";
 import { callbackUrl, checkCallbackUrl, normalizeLanguage } from "@interlingua/tasks";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { unitUsageRow } from "../billing/unit-usage-row.ts";
@@ -37,13 +37,13 @@ export interface Submission {
 }
 
 /**
- * Holds the task's price and inserts it in one transaction (402 when it is not covered), then
+ * Holds the task's price and inserts it in one transaction (a 402 is thrown when it is not covered), then
  * asks the queue for its first run. A repeated Idempotency-Key answers the first task.
  */
 export async function submitTask(
   services: GatewayServices,
   s: Submission,
-): Promise<{ ok: true; task: TaskRow; created: boolean } | { ok: false; error: GatewayError }> {
+): Promise<{ task: TaskRow; created: boolean }> {
   const now = services.now();
   const webhookUrl = webhookTarget(services, s);
   const language = normalizeLanguage(s.language);
@@ -96,7 +96,7 @@ export async function submitTask(
         error: error.message,
       }),
     );
-    return { ok: false, error };
+    throw error;
   }
   if (outcome.created) {
     s.log.info(
@@ -109,7 +109,7 @@ export async function submitTask(
       s.log.error({ task: outcome.task.id, err: error }, "task not queued; the sweep will run it");
     });
   }
-  return { ok: true, task: outcome.task, created: outcome.created };
+  return { task: outcome.task, created: outcome.created };
 }
 
 const traceparentField = (): { traceparent?: string } => {

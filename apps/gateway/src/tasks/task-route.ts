@@ -1,5 +1,5 @@
 import type { UpstreamProtocol } from "@interlingua/core-types";
-import { type GatewayError, modelNotFound } from "@interlingua/errors";
+import { modelNotFound } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
@@ -21,7 +21,7 @@ export interface TaskRoute {
 /**
  * Routed like every model, but only to channels whose protocol can carry the task (Veo on Gemini;
  * images on OpenAI or Gemini). 404 when none serves it, 403 when the key may not use it, 400 when
- * the catalogue keeps it for another endpoint.
+ * the catalogue keeps it for another endpoint (thrown).
  */
 export function routeTaskModel(
   services: GatewayServices,
@@ -30,17 +30,15 @@ export function routeTaskModel(
   kind: "video" | "image",
   endpoint: "videos" | "remix" | "images",
   preferChannel?: string,
-): { ok: true; route: TaskRoute } | { ok: false; error: GatewayError } {
-  const routed = routeForEndpoint(services.router, token.models, model, endpoint);
-  if (!routed.ok) return routed;
-  const { route } = routed;
+): TaskRoute {
+  const route = routeForEndpoint(services.router, token.models, model, endpoint);
   const usable = (c: RouteCandidate) => JOBS[kind][c.channel.protocol] !== undefined;
   const planned = services.router.plan(route).filter(usable);
   const preferred = planned.find((c) => c.channel.name === preferChannel);
   const candidate = preferred ?? planned[0] ?? route.candidates.find(usable);
-  if (candidate === undefined) return { ok: false, error: modelNotFound(model) };
+  if (candidate === undefined) throw modelNotFound(model);
   const job = JOBS[kind][candidate.channel.protocol] as JobKind;
-  return { ok: true, route: { gatewayModel: route.gatewayModel, candidate, job } };
+  return { gatewayModel: route.gatewayModel, candidate, job };
 }
 
 /** A Gemini channel for a video model, without a caller's token (the official fallback). */
