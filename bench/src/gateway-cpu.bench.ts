@@ -5,12 +5,13 @@
 // targets of issue 16. Requests/s on a shared 2-core machine swing with whatever else runs; CPU
 // per call moves far less, so it is the measure to compare two builds with: `--against
 // <checkout>` starts a second gateway from another checkout of this repository (built) and
-// measures its cases right after ours, as `<case> (against)`. Gateways run with accounting off.
+// measures its cases right after ours, as `<case> (against)`. Gateways run with accounting off
+// unless `--accounting on` (with BENCH_LOG_LEVEL=info: the shipped defaults).
 // The upstream is `static` by default (precomputed replies, next to no CPU, so the ratio is the
 // gateway's own) or `sim`, the simulator. Bounded: children die with the run, which stops after
 // --time-limit-ms.
 //   cd bench && node src/gateway-cpu.bench.ts [--cases c2o-s,m2a-s] [--reps 5] [--duration-ms 2000]
-//     [--upstream static|sim] [--against ../../other-checkout]   (after `pnpm build`)
+//     [--upstream static|sim] [--accounting on|off] [--against ../../other-checkout]   (after `pnpm build`)
 //   GATEWAY_CPU_PROF=/tmp/prof ...   (writes each gateway's .cpuprofile there)
 // Cases: <route>-<s|n> (stream or not), route one of c2o (chat -> openai), c2ou (the same with
 // stream_options.include_usage, so no frame is held back), m2a (messages ->
@@ -31,11 +32,16 @@ const { values: flags } = parseArgs({
     concurrency: { type: "string", default: "32" },
     against: { type: "string" },
     upstream: { type: "string", default: "static" },
+    accounting: { type: "string", default: "off" },
     "time-limit-ms": { type: "string", default: "600000" },
   },
 });
 if (flags.upstream !== "static" && flags.upstream !== "sim") {
   console.error("gateway-cpu: --upstream is static or sim");
+  process.exit(2);
+}
+if (flags.accounting !== "on" && flags.accounting !== "off") {
+  console.error("gateway-cpu: --accounting is on or off");
   process.exit(2);
 }
 if (!existsSync("/proc/self/stat")) {
@@ -160,15 +166,17 @@ function loadOf(name: string, route: Route, targets: Targets, stream: boolean) {
 }
 
 const sim = await serve(ROOT, flags.upstream);
+// `--accounting on`, with BENCH_LOG_LEVEL=info, is the shipped default.
+const gatewayFlags = flags.accounting === "on" ? [] : ["--no-accounting"];
 const ours = {
-  gateway: await serve(ROOT, "gateway", sim.url, "--no-accounting"),
+  gateway: await serve(ROOT, "gateway", sim.url, ...gatewayFlags),
   proxy: await serve(ROOT, "proxy", sim.url),
 };
 const other =
   flags.against === undefined
     ? undefined
     : {
-        gateway: await serve(flags.against, "gateway", sim.url, "--no-accounting"),
+        gateway: await serve(flags.against, "gateway", sim.url, ...gatewayFlags),
         proxy: ours.proxy,
       };
 

@@ -54,9 +54,9 @@ const targets: Record<string, () => Promise<{ url: string }>> = {
       // are made and written in full, to /dev/null, since stdout carries the URL.
       logger:
         process.env["BENCH_LOG_LEVEL"] === undefined
-          ? createLogger({ level: "warn" })
+          ? createLogger({ level: "warn", traceIds: config.config.tracing.enabled })
           : createLogger(
-              { level: process.env["BENCH_LOG_LEVEL"] },
+              { level: process.env["BENCH_LOG_LEVEL"], traceIds: config.config.tracing.enabled },
               pino.destination({ dest: "/dev/null", sync: false }),
             ),
       accounting: flag !== "--no-accounting",

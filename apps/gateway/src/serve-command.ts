@@ -100,7 +100,10 @@ export async function runCli(
   let gateway: RunningGateway;
   try {
     gateway = await startGateway(resolved.config, {
-      logger: createLogger({ level: env["LOG_LEVEL"] ?? "info" }),
+      logger: createLogger({
+        level: env["LOG_LEVEL"] ?? "info",
+        traceIds: resolved.config.tracing.enabled,
+      }),
     });
   } catch (error) {
     // One line to act on (the port is taken, the database unreachable), not a stack trace.

@@ -5,7 +5,10 @@ export type { Logger };
 
 /**
  * Structured JSON logs. Credentials never reach a log line on purpose (request logs carry the
- * token's id, not its key); the redaction list is the safety net for anything that slips through.
+ * token's id, not its key); two safety nets catch anything that slips through. pino's `redact`
+ * takes the top-level and header fields by path. Credential-named members deeper down are masked
+ * on the finished line (`maskCredentialMembers`): pino's wildcard paths (`*.key`) cost about
+ * 10 µs a line, more than the rest of the line, and reached one level only.
  */
 export const REDACTED_PATHS = [
   "key",
@@ -16,19 +19,35 @@ export const REDACTED_PATHS = [
   'headers["x-api-key"]',
   'headers["x-goog-api-key"]',
   'headers["x-vendor-api-key"]',
-  "*.key",
-  "*.api_key",
-  "*.apiKey",
-  "*.authorization",
 ];
 
-export function createLogger(options: LoggerOptions = {}, destination?: DestinationStream): Logger {
+const CENSOR = "[redacted]";
+/** A JSON member named like a credential, with a string value, at any depth of a line. */
+const CREDENTIAL_MEMBER =
+  /"(key|api_key|apiKey|authorization|x-api-key|x-goog-api-key|x-vendor-api-key)":"(?:[^"\\]|\\.)*"/g;
+
+/** `line` (a JSON log line) with the string value of every credential-named member masked. */
+export const maskCredentialMembers = (line: string): string =>
+  line.replace(CREDENTIAL_MEMBER, `"$1":"${CENSOR}"`);
+
+export interface GatewayLoggerOptions extends LoggerOptions {
+  /**
+   * Each line carries the active span's trace_id and span_id (set it to `tracing.enabled`): with
+   * tracing off there is no span, and the mixin would only copy every line's fields once more.
+   */
+  readonly traceIds?: boolean;
+}
+
+export function createLogger(
+  { traceIds = true, ...options }: GatewayLoggerOptions = {},
+  destination?: DestinationStream,
+): Logger {
   const settings: LoggerOptions = {
     level: process.env["LOG_LEVEL"] ?? "info",
     base: { service: "interlingua-gateway" },
-    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
-    // trace_id and span_id of the active span (an OpenTelemetry SDK registered, tracing on).
-    mixin: traceFields,
+    redact: { paths: REDACTED_PATHS, censor: CENSOR },
+    hooks: { streamWrite: maskCredentialMembers },
+    ...(traceIds ? { mixin: traceFields } : {}),
     ...options,
   };
   return destination === undefined ? pino(settings) : pino(settings, destination);
