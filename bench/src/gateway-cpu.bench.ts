@@ -6,12 +6,13 @@
 // per call moves far less, so it is the measure to compare two builds with: `--against
 // <checkout>` starts a second gateway from another checkout of this repository (built) and
 // measures its cases right after ours, as `<case> (against)`. Gateways run with accounting off
-// unless `--accounting on` (with BENCH_LOG_LEVEL=info: the shipped defaults).
+// unless `--accounting on`, and log at warn unless `--log-level info` (both: the shipped defaults).
 // The upstream is `static` by default (precomputed replies, next to no CPU, so the ratio is the
 // gateway's own) or `sim`, the simulator. Bounded: children die with the run, which stops after
 // --time-limit-ms.
 //   cd bench && node src/gateway-cpu.bench.ts [--cases c2o-s,m2a-s] [--reps 5] [--duration-ms 2000]
-//     [--upstream static|sim] [--accounting on|off] [--against ../../other-checkout]   (after `pnpm build`)
+//     [--upstream static|sim] [--accounting on|off] [--log-level info|warn]
+//     [--against ../../other-checkout]   (after `pnpm build`)
 //   GATEWAY_CPU_PROF=/tmp/prof ...   (writes each gateway's .cpuprofile there)
 // Cases: <route>-<s|n> (stream or not), route one of c2o (chat -> openai), c2ou (the same with
 // stream_options.include_usage, so no frame is held back), m2a (messages ->
@@ -33,6 +34,7 @@ const { values: flags } = parseArgs({
     against: { type: "string" },
     upstream: { type: "string", default: "static" },
     accounting: { type: "string", default: "off" },
+    "log-level": { type: "string" },
     "time-limit-ms": { type: "string", default: "600000" },
   },
 });
@@ -44,6 +46,8 @@ if (flags.accounting !== "on" && flags.accounting !== "off") {
   console.error("gateway-cpu: --accounting is on or off");
   process.exit(2);
 }
+// The gateways' log level (serve.ts reads BENCH_LOG_LEVEL; warn, no request lines, without it).
+if (flags["log-level"] !== undefined) process.env["BENCH_LOG_LEVEL"] = flags["log-level"];
 if (!existsSync("/proc/self/stat")) {
   console.error("gateway-cpu: reads CPU time from /proc, which this system does not have");
   process.exit(2);
@@ -166,7 +170,7 @@ function loadOf(name: string, route: Route, targets: Targets, stream: boolean) {
 }
 
 const sim = await serve(ROOT, flags.upstream);
-// `--accounting on`, with BENCH_LOG_LEVEL=info, is the shipped default.
+// `--accounting on --log-level info` is the shipped default.
 const gatewayFlags = flags.accounting === "on" ? [] : ["--no-accounting"];
 const ours = {
   gateway: await serve(ROOT, "gateway", sim.url, ...gatewayFlags),

@@ -2,8 +2,8 @@
 // level): the gateway's own logger as `serve` builds it (pino at info, the credential nets, the
 // channel-key redacting hook, tracing off), writing to /dev/null, for the line a completed call
 // leaves, a streamed one, and the same at warn (the line is not made). CPU µs per line, median
-// of 5 rounds. Divide by a call's CPU (`gateway-cpu.bench.ts --accounting on` with
-// BENCH_LOG_LEVEL=info) for the share.
+// of 5 rounds. Divide by a call's CPU (`gateway-cpu.bench.ts --accounting on --log-level info`)
+// for the share.
 //   cd bench && node src/log-line.bench.ts
 import { printLogLineCosts } from "../../apps/gateway/bench/log-lines.ts";
 
