@@ -1,17 +1,7 @@
-import type { CacheTtl, Warning } from "@interlingua/core-types";
+import type { CacheBoundary, CacheTtl, Warning } from "@interlingua/core-types";
 
 /** The client formats that declare inline boundaries (docs/api-reference.md "Context cache", rule 1). */
 export type CacheClientFormat = "chat" | "native";
-
-/**
- * Where a boundary sits in the canonical request. `content` is set when the boundary is on one
- * block inside a tool result (chat tool messages carry it there). A `system` boundary exists only
- * for chat, whose system messages are ordinary messages that happen to be hoisted; it caches the
- * system text alone (no message is in the prefix).
- */
-export type CacheBoundary =
-  | { area: "messages"; message: number; part: number; content?: number }
-  | { area: "system"; part: number };
 
 /** No boundary: nothing to do. */
 export interface NoCache {

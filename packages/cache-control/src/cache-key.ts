@@ -1,9 +1,15 @@
-import type { FileSource, ImageSource, Message, Part, Request } from "@interlingua/core-types";
+import {
+  type FileSource,
+  type ImageSource,
+  type Message,
+  type Part,
+  type Request,
+  stripCacheControl,
+} from "@interlingua/core-types";
 import type { CachedAnalysis } from "./cache-analysis.js";
 import { canonicalJson } from "./canonical-json.js";
 import { base64Digest } from "./media-digest.js";
 import { sha256Hex } from "./sha256.js";
-import { stripCacheControl } from "./strip-cache-control.js";
 
 export interface CacheKeyInput {
   /** The API user (account) the cache belongs to: two users never share a cache (rule 4). */

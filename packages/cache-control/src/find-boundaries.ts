@@ -1,5 +1,4 @@
-import type { Part, Request } from "@interlingua/core-types";
-import type { CacheBoundary } from "./cache-analysis.js";
+import type { CacheBoundary, Part, Request } from "@interlingua/core-types";
 
 /** A boundary as found, before validation: the control is read as untrusted data. */
 export interface FoundBoundary {

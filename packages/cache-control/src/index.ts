@@ -1,9 +1,9 @@
-// The documented surface (README "API"): the analysis, the key, the plans per upstream and the
-// stripping of markers. The zod schema of Gemini's create body is at `./schemas`.
+// The documented surface (README "API"): the analysis, the key, the prefix estimate and the
+// stripping of wire markers. Each provider's cache plan is its format package's
+// (`Protocol.cachePlan`); the canonical `stripCacheControl` is core-types'.
 export { analyzeCache, defaultCacheTtl } from "./analyze-cache.js";
 export type {
   CacheAnalysis,
-  CacheBoundary,
   CacheClientFormat,
   CachedAnalysis,
   ExplicitCache,
@@ -19,11 +19,6 @@ export {
 } from "./estimate-prefix-tokens.js";
 export { ignoredNativeBoundaries } from "./ignored-native-boundaries.js";
 export { MIN_CACHE_TOKENS, type MinTokenTable, minCacheTokens } from "./min-cache-tokens.js";
-export { geminiCacheTtls, type NativeCachedContentCreate } from "./native-cached-content.js";
-export { ANTHROPIC_MAX_BREAKPOINTS, planAnthropic } from "./plan-anthropic.js";
-export { type GeminiCachePlan, planGemini } from "./plan-gemini.js";
-export { planOpenAI, planOpenAIResponses, promptCacheKey } from "./plan-openai.js";
-export { stripCacheControl } from "./strip-cache-control.js";
 export {
   cacheControlDropped,
   canonicalCacheControlPaths,

@@ -1,13 +1,18 @@
-import type { Message, Part, Request, Warning } from "@interlingua/core-types";
+import {
+  type Message,
+  type Part,
+  type Request,
+  stripCacheControl,
+  type Warning,
+} from "@interlingua/core-types";
 import * as arb from "@interlingua/core-types/testing";
+import { planAnthropic } from "@interlingua/fmt-messages/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cached } from "../test/analyses.js";
 import { cacheControlPaths, canonical, chatRequest, text, userText } from "../test/requests.js";
 import { analyzeCache } from "./analyze-cache.js";
 import type { CachedAnalysis } from "./cache-analysis.js";
-import { ANTHROPIC_MAX_BREAKPOINTS, planAnthropic } from "./plan-anthropic.js";
-import { stripCacheControl } from "./strip-cache-control.js";
 
 const plan = (request: Request, analysis: CachedAnalysis) => {
   const warnings: Warning[] = [];
@@ -166,7 +171,6 @@ describe("planAnthropic", () => {
           expect(request).toEqual(before);
           const paths = cacheControlPaths(out);
           expect(paths.length).toBeLessThanOrEqual(1);
-          expect(paths.length).toBeLessThanOrEqual(ANTHROPIC_MAX_BREAKPOINTS);
           const carriers = [
             ...request.system,
             ...request.messages.slice(0, message + 1).flatMap((x) => x.parts as Part[]),

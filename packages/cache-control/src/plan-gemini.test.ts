@@ -1,16 +1,15 @@
-import type { Request, Warning } from "@interlingua/core-types";
+import { type Request, stripCacheControl, type Warning } from "@interlingua/core-types";
 import * as arb from "@interlingua/core-types/testing";
 import { GatewayError } from "@interlingua/errors";
 import { renderNativeRequest } from "@interlingua/fmt-native";
+import { planGemini } from "@interlingua/fmt-native/protocol";
+import { nativeCachedContentCreateSchema } from "@interlingua/fmt-native/schemas";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cachedThrough } from "../test/analyses.js";
 import { cacheControlPaths, cc, chatRequest, nativeRequest, text } from "../test/requests.js";
 import { analyzeCache } from "./analyze-cache.js";
 import type { CachedAnalysis } from "./cache-analysis.js";
-import { nativeCachedContentCreateSchema } from "./native-cached-content.js";
-import { planGemini } from "./plan-gemini.js";
-import { stripCacheControl } from "./strip-cache-control.js";
 
 const weather = {
   name: "weather",

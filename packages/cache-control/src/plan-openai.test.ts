@@ -1,13 +1,14 @@
+import { promptCacheKey, stripCacheControl } from "@interlingua/core-types";
 import * as arb from "@interlingua/core-types/testing";
 import { renderChatRequest } from "@interlingua/fmt-chat";
+import { planOpenAI } from "@interlingua/fmt-chat/protocol";
+import { planOpenAIResponses } from "@interlingua/fmt-responses/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cacheControlPaths, chatRequest, text } from "../test/requests.js";
 import { analyzeCache } from "./analyze-cache.js";
 import type { CachedAnalysis } from "./cache-analysis.js";
 import { cacheKey } from "./cache-key.js";
-import { planOpenAI, planOpenAIResponses, promptCacheKey } from "./plan-openai.js";
-import { stripCacheControl } from "./strip-cache-control.js";
 
 describe("planOpenAI", () => {
   const request = chatRequest(

@@ -1,9 +1,8 @@
-import type { Request } from "@interlingua/core-types";
+import { type Request, stripCacheControl } from "@interlingua/core-types";
 import * as arb from "@interlingua/core-types/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cacheControlPaths } from "../test/requests.js";
-import { stripCacheControl } from "./strip-cache-control.js";
 
 /**
  * The expected output, computed independently: a deep copy that leaves the field out. Built with

@@ -1,5 +1,5 @@
-import type { Message, Request } from "@interlingua/core-types";
-import type { CacheBoundary, CacheClientFormat } from "./cache-analysis.js";
+import type { CacheBoundary, Message, Request } from "@interlingua/core-types";
+import type { CacheClientFormat } from "./cache-analysis.js";
 
 /**
  * The path of a boundary's block in the client's own wire terms, for error messages. The

@@ -1,5 +1,5 @@
-import type { CacheTtl } from "@interlingua/core-types";
-import type { CacheBoundary, CachedAnalysis, OrdinaryCache } from "../src/cache-analysis.js";
+import type { CacheBoundary, CacheTtl } from "@interlingua/core-types";
+import type { CachedAnalysis, OrdinaryCache } from "../src/cache-analysis.js";
 
 /** A cached analysis with no warnings, as `analyzeCache` returns it. */
 export const cached = (

@@ -1,6 +1,7 @@
 export * from "./accumulate-stream.js";
 export * from "./add-fields.js";
 export * from "./cache-control.js";
+export * from "./cache-plan.js";
 export * from "./carried-signature.js";
 export * from "./client-tools.js";
 export * from "./codec.js";
@@ -31,6 +32,7 @@ export * from "./safety.js";
 export * from "./sampling.js";
 export * from "./stream-cut.js";
 export * from "./stream-event.js";
+export * from "./strip-cache-control.js";
 export * from "./thinking-config.js";
 export * from "./tool.js";
 export * from "./tool-names.js";

@@ -1,3 +1,4 @@
+import type { CachePlan, CachePlanInput } from "./cache-plan.js";
 import type { Codec } from "./codec.js";
 import type { Request } from "./request.js";
 import type { RequestFieldTable } from "./request-fields.js";
@@ -61,4 +62,6 @@ export interface Protocol {
   prepare?(request: Request, onWarning: (warning: Warning) => void): Request;
   /** The gateway's own fields on a rendered body (not on a forwarded one). */
   finish?(body: Record<string, unknown>): Record<string, unknown>;
+  /** How this provider caches a prompt prefix the client marked (its markers, or a resource). */
+  cachePlan(input: CachePlanInput): CachePlan;
 }

@@ -1,4 +1,5 @@
 import type { Protocol } from "@interlingua/core-types";
+import { chatCachePlan } from "./chat-cache-plan.js";
 import { chat } from "./chat-codec.js";
 import { chatRequestFields, untranslatedChatFields } from "./chat-request-fields.js";
 import { OPENAI_TOOL_NAME_RULE } from "./chat-tool-name.js";
@@ -18,6 +19,7 @@ export const chatProtocol: Protocol = {
   toolNames: OPENAI_TOOL_NAME_RULE,
   hidesThoughts: false,
   usageOnRequest: true,
+  cachePlan: chatCachePlan,
   // OpenAI reports streamed usage only when asked, and a gateway bills on it: it asks, and says
   // so, so that the client does not get a frame it did not ask for.
   forward: (client, model, stream) => {

@@ -1,4 +1,5 @@
 import type { Protocol } from "@interlingua/core-types";
+import { messagesCachePlan } from "./messages-cache-plan.js";
 import { messages } from "./messages-codec.js";
 import { messagesRequestFields, untranslatedMessagesFields } from "./messages-request-fields.js";
 import { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
@@ -30,6 +31,7 @@ export const messagesProtocol: Protocol = {
   toolNames: MESSAGES_TOOL_NAME_RULE,
   hidesThoughts: false,
   usageOnRequest: false,
+  cachePlan: messagesCachePlan,
   forward: (client, model, _stream, onWarning) => ({
     wire: withSignedToolTurn({ ...client, model }, onWarning),
     injectedUsage: false,

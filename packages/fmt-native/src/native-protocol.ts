@@ -1,4 +1,5 @@
 import type { Protocol } from "@interlingua/core-types";
+import { nativeCachePlan } from "./native-cache-plan.js";
 import { native } from "./native-codec.js";
 import { nativeRequestFields, untranslatedNativeFields } from "./native-request-fields.js";
 import { NATIVE_TOOL_NAME_RULE } from "./native-tool-name.js";
@@ -21,6 +22,7 @@ export const nativeProtocol: Protocol = {
   // Gemini returns thought text only with `includeThoughts`.
   hidesThoughts: true,
   usageOnRequest: false,
+  cachePlan: nativeCachePlan,
   // The model is in the path: a body `model` (which clients may send) could contradict it.
   forward: ({ model: _model, ...client }) => ({ wire: client, injectedUsage: false }),
 };

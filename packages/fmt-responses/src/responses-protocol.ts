@@ -6,7 +6,9 @@ import {
   restoreMovedThinkingSignature,
   type Warning,
 } from "@interlingua/core-types";
+
 import { responses } from "./responses-api-codec.js";
+import { responsesCachePlan } from "./responses-cache-plan.js";
 import { interlinguaResponses } from "./responses-codec.js";
 import { responsesRequestFields, untranslatedResponsesFields } from "./responses-request-fields.js";
 import { RESPONSES_TOOL_NAME_RULE } from "./responses-tool-name.js";
@@ -33,6 +35,7 @@ export const responsesProtocol: Protocol = {
   // Reasoning summaries come only when asked for.
   hidesThoughts: true,
   usageOnRequest: false,
+  cachePlan: responsesCachePlan,
   forward: (client, model) => ({ wire: { ...client, model }, injectedUsage: false }),
   prepare: (request, onWarning) =>
     budgetAsEffort(withoutCallSignatures(restoreMovedThinking(request), onWarning), onWarning),

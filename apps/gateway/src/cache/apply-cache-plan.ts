@@ -5,19 +5,20 @@ import {
   estimatePrefixTokens,
   minCacheTokens,
   type OrdinaryCache,
-  planAnthropic,
-  planGemini,
-  planOpenAI,
-  planOpenAIResponses,
-  stripCacheControl,
 } from "@interlingua/cache-control";
-import type { Request, UpstreamProtocol, Warning } from "@interlingua/core-types";
+import {
+  type CachePlan,
+  type Request,
+  stripCacheControl,
+  type Warning,
+} from "@interlingua/core-types";
 import type { Agent } from "undici";
 import { findModel } from "../catalogue/model-catalogue.ts";
 import type { RequestLog } from "../log/request-log.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
+import { PROTOCOLS } from "../upstream/protocols.ts";
 import type { CacheRegistry } from "./cache-registry.ts";
-import { createGeminiCache } from "./create-gemini-cache.ts";
+import { createCacheResource } from "./create-cache-resource.ts";
 
 export interface CacheContext {
   readonly agent: Agent;
@@ -30,13 +31,11 @@ export interface CacheContext {
 export interface CachePlanOutcome {
   /** Render this instead of forwarding the client's bytes (its `cache_control` must not go out). */
   readonly canonical: Request;
-  /** How the cache was used, for the log. */
-  readonly mode:
-    | "ordinary"
-    | "openai-key"
-    | "anthropic-breakpoint"
-    | "gemini-reused"
-    | "gemini-created";
+  /**
+   * How the cache was used, for the log: "ordinary", the protocol's inline mode
+   * ("openai-key", "anthropic-breakpoint") or its resource mode made or reused ("gemini-created").
+   */
+  readonly mode: string;
   /** Token-hours of a Gemini cache created for this call: its one-time storage charge (rule 10). */
   readonly storageTokenHours: number;
   /** The registry entry a Gemini plan sends, so a cache gone upstream can be forgotten (rule 7). */
@@ -44,28 +43,24 @@ export interface CachePlanOutcome {
   readonly reason?: string;
 }
 
-/** Everything one candidate's plan is made from. */
-interface PlanInput {
-  readonly context: CacheContext;
-  readonly analysis: CachedAnalysis;
-  /** The client's request with the channel's upstream model. */
-  readonly request: Request;
-  readonly key: string;
-  readonly candidate: RouteCandidate;
-  readonly onWarning: (warning: Warning) => void;
-  readonly ordinary: (reason: string) => CachePlanOutcome;
-}
-
-/** Gemini: a cachedContents resource (made once per key, shared by concurrent first requests). */
-async function planGeminiCache(input: PlanInput): Promise<CachePlanOutcome> {
-  const { context, analysis, request, key, candidate, onWarning, ordinary } = input;
-  const { channel, upstreamModel } = candidate;
-  if (estimatePrefixTokens(request, analysis) < minCacheTokens("gemini", upstreamModel)) {
-    return ordinary("prefix below the upstream's minimum cache size");
+/**
+ * The protocol's plan (its format package's `cachePlan`), and for a resource the one shared
+ * creation per key (`registry.acquire`): made once, reused by concurrent and later requests.
+ */
+async function planCache(
+  context: CacheContext,
+  plan: CachePlan,
+  key: string,
+  candidate: RouteCandidate,
+  ttl: CachedAnalysis["ttl"],
+  ordinary: (reason: string) => CachePlanOutcome,
+): Promise<CachePlanOutcome> {
+  if (plan.kind === "inline") {
+    return { canonical: plan.request, mode: plan.mode, storageTokenHours: 0 };
   }
-  const plan = planGemini(request, analysis, upstreamModel, { onWarning });
+  const { channel } = candidate;
   const got = await context.registry.acquire(key, () =>
-    createGeminiCache(context.agent, channel, plan.create, context.now()),
+    createCacheResource(context.agent, channel, plan, context.now()),
   );
   if (got.kind === "failed") {
     context.log.info({ channel: channel.name, reason: got.reason }, "cache creation failed");
@@ -75,40 +70,18 @@ async function planGeminiCache(input: PlanInput): Promise<CachePlanOutcome> {
   if (got.kind === "reused") {
     return {
       canonical: plan.suffix(entry.name),
-      mode: "gemini-reused",
+      mode: `${plan.mode}-reused`,
       storageTokenHours: 0,
       entry,
     };
   }
   return {
     canonical: plan.suffix(entry.name),
-    mode: "gemini-created",
-    storageTokenHours: got.created.tokens * CACHE_TTL_HOURS[analysis.ttl],
+    mode: `${plan.mode}-created`,
+    storageTokenHours: got.created.tokens * CACHE_TTL_HOURS[ttl],
     entry,
   };
 }
-
-/** Per upstream protocol: what a cached request becomes (docs/api-reference.md rules 3 and 4). */
-const PLANS: Record<UpstreamProtocol, (input: PlanInput) => Promise<CachePlanOutcome>> = {
-  // OpenAI caches prefixes by itself; the key only steers requests to the same cache.
-  openai: async ({ request, key }) => ({
-    canonical: planOpenAI(request, key),
-    mode: "openai-key",
-    storageTokenHours: 0,
-  }),
-  anthropic: async ({ request, analysis, onWarning }) => ({
-    canonical: planAnthropic(request, analysis, { onWarning }),
-    mode: "anthropic-breakpoint",
-    storageTokenHours: 0,
-  }),
-  gemini: planGeminiCache,
-  // The Responses API takes the same key, as a field of its own body.
-  "openai-responses": async ({ request, key }) => ({
-    canonical: planOpenAIResponses(request, key),
-    mode: "openai-key",
-    storageTokenHours: 0,
-  }),
-};
 
 /**
  * Rules 2-8 for one candidate channel. Anything in a cache's way (no caching on the model or
@@ -143,13 +116,23 @@ export async function applyCachePlan(
     request,
     analysis,
   });
-  return PLANS[channel.protocol]({
-    context,
-    analysis,
+  // The plan's warnings count only if the plan is used.
+  const warnings: Warning[] = [];
+  const plan = PROTOCOLS[channel.protocol].cachePlan({
     request,
+    boundary: analysis.boundary,
+    prefixMessages: analysis.prefixMessages,
+    ttl: analysis.ttl,
     key,
-    candidate,
-    onWarning,
-    ordinary,
+    onWarning: (warning) => warnings.push(warning),
   });
+  // A resource is worth making only for a prefix the upstream will cache at all.
+  if (
+    plan.kind === "resource" &&
+    estimatePrefixTokens(request, analysis) < minCacheTokens(channel.protocol, upstreamModel)
+  ) {
+    return ordinary("prefix below the upstream's minimum cache size");
+  }
+  for (const warning of warnings) onWarning(warning);
+  return planCache(context, plan, key, candidate, analysis.ttl, ordinary);
 }

@@ -1,7 +1,6 @@
 import {
   cacheControlDropped,
   canonicalCacheControlPaths,
-  stripCacheControl,
   stripWireCacheControl,
 } from "@interlingua/cache-control";
 import {
@@ -11,6 +10,7 @@ import {
   type RequestProviderExtras,
   renameTools,
   stringifyJsonKeepingNumbers,
+  stripCacheControl,
   type UpstreamProtocol,
   type Warning,
   type WireFormat,

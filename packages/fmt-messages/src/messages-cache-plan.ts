@@ -1,13 +1,17 @@
-import type {
-  CacheControl,
-  Message,
-  Part,
-  RenderOptions,
-  Request,
-  TextPart,
+import {
+  type CacheControl,
+  type CachePlan,
+  type CachePlanInput,
+  type Message,
+  type Part,
+  type RenderOptions,
+  type Request,
+  stripCacheControl,
+  type TextPart,
 } from "@interlingua/core-types";
-import type { CachedAnalysis } from "./cache-analysis.js";
-import { stripCacheControl } from "./strip-cache-control.js";
+
+/** What the Anthropic plan reads of a cache analysis: where the boundary is, and its ttl. */
+type AnthropicCacheAnalysis = Pick<CachePlanInput, "boundary" | "ttl">;
 
 /** Anthropic accepts at most this many cache_control breakpoints in one request. */
 export const ANTHROPIC_MAX_BREAKPOINTS = 4;
@@ -29,7 +33,7 @@ const placeOf = (t: Target) =>
  * docs/api-reference.md rule 2), else the nearest carrier of an earlier message. The prefix in Anthropic's cache
  * order is tools, system, messages, so a scan that runs out of messages continues on the system.
  */
-function breakpointTarget(request: Request, analysis: CachedAnalysis): Target | undefined {
+function breakpointTarget(request: Request, analysis: AnthropicCacheAnalysis): Target | undefined {
   const { boundary } = analysis;
   if (boundary.area === "messages") {
     const carries = (m: number, p: number) =>
@@ -69,7 +73,7 @@ function markMessage(message: Message, part: number, control: CacheControl): Mes
  */
 export function planAnthropic(
   request: Request,
-  analysis: CachedAnalysis,
+  analysis: AnthropicCacheAnalysis,
   options?: RenderOptions,
 ): Request {
   const out = stripCacheControl(request);
@@ -104,3 +108,15 @@ export function planAnthropic(
   );
   return { ...out, messages };
 }
+
+/** `Protocol.cachePlan` of Anthropic's Messages API: one breakpoint on the boundary. */
+export const messagesCachePlan = ({
+  request,
+  boundary,
+  ttl,
+  onWarning,
+}: CachePlanInput): CachePlan => ({
+  kind: "inline",
+  mode: "anthropic-breakpoint",
+  request: planAnthropic(request, { boundary, ttl }, { onWarning }),
+});

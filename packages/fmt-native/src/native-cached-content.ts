@@ -1,18 +1,18 @@
 import { zStrictObject } from "@interlingua/core-types";
+import * as z from "zod/mini";
 import {
   nativeContentSchema,
   nativeSystemInstructionSchema,
   nativeToolConfigSchema,
   nativeToolSchema,
-} from "@interlingua/fmt-native/schemas";
-import * as z from "zod/mini";
+} from "./native-api.js";
 
 /** Gemini cachedContents take a Duration string; the spec's two ttls map to these. */
 export const geminiCacheTtls = { "5m": "300s", "1h": "3600s" } as const;
 
 /**
  * The body of Gemini `POST /v1beta/cachedContents` (a CachedContent resource) as this package
- * sends it: the model as `models/{id}`, the cached turns, system instruction, tools and tool
+ * a gateway sends it: the model as `models/{id}`, the cached turns, system instruction, tools and tool
  * config, and a ttl. Output-only fields (name, createTime, expireTime, usageMetadata) are absent.
  */
 export const nativeCachedContentCreateSchema = zStrictObject({

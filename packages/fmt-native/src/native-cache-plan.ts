@@ -1,9 +1,18 @@
-import type { Message, RenderOptions, Request } from "@interlingua/core-types";
-import { renderNativeRequest } from "@interlingua/fmt-native";
-import { bookkeepingKey, type NativeBookkeeping } from "@interlingua/fmt-native/internal";
-import type { CachedAnalysis } from "./cache-analysis.js";
+import {
+  type CachePlan,
+  type CachePlanInput,
+  type CreatedCacheResource,
+  type Message,
+  type RenderOptions,
+  type Request,
+  stripCacheControl,
+} from "@interlingua/core-types";
 import { geminiCacheTtls, type NativeCachedContentCreate } from "./native-cached-content.js";
-import { stripCacheControl } from "./strip-cache-control.js";
+import { bookkeepingKey, type NativeBookkeeping } from "./native-extras.js";
+import { renderNativeRequest } from "./render-native-request.js";
+
+/** What the Gemini plan reads of a cache analysis: how many messages are cached, and the ttl. */
+type GeminiCacheAnalysis = Pick<CachePlanInput, "prefixMessages" | "ttl">;
 
 export interface GeminiCachePlan {
   /** The `POST /v1beta/cachedContents` body holding the prefix, system and tools. */
@@ -60,7 +69,7 @@ const modelResource = (model: string) => (model.startsWith("models/") ? model : 
  */
 export function planGemini(
   request: Request,
-  analysis: CachedAnalysis,
+  analysis: GeminiCacheAnalysis,
   upstreamModel: string,
   options?: RenderOptions,
 ): GeminiCachePlan {
@@ -113,5 +122,49 @@ export function planGemini(
       if (kept !== undefined) out.extras = kept;
       return out;
     },
+  };
+}
+
+const CACHED_CONTENTS_PATH = "/v1beta/cachedContents";
+/** More tokens than any Gemini context holds: a reply claiming more is not believed. */
+const MAX_CACHED_TOKENS = 10_000_000;
+
+/** A created CachedContent's name, expiry and token count, as far as the reply says them. */
+export function readCreatedCache(reply: unknown): CreatedCacheResource | undefined {
+  if (typeof reply !== "object" || reply === null) return undefined;
+  const { name, expireTime, usageMetadata } = reply as Record<string, unknown>;
+  if (typeof name !== "string" || !name.startsWith("cachedContents/") || name.length > 512) {
+    return undefined;
+  }
+  const expiresAt = typeof expireTime === "string" ? Date.parse(expireTime) : Number.NaN;
+  const counted =
+    typeof usageMetadata === "object" && usageMetadata !== null
+      ? (usageMetadata as Record<string, unknown>)["totalTokenCount"]
+      : undefined;
+  const tokens =
+    typeof counted === "number" && Number.isSafeInteger(counted) && counted > 0
+      ? Math.min(counted, MAX_CACHED_TOKENS)
+      : 0;
+  return { name, tokens, ...(Number.isFinite(expiresAt) ? { expiresAt } : {}) };
+}
+
+/**
+ * `Protocol.cachePlan` of Gemini: a cachedContents resource made first (the gateway shares one
+ * per key), then the live turns naming it.
+ */
+export function nativeCachePlan({
+  request,
+  prefixMessages,
+  ttl,
+  onWarning,
+}: CachePlanInput): CachePlan {
+  const plan = planGemini(request, { prefixMessages, ttl }, request.model, { onWarning });
+  return {
+    kind: "resource",
+    mode: "gemini",
+    create: { path: CACHED_CONTENTS_PATH, body: plan.create },
+    ttlSeconds: Number.parseInt(plan.create.ttl, 10),
+    created: readCreatedCache,
+    suffix: plan.suffix,
   };
 }

@@ -1,13 +1,13 @@
 import type {
   AssistantPart,
-  Message,
-  Request,
   TextPart,
-  Tool,
   ToolResultContent,
   ToolResultPart,
   UserPart,
-} from "@interlingua/core-types";
+} from "./content-part.js";
+import type { Message } from "./message.js";
+import type { Request } from "./request.js";
+import type { Tool } from "./tool.js";
 
 /** A shallow copy without `cacheControl` (the parts are flat records apart from tool results). */
 function without<T extends object>(value: T): T {
