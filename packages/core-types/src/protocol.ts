@@ -16,13 +16,20 @@ export interface ForwardedBody {
   readonly injectedUsage: boolean;
 }
 
+/** What a provider's error reader is told beside the body. */
+export interface ProtocolErrorOptions {
+  /** The provider's Retry-After header, when it sent one. */
+  retryAfter?: string | null;
+}
+
 /**
  * One provider's whole wire, owned by the format package that speaks it: the codecs, where and how
  * to call it, what a body forwarded to it unchanged still needs, what a translated one needs
- * before and after rendering, and the client format's field table. Pure data and functions, no
- * I/O: a gateway keeps one registry of these and knows no provider by name.
+ * before and after rendering, how it says an error, how it caches, and the client format's field
+ * table. Pure data and functions, no I/O: a gateway keeps one registry of these and knows no
+ * provider by name. `E` is the error its reader makes (the format packages: `GatewayError`).
  */
-export interface Protocol {
+export interface Protocol<E = Error> {
   /** The client format of this protocol's endpoint. */
   readonly format: WireFormat;
   /** The channel protocol that speaks this wire upstream. */
@@ -64,4 +71,19 @@ export interface Protocol {
   finish?(body: Record<string, unknown>): Record<string, unknown>;
   /** How this provider caches a prompt prefix the client marked (its markers, or a resource). */
   cachePlan(input: CachePlanInput): CachePlan;
+  /**
+   * The provider's error body as the error its client sees: the status mapped (429 stays,
+   * provider faults become 502/503), the client's own mistakes in the provider's words, keys
+   * stripped.
+   */
+  parseError(status: number, body: unknown, options?: ProtocolErrorOptions): E;
+  /**
+   * Who runs the provider, in OpenTelemetry's `gen_ai.provider.name` terms. Protocols of one
+   * vendor share reply conventions a translation between them keeps (OpenAI's service tier).
+   */
+  readonly vendor: string;
+  /** `gen_ai.operation.name` of a call on this protocol's client endpoint. */
+  readonly operation: string;
+  /** The provider takes OpenAI's namespace and custom tools as they are (else: function tools). */
+  readonly clientTools: boolean;
 }

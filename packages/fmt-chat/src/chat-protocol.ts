@@ -1,11 +1,12 @@
 import type { Protocol } from "@interlingua/core-types";
+import { type GatewayError, parseOpenAIError } from "@interlingua/errors";
 import { chatCachePlan } from "./chat-cache-plan.js";
 import { chat } from "./chat-codec.js";
 import { chatRequestFields, untranslatedChatFields } from "./chat-request-fields.js";
 import { OPENAI_TOOL_NAME_RULE } from "./chat-tool-name.js";
 
 /** OpenAI's Chat Completions API: the `chat` client format and the `openai` channel protocol. */
-export const chatProtocol: Protocol = {
+export const chatProtocol: Protocol<GatewayError> = {
   format: "chat",
   upstream: "openai",
   codec: chat,
@@ -20,6 +21,10 @@ export const chatProtocol: Protocol = {
   hidesThoughts: false,
   usageOnRequest: true,
   cachePlan: chatCachePlan,
+  parseError: parseOpenAIError,
+  vendor: "openai",
+  operation: "chat",
+  clientTools: false,
   // OpenAI reports streamed usage only when asked, and a gateway bills on it: it asks, and says
   // so, so that the client does not get a frame it did not ask for.
   forward: (client, model, stream) => {

@@ -1,15 +1,17 @@
 import type { Protocol } from "@interlingua/core-types";
+import type { GatewayError } from "@interlingua/errors";
 import { messagesCachePlan } from "./messages-cache-plan.js";
 import { messages } from "./messages-codec.js";
 import { messagesRequestFields, untranslatedMessagesFields } from "./messages-request-fields.js";
 import { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
+import { parseAnthropicError } from "./parse-anthropic-error.js";
 import { withSignedToolTurn } from "./unsigned-tool-turn.js";
 
 /** The API version sent when the client names none (`anthropic-version`). */
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
 
 /** Anthropic's Messages API: the `messages` client format and the `anthropic` channel protocol. */
-export const messagesProtocol: Protocol = {
+export const messagesProtocol: Protocol<GatewayError> = {
   format: "messages",
   upstream: "anthropic",
   codec: messages,
@@ -32,6 +34,10 @@ export const messagesProtocol: Protocol = {
   hidesThoughts: false,
   usageOnRequest: false,
   cachePlan: messagesCachePlan,
+  parseError: parseAnthropicError,
+  vendor: "anthropic",
+  operation: "chat",
+  clientTools: false,
   forward: (client, model, _stream, onWarning) => ({
     wire: withSignedToolTurn({ ...client, model }, onWarning),
     injectedUsage: false,

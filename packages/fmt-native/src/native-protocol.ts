@@ -1,11 +1,13 @@
 import type { Protocol } from "@interlingua/core-types";
+import type { GatewayError } from "@interlingua/errors";
 import { nativeCachePlan } from "./native-cache-plan.js";
 import { native } from "./native-codec.js";
 import { nativeRequestFields, untranslatedNativeFields } from "./native-request-fields.js";
 import { NATIVE_TOOL_NAME_RULE } from "./native-tool-name.js";
+import { parseGeminiError } from "./parse-gemini-error.js";
 
 /** Gemini's generateContent API: the `native` client format and the `gemini` channel protocol. */
-export const nativeProtocol: Protocol = {
+export const nativeProtocol: Protocol<GatewayError> = {
   format: "native",
   upstream: "gemini",
   codec: native,
@@ -23,6 +25,10 @@ export const nativeProtocol: Protocol = {
   hidesThoughts: true,
   usageOnRequest: false,
   cachePlan: nativeCachePlan,
+  parseError: parseGeminiError,
+  vendor: "gcp.gemini",
+  operation: "generate_content",
+  clientTools: false,
   // The model is in the path: a body `model` (which clients may send) could contradict it.
   forward: ({ model: _model, ...client }) => ({ wire: client, injectedUsage: false }),
 };

@@ -6,6 +6,7 @@ import {
   restoreMovedThinkingSignature,
   type Warning,
 } from "@interlingua/core-types";
+import { type GatewayError, parseOpenAIError } from "@interlingua/errors";
 
 import { responses } from "./responses-api-codec.js";
 import { responsesCachePlan } from "./responses-cache-plan.js";
@@ -18,7 +19,7 @@ import { RESPONSES_TOOL_NAME_RULE } from "./responses-tool-name.js";
  * format, whose enveloped shape is the API reference's (so a client body is translated, never
  * forwarded as is).
  */
-export const responsesProtocol: Protocol = {
+export const responsesProtocol: Protocol<GatewayError> = {
   format: "responses",
   upstream: "openai-responses",
   codec: interlinguaResponses,
@@ -36,6 +37,13 @@ export const responsesProtocol: Protocol = {
   hidesThoughts: true,
   usageOnRequest: false,
   cachePlan: responsesCachePlan,
+  // The Responses API answers in OpenAI's one error shape, named as itself in diagnostics.
+  parseError: (status, body, options) =>
+    parseOpenAIError(status, body, options, "openai-responses"),
+  vendor: "openai",
+  operation: "chat",
+  // Namespace and custom tools are its own.
+  clientTools: true,
   forward: (client, model) => ({ wire: { ...client, model }, injectedUsage: false }),
   prepare: (request, onWarning) =>
     budgetAsEffort(withoutCallSignatures(restoreMovedThinking(request), onWarning), onWarning),

@@ -9,27 +9,12 @@ import { context, type Span, SpanKind, SpanStatusCode, trace } from "@openteleme
 
 const TRACER_NAME = "@interlingua/gateway";
 
-/** `gen_ai.provider.name` of each upstream protocol (the conventions' well-known values). */
-const PROVIDER_NAMES: Readonly<Record<string, string>> = {
-  openai: "openai",
-  "openai-responses": "openai",
-  anthropic: "anthropic",
-  gemini: "gcp.gemini",
-};
-
-/** `gen_ai.operation.name` per client format: Gemini's own API is `generate_content`. */
-const OPERATIONS: Readonly<Record<string, string>> = {
-  chat: "chat",
-  messages: "chat",
-  responses: "chat",
-  native: "generate_content",
-};
-
 export interface GenAiCall {
   /** Runs `work` with this call's span active (upstream attempts become its children). */
   run<T>(work: () => Promise<T>): Promise<T>;
   /** The channel's protocol and the upstream model that answered. */
-  committed(protocol: string, upstreamModel: string): void;
+  /** The answering provider (`gen_ai.provider.name`, its protocol's `vendor`) and model. */
+  committed(provider: string, upstreamModel: string): void;
   /** Usage and finish reason as the call settled; ends the span. */
   end(outcome: {
     usage?: Usage | undefined;
@@ -45,9 +30,9 @@ const NONE: GenAiCall = {
 };
 
 /** A span for one generation call, or a no-op without an active request span. */
-export function startGenAiCall(format: string, model: string, stream: boolean): GenAiCall {
+/** `operation`: `gen_ai.operation.name` of the client's endpoint (its protocol's `operation`). */
+export function startGenAiCall(operation: string, model: string, stream: boolean): GenAiCall {
   if (trace.getActiveSpan() === undefined) return NONE;
-  const operation = OPERATIONS[format] ?? "chat";
   const span: Span = trace.getTracer(TRACER_NAME).startSpan(`${operation} ${model}`, {
     kind: SpanKind.CLIENT,
     attributes: {
@@ -60,8 +45,8 @@ export function startGenAiCall(format: string, model: string, stream: boolean): 
   let ended = false;
   return {
     run: (work) => context.with(active, work),
-    committed(protocol, upstreamModel) {
-      span.setAttribute("gen_ai.provider.name", PROVIDER_NAMES[protocol] ?? protocol);
+    committed(provider, upstreamModel) {
+      span.setAttribute("gen_ai.provider.name", provider);
       span.setAttribute("gen_ai.response.model", upstreamModel);
     },
     end({ usage, finishReason, error }) {

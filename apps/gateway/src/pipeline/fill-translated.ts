@@ -14,6 +14,7 @@ import {
   type Usage,
   type WireFormat,
 } from "@interlingua/core-types";
+import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 
 /**
  * What a translated reply must say even when its upstream did not (Anthropic and Gemini have no
@@ -127,15 +128,17 @@ export function fillContext(
   upstream?: UpstreamProtocol,
 ): FillContext {
   const origins = clientToolOrigins(request.canonical?.tools ?? []);
-  const openAi = (name: string | undefined) =>
-    name === "chat" || name === "responses" || name === "openai" || name === "openai-responses";
+
   return {
     now: Math.floor(services.now() / 1000),
     requestId: request.requestId,
     model: request.model,
     ...(request.stored === undefined ? {} : { responseId: request.stored.responseId }),
+    // A reply between two protocols of one vendor keeps its service tier (chat and Responses).
     keepServiceTier:
-      upstream === undefined || (openAi(request.endpoint?.format) && openAi(upstream)),
+      upstream === undefined ||
+      (request.endpoint !== undefined &&
+        CLIENT_PROTOCOLS[request.endpoint.format].vendor === PROTOCOLS[upstream].vendor),
     ...(origins.size === 0 ? {} : { toolOrigins: origins }),
   };
 }

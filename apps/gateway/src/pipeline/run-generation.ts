@@ -18,6 +18,7 @@ import {
 import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { AttemptRecord } from "../upstream/attempt-record.ts";
+import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 import { attemptUpstreams } from "./attempt-upstreams.ts";
 import { fillContext } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
@@ -109,7 +110,11 @@ export async function runGeneration(
 
   const attempts: AttemptRecord[] = [];
   // The GenAI span of the call: the attempts are its children, the settlement ends it.
-  const genAi = startGenAiCall(endpoint.format, request.model, request.stream);
+  const genAi = startGenAiCall(
+    CLIENT_PROTOCOLS[endpoint.format].operation,
+    request.model,
+    request.stream,
+  );
   const result = await genAi.run(() =>
     attemptUpstreams(
       services.agent,
@@ -140,7 +145,10 @@ export async function runGeneration(
     return fail(result.error, attempts);
   }
   const committed = result.committed;
-  genAi.committed(committed.candidate.channel.protocol, committed.candidate.upstreamModel);
+  genAi.committed(
+    PROTOCOLS[committed.candidate.channel.protocol].vendor,
+    committed.candidate.upstreamModel,
+  );
   const cacheStorageTokenHours = committed.cacheStorageTokenHours;
   const warnings: Warning[] = committed.warnings;
   const summary = {

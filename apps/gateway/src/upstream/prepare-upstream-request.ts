@@ -121,10 +121,9 @@ export function prepareUpstreamRequest(
     stream: request.stream,
     ...(askUsage ? { providerExtras: askingUsage(defaulted.providerExtras) } : {}),
   };
-  // Only the Responses API has namespace and custom tools; elsewhere they are function tools,
-  // and the reply's calls are lifted back (fill-translated.ts).
-  const lowered =
-    channel.protocol === "openai-responses" ? canonical : lowerClientTools(canonical, onWarning);
+  // Namespace and custom tools go as they are where the provider has them; elsewhere they are
+  // function tools, and the reply's calls are lifted back (fill-translated.ts).
+  const lowered = protocol.clientTools ? canonical : lowerClientTools(canonical, onWarning);
   // Names the upstream would refuse (`a.b`, `ns/tool`, over 64) go renamed, and come back.
   const named = renameTools(lowered, protocol.toolNames);
   const prepared = protocol.prepare?.(named.request, onWarning) ?? named.request;

@@ -4,6 +4,7 @@ import type {
   UpstreamProtocol,
   WireFormat,
 } from "@interlingua/core-types";
+import type { GatewayError } from "@interlingua/errors";
 import { chatProtocol } from "@interlingua/fmt-chat/protocol";
 import { messagesProtocol } from "@interlingua/fmt-messages/protocol";
 import { nativeProtocol } from "@interlingua/fmt-native/protocol";
@@ -13,7 +14,7 @@ import { responsesProtocol } from "@interlingua/fmt-responses/protocol";
  * The one registry of providers: each format package owns its protocol's whole wire (codecs,
  * path, auth headers, request edits, field table). The gateway knows no provider by name.
  */
-export const PROTOCOLS: Readonly<Record<UpstreamProtocol, Protocol>> = {
+export const PROTOCOLS: Readonly<Record<UpstreamProtocol, Protocol<GatewayError>>> = {
   openai: chatProtocol,
   anthropic: messagesProtocol,
   gemini: nativeProtocol,
@@ -23,7 +24,7 @@ export const PROTOCOLS: Readonly<Record<UpstreamProtocol, Protocol>> = {
 /** The same protocols by the client format of their endpoint. */
 export const CLIENT_PROTOCOLS = Object.fromEntries(
   Object.values(PROTOCOLS).map((p) => [p.format, p]),
-) as Readonly<Record<WireFormat, Protocol>>;
+) as Readonly<Record<WireFormat, Protocol<GatewayError>>>;
 
 /**
  * The client's headers a provider may want, as a request (and a stored background request)

@@ -1,12 +1,6 @@
 import type { UpstreamProtocol } from "@interlingua/core-types";
-import {
-  badGateway,
-  type GatewayError,
-  parseOpenAIError,
-  type UpstreamErrorOptions,
-} from "@interlingua/errors";
-import { parseAnthropicError } from "@interlingua/fmt-messages";
-import { parseGeminiError } from "@interlingua/fmt-native";
+import { badGateway, type GatewayError } from "@interlingua/errors";
+import { PROTOCOLS } from "./protocols.ts";
 import type { UpstreamFailure } from "./upstream-failure.ts";
 
 /** Failures without an upstream body; docs/api-reference.md lists 502 for gateway errors, timeouts included. */
@@ -16,28 +10,9 @@ const NETWORK_FAILURES: Record<Exclude<UpstreamFailure["kind"], "status">, strin
   malformed: "upstream sent a malformed reply",
 };
 
-type ParseUpstreamError = (
-  status: number,
-  body: unknown,
-  options?: UpstreamErrorOptions,
-) => GatewayError;
-
-/**
- * Each protocol's reader of its error bodies, from the package that owns the protocol. The
- * Responses API answers in OpenAI's one error shape: OpenAI's reader, named as the Responses API
- * in the diagnostics.
- */
-export const UPSTREAM_ERROR_PARSERS: Record<UpstreamProtocol, ParseUpstreamError> = {
-  openai: parseOpenAIError,
-  anthropic: parseAnthropicError,
-  gemini: parseGeminiError,
-  "openai-responses": (status, body, options) =>
-    parseOpenAIError(status, body, options, "openai-responses"),
-};
-
 /**
  * The error the client sees for a failed upstream attempt. A status body goes through its
- * protocol's reader, which maps the status (429 stays, upstream faults become 502/503), keeps the
+ * protocol's reader (`Protocol.parseError`, its format package's), which maps the status (429 stays, upstream faults become 502/503), keeps the
  * client's own mistakes in the upstream's words, and strips anything that looks like a key.
  */
 export function upstreamFailureToError(
@@ -46,7 +21,7 @@ export function upstreamFailureToError(
 ): GatewayError {
   if (failure.kind !== "status")
     return badGateway(NETWORK_FAILURES[failure.kind], { cause: failure.message });
-  return UPSTREAM_ERROR_PARSERS[protocol](failure.status, failure.body, {
+  return PROTOCOLS[protocol].parseError(failure.status, failure.body, {
     retryAfter: failure.retryAfter ?? null,
   });
 }
