@@ -1,5 +1,6 @@
 import type { CacheTtl } from "./cache-control.js";
 import type { Request } from "./request.js";
+import { stripCacheControl } from "./strip-cache-control.js";
 import type { Warning } from "./warning.js";
 
 /**
@@ -60,3 +61,23 @@ export type CachePlan =
  * they are recognisable in upstream logs) and 32 hex digits, plenty to keep prefixes apart.
  */
 export const promptCacheKey = (key: string): string => `il-${key.slice(0, 32)}`;
+
+/**
+ * The OpenAI protocols' cached request: they cache prefixes by themselves, so the boundaries are
+ * removed and `prompt_cache_key` goes in `extras[format]`, which that format's renderer writes
+ * back verbatim, to route requests with the same prefix to the same cache. Never mutates.
+ */
+export function withPromptCacheKey(
+  request: Request,
+  key: string,
+  format: "chat" | "responses",
+): Request {
+  const out = stripCacheControl(request);
+  return {
+    ...out,
+    extras: {
+      ...out.extras,
+      [format]: { ...out.extras?.[format], prompt_cache_key: promptCacheKey(key) },
+    },
+  };
+}

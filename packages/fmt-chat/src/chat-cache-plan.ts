@@ -1,26 +1,13 @@
 import {
   type CachePlan,
   type CachePlanInput,
-  promptCacheKey,
   type Request,
-  stripCacheControl,
+  withPromptCacheKey,
 } from "@interlingua/core-types";
 
-/**
- * The request for an OpenAI upstream: it caches prefixes by itself, so the boundaries are removed
- * and `prompt_cache_key` (written back verbatim by the chat renderer from `extras.chat`) routes
- * requests with the same prefix to the same cache. Never mutates.
- */
-export function planOpenAI(request: Request, key: string): Request {
-  const out = stripCacheControl(request);
-  return {
-    ...out,
-    extras: {
-      ...out.extras,
-      chat: { ...out.extras?.chat, prompt_cache_key: promptCacheKey(key) },
-    },
-  };
-}
+/** The request for an OpenAI upstream: boundaries removed, `prompt_cache_key` in `extras.chat`. */
+export const planOpenAI = (request: Request, key: string): Request =>
+  withPromptCacheKey(request, key, "chat");
 
 /** `Protocol.cachePlan` of the OpenAI chat protocol. */
 export const chatCachePlan = ({ request, key }: CachePlanInput): CachePlan => ({
