@@ -20,7 +20,7 @@ import { checkReadiness } from "./health/readiness.ts";
 import { BackgroundResponses } from "./http/background-response.ts";
 import { answerClientErrors } from "./http/client-error.ts";
 import { createApp } from "./http/create-app.ts";
-import { generationListener } from "./http/generation-listener.ts";
+import { frontDoor } from "./http/front-door.ts";
 import { BodyGuards } from "./http/request-guards.ts";
 import { createLogger, type Logger, redactingLogger } from "./log/logger.ts";
 import { tracingMismatch } from "./log/tracing.ts";
@@ -37,7 +37,6 @@ import { ModelRouter } from "./routing/model-router.ts";
 import type { GatewayServices } from "./services/gateway-services.ts";
 import { openStore } from "./storage/open-store.ts";
 import { redactingStore } from "./storage/redacting-store.ts";
-import { writeRelaysDirectly } from "./stream/direct-relay.ts";
 import type { DrainLimits } from "./stream/relay.ts";
 import { TaskRunner, type TaskRunnerOptions } from "./tasks/task-runner.ts";
 import {
@@ -253,12 +252,11 @@ export async function startGateway(
     readiness: () => checkReadiness({ store, redis: shared.redis, draining: () => draining }),
     metrics,
   };
-  // One count of the bodies in flight for both entrances (listener and app).
+  // One count of the bodies in flight for every route (the front door and the app).
   const guards = new BodyGuards(services);
   const app = createApp(services, guards);
-  // Streams are written straight to the Node response, past the adapter's web-stream reading.
   const bodyTimeout = effective.limits.body_timeout_ms;
-  // The generation routes run on node:http directly (generation-listener.ts); the rest on Hono.
+  // One entrance: the front door answers the generation routes, the Hono app the rest.
   const server = createServer(
     {
       // A request not received in full in time is answered 408 (in the envelope, see
@@ -267,7 +265,7 @@ export async function startGateway(
       headersTimeout: Math.min(60_000, bodyTimeout),
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(bodyTimeout / 4))),
     },
-    generationListener(services, guards, getRequestListener(writeRelaysDirectly(app.fetch))),
+    frontDoor(services, guards, getRequestListener(app.fetch)),
   );
   // Longer than any client pool's idle time (undici keeps a socket until the server's hint less
   // 2 s): with Node's 5 s, an event-loop pause let the close timer beat a request already sent

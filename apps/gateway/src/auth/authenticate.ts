@@ -1,7 +1,7 @@
 import { rateLimited, unauthenticated } from "@interlingua/errors";
 import { inSpan } from "../log/tracing.ts";
 import type { RateLimiter } from "../ratelimit/rate-limiter.ts";
-import { type CredentialGroup, readCredential } from "./credential-sources.ts";
+import { type CredentialGroup, type RequestHeaders, readCredential } from "./credential-sources.ts";
 import type { AuthenticatedToken, TokenStore } from "./token-store.ts";
 
 /** What authenticating reads: the tokens and their rate limits. */
@@ -24,7 +24,7 @@ const REFUSALS = {
 export const authenticate = (
   services: AuthServices,
   group: CredentialGroup,
-  headers: Headers,
+  headers: RequestHeaders,
   url: URL,
 ): Promise<AuthenticatedToken> =>
   inSpan("auth", { "interlingua.credentials": group }, () =>
@@ -34,7 +34,7 @@ export const authenticate = (
 async function checkCredentials(
   services: AuthServices,
   group: CredentialGroup,
-  headers: Headers,
+  headers: RequestHeaders,
   url: URL,
 ): Promise<AuthenticatedToken> {
   const key = readCredential(group, headers, url);

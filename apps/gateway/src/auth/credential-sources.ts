@@ -17,7 +17,10 @@ export const CREDENTIAL_SOURCES = {
 
 export type CredentialGroup = keyof typeof CREDENTIAL_SOURCES;
 
-const readers: Record<CredentialSource, (headers: Headers, url: URL) => string | null> = {
+/** What reading a credential reads of the request headers (a web `Headers` is one). */
+export type RequestHeaders = Pick<Headers, "get">;
+
+const readers: Record<CredentialSource, (headers: RequestHeaders, url: URL) => string | null> = {
   bearer: (headers) => {
     const value = headers.get("authorization");
     const match = value === null ? null : /^Bearer[ \t]+(.+)$/i.exec(value.trim());
@@ -32,7 +35,7 @@ const readers: Record<CredentialSource, (headers: Headers, url: URL) => string |
 /** The first non-empty key found among the group's sources, or undefined. */
 export function readCredential(
   group: CredentialGroup,
-  headers: Headers,
+  headers: RequestHeaders,
   url: URL,
 ): string | undefined {
   for (const source of CREDENTIAL_SOURCES[group]) {

@@ -38,7 +38,7 @@ export function warningsHeaders(warnings: readonly Warning[]): Record<string, st
   return value === undefined ? {} : { [WARNINGS_HEADER]: value };
 }
 
-export const isStrict = (headers: Headers): boolean =>
+export const isStrict = (headers: Pick<Headers, "get">): boolean =>
   headers.get(STRICT_HEADER)?.trim().toLowerCase() === "true";
 
 /**

@@ -1,7 +1,6 @@
 import { notFound } from "@interlingua/errors";
 import { Hono } from "hono";
 import type { AppEnv } from "../contract/app-env.ts";
-import { GENERATION_ROUTES } from "../contract/endpoints.ts";
 import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
 import { listModels } from "../models/list-models.ts";
 import { observeRequests } from "../observe/observe-requests.ts";
@@ -10,7 +9,6 @@ import { mountAudioRoutes } from "./audio-routes.ts";
 import { mountBalanceRoutes } from "./balance-routes.ts";
 import { mountDashboardRoutes } from "./dashboard-routes.ts";
 import { mountFileRoutes } from "./file-routes.ts";
-import { generationHandler } from "./generation-handler.ts";
 import { mountHealthRoutes } from "./health-routes.ts";
 import { mountManagementRoutes } from "./management-routes.ts";
 import { mountObservabilityRoutes } from "./observability-routes.ts";
@@ -24,8 +22,9 @@ import { mountUploadRoutes } from "./upload-routes.ts";
 import { mountWebhookSecretRoutes } from "./webhook-secret-routes.ts";
 
 /**
- * The gateway's HTTP surface on web-standard Request/Response. `guards`: the body guards shared
- * with the generation listener (one in-flight count for both entrances).
+ * Every route but the generation endpoints (the front door answers those, `front-door.ts`), on
+ * web-standard Request/Response. `guards`: the body guards the front door shares (one in-flight
+ * count for every body).
  */
 export function createApp(services: GatewayServices, guards?: BodyGuards): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -45,9 +44,6 @@ export function createApp(services: GatewayServices, guards?: BodyGuards): Hono<
   // Inside the request id's middleware: every response, errors and streams included.
   app.use("*", redactOutbound(services.redactor));
   app.use("*", requestGuards(services, guards));
-
-  for (const { path, endpoint } of GENERATION_ROUTES)
-    app.post(path, generationHandler(services, endpoint));
 
   app.get("/v1/models", requireKey(services), (c) =>
     c.json(listModels(services.router, c.get("token"), services.startedAt)),

@@ -10,51 +10,45 @@ import {
   type Warning,
 } from "@interlingua/core-types";
 import { GatewayError, invalidRequest, notFound } from "@interlingua/errors";
-import type { Context } from "hono";
 import { authenticate } from "../auth/authenticate.ts";
-import type { AppEnv } from "../contract/app-env.ts";
 import type { EndpointSpec } from "../contract/endpoints.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
 import { errorResponse } from "../contract/error-response.ts";
-import { type BodyReadResult, readBodyCapped } from "../contract/read-body.ts";
+import type { BodyReadResult } from "../contract/read-body.ts";
 import { parseJsonObject } from "../contract/read-json-object.ts";
 import { isStrict } from "../contract/warnings-header.ts";
 import { logRefused } from "../log/log-refused.ts";
 import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
-import { TextReply } from "../pipeline/respond-json.ts";
+import type { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
 import { thrownRefusal } from "../pipeline/thrown-refusal.ts";
 import { resolveStoredState, type StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import { writesDirectly } from "../stream/direct-relay.ts";
 import { CLIENT_PROTOCOLS } from "../upstream/protocols.ts";
 import { submitBackground } from "./background-response.ts";
+import type { HeaderReader } from "./incoming-request.ts";
 import { parseNativeTarget } from "./native-target.ts";
 
 const NO_CACHE: CacheAnalysis = { mode: "none", warnings: [] };
 
-/** What the front half reads of an HTTP request, whichever server it came through. */
+/** What the front half reads of an HTTP request. */
 export interface GenerationCall {
   readonly requestId: string;
   readonly url: URL;
   /** The `{model}:{method}` segment of a native route, as routed (undefined elsewhere). */
   readonly target: string | undefined;
-  /** Only `get` is read: the Node route passes its own reader of the parsed request headers. */
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
   /** The body, capped (see `readBodyCapped`). */
   readBody(limit: number): Promise<BodyReadResult>;
   /** Aborts when the client disconnects. */
   readonly signal: AbortSignal;
-  /** The server writes a RelayResponse to the Node response itself (see `writesDirectly`). */
-  readonly writesDirectly: boolean;
 }
 
 /**
  * The front half of every generation endpoint: target, credentials, body, client-format parse.
  * Every step refuses by throwing a `GatewayError`; this is the one place that answers it, in the
- * endpoint's own error envelope (a bug too, as a 500). Shared by the Hono route
- * (`generationHandler`) and the Node route (`generation-listener.ts`).
+ * endpoint's own error envelope (a bug too, as a 500). Served by the front door (`front-door.ts`).
  */
 export function answerGeneration(services: GatewayServices, endpoint: EndpointSpec) {
   const handle = handleGeneration(services, endpoint);
@@ -69,23 +63,6 @@ export function answerGeneration(services: GatewayServices, endpoint: EndpointSp
       else log.error({ err: thrown }, "unhandled error");
       return errorResponse(endpoint.errors, error, call.requestId);
     }
-  };
-}
-
-/** `answerGeneration` as a Hono route handler. */
-export function generationHandler(services: GatewayServices, endpoint: EndpointSpec) {
-  const answer = answerGeneration(services, endpoint);
-  return async (c: Context<AppEnv>): Promise<Response> => {
-    const reply = await answer({
-      requestId: c.get("requestId"),
-      url: new URL(c.req.url),
-      target: endpoint.format === "native" ? (c.req.param("target") ?? "") : undefined,
-      headers: c.req.raw.headers,
-      readBody: (limit) => readBodyCapped(c.req.raw, limit),
-      signal: c.req.raw.signal,
-      writesDirectly: writesDirectly(c.env),
-    });
-    return reply instanceof TextReply ? reply.toResponse() : reply;
   };
 }
 
@@ -160,7 +137,8 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
         ...(anthropicVersion === null ? {} : { anthropicVersion }),
         ...(anthropicBeta === null || endpoint.format !== "messages" ? {} : { anthropicBeta }),
       },
-      writesDirectly: call.writesDirectly,
+      // The front door writes a RelayResponse to the Node response itself.
+      writesDirectly: true,
       signal: call.signal,
       strict: isStrict(headers),
       ...(stored === undefined ? {} : { stored }),

@@ -1,16 +1,28 @@
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { BodyReadResult } from "../contract/read-body.ts";
 
-/**
- * The request headers Node parsed, read as a web `Headers` is (`get`, `has`), without building
- * one. Only for a request with no repeated header: Node keeps the first of some repeated headers
- * where `Headers` joins them all (`hasRepeatedHeaders` tells).
- */
-export class IncomingHeaders implements Pick<Headers, "get" | "has"> {
-  readonly #headers: IncomingHttpHeaders;
+/** What the generation path reads of a request's headers (a web `Headers` is one). */
+export interface HeaderReader {
+  get(name: string): string | null;
+  has(name: string): boolean;
+}
 
-  constructor(headers: IncomingHttpHeaders) {
+/**
+ * The request headers Node parsed, read as a web `Headers` reads them, without building one. A
+ * header named more than once reads as all its values joined by ", ", as `Headers` joins them
+ * (Node keeps only the first of some, such as Authorization and Content-Type).
+ */
+export class IncomingHeaders implements HeaderReader {
+  readonly #headers: Readonly<Record<string, string | string[] | undefined>>;
+
+  private constructor(headers: Readonly<Record<string, string | string[] | undefined>>) {
     this.#headers = headers;
+  }
+
+  static of(incoming: IncomingMessage): IncomingHeaders {
+    return new IncomingHeaders(
+      hasRepeatedHeaders(incoming) ? incoming.headersDistinct : incoming.headers,
+    );
   }
 
   get(name: string): string | null {
@@ -25,7 +37,7 @@ export class IncomingHeaders implements Pick<Headers, "get" | "has"> {
 }
 
 /** Whether a header name came more than once (Node then keeps one value, or joins them its way). */
-export function hasRepeatedHeaders(incoming: IncomingMessage): boolean {
+function hasRepeatedHeaders(incoming: IncomingMessage): boolean {
   let names = 0;
   for (const _ in incoming.headers) names++;
   return names * 2 !== incoming.rawHeaders.length;

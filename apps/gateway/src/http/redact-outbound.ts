@@ -70,8 +70,8 @@ export async function redactResponse(res: Response, redactor: KeyRedactor): Prom
  * The last filter before anything leaves the gateway: the configured upstream keys (and any
  * 8-character slice of one) are redacted from every response's headers and text body: error
  * bodies quoting an upstream's message, relayed streams (the same-format fast path too, see
- * `filterRelay`), anything a handler let through. The Node route of the generation endpoints
- * (`generation-listener.ts`) applies the same two functions.
+ * `filterRelay`), anything a handler let through. The front door (`front-door.ts`) applies
+ * the same two functions to the generation endpoints.
  */
 export function redactOutbound(redactor: KeyRedactor): MiddlewareHandler {
   return async (c, next) => {

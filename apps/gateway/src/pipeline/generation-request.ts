@@ -43,7 +43,7 @@ export interface ReplyShape {
   readonly jsonArrayStream: boolean;
   /** Whether a successful non-stream body gets the `{code: 200, data}` wrapper. */
   readonly wrap: boolean;
-  /** The Node server writes a streamed reply itself (`writeRelaysDirectly`): no web-stream body. */
+  /** The front door writes a streamed reply itself (`writeRelay`): no web-stream body. */
   readonly writesDirectly: boolean;
 }
 

@@ -1,25 +1,11 @@
-import { ServerResponse } from "node:http";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import type { ServerResponse } from "node:http";
 import type { Relay, RelaySink } from "./relay.ts";
 import { relayReadable } from "./relay-stream.ts";
 
 type StartRelay = (sink: RelaySink) => Relay;
 
 /**
- * What `writeRelaysDirectly` adds to the Node adapter's bindings (`c.env`): its promise to write
- * a `RelayResponse` to the Node response itself, so the app need not build the web-stream body.
- */
-export interface DirectRelayBindings {
-  readonly writesRelays: true;
-}
-
-/** Whether the server the request came through writes relays itself (`writeRelaysDirectly`). */
-export function writesDirectly(env: unknown): boolean {
-  return (env as Partial<DirectRelayBindings> | undefined)?.writesRelays === true;
-}
-
-/**
- * Carries its relay so the Node server (`writeRelaysDirectly`) can skip the web stream, the
+ * Carries its relay so the front door (`writeRelay`) can skip the web stream, the
  * adapter's read loop and its separate header flush. Made `direct`, it has no web stream at all.
  */
 export class RelayResponse extends Response {
@@ -87,32 +73,10 @@ export function filterRelay(
 }
 
 /**
- * Writes a `RelayResponse` straight to the Node response (headers and first chunk in one write),
- * bypassing the adapter; anything else goes to the adapter as usual.
+ * Writes a `RelayResponse` straight to the Node response: headers and first chunk in one write,
+ * no web stream, no adapter read loop.
  */
-export function writeRelaysDirectly<Env extends { outgoing?: unknown } | undefined>(
-  fetch: (request: Request, env: Env & DirectRelayBindings) => Response | Promise<Response>,
-): (request: Request, env: Env) => Response | Promise<Response> {
-  const route = (response: Response, outgoing: unknown) => {
-    if (!(response instanceof RelayResponse) || !(outgoing instanceof ServerResponse)) {
-      return response;
-    }
-    writeRelay(outgoing, response);
-    return RESPONSE_ALREADY_SENT;
-  };
-  return (request, env) => {
-    const outgoing = env?.outgoing;
-    const bindings = (
-      outgoing instanceof ServerResponse ? { ...env, writesRelays: true } : env
-    ) as Env & DirectRelayBindings;
-    const result = fetch(request, bindings);
-    return result instanceof Promise
-      ? result.then((response) => route(response, outgoing))
-      : route(result, outgoing);
-  };
-}
-
-function writeRelay(outgoing: ServerResponse, response: RelayResponse): void {
+export function writeRelay(outgoing: ServerResponse, response: RelayResponse): void {
   const headers: Record<string, string> = { ...response.relayHeaders };
   response.headers.forEach((value, name) => {
     headers[name] = value;

@@ -1,71 +1,87 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { GatewayError, type KeyRedactor, toGatewayError } from "@interlingua/errors";
+import {
+  GatewayError,
+  invalidRequest,
+  type KeyRedactor,
+  toGatewayError,
+} from "@interlingua/errors";
 import { GENERATION_ROUTES } from "../contract/endpoints.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
 import { RequestObserver } from "../observe/observe-requests.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import { RelayResponse, writeRelaysDirectly } from "../stream/direct-relay.ts";
+import { RelayResponse, writeRelay } from "../stream/direct-relay.ts";
 import { answerGeneration, type GenerationCall } from "./generation-handler.ts";
-import { hasRepeatedHeaders, IncomingHeaders, readIncomingCapped } from "./incoming-request.ts";
+import { IncomingHeaders, readIncomingCapped } from "./incoming-request.ts";
 import { redactRelay, redactResponse } from "./redact-outbound.ts";
 import type { BodyGuards } from "./request-guards.ts";
 import { pathErrorResponse } from "./route-envelope.ts";
+import { routedPath } from "./routed-path.ts";
 
-type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
+export type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 type Answer = (call: GenerationCall) => Promise<Response | TextReply>;
 
 interface Route {
-  /** The route's pattern, as Hono names it (the metrics label). */
+  /** The route's pattern (the metrics label). */
   readonly pattern: string;
   readonly answer: Answer;
 }
 
 const TARGET = ":target";
-/**
- * A native `{model}:{method}` segment the URL parser and Hono read the same as Node does: no
- * percent-escape to decode, nothing the parser would escape. Anything else goes through Hono.
- */
-const PLAIN_SEGMENT = /^[\w.~:@!$&'()*+,;=-]+$/;
-/** A Host header Hono's adapter takes as it is (it refuses or rewrites others). */
-const PLAIN_HOST = /^(?:[\w.-]+|\[[\d.:a-fA-F]+\])(?::\d{1,5})?$/;
 
-/** What Hono's adapter gives a body with no Content-Type of its own. */
+/** What a reply with a body and no Content-Type of its own is sent as (Hono's default). */
 const DEFAULT_CONTENT_TYPE = "text/plain; charset=UTF-8";
 const CLIENT_GONE = "Client connection prematurely closed.";
 
-/**
- * The generation routes on `node:http` directly, ahead of the Hono app: the same steps as the
- * app's middleware and route (observation, request id, body guards, the shared
- * `answerGeneration`, outbound redaction) without the adapter's web Request and Response
- * objects; a JSON reply is written as the text it was made as, a stream as its relay. Every other
- * request, and a generation request with anything unusual about its target (an absolute URL, a
- * percent-escape, repeated headers), goes to `fallback`, the Hono app. `guards` are the app's
- * own, so a body counts in flight once whichever entrance it took.
- */
-export function generationListener(
-  services: GatewayServices,
-  guards: BodyGuards,
-  fallback: Listener,
-): Listener {
-  const exact = new Map<string, Route>();
-  const prefixed: (readonly [string, Route])[] = [];
-  for (const { path, endpoint } of GENERATION_ROUTES) {
-    const route = { pattern: path, answer: answerGeneration(services, endpoint) };
-    if (path.endsWith(`/${TARGET}`)) prefixed.push([path.slice(0, -TARGET.length), route]);
-    else exact.set(path, route);
+/** The generation routes by path: exact ones, and the native ones by the prefix of `{model}:{method}`. */
+class GenerationRoutes {
+  readonly #exact = new Map<string, Route>();
+  readonly #prefixed: (readonly [string, Route])[] = [];
+
+  constructor(services: GatewayServices) {
+    for (const { path, endpoint } of GENERATION_ROUTES) {
+      const route = { pattern: path, answer: answerGeneration(services, endpoint) };
+      if (path.endsWith(`/${TARGET}`)) this.#prefixed.push([path.slice(0, -TARGET.length), route]);
+      else this.#exact.set(path, route);
+    }
   }
-  const match = (path: string): { route: Route; target: string | undefined } | undefined => {
-    const route = exact.get(path);
+
+  /** The route of a (decoded) path and its native target, percent-escapes decoded as a path parameter. */
+  match(path: string): { route: Route; target: string | undefined } | undefined {
+    const route = this.#exact.get(path);
     if (route !== undefined) return { route, target: undefined };
-    for (const [prefix, native] of prefixed) {
+    for (const [prefix, native] of this.#prefixed) {
       if (!path.startsWith(prefix)) continue;
-      const target = path.slice(prefix.length);
-      return PLAIN_SEGMENT.test(target) ? { route: native, target } : undefined;
+      const segment = path.slice(prefix.length);
+      // One non-empty segment, as a path parameter matches.
+      if (segment === "" || segment.includes("/")) return undefined;
+      return { route: native, target: decodeParameter(segment) };
     }
     return undefined;
-  };
+  }
+}
+
+/** A parameter's percent-escapes decoded (`%2F` too); left as it is when they are malformed. */
+function decodeParameter(segment: string): string {
+  if (!segment.includes("%")) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The gateway's one entrance, on `node:http`: every request comes in here. The generation
+ * routes are answered here, whatever the form of their request (absolute URL, percent-escapes,
+ * repeated headers), without web Request and Response objects: a JSON reply is written as the
+ * text it was made as, a stream as its relay. Every other route is the `app`'s (Hono, through
+ * its Node adapter). Both apply the same steps (observation, request id, the body `guards`,
+ * outbound redaction); `guards` are the app's own, so a body counts in flight once.
+ */
+export function frontDoor(services: GatewayServices, guards: BodyGuards, app: Listener): Listener {
+  const routes = new GenerationRoutes(services);
   const { metrics, config, redactor } = services;
   const observer =
     metrics !== undefined || config.tracing.enabled
@@ -74,18 +90,11 @@ export function generationListener(
   const served: Served = { services, observer, guards, redactor };
 
   return (incoming, outgoing) => {
-    const url = incoming.url ?? "";
-    const host = incoming.headers.host;
-    if (incoming.method !== "POST" || url[0] !== "/" || host === undefined) {
-      return fallback(incoming, outgoing);
-    }
-    const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
-    const found = match(path);
-    if (found === undefined || !PLAIN_HOST.test(host) || hasRepeatedHeaders(incoming)) {
-      return fallback(incoming, outgoing);
-    }
-    serveGeneration(served, incoming, outgoing, path, found.route, found.target, host).catch(
+    if (incoming.method !== "POST") return app(incoming, outgoing);
+    const path = routedPath(incoming.url ?? "");
+    const found = path === undefined ? undefined : routes.match(path);
+    if (path === undefined || found === undefined) return app(incoming, outgoing);
+    serveGeneration(served, incoming, outgoing, path, found.route, found.target).catch(
       (error: unknown) => {
         services.log.error({ err: error }, "unhandled error writing a reply");
         if (!outgoing.headersSent) outgoing.writeHead(500);
@@ -102,6 +111,18 @@ interface Served {
   readonly redactor: KeyRedactor;
 }
 
+/** The URL of a request: its absolute-form target, or its target on its Host. */
+function requestUrl(incoming: IncomingMessage): URL | undefined {
+  const target = incoming.url ?? "/";
+  const base = target[0] === "/" ? `http://${incoming.headers.host ?? ""}` : undefined;
+  // One parse on the hot path (`URL.canParse` first would be two).
+  try {
+    return new URL(target, base);
+  } catch {
+    return undefined;
+  }
+}
+
 async function serveGeneration(
   served: Served,
   incoming: IncomingMessage,
@@ -109,7 +130,6 @@ async function serveGeneration(
   path: string,
   route: Route,
   target: string | undefined,
-  host: string,
 ): Promise<void> {
   const { services, observer, guards } = served;
   const observation =
@@ -117,7 +137,7 @@ async function serveGeneration(
       ? undefined
       : { observer, observed: observer.start("POST", path, incoming.headers) };
   const requestId = newRequestId();
-  const headers = new IncomingHeaders(incoming.headers);
+  const headers = IncomingHeaders.of(incoming);
   // The client leaving before its reply was written cancels what is under way.
   const abort = new AbortController();
   outgoing.once("close", () => {
@@ -125,18 +145,20 @@ async function serveGeneration(
     else if (!outgoing.writableFinished) abort.abort(CLIENT_GONE);
   });
   const handle = async (): Promise<Response | TextReply> => {
+    const url = requestUrl(incoming);
+    if (url === undefined) {
+      return pathErrorResponse(path, invalidRequest("invalid Host header"), requestId);
+    }
     const admitted = guards.admit(path, headers);
     if (admitted instanceof GatewayError) return pathErrorResponse(path, admitted, requestId);
     try {
       return await route.answer({
         requestId,
-        url: new URL(incoming.url ?? path, `http://${host}`),
+        url,
         target,
-        // Only `get` is read of a call's headers.
-        headers: headers as unknown as Headers,
+        headers,
         readBody: (limit) => readIncomingCapped(incoming, limit),
         signal: abort.signal,
-        writesDirectly: true,
       });
     } finally {
       guards.release(admitted);
@@ -159,11 +181,6 @@ async function serveGeneration(
   await writeReply(outgoing, reply, requestId, served.redactor);
 }
 
-/** Writes a RelayResponse to the Node response (and says so), or hands the response back. */
-const writeIfRelay = writeRelaysDirectly(
-  (_request: unknown, env: { outgoing: ServerResponse; response: Response }) => env.response,
-);
-
 async function writeReply(
   outgoing: ServerResponse,
   reply: Response | TextReply,
@@ -183,8 +200,7 @@ async function writeReply(
   if (reply instanceof RelayResponse) {
     if (redactor.active) redactRelay(reply, redactor);
     reply.headers.set(REQUEST_ID_HEADER, requestId);
-    // No web Request: the wrapped fetch reads only the response it is handed.
-    writeIfRelay(undefined as unknown as Request, { outgoing, response: reply });
+    writeRelay(outgoing, reply);
     return;
   }
   const response = redactor.active ? await redactResponse(reply, redactor) : reply;
