@@ -35,115 +35,128 @@ export interface SseSplitter {
 export function createSseSplitter(
   onBlock: (message: SseEvent | undefined, raw: string) => void,
 ): SseSplitter {
-  // The current block's text from its first byte; `cursor` is where its unparsed lines start.
-  let pending = "";
-  let cursor = 0;
-  // Up to here `pending` holds no line end: a long line is scanned once, not once per piece.
-  let scanned = 0;
-  // A CR ended the last line; an LF that starts the next piece belongs to it.
-  let afterCr = false;
-  // That CR was a blank line: the block waits to be dispatched until the LF it may still have has
-  // arrived, so the LF is part of its text and not the next block's.
-  let held = false;
-  let lineEnding: "\n" | "\r\n" | undefined;
-  let data: string | undefined;
-  let event: string | undefined;
-  let id: string | undefined;
-  let retry: number | undefined;
+  return new Splitter(onBlock);
+}
 
-  const field = (line: string) => {
+/** A class, not a closure per method: one lives as long as each stream it reads. */
+class Splitter implements SseSplitter {
+  private readonly onBlock: (message: SseEvent | undefined, raw: string) => void;
+  // The current block's text from its first byte; `cursor` is where its unparsed lines start.
+  private pending = "";
+  private cursor = 0;
+  // Up to here `pending` holds no line end: a long line is scanned once, not once per piece.
+  private scanned = 0;
+  // A CR ended the last line; an LF that starts the next piece belongs to it.
+  private afterCr = false;
+  // That CR was a blank line: the block waits to be dispatched until the LF it may still have
+  // has arrived, so the LF is part of its text and not the next block's.
+  private held = false;
+  private ending: "\n" | "\r\n" | undefined = undefined;
+  private data: string | undefined = undefined;
+  private event: string | undefined = undefined;
+  private id: string | undefined = undefined;
+  private retry: number | undefined = undefined;
+
+  constructor(onBlock: (message: SseEvent | undefined, raw: string) => void) {
+    this.onBlock = onBlock;
+  }
+
+  feed(text: string): void {
+    if (text === "") return;
+    this.pending += text;
+    if (this.afterCr) {
+      this.afterCr = false;
+      const lf = this.pending.charCodeAt(this.cursor) === 10;
+      if (lf) this.cursor++;
+      this.ending ??= lf ? "\r\n" : "\n";
+      if (this.held) {
+        this.held = false;
+        this.dispatch(this.cursor);
+      }
+    }
+    const hasCr = this.pending.includes("\r", Math.max(this.cursor, this.scanned));
+    for (;;) {
+      const pending = this.pending;
+      const from = Math.max(this.cursor, this.scanned);
+      const lf = pending.indexOf("\n", from);
+      const cr = hasCr ? pending.indexOf("\r", from) : -1;
+      const eol = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
+      if (eol < 0) {
+        this.scanned = pending.length;
+        return;
+      }
+      let next = eol + 1;
+      if (eol === cr) {
+        if (next === pending.length) this.afterCr = true;
+        else if (pending.charCodeAt(next) === 10) next++;
+      }
+      // A CR at the very end tells the line ending only once what follows it is known.
+      if (!this.afterCr) this.ending ??= next - eol === 2 ? "\r\n" : "\n";
+      if (eol === this.cursor) {
+        if (this.afterCr) {
+          this.held = true;
+          this.cursor = next;
+          return;
+        }
+        this.dispatch(next);
+      } else {
+        this.field(pending.slice(this.cursor, eol));
+        this.cursor = next;
+      }
+    }
+  }
+
+  flush(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.afterCr = false;
+    this.dispatch(this.cursor);
+  }
+
+  position(): StreamPosition {
+    // A CR that may be the first half of a CRLF: the LF to come is still part of it.
+    if (this.afterCr) return "inside";
+    if (this.pending === "") return "frame";
+    return this.cursor === this.pending.length ? "line" : "inside";
+  }
+
+  lineEnding(): "\n" | "\r\n" {
+    return this.ending ?? "\n";
+  }
+
+  lineEndingKnown(): boolean {
+    return this.ending !== undefined;
+  }
+
+  private field(line: string): void {
     const colon = line.indexOf(":");
     if (colon === 0) return;
     const name = colon < 0 ? line : line.slice(0, colon);
     const value =
       colon < 0 ? "" : line.slice(line.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1);
-    if (name === "data") data = data === undefined ? value : `${data}\n${value}`;
-    else if (name === "event") event = value;
+    if (name === "data") this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+    else if (name === "event") this.event = value;
     else if (name === "id") {
-      if (!value.includes("\0")) id = value;
-    } else if (name === "retry" && /^\d+$/.test(value)) retry = Number(value);
-  };
+      if (!value.includes("\0")) this.id = value;
+    } else if (name === "retry" && /^\d+$/.test(value)) this.retry = Number(value);
+  }
 
-  const dispatch = (end: number) => {
-    const raw = pending.slice(0, end);
-    pending = pending.slice(end);
-    cursor = 0;
-    scanned = 0;
+  private dispatch(end: number): void {
+    const raw = this.pending.slice(0, end);
+    this.pending = this.pending.slice(end);
+    this.cursor = 0;
+    this.scanned = 0;
     let message: SseEvent | undefined;
-    if (data !== undefined) {
-      message = { data };
-      if (event !== undefined) message.event = event;
-      if (id !== undefined) message.id = id;
-      if (retry !== undefined) message.retry = retry;
+    if (this.data !== undefined) {
+      message = { data: this.data };
+      if (this.event !== undefined) message.event = this.event;
+      if (this.id !== undefined) message.id = this.id;
+      if (this.retry !== undefined) message.retry = this.retry;
     }
-    data = undefined;
-    event = undefined;
-    id = undefined;
-    retry = undefined;
-    onBlock(message, raw);
-  };
-
-  return {
-    feed(text) {
-      if (text === "") return;
-      pending += text;
-      if (afterCr) {
-        afterCr = false;
-        const lf = pending.charCodeAt(cursor) === 10;
-        if (lf) cursor++;
-        lineEnding ??= lf ? "\r\n" : "\n";
-        if (held) {
-          held = false;
-          dispatch(cursor);
-        }
-      }
-      const hasCr = pending.includes("\r", Math.max(cursor, scanned));
-      for (;;) {
-        const from = Math.max(cursor, scanned);
-        const lf = pending.indexOf("\n", from);
-        const cr = hasCr ? pending.indexOf("\r", from) : -1;
-        const eol = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
-        if (eol < 0) {
-          scanned = pending.length;
-          return;
-        }
-        let next = eol + 1;
-        if (eol === cr) {
-          if (next === pending.length) afterCr = true;
-          else if (pending.charCodeAt(next) === 10) next++;
-        }
-        // A CR at the very end tells the line ending only once what follows it is known.
-        if (!afterCr) lineEnding ??= next - eol === 2 ? "\r\n" : "\n";
-        if (eol === cursor) {
-          if (afterCr) {
-            held = true;
-            cursor = next;
-            return;
-          }
-          dispatch(next);
-        } else {
-          field(pending.slice(cursor, eol));
-          cursor = next;
-        }
-      }
-    },
-    flush() {
-      if (!held) return;
-      held = false;
-      afterCr = false;
-      dispatch(cursor);
-    },
-    position() {
-      // A CR that may be the first half of a CRLF: the LF to come is still part of it.
-      if (afterCr) return "inside";
-      if (pending === "") return "frame";
-      return cursor === pending.length ? "line" : "inside";
-    },
-    lineEnding() {
-      return lineEnding ?? "\n";
-    },
-    lineEndingKnown() {
-      return lineEnding !== undefined;
-    },
-  };
+    this.data = undefined;
+    this.event = undefined;
+    this.id = undefined;
+    this.retry = undefined;
+    this.onBlock(message, raw);
+  }
 }

@@ -12,11 +12,28 @@ export interface RequestLog {
 }
 
 export function requestLog(logger: Logger, base: Record<string, unknown>): RequestLog {
-  return {
-    info: (fields, message) => {
-      if (logger.isLevelEnabled("info")) logger.info({ ...base, ...fields }, message);
-    },
-    error: (fields, message) => logger.error({ ...base, ...fields }, message),
-    with: (fields) => requestLog(logger, { ...base, ...fields }),
-  };
+  return new FieldsLog(logger, base);
+}
+
+/** A class, not a closure per method: a stream's log lives as long as the stream. */
+class FieldsLog implements RequestLog {
+  private readonly logger: Logger;
+  private readonly base: Record<string, unknown>;
+
+  constructor(logger: Logger, base: Record<string, unknown>) {
+    this.logger = logger;
+    this.base = base;
+  }
+
+  info(fields: Record<string, unknown>, message: string): void {
+    if (this.logger.isLevelEnabled("info")) this.logger.info({ ...this.base, ...fields }, message);
+  }
+
+  error(fields: Record<string, unknown>, message: string): void {
+    this.logger.error({ ...this.base, ...fields }, message);
+  }
+
+  with(fields: Record<string, unknown>): RequestLog {
+    return new FieldsLog(this.logger, { ...this.base, ...fields });
+  }
 }

@@ -88,11 +88,7 @@ export function writeRelay(outgoing: ServerResponse, response: RelayResponse): v
   const socket = outgoing.socket;
   socket?.cork();
   outgoing.writeHead(response.status, headers);
-  const relay = response.startRelay({
-    write: (bytes) => outgoing.write(bytes),
-    end: (last) => void (last === undefined ? outgoing.end() : outgoing.end(last)),
-    waiting: () => !outgoing.writableNeedDrain,
-  });
+  const relay = response.startRelay(new NodeSink(outgoing));
   if (socket) process.nextTick(() => socket.uncork());
   if (outgoing.destroyed) {
     relay.detach();
@@ -102,4 +98,26 @@ export function writeRelay(outgoing: ServerResponse, response: RelayResponse): v
   outgoing.once("close", () => {
     if (!outgoing.writableFinished) relay.detach();
   });
+}
+
+/** The Node response as a relay's sink (a class: one lives as long as each stream). */
+class NodeSink implements RelaySink {
+  private readonly outgoing: ServerResponse;
+
+  constructor(outgoing: ServerResponse) {
+    this.outgoing = outgoing;
+  }
+
+  write(bytes: Uint8Array): boolean {
+    return this.outgoing.write(bytes);
+  }
+
+  end(last?: Uint8Array): void {
+    if (last === undefined) this.outgoing.end();
+    else this.outgoing.end(last);
+  }
+
+  waiting(): boolean {
+    return !this.outgoing.writableNeedDrain;
+  }
 }

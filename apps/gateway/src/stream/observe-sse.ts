@@ -121,60 +121,78 @@ function measure(
 
 /** The observer behind a guard: after its decoder failed once it sees nothing more. */
 export function watchSse(observer: SseObserver): SseWatch {
-  const { decoder, onEvent, onDecodeError, plain } = observer;
-  const strict = observer.strict === true;
-  let failed = false;
-  const sample: Kept[] = [];
+  return new Watch(observer);
+}
+
+/** A class, not a closure per method: one lives as long as each stream it watches. */
+class Watch implements SseWatch {
+  readonly strict: boolean;
+  private readonly observer: SseObserver;
+  private failed = false;
+  private readonly sample: Kept[] = [];
   // Frames kept in the sample, whether parsed or skipped.
-  let sampledFrames = 0;
-  let plainFrames = 0;
-  let measured: number | undefined;
-  const fail = (error: unknown) => {
-    failed = true;
-    onDecodeError(error);
-  };
-  return {
-    strict,
-    see(message) {
-      if (strict && !wellFormedData(message.data)) {
-        throw new MalformedStreamError("upstream sent a stream frame that is not JSON");
+  private sampledFrames = 0;
+  private plainFrames = 0;
+  private measured: number | undefined = undefined;
+
+  constructor(observer: SseObserver) {
+    this.observer = observer;
+    this.strict = observer.strict === true;
+  }
+
+  see(message: SseMessage): void {
+    if (this.strict && !wellFormedData(message.data)) {
+      throw new MalformedStreamError("upstream sent a stream frame that is not JSON");
+    }
+    if (this.failed) return;
+    const { plain, decoder, onEvent } = this.observer;
+    if (plain?.test(message) === true) {
+      this.plainFrames++;
+      if (this.sampledFrames < SAMPLED_DELTAS) {
+        this.sample.push(keep(message));
+        this.sampledFrames++;
       }
-      if (failed) return;
-      if (plain?.test(message) === true) {
-        plainFrames++;
-        if (sampledFrames < SAMPLED_DELTAS) {
-          sample.push(keep(message));
-          sampledFrames++;
-        }
-        return;
-      }
-      try {
-        decoder.push(message, onEvent);
-      } catch (error) {
-        fail(error);
-      }
-    },
-    end() {
-      if (failed) return;
-      try {
-        decoder.end(onEvent);
-      } catch (error) {
-        fail(error);
-      }
-    },
-    samplesWanted: () => (plain === undefined ? 0 : Math.max(0, SAMPLED_DELTAS - sampledFrames)),
-    keepSample(bytes, frames) {
-      if (frames === 0) return;
-      sample.push(Buffer.from(bytes));
-      sampledFrames += frames;
-    },
-    skipFrames(frames) {
-      plainFrames += frames;
-    },
-    skippedChars() {
-      if (plain === undefined || plainFrames === 0) return 0;
-      measured ??= measure(sample, plainFrames, plain.test, plain.decoder());
-      return measured;
-    },
-  };
+      return;
+    }
+    try {
+      decoder.push(message, onEvent);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  end(): void {
+    if (this.failed) return;
+    try {
+      this.observer.decoder.end(this.observer.onEvent);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  samplesWanted(): number {
+    return this.observer.plain === undefined ? 0 : Math.max(0, SAMPLED_DELTAS - this.sampledFrames);
+  }
+
+  keepSample(bytes: Uint8Array, frames: number): void {
+    if (frames === 0) return;
+    this.sample.push(Buffer.from(bytes));
+    this.sampledFrames += frames;
+  }
+
+  skipFrames(frames: number): void {
+    this.plainFrames += frames;
+  }
+
+  skippedChars(): number {
+    const plain = this.observer.plain;
+    if (plain === undefined || this.plainFrames === 0) return 0;
+    this.measured ??= measure(this.sample, this.plainFrames, plain.test, plain.decoder());
+    return this.measured;
+  }
+
+  private fail(error: unknown): void {
+    this.failed = true;
+    this.observer.onDecodeError(error);
+  }
 }

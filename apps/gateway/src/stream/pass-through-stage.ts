@@ -1,8 +1,8 @@
 import type { FrameTap, SseMessage } from "@interlingua/core-types";
-import { encodeSseEvent } from "@interlingua/sse";
+import { encodeSseEvent, type StreamPosition } from "@interlingua/sse";
 import type { SseWatch } from "./observe-sse.ts";
 import { keepAliveAt, type RelayStage } from "./relay-stage.ts";
-import { sseTap } from "./sse-tap.ts";
+import { type SseTap, sseTap } from "./sse-tap.ts";
 
 /**
  * The client gets the upstream's very bytes while a parse feeds the usage watch. A failure first
@@ -15,27 +15,48 @@ export function passThroughStage(
   frames?: FrameTap,
   ending: () => SseMessage[] = () => [],
 ): RelayStage {
-  const tap = sseTap(watch, frames);
+  return new PassThrough(sseTap(watch, frames), failure, ending);
+}
+
+/** A class, not a closure per method: one lives as long as each stream it relays. */
+class PassThrough implements RelayStage {
+  private readonly tap: SseTap;
+  private readonly failure: (error: unknown) => SseMessage[];
+  private readonly ending: () => SseMessage[];
   // Where the client's bytes stand: a chunk whose parse threw (a malformed frame) is not sent.
-  let sent = tap.position();
+  private sent: StreamPosition;
+
+  constructor(tap: SseTap, failure: (error: unknown) => SseMessage[], ending: () => SseMessage[]) {
+    this.tap = tap;
+    this.failure = failure;
+    this.ending = ending;
+    this.sent = tap.position();
+  }
+
+  push(chunk: Uint8Array): Uint8Array {
+    this.tap.push(chunk);
+    this.sent = this.tap.position();
+    return chunk;
+  }
+
+  end(): string {
+    this.tap.end();
+    const last = this.ending();
+    return last.length === 0 ? "" : this.after(last);
+  }
+
+  fail(error: unknown): string {
+    return this.after(this.failure(error));
+  }
+
+  keepAlive(): string | undefined {
+    return keepAliveAt(this.tap.position(), this.tap.lineEnding());
+  }
+
   /** Frames after what was sent, closing the frame a cut left open first. */
-  const after = (messages: SseMessage[]) => {
-    const eol = tap.lineEnding();
+  private after(messages: SseMessage[]): string {
+    const eol = this.tap.lineEnding();
     const text = messages.map((message) => encodeSseEvent(message, { lineEnding: eol }));
-    return (sent === "frame" ? "" : eol + eol) + text.join("");
-  };
-  return {
-    push(chunk) {
-      tap.push(chunk);
-      sent = tap.position();
-      return chunk;
-    },
-    end() {
-      tap.end();
-      const last = ending();
-      return last.length === 0 ? "" : after(last);
-    },
-    fail: (error) => after(failure(error)),
-    keepAlive: () => keepAliveAt(tap.position(), tap.lineEnding()),
-  };
+    return (this.sent === "frame" ? "" : eol + eol) + text.join("");
+  }
 }

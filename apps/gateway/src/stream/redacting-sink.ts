@@ -11,6 +11,7 @@ export interface ByteRedactor {
 }
 
 const EMPTY = new Uint8Array(0);
+const STREAMING = { stream: true } as const;
 const bytes = (text: string) => (text.length === 0 ? EMPTY : Buffer.from(text, "utf8"));
 const view = (chunk: Uint8Array) =>
   Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -20,27 +21,37 @@ const view = (chunk: Uint8Array) =>
  * very bytes go out. Others take a streaming UTF-8 decoder until one ends on an ASCII byte.
  */
 export function byteRedactor(redactor: KeyRedactor): ByteRedactor {
-  const decoder = new TextDecoder();
-  const text = redactor.stream();
+  return new BytesRedacted(redactor);
+}
+
+/** A class, not a closure per method: one lives as long as each stream it redacts. */
+class BytesRedacted implements ByteRedactor {
+  private readonly decoder = new TextDecoder();
+  private readonly text: ReturnType<KeyRedactor["stream"]>;
   // The decoder may hold the first bytes of a character: later chunks go through it too.
-  let pending = false;
-  const decode = (chunk: Uint8Array): string => {
-    if (chunk.length > 0) pending = (chunk[chunk.length - 1] as number) >= 0x80;
-    return decoder.decode(chunk, { stream: true });
-  };
-  return {
-    push(chunk) {
-      if (pending || !isAscii(chunk)) return bytes(text.push(decode(chunk)));
-      const input = view(chunk).toString("latin1");
-      const out = text.push(input);
-      // The same string: nothing was redacted, held back, or carried in from the last chunk.
-      return out === input ? chunk : bytes(out);
-    },
-    end(last) {
-      const tail = last === undefined ? "" : decode(last);
-      return bytes(text.push(tail + decoder.decode()) + text.end());
-    },
-  };
+  private pending = false;
+
+  constructor(redactor: KeyRedactor) {
+    this.text = redactor.stream();
+  }
+
+  push(chunk: Uint8Array): Uint8Array {
+    if (this.pending || !isAscii(chunk)) return bytes(this.text.push(this.decode(chunk)));
+    const input = view(chunk).toString("latin1");
+    const out = this.text.push(input);
+    // The same string: nothing was redacted, held back, or carried in from the last chunk.
+    return out === input ? chunk : bytes(out);
+  }
+
+  end(last?: Uint8Array): Uint8Array {
+    const tail = last === undefined ? "" : this.decode(last);
+    return bytes(this.text.push(tail + this.decoder.decode()) + this.text.end());
+  }
+
+  private decode(chunk: Uint8Array): string {
+    if (chunk.length > 0) this.pending = (chunk[chunk.length - 1] as number) >= 0x80;
+    return this.decoder.decode(chunk, STREAMING);
+  }
 }
 
 /**
@@ -48,17 +59,30 @@ export function byteRedactor(redactor: KeyRedactor): ByteRedactor {
  * redactor's carry-over catches a key split across chunks, holding back only a possible start.
  */
 export function redactingSink(sink: RelaySink, redactor: KeyRedactor): RelaySink {
-  const redact = byteRedactor(redactor);
-  return {
-    write(chunk) {
-      const out = redact.push(chunk);
-      return out.length === 0 ? true : sink.write(out);
-    },
-    end(last) {
-      const out = redact.end(last);
-      if (out.length === 0) sink.end();
-      else sink.end(out);
-    },
-    waiting: () => sink.waiting(),
-  };
+  return new RedactingSink(sink, byteRedactor(redactor));
+}
+
+class RedactingSink implements RelaySink {
+  private readonly sink: RelaySink;
+  private readonly redact: ByteRedactor;
+
+  constructor(sink: RelaySink, redact: ByteRedactor) {
+    this.sink = sink;
+    this.redact = redact;
+  }
+
+  write(chunk: Uint8Array): boolean {
+    const out = this.redact.push(chunk);
+    return out.length === 0 ? true : this.sink.write(out);
+  }
+
+  end(last?: Uint8Array): void {
+    const out = this.redact.end(last);
+    if (out.length === 0) this.sink.end();
+    else this.sink.end(out);
+  }
+
+  waiting(): boolean {
+    return this.sink.waiting();
+  }
 }

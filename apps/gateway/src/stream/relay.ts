@@ -60,126 +60,157 @@ export function startRelay(
   options: RelayOptions,
   sink: RelaySink,
 ): Relay {
-  const { rest } = upstream;
-  let ended = false;
-  let detached = false;
-  let drained = 0;
-  let outputSinceTick = false;
-  // The sink said it takes no more for now; the upstream stays paused until `resume`.
-  let blocked = false;
-  let stopKeepAlive: (() => void) | undefined;
-  let drainTimer: ReturnType<typeof setTimeout> | undefined;
+  return new RunningRelay(upstream, stage, options, sink);
+}
 
-  const finish = (end: StreamEnd) => {
-    if (ended) return;
-    ended = true;
-    rest.off("data", onData).off("end", onEnd).off("error", onError);
-    stopKeepAlive?.();
-    clearTimeout(drainTimer);
-    options.onEnd(end);
-  };
-  const bytesOf = (output: Uint8Array | string) =>
-    typeof output === "string" ? Buffer.from(output, "utf8") : output;
-  const send = (output: Uint8Array | string) => {
-    if (detached || output.length === 0) return;
-    outputSinceTick = true;
-    if (!sink.write(bytesOf(output))) {
-      blocked = true;
-      rest.pause();
+const bytesOf = (output: Uint8Array | string) =>
+  typeof output === "string" ? Buffer.from(output, "utf8") : output;
+
+/**
+ * A class, not a closure per step: one lives as long as each stream it relays. Only the three
+ * listeners on the upstream are closures of their own.
+ */
+class RunningRelay implements Relay {
+  private readonly rest: StartedUpstreamBody["rest"];
+  private readonly stage: RelayStage;
+  private readonly options: RelayOptions;
+  private readonly sink: RelaySink;
+  private ended = false;
+  private detached = false;
+  private drained = 0;
+  private outputSinceTick = false;
+  // The sink said it takes no more for now; the upstream stays paused until `resume`.
+  private blocked = false;
+  private stopKeepAlive: (() => void) | undefined = undefined;
+  private drainTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+  private readonly onData = (chunk: Uint8Array) => this.data(chunk);
+  private readonly onEnd = () => this.upstreamEnded();
+  private readonly onError = (error: unknown) => this.fail(error);
+
+  constructor(
+    upstream: StartedUpstreamBody,
+    stage: RelayStage,
+    options: RelayOptions,
+    sink: RelaySink,
+  ) {
+    const rest = upstream.rest;
+    this.rest = rest;
+    this.stage = stage;
+    this.options = options;
+    this.sink = sink;
+    rest.on("data", this.onData).once("end", this.onEnd).once("error", this.onError);
+    this.data(upstream.first);
+    // What the upstream delivered while the first chunk was on its way goes through now, in the
+    // same tick, so a sink that coalesces one tick's writes (the Node server) sends it with the
+    // first chunk. `read` hands it to `onData`; it returns null once nothing more is buffered.
+    while (!this.ended && !this.blocked && rest.read() !== null);
+    // The upstream may have ended, or failed, while its first chunk was on the way here.
+    if (!this.ended && rest.errored) this.fail(rest.errored);
+    else if (!this.ended && rest.readableEnded) this.upstreamEnded();
+    if (!this.ended) {
+      if (options.keepAliveMs !== undefined) {
+        this.stopKeepAlive = everyPeriod(options.keepAliveMs, () => this.tick());
+      }
+      // `readFirstChunk` left it paused.
+      if (!this.blocked) rest.resume();
     }
-  };
-  const sendLast = (output: string) => {
-    if (detached) return;
-    if (output.length === 0) sink.end();
-    else sink.end(bytesOf(output));
-  };
-  const fail = (error: unknown) => {
-    if (!detached) {
+  }
+
+  resume(): void {
+    this.blocked = false;
+    if (!this.ended && !this.detached) this.rest.resume();
+  }
+
+  detach(): void {
+    if (this.ended || this.detached) return;
+    this.detached = true;
+    this.stopKeepAlive?.();
+    this.drainTimer = setTimeout(() => {
+      this.finish({ complete: false, clientDisconnected: true });
+      this.rest.destroy();
+    }, this.options.drain.maxMs);
+    this.drainTimer.unref();
+    this.rest.resume();
+  }
+
+  private finish(end: StreamEnd): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.rest.off("data", this.onData).off("end", this.onEnd).off("error", this.onError);
+    this.stopKeepAlive?.();
+    clearTimeout(this.drainTimer);
+    this.options.onEnd(end);
+  }
+
+  private send(output: Uint8Array | string): void {
+    if (this.detached || output.length === 0) return;
+    this.outputSinceTick = true;
+    if (!this.sink.write(bytesOf(output))) {
+      this.blocked = true;
+      this.rest.pause();
+    }
+  }
+
+  private sendLast(output: string): void {
+    if (this.detached) return;
+    if (output.length === 0) this.sink.end();
+    else this.sink.end(bytesOf(output));
+  }
+
+  private fail(error: unknown): void {
+    if (!this.detached) {
       let last = "";
       try {
-        last = stage.fail(error);
+        last = this.stage.fail(error);
       } catch {
         // A stage that cannot even say it failed still ends the stream cleanly.
       }
-      sendLast(last);
+      this.sendLast(last);
     }
-    finish({ complete: false, clientDisconnected: detached, readError: describe(error) });
-  };
-  const stageThrew = (error: unknown) => {
-    fail(error);
-    rest.destroy();
-  };
+    this.finish({ complete: false, clientDisconnected: this.detached, readError: describe(error) });
+  }
 
-  function onData(chunk: Uint8Array) {
-    if (detached) {
-      drained += chunk.byteLength;
-      if (drained > options.drain.maxBytes) {
-        finish({ complete: false, clientDisconnected: true });
-        rest.destroy();
+  private stageThrew(error: unknown): void {
+    this.fail(error);
+    this.rest.destroy();
+  }
+
+  private data(chunk: Uint8Array): void {
+    if (this.detached) {
+      this.drained += chunk.byteLength;
+      if (this.drained > this.options.drain.maxBytes) {
+        this.finish({ complete: false, clientDisconnected: true });
+        this.rest.destroy();
         return;
       }
     }
     let output: Uint8Array | string;
     try {
-      output = stage.push(chunk);
+      output = this.stage.push(chunk);
     } catch (error) {
-      stageThrew(error);
+      this.stageThrew(error);
       return;
     }
-    send(output);
+    this.send(output);
   }
-  function onEnd() {
+
+  private upstreamEnded(): void {
     let output: string;
     try {
-      output = stage.end();
+      output = this.stage.end();
     } catch (error) {
-      stageThrew(error);
+      this.stageThrew(error);
       return;
     }
-    sendLast(output);
-    finish({ complete: true, clientDisconnected: detached });
+    this.sendLast(output);
+    this.finish({ complete: true, clientDisconnected: this.detached });
   }
-  function onError(error: unknown) {
-    fail(error);
-  }
-  const tick = () => {
-    if (!outputSinceTick && sink.waiting()) {
-      const text = stage.keepAlive();
-      if (text !== undefined) send(text);
+
+  private tick(): void {
+    if (!this.outputSinceTick && this.sink.waiting()) {
+      const text = this.stage.keepAlive();
+      if (text !== undefined) this.send(text);
     }
-    outputSinceTick = false;
-  };
-
-  rest.on("data", onData).once("end", onEnd).once("error", onError);
-  onData(upstream.first);
-  // What the upstream delivered while the first chunk was on its way goes through now, in the
-  // same tick, so a sink that coalesces one tick's writes (the Node server) sends it with the
-  // first chunk. `read` hands it to `onData`; it returns null once nothing more is buffered.
-  while (!ended && !blocked && rest.read() !== null);
-  // The upstream may have ended, or failed, while its first chunk was on the way here.
-  if (!ended && rest.errored) onError(rest.errored);
-  else if (!ended && rest.readableEnded) onEnd();
-  if (!ended) {
-    if (options.keepAliveMs !== undefined) stopKeepAlive = everyPeriod(options.keepAliveMs, tick);
-    // `readFirstChunk` left it paused.
-    if (!blocked) rest.resume();
+    this.outputSinceTick = false;
   }
-
-  return {
-    resume() {
-      blocked = false;
-      if (!ended && !detached) rest.resume();
-    },
-    detach() {
-      if (ended || detached) return;
-      detached = true;
-      stopKeepAlive?.();
-      drainTimer = setTimeout(() => {
-        finish({ complete: false, clientDisconnected: true });
-        rest.destroy();
-      }, options.drain.maxMs);
-      drainTimer.unref();
-      rest.resume();
-    },
-  };
 }

@@ -102,11 +102,16 @@ function watcher(format: "chat" | "messages") {
   });
   // Counts the messages the tap parsed (skipped frames never reach `see`).
   const counting: SseWatch = {
-    ...watch,
+    strict: watch.strict === true,
     see: (message) => {
       parsed++;
       watch.see(message);
     },
+    end: () => watch.end(),
+    samplesWanted: () => watch.samplesWanted(),
+    keepSample: (bytes, frames) => watch.keepSample(bytes, frames),
+    skipFrames: (frames) => watch.skipFrames(frames),
+    skippedChars: () => watch.skippedChars(),
   };
   return {
     watch: counting,

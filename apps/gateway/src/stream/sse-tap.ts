@@ -1,5 +1,5 @@
 import type { FrameTap, SseMessage } from "@interlingua/core-types";
-import { createSseSplitter, type StreamPosition } from "@interlingua/sse";
+import { createSseSplitter, type SseSplitter, type StreamPosition } from "@interlingua/sse";
 import type { SseWatch } from "./observe-sse.ts";
 import { MalformedStreamError, wellEndedFrames } from "./well-formed-sse.ts";
 
@@ -55,44 +55,137 @@ export function sseTap(
   frames: FrameTap | undefined,
   options: SseTapOptions = {},
 ): SseTap {
-  const { onBlock, onSkipped } = options;
-  const utf8 = new TextDecoder();
-  const splitter = createSseSplitter((message, raw) => {
-    if (message !== undefined) watch.see(message);
-    onBlock?.(message, raw);
-  });
-  let carry: Buffer | undefined;
-  const betweenFrames = () => splitter.position() === "frame";
-  const feed = (bytes: Uint8Array) => splitter.feed(utf8.decode(bytes, STREAMING));
+  return new Tap(watch, frames, options);
+}
+
+/** A class, not a closure per method: one lives as long as each stream it taps. */
+class Tap implements SseTap {
+  private readonly watch: SseWatch;
+  private readonly frames: FrameTap | undefined;
+  private readonly onSkipped: ((frames: Buffer) => void) | undefined;
+  private readonly utf8 = new TextDecoder();
+  private readonly splitter: SseSplitter;
+  private carry: Buffer | undefined = undefined;
+
+  constructor(watch: SseWatch, frames: FrameTap | undefined, options: SseTapOptions) {
+    this.watch = watch;
+    this.frames = frames;
+    this.onSkipped = options.onSkipped;
+    const onBlock = options.onBlock;
+    this.splitter = createSseSplitter(
+      onBlock === undefined
+        ? (message) => {
+            if (message !== undefined) watch.see(message);
+          }
+        : (message, raw) => {
+            if (message !== undefined) watch.see(message);
+            onBlock(message, raw);
+          },
+    );
+  }
+
+  push(chunk: Uint8Array): void {
+    const view = asBuffer(chunk);
+    const bytes = this.carry === undefined ? view : Buffer.concat([this.carry, view]);
+    this.carry = undefined;
+    const frames = this.frames;
+    if (frames === undefined) {
+      this.feed(bytes);
+      return;
+    }
+    const splitter = this.splitter;
+    const text = bytes.toString("latin1");
+    let at = 0;
+    if (!splitter.lineEndingKnown()) {
+      // The stream's first line is parsed: it tells the line ending that frame ends are
+      // searched by.
+      const eol = text.indexOf("\n");
+      if (eol < 0) {
+        this.feed(bytes);
+        return;
+      }
+      at = eol + 1;
+      this.feed(bytes.subarray(0, at));
+    }
+    if (!this.betweenFrames()) {
+      // The frame in progress is parsed to its end; skipping may start after it. After a whole
+      // line, a blank line right here ends it.
+      const eol = splitter.lineEnding();
+      const end =
+        splitter.position() === "line" && text.startsWith(eol, at)
+          ? at + eol.length
+          : this.frameEnd(text, at);
+      if (end < 0) {
+        this.feed(bytes.subarray(at));
+        return;
+      }
+      this.feed(bytes.subarray(at, end));
+      at = end;
+      if (!this.betweenFrames()) {
+        this.feed(bytes.subarray(at));
+        return;
+      }
+    }
+    this.read(bytes, text, frames, at);
+  }
+
+  end(): void {
+    if (this.carry !== undefined) this.feed(this.carry);
+    this.carry = undefined;
+    this.splitter.feed(this.utf8.decode());
+    this.splitter.flush();
+    this.watch.end();
+  }
+
+  position(): StreamPosition {
+    return this.carry === undefined ? this.splitter.position() : "inside";
+  }
+
+  lineEnding(): "\n" | "\r\n" {
+    return this.splitter.lineEnding();
+  }
+
+  private betweenFrames(): boolean {
+    return this.splitter.position() === "frame";
+  }
+
+  private feed(bytes: Uint8Array): void {
+    this.splitter.feed(this.utf8.decode(bytes, STREAMING));
+  }
 
   // A blank line ends a frame whatever line ends came before it; the stream's own is searched.
-  const separator = () => (splitter.lineEnding() === "\r\n" ? "\r\n\r\n" : "\n\n");
+  private separator(): string {
+    return this.splitter.lineEnding() === "\r\n" ? "\r\n\r\n" : "\n\n";
+  }
+
   /** The offset just past the first frame end at or after `from` in `text`, -1 when none. */
-  const frameEnd = (text: string, from: number) => {
-    const sep = separator();
+  private frameEnd(text: string, from: number): number {
+    const sep = this.separator();
     const at = text.indexOf(sep, from);
     return at < 0 ? -1 : at + sep.length;
-  };
+  }
+
   /** The offset just past the last frame end in `text` between `from` and `to`, `from` when none. */
-  const lastFrameEnd = (text: string, from: number, to: number) => {
-    const sep = separator();
+  private lastFrameEnd(text: string, from: number, to: number): number {
+    const sep = this.separator();
     if (to - from < sep.length) return from;
     const at = text.lastIndexOf(sep, to - sep.length);
     return at < from ? from : at + sep.length;
-  };
+  }
 
   /**
    * Reads `bytes` from `from`, a frame boundary, on: parses what must be, skips what need not.
    * The searches run on `text`, the bytes as Latin-1, whose offsets are byte offsets.
    */
-  const read = (bytes: Buffer, text: string, tap: FrameTap, from: number) => {
+  private read(bytes: Buffer, text: string, tap: FrameTap, from: number): void {
+    const watch = this.watch;
     const needed = tap.scan(text);
     let at = from;
     while (at < bytes.length) {
       const need = needed(at);
-      const start = lastFrameEnd(text, at, need);
+      const start = this.lastFrameEnd(text, at, need);
       if (start > at) {
-        const sep = separator();
+        const sep = this.separator();
         const wanted = watch.samplesWanted();
         if (wanted > 0) {
           // The watch's sample: the run's first frames, kept as their bytes, parsed only if
@@ -100,7 +193,7 @@ export function sseTap(
           let end = at;
           let frames = 0;
           for (; frames < wanted; frames++) {
-            const next = frameEnd(text, end);
+            const next = this.frameEnd(text, end);
             if (next < 0 || next > start) break;
             end = next;
           }
@@ -110,7 +203,7 @@ export function sseTap(
           throw new MalformedStreamError("upstream sent a stream frame cut short");
         }
         watch.skipFrames(framesStartingWith(text, at, start, sep, tap.deltaFrameStart));
-        onSkipped?.(bytes.subarray(at, start));
+        this.onSkipped?.(bytes.subarray(at, start));
         at = start;
       }
       if (need >= bytes.length) {
@@ -118,72 +211,14 @@ export function sseTap(
         if (bytes.length - at > CARRY_LIMIT) break;
         // An unfinished frame with nothing needed so far waits for its end, as bytes (a copy,
         // so it never pins the whole upstream chunk in memory).
-        if (at < bytes.length) carry = Buffer.from(bytes.subarray(at));
+        if (at < bytes.length) this.carry = Buffer.from(bytes.subarray(at));
         return;
       }
-      const end = frameEnd(text, need);
+      const end = this.frameEnd(text, need);
       if (end < 0) break;
-      feed(bytes.subarray(at, end));
+      this.feed(bytes.subarray(at, end));
       at = end;
     }
-    if (at < bytes.length) feed(bytes.subarray(at));
-  };
-
-  return {
-    push(chunk) {
-      const view = asBuffer(chunk);
-      const bytes = carry === undefined ? view : Buffer.concat([carry, view]);
-      carry = undefined;
-      if (frames === undefined) {
-        feed(bytes);
-        return;
-      }
-      const text = bytes.toString("latin1");
-      let at = 0;
-      if (!splitter.lineEndingKnown()) {
-        // The stream's first line is parsed: it tells the line ending that frame ends are
-        // searched by.
-        const eol = text.indexOf("\n");
-        if (eol < 0) {
-          feed(bytes);
-          return;
-        }
-        at = eol + 1;
-        feed(bytes.subarray(0, at));
-      }
-      if (!betweenFrames()) {
-        // The frame in progress is parsed to its end; skipping may start after it. After a whole
-        // line, a blank line right here ends it.
-        const eol = splitter.lineEnding();
-        const end =
-          splitter.position() === "line" && text.startsWith(eol, at)
-            ? at + eol.length
-            : frameEnd(text, at);
-        if (end < 0) {
-          feed(bytes.subarray(at));
-          return;
-        }
-        feed(bytes.subarray(at, end));
-        at = end;
-        if (!betweenFrames()) {
-          feed(bytes.subarray(at));
-          return;
-        }
-      }
-      read(bytes, text, frames, at);
-    },
-    end() {
-      if (carry !== undefined) feed(carry);
-      carry = undefined;
-      splitter.feed(utf8.decode());
-      splitter.flush();
-      watch.end();
-    },
-    position() {
-      return carry === undefined ? splitter.position() : "inside";
-    },
-    lineEnding() {
-      return splitter.lineEnding();
-    },
-  };
+    if (at < bytes.length) this.feed(bytes.subarray(at));
+  }
 }
