@@ -140,7 +140,8 @@ async function serveGeneration(
   const headers = IncomingHeaders.of(incoming);
   // The client leaving before its reply was written cancels what is under way.
   const abort = new AbortController();
-  outgoing.once("close", () => {
+  // `on`, not `once`: close comes once, and a once-wrapper is two more objects per request.
+  outgoing.on("close", () => {
     if (incoming.errored) abort.abort(incoming.errored.toString());
     else if (!outgoing.writableFinished) abort.abort(CLIENT_GONE);
   });

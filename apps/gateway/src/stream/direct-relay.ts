@@ -95,7 +95,8 @@ export function writeRelay(outgoing: ServerResponse, response: RelayResponse): v
     return;
   }
   outgoing.on("drain", () => relay.resume());
-  outgoing.once("close", () => {
+  // `on`, not `once`: close comes once, and a once-wrapper is two more objects per stream.
+  outgoing.on("close", () => {
     if (!outgoing.writableFinished) relay.detach();
   });
 }

@@ -98,7 +98,8 @@ class RunningRelay implements Relay {
     this.stage = stage;
     this.options = options;
     this.sink = sink;
-    rest.on("data", this.onData).once("end", this.onEnd).once("error", this.onError);
+    // All three are removed when the relay finishes (`once` would add a wrapper per listener).
+    rest.on("data", this.onData).on("end", this.onEnd).on("error", this.onError);
     this.data(upstream.first);
     // What the upstream delivered while the first chunk was on its way goes through now, in the
     // same tick, so a sink that coalesces one tick's writes (the Node server) sends it with the

@@ -157,7 +157,8 @@ async function holdingSlot<T>(
   }
   const body = tried.kind === "ok" ? tried.held : undefined;
   if (body === undefined || body.destroyed) release();
-  else body.once("close", release);
+  // `on`, not `once`: close comes once, and a once-wrapper is two more objects per stream.
+  else body.on("close", release);
   return tried;
 }
 
