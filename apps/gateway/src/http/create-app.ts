@@ -16,7 +16,7 @@ import { redactOutbound } from "./redact-outbound.ts";
 import { type BodyGuards, requestGuards } from "./request-guards.ts";
 import { requireKey } from "./require-key.ts";
 import { mountResponseRoutes } from "./response-routes.ts";
-import { answerThrown, pathErrorResponse } from "./route-envelope.ts";
+import { onThrown, pathErrorResponse } from "./route-envelope.ts";
 import { mountTaskRoutes } from "./task-routes.ts";
 import { mountUploadRoutes } from "./upload-routes.ts";
 import { mountWebhookSecretRoutes } from "./webhook-secret-routes.ts";
@@ -71,7 +71,7 @@ export function createApp(services: GatewayServices, guards?: BodyGuards): Hono<
   );
 
   // Every refusal a route throws, and every bug; a database outage is a 503 with Retry-After.
-  app.onError(answerThrown(services.log));
+  app.onError(onThrown(services.log));
 
   return app;
 }

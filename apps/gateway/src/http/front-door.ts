@@ -1,12 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  GatewayError,
-  invalidRequest,
-  type KeyRedactor,
-  toGatewayError,
-} from "@interlingua/errors";
+import { GatewayError, invalidRequest, type KeyRedactor } from "@interlingua/errors";
 import { GENERATION_ROUTES } from "../contract/endpoints.ts";
-import { errorResponse } from "../contract/error-response.ts";
 import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
 import { RequestObserver } from "../observe/observe-requests.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
@@ -16,7 +10,7 @@ import { answerGeneration, type GenerationCall } from "./generation-handler.ts";
 import { IncomingHeaders, readIncomingCapped } from "./incoming-request.ts";
 import { redactRelay, redactResponse } from "./redact-outbound.ts";
 import type { BodyGuards } from "./request-guards.ts";
-import { pathErrorResponse } from "./route-envelope.ts";
+import { answerThrown, envelopeOf, pathErrorResponse } from "./route-envelope.ts";
 import { routedPath } from "./routed-path.ts";
 
 export type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
@@ -170,9 +164,10 @@ async function serveGeneration(
     reply = await (observation === undefined
       ? handle()
       : observation.observer.run(observation.observed, handle));
-  } catch (error) {
-    services.log.error({ requestId, err: error }, "unhandled error");
-    reply = errorResponse("standard", toGatewayError(error), requestId);
+  } catch (thrown) {
+    // Not the route's refusals (`answerGeneration` answers those): a bug around them.
+    const url = requestUrl(incoming) ?? new URL(path, "http://gateway.invalid");
+    reply = answerThrown(services.log, thrown, { requestId, url, errors: envelopeOf(path) });
   }
   if (observation !== undefined) {
     const stream = reply instanceof RelayResponse;

@@ -9,26 +9,24 @@ import {
   MAX_JSON_DEPTH,
   type Warning,
 } from "@interlingua/core-types";
-import { GatewayError, invalidRequest, notFound } from "@interlingua/errors";
+import { invalidRequest, notFound } from "@interlingua/errors";
 import { authenticate } from "../auth/authenticate.ts";
 import type { EndpointSpec } from "../contract/endpoints.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
-import { errorResponse } from "../contract/error-response.ts";
 import type { BodyReadResult } from "../contract/read-body.ts";
 import { parseJsonObject } from "../contract/read-json-object.ts";
 import { isStrict } from "../contract/warnings-header.ts";
-import { logRefused } from "../log/log-refused.ts";
 import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import type { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
-import { thrownRefusal } from "../pipeline/thrown-refusal.ts";
 import { resolveStoredState, type StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { CLIENT_PROTOCOLS } from "../upstream/protocols.ts";
 import { submitBackground } from "./background-response.ts";
 import type { HeaderReader } from "./incoming-request.ts";
 import { parseNativeTarget } from "./native-target.ts";
+import { answerThrown } from "./route-envelope.ts";
 
 const NO_CACHE: CacheAnalysis = { mode: "none", warnings: [] };
 
@@ -47,21 +45,18 @@ export interface GenerationCall {
 
 /**
  * The front half of every generation endpoint: target, credentials, body, client-format parse.
- * Every step refuses by throwing a `GatewayError`; this is the one place that answers it, in the
- * endpoint's own error envelope (a bug too, as a 500). Served by the front door (`front-door.ts`).
+ * Every step refuses by throwing a `GatewayError`, answered by the gateway's one `answerThrown` in
+ * the endpoint's own error envelope (a bug too, as a 500). Served by the front door (`front-door.ts`).
  */
 export function answerGeneration(services: GatewayServices, endpoint: EndpointSpec) {
   const handle = handleGeneration(services, endpoint);
+  const { errors, name } = endpoint;
   return async (call: GenerationCall): Promise<Response | TextReply> => {
     try {
       return await handle(call);
     } catch (thrown) {
-      const error = thrownRefusal(thrown);
-      const log = requestLog(services.log, { requestId: call.requestId, endpoint: endpoint.name });
-      // A refusal is the request's own doing (or an outage, a 503); anything else is a bug.
-      if (thrown instanceof GatewayError || error.status < 500) logRefused(log, call.url, error);
-      else log.error({ err: thrown }, "unhandled error");
-      return errorResponse(endpoint.errors, error, call.requestId);
+      const at = { requestId: call.requestId, url: call.url, errors, endpoint: name };
+      return answerThrown(services.log, thrown, at);
     }
   };
 }
