@@ -445,3 +445,75 @@ describe("POST /v1/audio/speech streaming", () => {
     again.abort();
   });
 });
+
+/** One second of 8 kHz 16-bit mono silence as a WAV file. */
+function silentWav(): Buffer {
+  const rate = 8000;
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0, "latin1");
+  header.writeUInt32LE(36 + rate * 2, 4);
+  header.write("WAVEfmt ", 8, "latin1");
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36, "latin1");
+  header.writeUInt32LE(rate * 2, 40);
+  return Buffer.concat([header, Buffer.alloc(rate * 2)]);
+}
+
+describe("audio on a protocol that does not declare the audio API", () => {
+  // Who speaks audio is the protocol's declaration (`Protocol.media.audio`), not a provider name:
+  // a channel of another protocol serving an audio model is refused, before any upstream call.
+  let other: Stack;
+  beforeAll(async () => {
+    other = await startStack({
+      channels: [
+        {
+          name: "ge-audio",
+          protocol: "gemini",
+          base_url: "http://127.0.0.1:9/",
+          api_key: "ge-key",
+          models: { [TTS]: "tts-upstream", "asrW-1": "asr-upstream" },
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await other.close();
+  });
+
+  it("refuses speech and transcriptions with a 400 naming the model, charging nothing", async () => {
+    const speech = await postJson(`${other.gateway.url}/v1/audio/speech`, {
+      model: TTS,
+      input: "x",
+      voice: "alloy",
+    });
+    expect(speech.status).toBe(400);
+    expect(speech.json.error).toMatchObject({
+      type: "invalid_request_error",
+      param: "model",
+      message: `model ${TTS} has no channel that speaks the OpenAI audio API`,
+    });
+
+    const form = new FormData();
+    form.append("model", "asrW-1");
+    form.append("file", new Blob([new Uint8Array(silentWav())], { type: "audio/wav" }), "a.wav");
+    const transcription = await fetch(`${other.gateway.url}/v1/audio/transcriptions`, {
+      method: "POST",
+      headers: auth(),
+      body: form,
+    });
+    expect(transcription.status).toBe(400);
+    expect(await transcription.json()).toMatchObject({
+      error: {
+        param: "model",
+        message: "model asrW-1 has no channel that speaks the OpenAI audio API",
+      },
+    });
+    expect(await usageRowsOf(other, speech.headers.get("x-request-id")!)).toEqual([]);
+  });
+});

@@ -22,6 +22,26 @@ export interface ProtocolErrorOptions {
   retryAfter?: string | null;
 }
 
+/** The kinds of task a gateway runs as upstream jobs (`POST /v1/videos`, `/v1/images/generations`). */
+export type MediaTaskKind = "video" | "image";
+
+/**
+ * What a provider serves beside generation, declared by its protocol so that a gateway routes
+ * media by capability and never by provider name.
+ */
+export interface ProtocolMedia {
+  /**
+   * It speaks OpenAI's audio API (bodies in `@interlingua/fmt-chat/media`): the paths, under a
+   * channel's base URL, of text to speech and of speech to text.
+   */
+  readonly audio?: { readonly speech: string; readonly transcriptions: string };
+  /**
+   * The job wire each kind of task takes on this provider, by name (`veo`, `openai-images`,
+   * `gemini-images`): a gateway keeps one job per name, and stores the name with the task.
+   */
+  readonly tasks?: Readonly<Partial<Record<MediaTaskKind, string>>>;
+}
+
 /**
  * One provider's whole wire, owned by the format package that speaks it: the codecs, where and how
  * to call it, what a body forwarded to it unchanged still needs, what a translated one needs
@@ -86,4 +106,6 @@ export interface Protocol<E = Error> {
   readonly operation: string;
   /** The provider takes OpenAI's namespace and custom tools as they are (else: function tools). */
   readonly clientTools: boolean;
+  /** Audio and task endpoints it serves beside generation; unset: none. */
+  readonly media?: ProtocolMedia;
 }

@@ -25,6 +25,11 @@ export const chatProtocol: Protocol<GatewayError> = {
   vendor: "openai",
   operation: "chat",
   clientTools: false,
+  // OpenAI's audio API is the one audio wire; images are its synchronous images endpoint.
+  media: {
+    audio: { speech: "/v1/audio/speech", transcriptions: "/v1/audio/transcriptions" },
+    tasks: { image: "openai-images" },
+  },
   // OpenAI reports streamed usage only when asked, and a gateway bills on it: it asks, and says
   // so, so that the client does not get a frame it did not ask for.
   forward: (client, model, stream) => {

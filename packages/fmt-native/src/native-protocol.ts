@@ -29,6 +29,8 @@ export const nativeProtocol: Protocol<GatewayError> = {
   vendor: "gcp.gemini",
   operation: "generate_content",
   clientTools: false,
+  // Veo's long-running operations for videos; images come from generateContent itself.
+  media: { tasks: { video: "veo", image: "gemini-images" } },
   // The model is in the path: a body `model` (which clients may send) could contradict it.
   forward: ({ model: _model, ...client }) => ({ wire: client, injectedUsage: false }),
 };

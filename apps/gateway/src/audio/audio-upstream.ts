@@ -8,6 +8,7 @@ import { requestChannel } from "../upstream/channel-request.ts";
 import { readCappedText } from "../upstream/read-capped.ts";
 import { ERROR_BODY_LIMIT, type UpstreamBody } from "../upstream/send-upstream.ts";
 import { failureFromError, statusFailure } from "../upstream/upstream-failure.ts";
+import { type AudioEndpoint, audioPath } from "./audio-route.ts";
 
 /** What to send to one channel: built per attempt (the model id and key differ per channel). */
 export interface AudioUpstreamRequest {
@@ -36,7 +37,8 @@ export type AudioUpstreamResult =
 export async function callAudioUpstreams(
   services: GatewayServices,
   candidates: readonly RouteCandidate[],
-  path: string,
+  /** Which of the audio API's paths: each candidate's protocol declares it. */
+  endpoint: AudioEndpoint,
   build: (candidate: RouteCandidate) => AudioUpstreamRequest | Promise<AudioUpstreamRequest>,
   signal: AbortSignal,
   attempts: AttemptRecord[],
@@ -48,6 +50,8 @@ export async function callAudioUpstreams(
     {
       attempt: async (candidate, { traced }) => {
         const request = await build(candidate);
+        // `resolveAudioRoute` keeps only channels whose protocol declares the audio API.
+        const path = audioPath(candidate, endpoint) as string;
         return traced(() => send(services.agent, candidate, path, request, signal));
       },
     },

@@ -20,6 +20,7 @@ import { callAudioUpstreams } from "./audio-upstream.ts";
 import { openMediaAccount } from "./media-account.ts";
 import { relayAudio } from "./relay-audio.ts";
 
+/** The client's route; the upstream's path is what its protocol declares (`media.audio`). */
 export const SPEECH_PATH = "/v1/audio/speech";
 
 /**
@@ -65,7 +66,7 @@ export function speechHandler(services: GatewayServices) {
     const result = await callAudioUpstreams(
       services,
       candidates,
-      SPEECH_PATH,
+      "speech",
       (candidate) => ({
         headers: { "content-type": "application/json", accept: "audio/*" },
         body: JSON.stringify(renderSpeechRequest(speech, candidate.upstreamModel)),

@@ -23,6 +23,7 @@ import { openMediaAccount } from "./media-account.ts";
 import { readAudioForm, type SpooledFile } from "./read-audio-form.ts";
 import { ALLOWED_AUDIO_TYPES, type SniffedAudio, sniffAudio } from "./sniff-audio.ts";
 
+/** The client's route; the upstream's path is what its protocol declares (`media.audio`). */
 export const TRANSCRIPTIONS_PATH = "/v1/audio/transcriptions";
 
 /** docs/api-reference.md: at most 25 MB of audio. */
@@ -109,7 +110,7 @@ async function transcribe(
   const result = await callAudioUpstreams(
     services,
     route.candidates,
-    TRANSCRIPTIONS_PATH,
+    "transcriptions",
     async (candidate) => {
       const body = new FormData();
       for (const [name, value] of renderTranscriptionFields(options, candidate.upstreamModel)) {

@@ -4,8 +4,14 @@ import type { TaskRow } from "./task-store.ts";
 // package's output) and what billing and the usage row need later, when no HTTP request is
 // around any more (a poll on another instance, or after a restart).
 
+/**
+ * The upstream jobs the gateway has, by the wire names protocols declare (`Protocol.media.tasks`);
+ * stored with each task, so a name once used stays.
+ */
+export const JOB_KINDS = ["veo", "openai-images", "gemini-images"] as const;
+
 /** Which upstream job carries the task out. */
-export type JobKind = "veo" | "openai-images" | "gemini-images";
+export type JobKind = (typeof JOB_KINDS)[number];
 
 /** The units the hold covers; the real charge is the same units for what was delivered. */
 export interface HeldUnits {

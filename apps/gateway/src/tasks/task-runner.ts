@@ -1,4 +1,3 @@
-import type { UpstreamProtocol } from "@interlingua/core-types";
 import {
   type FailureCode,
   failureError,
@@ -71,16 +70,11 @@ export const DEFAULT_TASK_RUNNER_OPTIONS: TaskRunnerOptions = {
   sweepIntervalMs: 10_000,
 };
 
+/** Each job by the wire name protocols declare it under (`Protocol.media.tasks`). */
 const JOBS: Record<JobKind, Job> = {
   veo: veoJob,
   "openai-images": openaiImagesJob,
   "gemini-images": geminiImagesJob,
-};
-
-const PROTOCOL: Record<JobKind, UpstreamProtocol> = {
-  veo: "gemini",
-  "openai-images": "openai",
-  "gemini-images": "gemini",
 };
 
 /** Rows re-scheduled per start or sweep; the next sweep takes the rest. */
@@ -169,12 +163,7 @@ export class TaskRunner {
       await this.#fail(row, record, "upstream_timeout", `no result after ${seconds} s`);
       return;
     }
-    const candidate = channelForTask(
-      this.#services,
-      record.gatewayModel,
-      row.channel,
-      PROTOCOL[record.job],
-    );
+    const candidate = channelForTask(this.#services, record.gatewayModel, row.channel, record.job);
     if (candidate === undefined) {
       await this.#fail(row, record, "upstream_unavailable", `no channel serves ${row.model}`);
       return;
