@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { Response as ApiResponse } from "openai/resources/responses/responses";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   auth,
   eventuallyAsync,
@@ -19,6 +19,8 @@ import { type Json, TOOL } from "./wire.ts";
 
 const BARE = { "x-interlingua-envelope": "bare" };
 const BOB_KEY = "sk-test-bob";
+/** A key whose quota covers no call: refused (402) once its stored response is written. */
+const POOR_KEY = "sk-test-poor";
 
 const UPSTREAMS = [
   { protocol: "openai chat", model: "txtD-r1-250528", path: /\/v1\/chat\/completions$/ },
@@ -51,6 +53,7 @@ describe("stored responses through the openai SDK", () => {
       tokens: [
         { key: KEY, user: "alice", unlimited: true },
         { key: BOB_KEY, user: "bob", unlimited: true },
+        { key: POOR_KEY, user: "bob", quota: 1 },
       ],
       extraChannels: (url) => [
         {
@@ -344,6 +347,50 @@ describe("stored responses through the openai SDK", () => {
         client.responses.create({ model: "txtA-5", input: "x", background: true, store: false }),
       ),
     ).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+
+  it("background: a refusal when it runs is recorded once, with its own code", async () => {
+    // Accepted when queued (the model exists); the file it names is found missing when it runs.
+    const finish = vi.spyOn(stack.gateway.services.store.responses, "finish");
+    try {
+      const queued = await client.responses.create({
+        model: "txtB-sonnet-4-6",
+        input: [
+          {
+            role: "user",
+            content: [{ type: "input_file", file_id: "AbCdEfGhIjKlMnOpQrStUvWxYz012345.pdf" }],
+          },
+        ],
+        background: true,
+      });
+      const failed = await eventuallyAsync(
+        () => client.responses.retrieve(queued.id),
+        (r) => r.status === "failed",
+        8000,
+      );
+      expect(failed.error?.message).toMatch(/does not exist/);
+      const writes = finish.mock.calls.filter(([id]) => id === queued.id);
+      expect(writes.map(([, end]) => end.status)).toEqual(["failed"]);
+    } finally {
+      finish.mockRestore();
+    }
+  });
+
+  it("a foreground response refused for quota is kept failed, once", async () => {
+    const finish = vi.spyOn(stack.gateway.services.store.responses, "finish");
+    try {
+      const refused = await postJson(
+        `${stack.gateway.url}/v1/responses`,
+        { model: "txtA-5", input: "too dear" },
+        { ...auth(POOR_KEY), ...BARE },
+      );
+      expect(refused.status).toBe(402);
+      // (A call of an earlier test still ending elsewhere would not name this model.)
+      const writes = finish.mock.calls.filter(([, end]) => end.body["model"] === "txtA-5");
+      expect(writes.map(([, end]) => end.status)).toEqual(["failed"]);
+    } finally {
+      finish.mockRestore();
+    }
   });
 
   it("a channel key an upstream echoes is kept redacted, as the client got it", async () => {

@@ -68,8 +68,7 @@ export async function runGeneration(
       finishStored(services, plan, failedBody(plan, request.model, error)),
     );
   };
-  // A refusal thrown by `step` is kept too (a background response has no client to tell).
-  const storingFailure = async <T>(step: () => T | Promise<T>): Promise<T> => {
+  const keepingRefusal = async <T>(step: () => Promise<T>): Promise<T> => {
     try {
       return await step();
     } catch (error) {
@@ -77,21 +76,20 @@ export async function runGeneration(
       throw error;
     }
   };
-
   const { token, model } = request;
-  const route = await storingFailure(() =>
-    routeForEndpoint(services.router, token.models, model, endpoint.format),
-  );
+  // A refusal before the row is written records nothing: a foreground response has no row yet,
+  // and a background one's runner records whatever this call throws (once).
+  const route = routeForEndpoint(services.router, token.models, model, endpoint.format);
 
   // Files named by URL or by a gateway file id travel inline (fetched, size- and type-checked).
   if (namesFiles(request.canonical)) {
     const { userId } = request.token;
-    const canonical = await storingFailure(() => inlineFiles(services, userId, request.canonical));
-    request = { ...request, canonical };
+    request = { ...request, canonical: await inlineFiles(services, userId, request.canonical) };
   }
 
   // A background response was written when it was queued.
-  if (plan !== undefined && plan.background !== true) {
+  const foreground = plan !== undefined && plan.background !== true;
+  if (foreground) {
     try {
       await beginStored(services, plan, request.model);
     } catch (error) {
@@ -102,11 +100,12 @@ export async function runGeneration(
     }
   }
 
-  const account = await storingFailure(() =>
+  const reserve = () =>
     inSpan("billing.reserve", {}, () =>
       openCallAccount(services, request, route.gatewayModel, started),
-    ),
-  );
+    );
+  // A foreground response refused now (no quota) is kept failed: naming it later says so.
+  const account = await (foreground ? keepingRefusal(reserve) : reserve());
 
   const attempts: AttemptRecord[] = [];
   // The GenAI span of the call: the attempts are its children, the settlement ends it.
