@@ -58,7 +58,11 @@ async function generateOnce(
   {
     const reply = await callJson(context.services.agent, context.candidate.channel, {
       method: "POST",
-      path: PROTOCOLS.gemini.path(context.candidate.upstreamModel, false),
+      // The generateContent path of the channel's protocol (the one that declares this job).
+      path: PROTOCOLS[context.candidate.channel.protocol].path(
+        context.candidate.upstreamModel,
+        false,
+      ),
       body: renderGeminiImageRequest({
         prompt,
         ...(images.length === 0 ? {} : { images }),
