@@ -7,6 +7,9 @@ import * as z from "zod/mini";
  * `response_format` on GPT image models with 400 `unknown_parameter`); the reply is loose.
  */
 
+/** Where the images endpoint is, under an OpenAI channel's base URL. */
+export const OPENAI_IMAGES_PATH = "/v1/images/generations";
+
 /** The sizes GPT image models take. */
 export const openAIImageSizes = ["1024x1024", "1536x1024", "1024x1536", "auto"] as const;
 export const openAIImageQualities = ["low", "medium", "high", "auto"] as const;

@@ -1,5 +1,6 @@
 import {
   dallEQualities,
+  OPENAI_IMAGES_PATH,
   type OpenAIImageQuality,
   openAIImageSize,
   parseOpenAIImageResponse,
@@ -26,7 +27,7 @@ export const openaiImagesJob: Job = {
     const size = text === undefined ? undefined : openAIImageSize(text);
     const reply = await callJson(context.services.agent, context.candidate.channel, {
       method: "POST",
-      path: "/v1/images/generations",
+      path: OPENAI_IMAGES_PATH,
       body: renderOpenAIImageRequest({
         model: context.candidate.upstreamModel,
         prompt: input.prompt,
