@@ -1,7 +1,5 @@
 import type { Warning } from "@interlingua/core-types";
 import { invalidRequest, notFound } from "@interlingua/errors";
-import { openAIImageSize } from "@interlingua/fmt-chat/media";
-import { geminiImageShape } from "@interlingua/fmt-native/veo";
 import {
   estimatedTimeSeconds,
   generatedSeconds,
@@ -24,7 +22,7 @@ import type { GatewayServices } from "../services/gateway-services.ts";
 import { upstreamHandle } from "../storage/task-record.ts";
 import type { TaskRow } from "../storage/task-store.ts";
 import { imagesResponse, taskFailure, waitForTask } from "../tasks/images-response.ts";
-import { sizeText } from "../tasks/jobs/image-input.ts";
+import { JOBS } from "../tasks/jobs/jobs.ts";
 import { type Submission, submitTask } from "../tasks/submit-task.ts";
 import { isTaskId } from "../tasks/task-id.ts";
 import { routeTaskModel, type TaskRoute } from "../tasks/task-route.ts";
@@ -209,26 +207,10 @@ export function mountTaskRoutes(app: Hono<AppEnv>, services: GatewayServices): v
   app.get("/v1/images/generations/:task_id", keyed, read);
 }
 
-/**
- * What the chosen upstream cannot do, refused now rather than failing the task later: OpenAI's
- * generations endpoint takes no input images, and each upstream has its own size table.
- */
+/** What the chosen upstream cannot do (its job's `refuseImage`), refused now, not later. */
 function checkImageRequest(route: TaskRoute, request: ImageRequest): void {
-  const size = sizeText(request.size);
-  if (route.job === "openai-images") {
-    if (request.imageUrls.length > 0) {
-      throw invalidRequest(
-        `model ${request.model} does not take image_urls on this endpoint`,
-        "image_urls",
-      );
-    }
-    if (size !== undefined && openAIImageSize(size) === undefined) {
-      throw invalidRequest(`size ${size} is not available for ${request.model}`, "size");
-    }
-  }
-  if (route.job === "gemini-images" && size !== undefined && geminiImageShape(size) === undefined) {
-    throw invalidRequest(`size ${size} is not available for ${request.model}`, "size");
-  }
+  const refusal = JOBS[route.job].refuseImage?.(request);
+  if (refusal !== undefined) throw refusal;
 }
 
 /** The caller's task: 400 for a malformed id, undefined when unknown or someone else's (404). */

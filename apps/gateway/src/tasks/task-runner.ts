@@ -10,18 +10,11 @@ import { linkTo } from "../log/trace-context.ts";
 import { inSpan } from "../log/tracing.ts";
 import { JobRuns } from "../queue/job-runs.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import {
-  type JobKind,
-  type TaskRecord,
-  taskRecord,
-  upstreamHandle,
-} from "../storage/task-record.ts";
+import { type TaskRecord, taskRecord, upstreamHandle } from "../storage/task-record.ts";
 import type { NewDelivery, TaskKind, TaskRow, TaskStatus } from "../storage/task-store.ts";
 import { scheduleDelivery } from "../webhooks/webhook-dispatcher.ts";
-import { geminiImagesJob } from "./jobs/gemini-images-job.ts";
 import type { Job, JobContext, MediaBytes, Step } from "./jobs/job.ts";
-import { openaiImagesJob } from "./jobs/openai-images-job.ts";
-import { veoJob } from "./jobs/veo-job.ts";
+import { JOBS } from "./jobs/jobs.ts";
 import { discardResults, storeResults } from "./store-results.ts";
 import { settledCharge } from "./task-charge.ts";
 import { newDeliveryId } from "./task-id.ts";
@@ -68,13 +61,6 @@ export const DEFAULT_TASK_RUNNER_OPTIONS: TaskRunnerOptions = {
   stepLeaseMs: 20_000,
   resultLifetimeMs: { video: 24 * HOUR, image: 24 * HOUR },
   sweepIntervalMs: 10_000,
-};
-
-/** Each job by the wire name protocols declare it under (`Protocol.media.tasks`). */
-const JOBS: Record<JobKind, Job> = {
-  veo: veoJob,
-  "openai-images": openaiImagesJob,
-  "gemini-images": geminiImagesJob,
 };
 
 /** Rows re-scheduled per start or sweep; the next sweep takes the rest. */

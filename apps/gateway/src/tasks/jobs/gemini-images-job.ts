@@ -1,3 +1,4 @@
+import { invalidRequest } from "@interlingua/errors";
 import {
   geminiImageShape,
   type InlineImage,
@@ -19,6 +20,14 @@ const MAX_INPUT_BYTES = 20 * 1024 * 1024;
 
 export const geminiImagesJob: Job = {
   output: "image",
+
+  refuseImage(request) {
+    const size = sizeText(request.size);
+    if (size !== undefined && geminiImageShape(size) === undefined) {
+      return invalidRequest(`size ${size} is not available for ${request.model}`, "size");
+    }
+    return undefined;
+  },
 
   async start(context) {
     const input = context.record.input as unknown as ImageInput;

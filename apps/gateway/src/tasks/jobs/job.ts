@@ -1,4 +1,5 @@
-import type { FailureCode } from "@interlingua/tasks";
+import type { GatewayError } from "@interlingua/errors";
+import type { FailureCode, ImageRequest } from "@interlingua/tasks";
 import type { RouteCandidate } from "../../routing/model-router.ts";
 import type { GatewayServices } from "../../services/gateway-services.ts";
 import type { TaskRecord, UpstreamHandle } from "../../storage/task-record.ts";
@@ -52,6 +53,11 @@ export interface JobContext {
 export interface Job {
   /** The kind of result (bytes are checked against it): `video` (MP4) or `image`. */
   readonly output: "video" | "image";
+  /**
+   * What this upstream cannot do with an image request, refused when the task is submitted (a
+   * 400) rather than failing the task later; undefined when it can.
+   */
+  refuseImage?(request: ImageRequest): GatewayError | undefined;
   start(context: JobContext): Promise<Step>;
   poll(context: JobContext): Promise<Step>;
   collect(context: JobContext): Promise<Step>;

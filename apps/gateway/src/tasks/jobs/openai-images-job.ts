@@ -1,3 +1,4 @@
+import { invalidRequest } from "@interlingua/errors";
 import {
   dallEQualities,
   OPENAI_IMAGES_PATH,
@@ -20,6 +21,21 @@ const POLICY_CODES = new Set(["moderation_blocked", "content_policy_violation"])
 
 export const openaiImagesJob: Job = {
   output: "image",
+
+  // The generations endpoint takes no input images, and has its own size table.
+  refuseImage(request) {
+    if (request.imageUrls.length > 0) {
+      return invalidRequest(
+        `model ${request.model} does not take image_urls on this endpoint`,
+        "image_urls",
+      );
+    }
+    const size = sizeText(request.size);
+    if (size !== undefined && openAIImageSize(size) === undefined) {
+      return invalidRequest(`size ${size} is not available for ${request.model}`, "size");
+    }
+    return undefined;
+  },
 
   async start(context) {
     const input = context.record.input as unknown as ImageInput;
