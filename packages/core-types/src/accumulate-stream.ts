@@ -2,9 +2,11 @@ import type { AssistantPart } from "./content-part.js";
 import type { FinishReason } from "./finish-reason.js";
 import type { OutputLogprobs } from "./logprobs.js";
 import type { OutputProviderExtras, ReplyProviderExtras } from "./provider-extras.js";
-import { type IndexedOutput, type Response, withOutputs } from "./response.js";
+import type { IndexedOutput, Response } from "./response.js";
+import { withOutputs } from "./response-outputs.js";
 import type { StreamEvent, StreamEventOf } from "./stream-event.js";
-import { type Usage, unknownUsage } from "./usage.js";
+import type { Usage } from "./usage.js";
+import { unknownUsage } from "./usage-values.js";
 
 interface OutputState {
   parts: Map<number, AssistantPart>;

@@ -141,24 +141,3 @@ export const partSchema = z.discriminatedUnion("type", [
 ]);
 export type Part = z.infer<typeof partSchema>;
 export type PartType = Part["type"];
-
-/**
- * For formats without Anthropic's document fields: reports a file part's `context` and
- * `citations` as dropped (`<feature>.context`, `<feature>.citations`), so strict mode refuses.
- */
-export function warnDocumentFields(
-  part: FilePart,
-  feature: string,
-  warn: ((warning: { type: "dropped"; feature: string; message: string }) => void) | undefined,
-): void {
-  if (part.context !== undefined) {
-    warn?.({ type: "dropped", feature: `${feature}.context`, message: "files carry no context" });
-  }
-  if (part.citations !== undefined) {
-    warn?.({
-      type: "dropped",
-      feature: `${feature}.citations`,
-      message: "files carry no citation setting",
-    });
-  }
-}

@@ -1,5 +1,6 @@
 import type { PushTransformer, SseMessage } from "./codec.js";
-import { outputsOf, type Response } from "./response.js";
+import type { Response } from "./response.js";
+import { outputsOf } from "./response-outputs.js";
 import type { StreamEvent } from "./stream-event.js";
 
 type Emit = (event: StreamEvent) => void;

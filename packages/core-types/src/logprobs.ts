@@ -1,5 +1,4 @@
 import * as z from "zod/mini";
-import type { Warning } from "./warning.js";
 import { zObject } from "./zod-object.js";
 
 /**
@@ -29,28 +28,3 @@ export const outputLogprobsSchema = zObject({
   average: z.exactOptional(z.number()),
 });
 export type OutputLogprobs = z.infer<typeof outputLogprobsSchema>;
-
-/** The largest number of alternatives per token any format asks for (OpenAI and Gemini: 20). */
-export const MAX_TOP_LOGPROBS = 20;
-
-/**
- * For formats that cannot ask for log probabilities (Anthropic): reports the request's
- * `logprobs` and `topLogprobs` as dropped, so strict mode refuses. Values that ask for nothing
- * (`logprobs: false`, `topLogprobs: 0`) lose nothing and are not reported.
- */
-export function warnLogprobsRequest(
-  request: { logprobs?: boolean; topLogprobs?: number },
-  onWarning: ((warning: Warning) => void) | undefined,
-  format: string,
-): void {
-  if (request.logprobs === true) {
-    onWarning?.({ type: "dropped", feature: "logprobs", message: `${format} has no logprobs` });
-  }
-  if (request.topLogprobs !== undefined && request.topLogprobs > 0) {
-    onWarning?.({
-      type: "dropped",
-      feature: "topLogprobs",
-      message: `${format} has no logprobs`,
-    });
-  }
-}

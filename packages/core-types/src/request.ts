@@ -1,14 +1,13 @@
 import * as z from "zod/mini";
 import { textPartSchema } from "./content-part.js";
 import { jsonObjectSchema } from "./json-value.js";
-import { MAX_TOP_LOGPROBS } from "./logprobs.js";
+import { MAX_TOP_LOGPROBS } from "./logprobs-request.js";
 import { messageSchema } from "./message.js";
 import { requestProviderExtrasSchema } from "./provider-extras.js";
 import { responseFormatSchema } from "./response-format.js";
 import { samplingSchema } from "./sampling.js";
 import { thinkingConfigSchema } from "./thinking-config.js";
 import { toolChoiceSchema, toolSchema } from "./tool.js";
-import type { Warning } from "./warning.js";
 import { extrasSchema } from "./wire-format.js";
 import { zObject } from "./zod-object.js";
 
@@ -45,21 +44,3 @@ export const requestSchema = zObject({
   extras: z.exactOptional(extrasSchema),
 });
 export type Request = z.infer<typeof requestSchema>;
-
-/**
- * For formats that hold system text only before the turns: reports each system part that stood
- * later (`system[i].position`, dropped, so strict mode refuses it) — it is sent at the front.
- */
-export function warnMovedSystem(
-  request: Pick<Request, "systemAt">,
-  onWarning: ((warning: Warning) => void) | undefined,
-): void {
-  request.systemAt?.forEach((at, i) => {
-    if (at === 0) return;
-    onWarning?.({
-      type: "dropped",
-      feature: `system[${i}].position`,
-      message: `a system message after ${at} turn(s) is sent before the first turn`,
-    });
-  });
-}

@@ -1,6 +1,7 @@
 import type { AssistantPart } from "./content-part.js";
-import { splitResponseProviderExtras } from "./provider-extras.js";
-import { outputsOf, type Response } from "./response.js";
+import { splitResponseProviderExtras } from "./provider-extras-split.js";
+import type { Response } from "./response.js";
+import { outputsOf } from "./response-outputs.js";
 import type { StreamEvent } from "./stream-event.js";
 
 /**

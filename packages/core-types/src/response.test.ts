@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { accumulateStream } from "./accumulate-stream.js";
-import { type IndexedOutput, outputsOf, type ResponseBase, withOutputs } from "./response.js";
+import type { IndexedOutput, ResponseBase } from "./response.js";
+import { outputsOf, withOutputs } from "./response-outputs.js";
 import { responseToEvents } from "./response-to-events.js";
-import { emptyUsage } from "./usage.js";
+import { emptyUsage } from "./usage-values.js";
 import type { Warning } from "./warning.js";
 
 const base: ResponseBase = {

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { accumulateStream } from "./accumulate-stream.js";
 import type { PushTransformer, SseMessage } from "./codec.js";
 import { guardToolArguments } from "./guard-tool-arguments.js";
-import { outputsOf } from "./response.js";
+import { outputsOf } from "./response-outputs.js";
 import type { StreamEvent } from "./stream-event.js";
 
 /** Pieces of JSON argument strings: whole values, cut ones, and the empty string. */

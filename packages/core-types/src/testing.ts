@@ -22,8 +22,8 @@ import type { LogprobCandidate, OutputLogprobs, TokenLogprob } from "./logprobs.
 import type { AssistantMessage, Message, ToolMessage, UserMessage } from "./message.js";
 import type { Request } from "./request.js";
 import type { Alternative, IndexedOutput, Response } from "./response.js";
-import { withOutputs } from "./response.js";
 import type { ResponseFormat } from "./response-format.js";
+import { withOutputs } from "./response-outputs.js";
 import { responseToEvents } from "./response-to-events.js";
 import type { PromptFeedback, SafetyRating, SafetySetting } from "./safety.js";
 import { harmCategories } from "./safety.js";

@@ -16,15 +16,3 @@ export const thinkingConfigSchema = zObject({
   includeThoughts: z.exactOptional(z.boolean()),
 });
 export type ThinkingConfig = z.infer<typeof thinkingConfigSchema>;
-
-/** Token budgets (Anthropic, Gemini) -> the effort level that spends about as much. */
-const budgetLevels: ReadonlyArray<readonly [maxBudget: number, effort: ThinkingEffort]> = [
-  [4095, "low"],
-  [16383, "medium"],
-  [Number.POSITIVE_INFINITY, "high"],
-];
-
-export function effortForBudget(budget: number): ThinkingEffort {
-  for (const [max, effort] of budgetLevels) if (budget <= max) return effort;
-  return "high";
-}

@@ -33,17 +33,3 @@ export const usageSchema = zObject({
   providerExtras: z.exactOptional(usageProviderExtrasSchema),
 });
 export type Usage = z.infer<typeof usageSchema>;
-
-export const emptyUsage = (): Usage => ({
-  inputTokens: 0,
-  outputTokens: 0,
-  cachedInputTokens: 0,
-  cacheWriteTokens: 0,
-  thinkingTokens: 0,
-});
-
-/** The usage of a reply that reported none: zero counts marked `known: false`. */
-export const unknownUsage = (): Usage => ({ ...emptyUsage(), known: false });
-
-/** Whether the upstream reported this usage (false: its zero counts mean unknown). */
-export const isUsageKnown = (usage: Usage): boolean => usage.known !== false;

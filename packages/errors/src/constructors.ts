@@ -18,13 +18,13 @@ export const invalidRequest = (
   extras: GatewayErrorExtras = {},
 ) => row(400)(message, param === undefined ? extras : { ...extras, param });
 /** 401 authentication_error */
-export const unauthenticated = row(401);
+export const unauthenticated = /* @__PURE__ */ row(401);
 /** 402 payment_required */
-export const paymentRequired = row(402);
+export const paymentRequired = /* @__PURE__ */ row(402);
 /** 403 permission_error */
-export const permissionDenied = row(403);
+export const permissionDenied = /* @__PURE__ */ row(403);
 /** 404 not_found_error */
-export const notFound = row(404);
+export const notFound = /* @__PURE__ */ row(404);
 /** 404 not_found_error with code `model_not_found`, as the messages endpoint reports it. */
 export const modelNotFound = (model: string, extras: GatewayErrorExtras = {}) =>
   row(404)(`The model \`${model}\` does not exist or you do not have access to it.`, {
@@ -33,19 +33,19 @@ export const modelNotFound = (model: string, extras: GatewayErrorExtras = {}) =>
     param: "model",
   });
 /** 413 invalid_request_error */
-export const payloadTooLarge = row(413);
+export const payloadTooLarge = /* @__PURE__ */ row(413);
 /** 429 rate_limit_error */
-export const rateLimited = row(429);
+export const rateLimited = /* @__PURE__ */ row(429);
 /** 500 server_error */
-export const internalError = row(500);
+export const internalError = /* @__PURE__ */ row(500);
 /** 502 bad_gateway */
-export const badGateway = row(502);
+export const badGateway = /* @__PURE__ */ row(502);
 /** 503 service_unavailable */
-export const unavailable = row(503);
+export const unavailable = /* @__PURE__ */ row(503);
 
 /** The constructor of each row, for code that picks the row by status. */
 export const constructorsByStatus = {
-  400: row(400),
+  400: /* @__PURE__ */ row(400),
   401: unauthenticated,
   402: paymentRequired,
   403: permissionDenied,

@@ -14,7 +14,8 @@ import {
   unauthenticated,
   unavailable,
 } from "./constructors.js";
-import { GatewayError, gatewayErrorFieldsSchema, isGatewayError } from "./gateway-error.js";
+import { GatewayError, isGatewayError } from "./gateway-error.js";
+import { gatewayErrorFieldsSchema } from "./gateway-error-schema.js";
 import { gatewayStatuses } from "./gateway-status.js";
 import { standardErrorTypes } from "./standard-error-type.js";
 import { gatewayError } from "./testing.js";

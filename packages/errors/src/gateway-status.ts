@@ -7,7 +7,6 @@ import * as z from "zod/mini";
  */
 export const gatewayStatuses = [400, 401, 402, 403, 404, 413, 429, 500, 502, 503] as const;
 
-export const gatewayStatusSchema = z.union(gatewayStatuses.map((status) => z.literal(status)));
 export type GatewayStatus = (typeof gatewayStatuses)[number];
 
 export const isGatewayStatus = (status: number): status is GatewayStatus =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fixtureChunks, fixtureJson } from "../test/fixtures.js";
-import { gatewayErrorFieldsSchema } from "./gateway-error.js";
+import { gatewayErrorFieldsSchema } from "./gateway-error-schema.js";
 import { gatewayStatuses } from "./gateway-status.js";
 import { parseOpenAIError } from "./parse-openai-error.js";
 import { renderStandardError } from "./standard-envelope.js";

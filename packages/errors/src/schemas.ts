@@ -6,7 +6,8 @@ export {
   gatewayErrorFieldsSchema,
   type UpstreamDiagnostics,
   upstreamDiagnosticsSchema,
-} from "./gateway-error.js";
-export { type GatewayStatus, gatewayStatusSchema } from "./gateway-status.js";
+} from "./gateway-error-schema.js";
+export type { GatewayStatus } from "./gateway-status.js";
+export { gatewayStatusSchema } from "./gateway-status-schema.js";
 export { type StandardErrorBody, standardErrorBodySchema } from "./standard-envelope.js";
 export { type UploadErrorBody, uploadErrorBodySchema } from "./upload-envelope.js";
