@@ -9,7 +9,8 @@ import {
 } from "@interlingua/core-types";
 import * as canonical from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
-import { chatChunkSchema, chatRequestSchema, chatResponseSchema } from "./chat-api.js";
+import { chatRequestSchema, chatResponseSchema } from "./chat-api.js";
+import { chatChunkSchema } from "./chat-chunk-api.js";
 import { normalizeChatRequest } from "./normalize-chat-request.js";
 import { normalizeChatResponse } from "./normalize-chat-response.js";
 import { parseChatRequest } from "./parse-chat-request.js";

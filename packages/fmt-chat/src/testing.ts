@@ -41,7 +41,6 @@ import type {
   ChatAssistantMessage,
   ChatCacheControl,
   ChatChoice,
-  ChatChunk,
   ChatFileBlock,
   ChatImageBlock,
   ChatMessage,
@@ -57,6 +56,7 @@ import type {
   ChatUserBlock,
   ChatUserMessage,
 } from "./chat-api.js";
+import type { ChatChunk } from "./chat-chunk-api.js";
 
 export { fc };
 

@@ -11,3 +11,4 @@ export {
   serviceErrorBodySchema,
 } from "./messages-error-envelope.js";
 export { type MessagesErrorType, messagesErrorTypeSchema } from "./messages-error-type.js";
+export * from "./messages-stream-api.js";

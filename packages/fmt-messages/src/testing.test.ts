@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  messagesRequestSchema,
-  messagesResponseSchema,
-  messagesStreamEventSchema,
-} from "./messages-api.js";
+import { messagesRequestSchema, messagesResponseSchema } from "./messages-api.js";
+import { messagesStreamEventSchema } from "./messages-stream-api.js";
 import { fc, wireRequest, wireResponse, wireStream } from "./testing.js";
 
 describe("wire arbitraries pass the wire schemas (the schema is the oracle)", () => {

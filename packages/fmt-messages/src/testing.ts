@@ -19,7 +19,6 @@ import type {
   MessagesMessage,
   MessagesRequestWire,
   MessagesResponseWire,
-  MessagesStreamEventWire,
   MessagesTextBlock,
   MessagesThinkingBlock,
   MessagesThinkingConfig,
@@ -30,6 +29,7 @@ import type {
   MessagesUsageWire,
 } from "./messages-api.js";
 import { isKnownResponseBlock } from "./messages-api.js";
+import type { MessagesStreamEventWire } from "./messages-stream-api.js";
 
 export { fc };
 

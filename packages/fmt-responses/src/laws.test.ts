@@ -26,7 +26,7 @@ import {
   interlinguaResponsesRequestSchema,
   interlinguaResponsesResultSchema,
 } from "./responses-api.js";
-import { responsesStreamEventSchema } from "./responses-stream-api.js";
+import { responsesStreamEventSchema } from "./responses-stream-events.js";
 import {
   expressibleInterlinguaRequest,
   expressibleInterlinguaResponse,

@@ -3,3 +3,4 @@
 export * from "./responses-api.js";
 export * from "./responses-api-wire.js";
 export * from "./responses-stream-api.js";
+export * from "./responses-stream-events.js";
