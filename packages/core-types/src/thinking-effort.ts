@@ -1,5 +1,6 @@
-// Apart from thinking-config.ts, which holds zod schemas: the codecs call these helpers, and a bundler
-// drops a module none of whose exports is used, but never a top-level schema call in one it keeps.
+// Apart from thinking-config.ts, which holds zod schemas: the codecs call these helpers, and a
+// bundler drops a module none of whose exports is used, but never a top-level schema call in one it
+// keeps.
 import type { ThinkingEffort } from "./thinking-config.js";
 
 /** Token budgets (Anthropic, Gemini) -> the effort level that spends about as much. */

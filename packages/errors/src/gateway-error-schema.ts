@@ -1,5 +1,5 @@
-// Apart from gateway-error.ts, whose helpers every codec calls: a bundler drops a module none of whose
-// exports is used, but never a top-level schema call in one it keeps.
+// Apart from gateway-error.ts, whose helpers every codec calls: a bundler drops a module none of
+// whose exports is used, but never a top-level schema call in one it keeps.
 import { upstreamProtocolSchema, zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 
