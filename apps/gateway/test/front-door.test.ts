@@ -98,6 +98,18 @@ describe("the front door answers a generation request the same in every form", (
     expect(JSON.parse(answer.body)).toMatchObject({ error: { message: "invalid API key" } });
   });
 
+  it("decodes a native target once: an escaped % stays a % in the model id", async () => {
+    const answer = await post(
+      stack.gateway.url,
+      "/v1beta/models/nope%2541:generateContent",
+      ["authorization", `Bearer ${KEY}`],
+      JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+    );
+    // Decoded twice, `%2541` would read as `A`.
+    expect(answer.body).toContain("nope%41");
+    expect(answer.body).not.toContain("nopeA");
+  });
+
   it("refuses a Host it cannot read in the endpoint's envelope", async () => {
     const answer = await post(
       stack.gateway.url,

@@ -41,7 +41,7 @@ class GenerationRoutes {
     }
   }
 
-  /** The route of a (decoded) path and its native target, percent-escapes decoded as a path parameter. */
+  /** The route of a routed path, and its native target segment as it came (escapes and all). */
   match(path: string): { route: Route; target: string | undefined } | undefined {
     const route = this.#exact.get(path);
     if (route !== undefined) return { route, target: undefined };
@@ -50,19 +50,10 @@ class GenerationRoutes {
       const segment = path.slice(prefix.length);
       // One non-empty segment, as a path parameter matches.
       if (segment === "" || segment.includes("/")) return undefined;
-      return { route: native, target: decodeParameter(segment) };
+      // Left escaped: `parseNativeTarget` decodes it, once.
+      return { route: native, target: segment };
     }
     return undefined;
-  }
-}
-
-/** A parameter's percent-escapes decoded (`%2F` too); left as it is when they are malformed. */
-function decodeParameter(segment: string): string {
-  if (!segment.includes("%")) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
   }
 }
 

@@ -34,7 +34,7 @@ const NO_CACHE: CacheAnalysis = { mode: "none", warnings: [] };
 export interface GenerationCall {
   readonly requestId: string;
   readonly url: URL;
-  /** The `{model}:{method}` segment of a native route, as routed (undefined elsewhere). */
+  /** A native route's `{model}:{method}` segment, still escaped (undefined elsewhere). */
   readonly target: string | undefined;
   readonly headers: HeaderReader;
   /** The body, capped (see `readBodyCapped`). */

@@ -12,6 +12,8 @@ describe("routedPath", () => {
     // Reserved characters stay escaped: a path parameter decodes them itself.
     ["/v1beta/models/a%2Fb%3AgenerateContent", "/v1beta/models/a%2Fb%3AgenerateContent"],
     ["/v1/%E2%82%AC", "/v1/€"],
+    // An escaped `%` stays escaped: decoding the parameter later must not decode twice.
+    ["/v1beta/models/a%2541:generateContent", "/v1beta/models/a%2541:generateContent"],
     ["/v1/%E2%82", "/v1/%E2%82"],
     ["/v1/a b", "/v1/a b"],
   ])("%s routes as %s", (target, path) => {

@@ -5,9 +5,10 @@ const ABSOLUTE = /^https?:\/\//i;
 
 /**
  * The path a request is routed by, read from its request target as Hono routes it: dot segments
- * resolved, percent-escapes decoded except those of reserved characters (`%2F` stays, so a path
- * parameter may hold one). An absolute-form target (`POST http://host/path`) routes by its
- * path. Undefined for a target the server refuses (a backslash in the path, an unparsable URL).
+ * resolved, percent-escapes decoded except those of reserved characters and of `%` itself
+ * (`%2F` and `%25` stay, so a path parameter may hold them, decoded once by its reader). An
+ * absolute-form target (`POST http://host/path`) routes by its path. Undefined for a target the
+ * server refuses (a backslash in the path, an unparsable URL).
  */
 export function routedPath(target: string): string | undefined {
   const query = target.indexOf("?");
@@ -24,7 +25,8 @@ export function routedPath(target: string): string | undefined {
   if (path === "") return undefined;
   if (!path.includes("%")) return path;
   try {
-    return decodeURI(path);
+    // `%25` stays escaped, so that the one decode of a parameter cannot read a `%` it made.
+    return decodeURI(path.replaceAll("%25", "%2525"));
   } catch {
     return path;
   }
