@@ -1,8 +1,13 @@
 import type { Request } from "@interlingua/core-types";
+import { chatProtocol } from "@interlingua/fmt-chat/protocol";
+import { nativeProtocol } from "@interlingua/fmt-native/protocol";
 import { describe, expect, it } from "vitest";
 import { canonicalCacheControlPaths, stripWireCacheControl } from "./strip-wire-cache-control.js";
 
 const MARK = { type: "ephemeral" };
+// Each protocol declares where its clients' markers are only the gateway's hint.
+const CHAT = chatProtocol.hintCacheControlAt ?? [];
+const NATIVE = nativeProtocol.hintCacheControlAt ?? [];
 
 describe("stripWireCacheControl (rule 8, same-format bodies)", () => {
   it("chat: removes it at every boundary position and names each, copying only what changes", () => {
@@ -27,7 +32,7 @@ describe("stripWireCacheControl (rule 8, same-format bodies)", () => {
         },
       ],
     };
-    const { wire: out, removed } = stripWireCacheControl("chat", wire);
+    const { wire: out, removed } = stripWireCacheControl(CHAT, wire);
     expect(removed).toEqual([
       "cache_control",
       "messages[0].cache_control",
@@ -52,7 +57,7 @@ describe("stripWireCacheControl (rule 8, same-format bodies)", () => {
       contents: [{ role: "user", parts: [{ text: "a", cache_control: MARK }, { text: "b" }] }],
       tools: [{ functionDeclarations: [{ name: "f", cache_control: MARK }] }],
     };
-    const { wire: out, removed } = stripWireCacheControl("native", wire);
+    const { wire: out, removed } = stripWireCacheControl(NATIVE, wire);
     expect(JSON.stringify(out)).not.toContain("cache_control");
     expect(removed).toEqual([
       "cache_control",
@@ -64,8 +69,8 @@ describe("stripWireCacheControl (rule 8, same-format bodies)", () => {
 
   it("a body without markers comes back as the same object", () => {
     const wire = { model: "m", messages: [{ role: "user", content: "hi" }] };
-    expect(stripWireCacheControl("chat", wire)).toEqual({ wire, removed: [] });
-    expect(stripWireCacheControl("chat", wire).wire).toBe(wire);
+    expect(stripWireCacheControl(CHAT, wire)).toEqual({ wire, removed: [] });
+    expect(stripWireCacheControl(CHAT, wire).wire).toBe(wire);
   });
 });
 

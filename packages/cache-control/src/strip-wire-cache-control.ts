@@ -1,4 +1,4 @@
-import type { Request, UpstreamProtocol, Warning } from "@interlingua/core-types";
+import type { Request, UpstreamProtocol, Warning, WirePath } from "@interlingua/core-types";
 import { findBoundaries } from "./find-boundaries.js";
 
 // docs/api-reference.md rule 8 for what is forwarded without a cache plan (no boundary, an explicit native
@@ -6,36 +6,6 @@ import { findBoundaries } from "./find-boundaries.js";
 // `cache_control`. A plan's own request is already stripped (bar Anthropic's one breakpoint).
 
 type Wire = Record<string, unknown>;
-/** Keys from the body's root; `*` is every element of an array. */
-type WirePath = readonly string[];
-
-/**
- * Where a client can put `cache_control` in a body the gateway forwards in its own format: the
- * boundary positions docs/api-reference.md names, and the ones a client may copy from Anthropic (tools, the
- * request itself). Only these places, so a tool schema property that happens to be called
- * `cache_control` is left alone.
- */
-const WIRE_POSITIONS: Record<"chat" | "native", readonly WirePath[]> = {
-  chat: [
-    ["cache_control"],
-    ["messages", "*", "cache_control"],
-    ["messages", "*", "content", "*", "cache_control"],
-    ["tools", "*", "cache_control"],
-    ["tools", "*", "function", "cache_control"],
-  ],
-  native: [
-    ["cache_control"],
-    ["contents", "*", "cache_control"],
-    ["contents", "*", "parts", "*", "cache_control"],
-    ["systemInstruction", "cache_control"],
-    ["systemInstruction", "parts", "*", "cache_control"],
-    ["system_instruction", "cache_control"],
-    ["system_instruction", "parts", "*", "cache_control"],
-    ["tools", "*", "cache_control"],
-    ["tools", "*", "functionDeclarations", "*", "cache_control"],
-    ["tools", "*", "function_declarations", "*", "cache_control"],
-  ],
-};
 
 const isRecord = (value: unknown): value is Wire =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -65,14 +35,18 @@ function removeAt(value: unknown, path: WirePath, at: string, removed: string[])
   return next === value[head] ? value : { ...value, [head]: next };
 }
 
-/** A client's chat or native body without `cache_control`, and the paths it had them at. */
+/**
+ * A client's body without `cache_control` at `positions` (its protocol's `hintCacheControlAt`),
+ * and the paths it had them at. Only those places, so a tool schema property that happens to be
+ * called `cache_control` is left alone.
+ */
 export function stripWireCacheControl(
-  format: "chat" | "native",
+  positions: readonly WirePath[],
   wire: Wire,
 ): { wire: Wire; removed: string[] } {
   const removed: string[] = [];
   let out = wire;
-  for (const path of WIRE_POSITIONS[format]) out = removeAt(out, path, "", removed) as Wire;
+  for (const path of positions) out = removeAt(out, path, "", removed) as Wire;
   return { wire: out, removed };
 }
 

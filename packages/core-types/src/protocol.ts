@@ -16,6 +16,9 @@ export interface ForwardedBody {
   readonly injectedUsage: boolean;
 }
 
+/** Keys from a body's root to one field; `*` stands for every element of an array. */
+export type WirePath = readonly string[];
+
 /** What a provider's error reader is told beside the body. */
 export interface ProtocolErrorOptions {
   /** The provider's Retry-After header, when it sent one. */
@@ -85,6 +88,12 @@ export interface Protocol<E = Error> {
     stream: boolean,
     onWarning: (warning: Warning) => void,
   ): ForwardedBody;
+  /**
+   * Where a client body forwarded as sent may hold `cache_control` that is only the gateway's
+   * hint, not the provider's field (docs/api-reference.md, caching rule 8): removed and reported
+   * before the body goes. Unset: the provider takes `cache_control` where the client put it.
+   */
+  readonly hintCacheControlAt?: readonly WirePath[];
   /** What the provider needs said another way, before a canonical request is rendered for it. */
   prepare?(request: Request, onWarning: (warning: Warning) => void): Request;
   /** The gateway's own fields on a rendered body (not on a forwarded one). */

@@ -1,5 +1,6 @@
 import type { Protocol } from "@interlingua/core-types";
 import { type GatewayError, parseOpenAIError } from "@interlingua/errors";
+import { CHAT_HINT_CACHE_CONTROL_AT } from "./chat-cache-control.js";
 import { chatCachePlan } from "./chat-cache-plan.js";
 import { chat } from "./chat-codec.js";
 import { chatRequestFields, untranslatedChatFields } from "./chat-request-fields.js";
@@ -21,6 +22,7 @@ export const chatProtocol: Protocol<GatewayError> = {
   hidesThoughts: false,
   usageOnRequest: true,
   cachePlan: chatCachePlan,
+  hintCacheControlAt: CHAT_HINT_CACHE_CONTROL_AT,
   parseError: parseOpenAIError,
   vendor: "openai",
   operation: "chat",

@@ -1,5 +1,6 @@
 import type { Protocol } from "@interlingua/core-types";
 import type { GatewayError } from "@interlingua/errors";
+import { NATIVE_HINT_CACHE_CONTROL_AT } from "./misplaced-cache-control.js";
 import { nativeCachePlan } from "./native-cache-plan.js";
 import { native } from "./native-codec.js";
 import { nativeRequestFields, untranslatedNativeFields } from "./native-request-fields.js";
@@ -25,6 +26,7 @@ export const nativeProtocol: Protocol<GatewayError> = {
   hidesThoughts: true,
   usageOnRequest: false,
   cachePlan: nativeCachePlan,
+  hintCacheControlAt: NATIVE_HINT_CACHE_CONTROL_AT,
   parseError: parseGeminiError,
   vendor: "gcp.gemini",
   operation: "generate_content",

@@ -53,16 +53,6 @@ export interface PreparedUpstreamRequest {
 
 type Wire = Record<string, unknown>;
 
-/**
- * A forwarded body loses `cache_control` where the format has it only as the gateway's hint
- * (chat, native: docs/api-reference.md's boundary, only the gateway's plan acts on it, rule 8);
- * messages keep it, as the client's own Anthropic feature passed through.
- */
-const STRIPS_CACHE_CONTROL: Partial<Record<WireFormat, "chat" | "native">> = {
-  chat: "chat",
-  native: "native",
-};
-
 export function prepareUpstreamRequest(
   request: UpstreamInput,
   candidate: RouteCandidate,
@@ -83,11 +73,11 @@ export function prepareUpstreamRequest(
   };
   const sameFormat = protocol.forwardsClientBody && protocol.format === request.endpoint.format;
   if (sameFormat && planned === undefined) {
-    const strip = STRIPS_CACHE_CONTROL[protocol.format];
+    // Where the format has `cache_control` only as the gateway's hint, a forwarded body loses it.
     const { wire, removed } =
-      strip === undefined
+      protocol.hintCacheControlAt === undefined
         ? { wire: request.wire, removed: [] }
-        : stripWireCacheControl(strip, request.wire);
+        : stripWireCacheControl(protocol.hintCacheControlAt, request.wire);
     if (removed.length > 0) onWarning(cacheControlDropped(removed, channel.protocol));
     const forwarded = protocol.forward(wire, upstreamModel, request.stream, onWarning);
     return {
