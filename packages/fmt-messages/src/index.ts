@@ -14,6 +14,7 @@ export type {
   Warning,
 } from "@interlingua/core-types";
 export type { MessagesStopReason } from "./map-messages-finish-reason.js";
+export type { MessagesUsageFields } from "./map-messages-usage.js";
 export { messages } from "./messages-codec.js";
 export {
   type AnthropicErrorBody,
@@ -25,7 +26,6 @@ export {
   type ServiceErrorBody,
 } from "./messages-error-envelope.js";
 export type { MessagesErrorType } from "./messages-error-type.js";
-export type { MessagesUsageFields } from "./messages-usage.js";
 export { parseAnthropicError } from "./parse-anthropic-error.js";
 export { parseMessagesRequest } from "./parse-messages-request.js";
 export { parseMessagesResponse } from "./parse-messages-response.js";

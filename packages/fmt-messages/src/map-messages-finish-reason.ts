@@ -30,14 +30,14 @@ export const isMessagesStopReason = (raw: string): raw is MessagesStopReason =>
   Object.hasOwn(MESSAGES_STOP_REASONS, raw);
 
 /** stop_reason -> canonical, raw always kept; unknown future values are `other`. */
-export function parseMessagesStopReason(stopReason: string | null | undefined): FinishReason {
+export function parseMessagesFinishReason(stopReason: string | null | undefined): FinishReason {
   if (stopReason === null || stopReason === undefined) return { unified: "other" };
   const unified = isMessagesStopReason(stopReason) ? MESSAGES_STOP_REASONS[stopReason] : "other";
   return { unified, raw: stopReason };
 }
 
 /** Canonical -> stop_reason: the raw value when it is an Anthropic one, else the table's. */
-export function renderMessagesStopReason(finishReason: FinishReason): string | null {
+export function renderMessagesFinishReason(finishReason: FinishReason): string | null {
   const raw = finishReason.raw;
   if (raw !== undefined && isMessagesStopReason(raw)) return raw;
   return UNIFIED_TO_MESSAGES_STOP_REASON[finishReason.unified];

@@ -1,8 +1,11 @@
 import type { Response } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { warnings } from "../test/helpers.js";
-import { parseMessagesStopReason, renderMessagesStopReason } from "./map-messages-finish-reason.js";
-import { parseMessagesUsage, renderMessagesUsage } from "./messages-usage.js";
+import {
+  parseMessagesFinishReason,
+  renderMessagesFinishReason,
+} from "./map-messages-finish-reason.js";
+import { parseMessagesUsage, renderMessagesUsage } from "./map-messages-usage.js";
 import { parseMessagesRequest } from "./parse-messages-request.js";
 import { parseMessagesResponse } from "./parse-messages-response.js";
 import { renderMessagesResponse } from "./render-messages-response.js";
@@ -230,11 +233,11 @@ describe("finish reasons by table, raw kept", () => {
     ["pause_turn", "other"],
     ["a_future_reason", "other"],
   ])("%s is %s", (raw, unified) => {
-    expect(parseMessagesStopReason(raw)).toEqual({ unified, raw });
+    expect(parseMessagesFinishReason(raw)).toEqual({ unified, raw });
   });
 
   it("null is other, with no raw value", () => {
-    expect(parseMessagesStopReason(null)).toEqual({ unified: "other" });
+    expect(parseMessagesFinishReason(null)).toEqual({ unified: "other" });
   });
 
   it.each([
@@ -247,7 +250,7 @@ describe("finish reasons by table, raw kept", () => {
     [{ unified: "error" }, null],
     [{ unified: "other", raw: "OTHER" }, null],
   ] as const)("renders %j as %s", (finishReason, expected) => {
-    expect(renderMessagesStopReason(finishReason)).toBe(expected);
+    expect(renderMessagesFinishReason(finishReason)).toBe(expected);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Usage } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { renderMessagesUsage } from "./messages-usage.js";
+import { renderMessagesUsage } from "./map-messages-usage.js";
 
 const usage = (serviceTier?: string): Usage => ({
   inputTokens: 10,

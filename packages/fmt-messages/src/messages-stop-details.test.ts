@@ -1,7 +1,7 @@
 import { type FinishReason, type Response, responseToEvents } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
 import { decodeAll, encodeAll, fixtureMessages } from "../test/helpers.js";
-import { parseMessagesStopReason } from "./map-messages-finish-reason.js";
+import { parseMessagesFinishReason } from "./map-messages-finish-reason.js";
 import { renderStopDetails, withStopDetails } from "./messages-stop-details.js";
 import { renderMessagesResponse } from "./render-messages-response.js";
 
@@ -74,7 +74,7 @@ describe("a refusal's stop_details, streamed and not", () => {
   });
 
   it("reads only refusal details onto the finish reason", () => {
-    const refusal = parseMessagesStopReason("refusal");
+    const refusal = parseMessagesFinishReason("refusal");
     expect(
       withStopDetails(refusal, { type: "refusal", category: "bio", explanation: null }),
     ).toEqual({ unified: "content-filter", raw: "refusal", category: "bio" });

@@ -1,5 +1,5 @@
 import type { FinishReason } from "@interlingua/core-types";
-import { isMessagesStopReason, renderMessagesStopReason } from "./map-messages-finish-reason.js";
+import { isMessagesStopReason, renderMessagesFinishReason } from "./map-messages-finish-reason.js";
 
 /** Anthropic's `stop_details` on a refusal; `category` and `explanation` may each be null. */
 export interface MessagesStopDetails {
@@ -28,7 +28,7 @@ export function withStopDetails(finishReason: FinishReason, details: unknown): F
  * without details stays null, so same-format round trips are exact.
  */
 export function renderStopDetails(finishReason: FinishReason): MessagesStopDetails | null {
-  if (renderMessagesStopReason(finishReason) !== "refusal") return null;
+  if (renderMessagesFinishReason(finishReason) !== "refusal") return null;
   const raw = finishReason.raw;
   const foreign = raw !== undefined && !isMessagesStopReason(raw);
   const explanation =

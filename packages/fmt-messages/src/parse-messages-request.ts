@@ -10,7 +10,6 @@ import {
   type ThinkingConfig,
   type ThinkingEffort,
   type Tool,
-  type ToolChoice,
   type ToolResultContent,
   type ToolResultPart,
   type UserPart,
@@ -18,6 +17,7 @@ import {
 import { invalidFromZod, invalidRequest } from "@interlingua/errors";
 import { textToBase64 } from "./base64-text.js";
 import { liftCarriedSignatures } from "./carried-signatures.js";
+import { parseMessagesToolChoice } from "./map-messages-tool-choice.js";
 import {
   type MessagesContentBlock,
   type MessagesDocumentBlock,
@@ -26,7 +26,6 @@ import {
   type MessagesTextBlock,
   type MessagesThinkingConfig,
   type MessagesTool,
-  type MessagesToolChoice,
   type MessagesToolResultBlock,
   messagesRequestKnownKeys,
   messagesRequestSchema,
@@ -37,13 +36,6 @@ import { parseOutputFormat } from "./parse-output-format.js";
 import { signatureOf } from "./unsigned-thinking.js";
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(messagesRequestKnownKeys);
-
-const TOOL_CHOICE: Record<MessagesToolChoice["type"], ToolChoice["type"]> = {
-  auto: "auto",
-  any: "required",
-  tool: "tool",
-  none: "none",
-};
 
 /** `display` on the thinking config <-> canonical includeThoughts. */
 export const THINKING_DISPLAY_TO_INCLUDE = { summarized: true, omitted: false } as const;
@@ -71,13 +63,9 @@ export function parseMessagesRequest(wire: unknown): Request {
     stream: w.stream ?? false,
   };
   if (w.tool_choice) {
-    request.toolChoice =
-      w.tool_choice.type === "tool"
-        ? { type: "tool", name: w.tool_choice.name }
-        : { type: TOOL_CHOICE[w.tool_choice.type] as "auto" | "none" | "required" };
-    if (w.tool_choice.type !== "none" && w.tool_choice.disable_parallel_tool_use !== undefined) {
-      request.parallelToolCalls = !w.tool_choice.disable_parallel_tool_use;
-    }
+    const { toolChoice, parallelToolCalls } = parseMessagesToolChoice(w.tool_choice);
+    request.toolChoice = toolChoice;
+    if (parallelToolCalls !== undefined) request.parallelToolCalls = parallelToolCalls;
   }
 
   const extras: Record<string, unknown> = {};

@@ -6,7 +6,8 @@ import {
 } from "@interlingua/core-types";
 import { malformedReplyFromZod } from "@interlingua/errors";
 import { liftCarriedSignatures } from "./carried-signatures.js";
-import { parseMessagesStopReason } from "./map-messages-finish-reason.js";
+import { parseMessagesFinishReason } from "./map-messages-finish-reason.js";
+import { parseMessagesUsage } from "./map-messages-usage.js";
 import {
   isKnownResponseBlock,
   type MessagesResponseBlock,
@@ -15,7 +16,6 @@ import {
 import { parseMessagesCitations } from "./messages-citations.js";
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
 import { withStopDetails } from "./messages-stop-details.js";
-import { parseMessagesUsage } from "./messages-usage.js";
 import { signatureOf } from "./unsigned-thinking.js";
 
 export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart {
@@ -63,7 +63,7 @@ export function parseMessagesResponse(wire: unknown, options?: RenderOptions): R
       role: "assistant",
       parts: liftCarriedSignatures(w.content.filter(isKnownResponseBlock).map(parseMessagesBlock)),
     },
-    finishReason: withStopDetails(parseMessagesStopReason(w.stop_reason), w.stop_details),
+    finishReason: withStopDetails(parseMessagesFinishReason(w.stop_reason), w.stop_details),
     usage: parseMessagesUsage(w.usage),
   };
   if (typeof w.stop_sequence === "string") response.stopSequence = w.stop_sequence;

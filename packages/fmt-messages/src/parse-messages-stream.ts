@@ -11,10 +11,10 @@ import {
   stringifyJsonKeepingNumbers,
 } from "@interlingua/core-types";
 import { messagesErrorStatus } from "./map-messages-error-type.js";
-import { parseMessagesStopReason } from "./map-messages-finish-reason.js";
+import { parseMessagesFinishReason } from "./map-messages-finish-reason.js";
+import { type MessagesUsageFields, parseMessagesUsage } from "./map-messages-usage.js";
 import { parseMessagesCitations } from "./messages-citations.js";
 import { withStopDetails } from "./messages-stop-details.js";
-import { type MessagesUsageFields, parseMessagesUsage } from "./messages-usage.js";
 import { signatureOf } from "./unsigned-thinking.js";
 
 /** `pending`: an empty thinking block not yet known to be a thought or a carrier (carried-signatures.ts). */
@@ -372,7 +372,7 @@ export class MessagesStreamDecoder {
         const finish: StreamEvent = {
           type: "finish",
           finishReason: withStopDetails(
-            parseMessagesStopReason(typeof reason === "string" ? reason : null),
+            parseMessagesFinishReason(typeof reason === "string" ? reason : null),
             delta["stop_details"],
           ),
         };

@@ -24,6 +24,7 @@ import {
 import { invalidRequest } from "@interlingua/errors";
 import { base64ToText } from "./base64-text.js";
 import { derivedThinkingBudget, fitThinkingConstraints } from "./fit-thinking-constraints.js";
+import { renderMessagesToolChoice } from "./map-messages-tool-choice.js";
 import type {
   MessagesContentBlock,
   MessagesDocumentBlock,
@@ -33,7 +34,6 @@ import type {
   MessagesTextBlock,
   MessagesThinkingConfig,
   MessagesTool,
-  MessagesToolChoice,
   MessagesToolResultBlock,
 } from "./messages-api.js";
 import { toMessagesCacheControl } from "./messages-cache-control.js";
@@ -139,7 +139,7 @@ export function renderMessagesRequest(
 
   const tools = renderTools(request.tools, warn);
   if (tools.length > 0) out.tools = tools;
-  const toolChoice = renderToolChoice(request, tools.length > 0, warn);
+  const toolChoice = renderMessagesToolChoice(request, tools.length > 0, (w) => onWarning?.(w));
   if (toolChoice) out.tool_choice = toolChoice;
 
   const extras = messagesExtras(request.extras);
@@ -505,34 +505,6 @@ function renderTools(tools: readonly Tool[], warn: Warn): MessagesTool[] {
         return;
     }
   });
-  return out;
-}
-
-function renderToolChoice(
-  request: Request,
-  hasTools: boolean,
-  warn: Warn,
-): MessagesToolChoice | undefined {
-  const choice = request.toolChoice;
-  const parallel = request.parallelToolCalls;
-  if (choice?.type === "none") {
-    if (parallel !== undefined) {
-      warn("dropped", "parallelToolCalls", "meaningless when no tool may be called");
-    }
-    return { type: "none" };
-  }
-  let out: Exclude<MessagesToolChoice, { type: "none" }> | undefined;
-  if (choice?.type === "tool") out = { type: "tool", name: choice.name };
-  else if (choice?.type === "required") out = { type: "any" };
-  else if (choice?.type === "auto") out = { type: "auto" };
-  if (parallel !== undefined) {
-    if (!out && !hasTools) {
-      warn("dropped", "parallelToolCalls", "meaningless without tools");
-      return undefined;
-    }
-    out ??= { type: "auto" };
-    out.disable_parallel_tool_use = !parallel;
-  }
   return out;
 }
 

@@ -7,12 +7,12 @@ import {
   type Warning,
 } from "@interlingua/core-types";
 import { carrierBlock } from "./carried-signatures.js";
-import { renderMessagesStopReason } from "./map-messages-finish-reason.js";
+import { renderMessagesFinishReason } from "./map-messages-finish-reason.js";
+import { renderMessagesUsage } from "./map-messages-usage.js";
 import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-api.js";
 import { renderCitedText } from "./messages-citations.js";
 import { messagesExtras } from "./messages-extras.js";
 import { renderStopDetails } from "./messages-stop-details.js";
-import { renderMessagesUsage } from "./messages-usage.js";
 import { UNSIGNED_THINKING } from "./unsigned-thinking.js";
 
 /** Who called a tool: the model itself (server-side callers are not modelled). */
@@ -127,7 +127,7 @@ export function renderMessagesResponse(
     role: "assistant",
     model: response.model,
     content,
-    stop_reason: choice ? renderMessagesStopReason(choice.finishReason) : null,
+    stop_reason: choice ? renderMessagesFinishReason(choice.finishReason) : null,
     stop_sequence: choice?.stopSequence ?? null,
     stop_details:
       details && typeof details === "object"

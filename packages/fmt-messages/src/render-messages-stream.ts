@@ -11,10 +11,10 @@ import {
 } from "@interlingua/core-types";
 import { carrierBlock } from "./carried-signatures.js";
 import { messagesErrorType } from "./map-messages-error-type.js";
-import { renderMessagesStopReason } from "./map-messages-finish-reason.js";
+import { renderMessagesFinishReason } from "./map-messages-finish-reason.js";
+import { renderMessagesDeltaUsage, renderMessagesUsage } from "./map-messages-usage.js";
 import type { MessagesUsageOut } from "./messages-api.js";
 import { renderStopDetails } from "./messages-stop-details.js";
-import { renderMessagesDeltaUsage, renderMessagesUsage } from "./messages-usage.js";
 import { PartSerializer } from "./order-stream-parts.js";
 import { DIRECT } from "./render-messages-response.js";
 import { UNSIGNED_THINKING } from "./unsigned-thinking.js";
@@ -246,7 +246,7 @@ export class MessagesStreamEncoder {
       frame("message_delta", {
         type: "message_delta",
         delta: {
-          stop_reason: this.finishReason ? renderMessagesStopReason(this.finishReason) : null,
+          stop_reason: this.finishReason ? renderMessagesFinishReason(this.finishReason) : null,
           stop_sequence: this.stopSequence ?? null,
           // Only a refusal's details: an ordinary stop's frame stays as it always was.
           ...(details ? { stop_details: details } : {}),

@@ -12,10 +12,20 @@ export { messagesErrorStatus, messagesErrorType } from "./map-messages-error-typ
 export {
   MESSAGES_STOP_REASONS,
   type MessagesStopReason,
-  parseMessagesStopReason,
-  renderMessagesStopReason,
+  parseMessagesFinishReason,
+  renderMessagesFinishReason,
   UNIFIED_TO_MESSAGES_STOP_REASON,
 } from "./map-messages-finish-reason.js";
+export {
+  type ParsedMessagesToolChoice,
+  parseMessagesToolChoice,
+  renderMessagesToolChoice,
+} from "./map-messages-tool-choice.js";
+export {
+  type MessagesUsageFields,
+  parseMessagesUsage,
+  renderMessagesUsage,
+} from "./map-messages-usage.js";
 export {
   gatewayStatusForMessagesErrorType,
   httpStatusOfMessagesErrorType,
@@ -38,11 +48,6 @@ export {
 } from "./messages-request-fields.js";
 export { MESSAGES_TOOL_CALL_ID, toMessagesToolCallId } from "./messages-tool-call-id.js";
 export { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
-export {
-  type MessagesUsageFields,
-  parseMessagesUsage,
-  renderMessagesUsage,
-} from "./messages-usage.js";
 export {
   MESSAGES_JSON_OBJECT_INSTRUCTION,
   messagesOutputSchema,

@@ -6,7 +6,7 @@ export {
   parseInterlinguaResponsesFinishReason,
   parseResponsesFinishReason,
   renderInterlinguaResponsesFinishReason,
-  renderResponsesTerminal,
+  renderResponsesFinishReason,
 } from "./map-responses-finish-reason.js";
 export { effortToThinking } from "./map-responses-options.js";
 export { defaultRemoteMcpTimeoutSeconds } from "./map-responses-tools.js";

@@ -96,7 +96,7 @@ export const unifiedToTerminal = {
 } as const satisfies Record<UnifiedFinishReason, ResponsesTerminal>;
 
 /** A raw status or incomplete reason is used as is when the Responses API knows it. */
-export function renderResponsesTerminal(reason: FinishReason): ResponsesTerminal {
+export function renderResponsesFinishReason(reason: FinishReason): ResponsesTerminal {
   const raw = reason.raw;
   if (raw === "completed" || raw === "incomplete" || raw === "failed") return { status: raw };
   if (raw !== undefined && Object.hasOwn(incompleteReasonToUnified, raw)) {

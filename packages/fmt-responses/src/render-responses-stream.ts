@@ -10,7 +10,7 @@ import type {
 } from "@interlingua/core-types";
 import { pushStream } from "@interlingua/core-types";
 import { errorToResponsesWire } from "./map-responses-error.js";
-import { droppedBlockReason, renderResponsesTerminal } from "./map-responses-finish-reason.js";
+import { droppedBlockReason, renderResponsesFinishReason } from "./map-responses-finish-reason.js";
 import { renderResponsesUsage } from "./map-responses-usage.js";
 import { REDACTED_PREFIX, signatureContent } from "./opaque-reasoning.js";
 import { urlCitationAnnotation } from "./responses-citations.js";
@@ -207,7 +207,7 @@ export class ResponsesStreamEncoder {
     if (this.pendingLogprobs.length > 0) {
       this.warnOnce("logprobs", "no output_text follows these tokens' logprobs");
     }
-    const terminal = renderResponsesTerminal(this.finishReason ?? { unified: "stop" });
+    const terminal = renderResponsesFinishReason(this.finishReason ?? { unified: "stop" });
     const usage = this.usage
       ? renderResponsesUsage(this.usage, (w) => this.warnOnce(w.feature, w.message))
       : null;

@@ -6,7 +6,7 @@ import {
   parseInterlinguaResponsesFinishReason,
   parseResponsesFinishReason,
   renderInterlinguaResponsesFinishReason,
-  renderResponsesTerminal,
+  renderResponsesFinishReason,
 } from "./map-responses-finish-reason.js";
 import { parseInterlinguaResponsesResponse } from "./parse-responses-response.js";
 import { renderInterlinguaResponsesResponse } from "./render-responses-response.js";
@@ -140,27 +140,29 @@ describe("responses result", () => {
       raw: "cancelled",
     });
     // unified -> terminal status of the stream
-    expect(renderResponsesTerminal({ unified: "stop" })).toEqual({ status: "completed" });
-    expect(renderResponsesTerminal({ unified: "tool-calls" })).toEqual({ status: "completed" });
-    expect(renderResponsesTerminal({ unified: "length" })).toEqual({
+    expect(renderResponsesFinishReason({ unified: "stop" })).toEqual({ status: "completed" });
+    expect(renderResponsesFinishReason({ unified: "tool-calls" })).toEqual({ status: "completed" });
+    expect(renderResponsesFinishReason({ unified: "length" })).toEqual({
       status: "incomplete",
       incompleteReason: "max_output_tokens",
     });
-    expect(renderResponsesTerminal({ unified: "content-filter" })).toEqual({
+    expect(renderResponsesFinishReason({ unified: "content-filter" })).toEqual({
       status: "incomplete",
       incompleteReason: "content_filter",
     });
     // error/other read "stop" in the result, so the stream ends completed too (agreement)
-    expect(renderResponsesTerminal({ unified: "other" })).toEqual({ status: "completed" });
-    expect(renderResponsesTerminal({ unified: "error" })).toEqual({ status: "completed" });
-    expect(renderResponsesTerminal({ unified: "error", raw: "MALFORMED_FUNCTION_CALL" })).toEqual({
+    expect(renderResponsesFinishReason({ unified: "other" })).toEqual({ status: "completed" });
+    expect(renderResponsesFinishReason({ unified: "error" })).toEqual({ status: "completed" });
+    expect(
+      renderResponsesFinishReason({ unified: "error", raw: "MALFORMED_FUNCTION_CALL" }),
+    ).toEqual({
       status: "completed",
     });
     // a Responses status of its own is kept
-    expect(renderResponsesTerminal({ unified: "other", raw: "incomplete" })).toEqual({
+    expect(renderResponsesFinishReason({ unified: "other", raw: "incomplete" })).toEqual({
       status: "incomplete",
     });
-    expect(renderResponsesTerminal({ unified: "error", raw: "failed" })).toEqual({
+    expect(renderResponsesFinishReason({ unified: "error", raw: "failed" })).toEqual({
       status: "failed",
     });
   });

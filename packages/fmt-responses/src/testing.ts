@@ -35,7 +35,7 @@ import {
 import {
   parseResponsesFinishReason,
   renderInterlinguaResponsesFinishReason,
-  renderResponsesTerminal,
+  renderResponsesFinishReason,
   resultFinishReasonToUnified,
 } from "./map-responses-finish-reason.js";
 import type {
@@ -584,7 +584,9 @@ export function expressibleStreamResponse(response: Response): Response {
   });
   const madeCalls = parts.some((p) => p.type === "tool-call");
   const given = choice?.finishReason ?? { unified: "stop" };
-  const terminal = renderResponsesTerminal(given.unified === "error" ? { unified: "stop" } : given);
+  const terminal = renderResponsesFinishReason(
+    given.unified === "error" ? { unified: "stop" } : given,
+  );
   const out: Response = {
     id: response.id,
     model: response.model,

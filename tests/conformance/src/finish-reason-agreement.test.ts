@@ -8,7 +8,7 @@ import {
 import { chat } from "@interlingua/fmt-chat";
 import { parseChatFinishReason } from "@interlingua/fmt-chat/tables";
 import { messages, parseMessagesResponse } from "@interlingua/fmt-messages";
-import { parseMessagesStopReason } from "@interlingua/fmt-messages/tables";
+import { parseMessagesFinishReason } from "@interlingua/fmt-messages/tables";
 import { native, parseNativeResponse } from "@interlingua/fmt-native";
 import { parseNativeFinishReason } from "@interlingua/fmt-native/tables";
 import { interlinguaResponses } from "@interlingua/fmt-responses";
@@ -29,10 +29,10 @@ const usage = {
 
 /** The upstream's own reply, parsed by its own codec, for each stop the issue names and more. */
 const UPSTREAM_STOPS: Record<string, () => Response> = {
-  "anthropic end_turn": () => withReason(parseMessagesStopReason("end_turn")),
-  "anthropic max_tokens": () => withReason(parseMessagesStopReason("max_tokens")),
-  "anthropic refusal": () => withReason(parseMessagesStopReason("refusal")),
-  "anthropic pause_turn": () => withReason(parseMessagesStopReason("pause_turn")),
+  "anthropic end_turn": () => withReason(parseMessagesFinishReason("end_turn")),
+  "anthropic max_tokens": () => withReason(parseMessagesFinishReason("max_tokens")),
+  "anthropic refusal": () => withReason(parseMessagesFinishReason("refusal")),
+  "anthropic pause_turn": () => withReason(parseMessagesFinishReason("pause_turn")),
   "gemini STOP": () => withReason(parseNativeFinishReason("STOP", false)),
   "gemini SAFETY": () => withReason(parseNativeFinishReason("SAFETY", false)),
   "gemini RECITATION": () => withReason(parseNativeFinishReason("RECITATION", false)),
