@@ -173,6 +173,33 @@ describe("timing faults", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(5 * 30 - 10);
   });
 
+  it("tail=N sends the last N chunks right after the one before them", async () => {
+    const delay = 600;
+    const response = await call(
+      openai,
+      "one two three four five six seven",
+      `chunk-delay=${delay},tail=2`,
+    );
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const started = performance.now();
+    let text = "";
+    let lastWordAt = Number.NaN;
+    let doneAt = Number.NaN;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      const now = performance.now();
+      if (Number.isNaN(lastWordAt) && text.includes("seven")) lastWordAt = now;
+      if (text.includes("[DONE]")) doneAt = now;
+    }
+    // role, 3 pieces, finish, [DONE]: paced up to the last piece, then finish and [DONE] at once.
+    expect(sseEvents(text).length).toBe(6);
+    expect(lastWordAt - started).toBeGreaterThanOrEqual(2 * delay - 20);
+    expect(doneAt - lastWordAt).toBeLessThan(delay);
+  });
+
   it("hang never answers until the client aborts; the simulator keeps serving", async () => {
     const controller = new AbortController();
     const started = performance.now();

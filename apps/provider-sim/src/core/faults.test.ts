@@ -6,13 +6,14 @@ describe("parseFault", () => {
   it("reads every item", () => {
     expect(
       parseFault(
-        "status=429, retry-after=3; latency=10 chunk-delay=5,reset-after=2,malformed,error-after=4,hang,times=2,cache-create=503",
+        "status=429, retry-after=3; latency=10 chunk-delay=5,tail=2,reset-after=2,malformed,error-after=4,hang,times=2,cache-create=503",
       ),
     ).toEqual({
       status: 429,
       retryAfterSeconds: 3,
       latencyMs: 10,
       chunkDelayMs: 5,
+      promptTail: 2,
       resetAfter: 2,
       malformedAt: 1,
       errorAfter: 4,

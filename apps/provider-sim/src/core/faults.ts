@@ -10,6 +10,11 @@ export type Fault = {
   latencyMs: number;
   /** Milliseconds between stream chunks. */
   chunkDelayMs: number;
+  /**
+   * The last this-many stream chunks follow the one before them at once, however long
+   * `chunkDelayMs` is: a provider sends its usage report and end marker right after the finish.
+   */
+  promptTail: number;
   /** Destroy the connection after this many stream chunks (non-stream: before the body). */
   resetAfter: number | undefined;
   /** Index of the stream chunk sent as invalid JSON (non-stream: the body is cut in half). */
@@ -32,6 +37,7 @@ export const NO_FAULT: Fault = {
   retryAfterSeconds: undefined,
   latencyMs: 0,
   chunkDelayMs: 0,
+  promptTail: 0,
   resetAfter: undefined,
   malformedAt: undefined,
   errorAfter: undefined,
@@ -62,6 +68,9 @@ const ITEMS: Record<string, (fault: Fault, value: string | undefined, name: stri
   },
   "chunk-delay": (f, v, n) => {
     f.chunkDelayMs = integer(n, v, 0);
+  },
+  tail: (f, v, n) => {
+    f.promptTail = integer(n, v, 0);
   },
   "reset-after": (f, v, n) => {
     f.resetAfter = integer(n, v, 0);

@@ -86,7 +86,9 @@ export function streamBody(
           await reset(connection, controller);
           return;
         }
-        if (next > 0) await sleep(fault.chunkDelayMs, connection.signal);
+        if (next > 0 && next < pieces.length - fault.promptTail) {
+          await sleep(fault.chunkDelayMs, connection.signal);
+        }
         const piece = pieces[next++];
         if (piece === undefined) controller.close();
         else controller.enqueue(encoder.encode(piece));
