@@ -1,48 +1,22 @@
-import {
-  type AssistantPart,
-  type IndexedOutput,
-  type Message,
-  mapOutputs,
-  type Request,
-  type Response,
-  type Tool,
-  type ToolResultContent,
-  type ToolResultPart,
-  type UserPart,
+import type {
+  AssistantPart,
+  Message,
+  Request,
+  Tool,
+  ToolResultContent,
+  ToolResultPart,
+  UserPart,
 } from "@interlingua/core-types";
 import * as arb from "@interlingua/core-types/testing";
 import { fc } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
-import { withNativeLogprobs } from "../test/helpers.js";
-import { nativeFinishReasonTable, parseNativeFinishReason } from "./map-native-finish-reason.js";
-import { aliasNativeRequest } from "./native-aliases.js";
-import { nativeRequestSchema, nativeResponseSchema } from "./native-api.js";
 import { parseJsonObject } from "./native-function-response.js";
 import { guessImageType } from "./native-media.js";
-import { normalizeNativeRequest, normalizeNativeResponse } from "./normalize-native.js";
+import { normalizeNativeRequest } from "./normalize-native.js";
 import { parseNativeRequest } from "./parse-native-request.js";
-import { parseNativeResponse } from "./parse-native-response.js";
 import { renderNativeRequest } from "./render-native-request.js";
-import { renderNativeResponse } from "./render-native-response.js";
 import { sanitizeNativeJsonSchema } from "./sanitize-native-json-schema.js";
-import { nativeRequestWire, nativeResponseWire } from "./testing.js";
-
-describe("wire arbitraries", () => {
-  it("every generated request passes the request schema", () => {
-    fc.assert(
-      fc.property(nativeRequestWire, (wire) => {
-        expect(nativeRequestSchema.safeParse(aliasNativeRequest(wire)).success).toBe(true);
-      }),
-    );
-  });
-  it("every generated response passes the response schema", () => {
-    fc.assert(
-      fc.property(nativeResponseWire, (wire) => {
-        expect(nativeResponseSchema.safeParse(wire).success).toBe(true);
-      }),
-    );
-  });
-});
+import { nativeRequestWire } from "./testing.js";
 
 describe("law 1: render(parse(w)) equals normalize(w)", () => {
   it("requests", () => {
@@ -50,15 +24,6 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
       fc.property(nativeRequestWire, (wire) => {
         const request = parseNativeRequest(wire, { model: "txtC-2.5-pro" });
         expect(renderNativeRequest(request)).toEqual(normalizeNativeRequest(wire));
-      }),
-    );
-  });
-  it("responses", () => {
-    fc.assert(
-      fc.property(nativeResponseWire, (wire) => {
-        expect(renderNativeResponse(parseNativeResponse(wire))).toEqual(
-          normalizeNativeResponse(wire),
-        );
       }),
     );
   });
@@ -189,33 +154,6 @@ const expressibleRequest: fc.Arbitrary<Request> = arb.request
   })
   .filter((request) => request.messages.length > 0);
 
-const expressibleResponse: fc.Arbitrary<Response> = fc
-  .tuple(
-    arb.response,
-    fc.array(fc.constantFrom(...Object.keys(nativeFinishReasonTable)), {
-      minLength: 3,
-      maxLength: 3,
-    }),
-  )
-  .map(([response, raws]) => {
-    const usage = omit(response.usage, "cacheWrite5mTokens", "cacheWrite1hTokens");
-    usage.inputTokens -= usage.cacheWriteTokens;
-    usage.cacheWriteTokens = 0;
-    const mapped = mapOutputs(response, (choice, i): IndexedOutput => {
-      const parts = choice.message.parts.filter((p) => p.type !== "redacted-thinking");
-      const raw = raws[i % raws.length] as string;
-      return {
-        ...withNativeLogprobs(omit(choice, "stopSequence")),
-        message: { role: "assistant", parts },
-        finishReason: parseNativeFinishReason(
-          raw,
-          parts.some((p) => p.type === "tool-call"),
-        ),
-      };
-    });
-    return { ...omit(mapped, "extras"), usage };
-  });
-
 describe("law 2: parse(render(c)) equals c", () => {
   it("requests", () => {
     fc.assert(
@@ -226,14 +164,6 @@ describe("law 2: parse(render(c)) equals c", () => {
           stream: request.stream,
         });
         expect(back).toEqual(request);
-      }),
-    );
-  });
-  it("responses", () => {
-    fc.assert(
-      fc.property(expressibleResponse, (response) => {
-        const wire = JSON.parse(JSON.stringify(renderNativeResponse(response)));
-        expect(parseNativeResponse(wire)).toEqual(response);
       }),
     );
   });
