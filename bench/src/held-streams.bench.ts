@@ -5,6 +5,8 @@
 // time to response headers (p50, p99) while streams open, the share of chunks that came late (a gap
 // over interval + --late-ms), the longest gap, and the target's RSS per open stream (RSS with every
 // stream open, less RSS before), with the gateway's figures as ratios to the pass-through's.
+// RSS swings by a third between runs on a shared machine: stream-heap.bench.ts is the stable
+// per-stream memory figure (collected heap).
 // Bounded: every stream ends by itself, and the run stops itself after --time-limit-ms.
 //   cd bench && node src/held-streams.bench.ts [--streams 5000] [--rate 1000] [--interval-ms 500]
 //     [--chunks 20] [--late-ms 250]   (after `pnpm build`)
