@@ -68,7 +68,9 @@ const body = JSON.stringify({
   messages: [
     {
       role: "user",
-      content: `[[fault:chunk-delay=${INTERVAL_MS}]] [[len:${CHUNKS}]] hold this stream`,
+      // tail=2: the usage report and [DONE] follow the finish at once, as providers send them;
+      // paced, the usage chunk the gateway asks for and keeps back showed as one late gap.
+      content: `[[fault:chunk-delay=${INTERVAL_MS},tail=2]] [[len:${CHUNKS}]] hold this stream`,
     },
   ],
 });
