@@ -70,7 +70,10 @@ export async function openCallAccount(
   started: number,
 ): Promise<CallAccount> {
   const accounting = services.accounting;
-  const { token } = request;
+  // The closures below outlive the request (a stream's charge comes at its end): they keep these
+  // few values, not the request, whose body would otherwise stay in memory as long.
+  const { token, requestId, model, stream } = request;
+  const endpoint = request.endpoint.name;
   const rateLimit = token.rateLimit;
   const recordTokens = (usage: Usage | undefined) => {
     if (usage !== undefined && rateLimit.tpm !== undefined) {
@@ -94,14 +97,14 @@ export async function openCallAccount(
     usage: Usage | undefined = end.usage,
     estimated = false,
   ): UsageLogInput => ({
-    requestId: request.requestId,
+    requestId,
     time: Date.now(),
     userId: token.userId,
     tokenId: token.id,
     tokenName: token.name,
-    model: request.model,
+    model,
     channel: end.channel,
-    endpoint: request.endpoint.name,
+    endpoint,
     promptTokens: usage?.inputTokens ?? 0,
     completionTokens: usage?.outputTokens ?? 0,
     cachedTokens: usage?.cachedInputTokens ?? 0,
@@ -110,7 +113,7 @@ export async function openCallAccount(
     credits,
     cost: toBillingUnit(credits, services.config.billing),
     latencyMs: Math.round(performance.now() - started),
-    stream: request.stream,
+    stream,
     status: end.status,
     error: end.error,
     ...(estimated ? { estimated: true } : {}),
@@ -118,7 +121,7 @@ export async function openCallAccount(
 
   const held = await reserveHold(
     accounting,
-    { requestId: request.requestId, token, amount: estimate.credits },
+    { requestId, token, amount: estimate.credits },
     (error) => logRow({ status: 402, error }, 0),
   );
   return {
@@ -148,8 +151,8 @@ export async function openCallAccount(
       recordTokens(usage);
       services.log.warn(
         {
-          requestId: request.requestId,
-          model: request.model,
+          requestId,
+          model,
           channel: end.channel,
           reportedUsage: end.usage ?? null,
           complete: delivered.complete,

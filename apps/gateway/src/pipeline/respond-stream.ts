@@ -88,8 +88,10 @@ export function streamReply(
     drain: services.drain,
     onEnd,
   };
+  // The relay lives as long as the stream: it keeps the upstream body, not the whole call.
+  const upstream = committed.body;
   const response = relayResponse(
-    (sink) => startRelay(committed.body, stage, options, sink),
+    (sink) => startRelay(upstream, stage, options, sink),
     {
       status: 200,
       // Only what is known before the first byte: the request's warnings, not the stream's own.
@@ -177,8 +179,9 @@ function stageFor(
   // a name that differs costs the fast path its unparsed runs; messages name it once, up front.
   const field = REPLY_MODEL_FIELD[format];
   const renamed = !field.everyFrame || committed.candidate.upstreamModel !== request.model;
+  const clientModel = request.model;
   const rewrite = renamed
-    ? (text: string) => renameReplyModel(format, text, request.model)
+    ? (text: string) => renameReplyModel(format, text, clientModel)
     : undefined;
   if (request.jsonArrayStream)
     return reframeStage(watch, { keep, framing, failure, rewrite, ending });

@@ -1,11 +1,15 @@
-import type { Warning } from "@interlingua/core-types";
+import type {
+  Response as CanonicalResponse,
+  UpstreamProtocol,
+  Warning,
+} from "@interlingua/core-types";
 import { type GatewayError, internalError, toGatewayError } from "@interlingua/errors";
-import { openCallAccount } from "../billing/call-account.ts";
+import { type CallAccount, openCallAccount } from "../billing/call-account.ts";
 import { cachePlanner } from "../cache/cache-planner.ts";
 import { storageOnlyCharge } from "../cache/storage-only-charge.ts";
 import { errorResponse } from "../contract/error-response.ts";
 import { upstreamModelHeader, warningsHeaders } from "../contract/warnings-header.ts";
-import { startGenAiCall } from "../log/gen-ai-span.ts";
+import { type GenAiCall, startGenAiCall } from "../log/gen-ai-span.ts";
 import { inSpan } from "../log/tracing.ts";
 import {
   beginStored,
@@ -24,7 +28,7 @@ import { fillContext } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 import { inlineFiles, namesFiles } from "./inline-files.ts";
 import { jsonDelivery, renderJsonReply, TextReply } from "./respond-json.ts";
-import { streamReply } from "./respond-stream.ts";
+import { type StreamSettled, streamReply } from "./respond-stream.ts";
 import { StreamDelivery } from "./stream-delivery.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -226,68 +230,119 @@ export async function runGeneration(
 
   const streamClosed = services.metrics?.streamOpened(endpoint.name, started);
   const { response, settled, accumulated } = streamReply(services, request, committed);
-  void settled.then(async (outcome) => {
-    if (plan !== undefined && accumulated !== undefined) {
-      const said = storedBody(accumulated(), plan);
-      const broken = outcome.error ?? (outcome.complete ? undefined : interrupted(outcome));
-      await recordQuietly(services, plan, () =>
-        finishStored(
-          services,
-          plan,
-          broken === undefined
-            ? said
-            : { ...said, status: "failed", error: { code: broken.type, message: broken.message } },
-          summary.protocol,
-        ),
-      );
-    }
-    streamClosed?.();
-    genAi.end({
-      usage: outcome.usage,
-      finishReason: outcome.finishReason,
-      ...(outcome.error === undefined ? {} : { error: outcome.error.message }),
-    });
-    const { skippedChars, ...said } = outcome;
-    const chars = () => (outcome.outputChars ?? 0) + (skippedChars?.() ?? 0);
-    // An upstream that failed before delivering anything and reported no usage (a Responses
-    // `response.failed` right after `response.created`, an event-less stream): nothing is
-    // charged, the hold is refunded and the row logged (issue 26, item 9). A client that left
-    // is another matter: its prompt reached the upstream and is charged.
-    const failed = outcome.error !== undefined || outcome.decodeError !== undefined;
-    if (failed && outcome.usage === undefined && chars() === 0) {
-      account.end({
-        status: outcome.error?.status ?? 502,
-        channel: summary.channel,
-        error: outcome.error?.message ?? outcome.decodeError,
-        ...storageOnlyCharge(cacheStorageTokenHours),
-      });
-      log.info(
-        { ...summary, status: outcome.error?.status ?? 502, ...said, warnings, ms: elapsed() },
-        "stream failed before delivering anything: not charged",
-      );
-      return;
-    }
-    account.end({
-      status: outcome.error?.status ?? 200,
-      usage: outcome.usage,
-      channel: summary.channel,
-      error: outcome.error?.message ?? outcome.decodeError,
-      // The upstream delivered. A stream that was cut off, drained past its bound, ended with an
-      // error event or could not be decoded has no final usage: it is charged an estimate from
-      // what went by (never less than the usage it did report). Measuring what the tap let by
-      // undecoded decodes its sample, so only that estimate reads it.
-      delivered: new StreamDelivery(
-        outcome.complete && outcome.error === undefined && outcome.decodeError === undefined,
-        chars,
-      ),
-      cacheStorageTokenHours,
-    });
-    log.info(
-      { ...summary, status: outcome.error?.status ?? 200, ...said, warnings, ms: elapsed() },
-      "stream completed",
-    );
+  whenSettled(services, settled, {
+    plan,
+    accumulated,
+    streamClosed,
+    genAi,
+    account,
+    summary,
+    log,
+    warnings,
+    cacheStorageTokenHours,
+    started,
   });
   return response;
+}
+
+/** What a stream's end settles: its stored response, its span, its charge and its log line. */
+interface StreamSettlement {
+  readonly plan: GenerationRequest["stored"];
+  readonly accumulated: (() => CanonicalResponse) | undefined;
+  readonly streamClosed: (() => void) | undefined;
+  readonly genAi: GenAiCall;
+  readonly account: CallAccount;
+  readonly summary: Record<string, unknown> & {
+    readonly channel: string;
+    readonly protocol: UpstreamProtocol;
+  };
+  readonly log: GenerationRequest["log"];
+  readonly warnings: readonly Warning[];
+  readonly cacheStorageTokenHours: number;
+  readonly started: number;
+}
+
+/**
+ * Settles the stream once it ended. The callback that waits (as long as the stream lasts) is made
+ * here, not in `runGeneration`: a closure keeps its whole scope, and that one holds the request
+ * and its body.
+ */
+function whenSettled(
+  services: GatewayServices,
+  settled: Promise<StreamSettled>,
+  settlement: StreamSettlement,
+): void {
+  void settled.then((outcome) => settleStream(services, outcome, settlement));
+}
+
+/** What a stream that ended leaves to do: the stored response, the span, the charge, the log. */
+async function settleStream(
+  services: GatewayServices,
+  outcome: StreamSettled,
+  settlement: StreamSettlement,
+): Promise<void> {
+  const { plan, accumulated, streamClosed, genAi, account, summary, log, warnings } = settlement;
+  const { cacheStorageTokenHours, started } = settlement;
+  const elapsed = () => Math.round(performance.now() - started);
+  if (plan !== undefined && accumulated !== undefined) {
+    const said = storedBody(accumulated(), plan);
+    const broken = outcome.error ?? (outcome.complete ? undefined : interrupted(outcome));
+    await recordQuietly(services, plan, () =>
+      finishStored(
+        services,
+        plan,
+        broken === undefined
+          ? said
+          : { ...said, status: "failed", error: { code: broken.type, message: broken.message } },
+        summary.protocol,
+      ),
+    );
+  }
+  streamClosed?.();
+  genAi.end({
+    usage: outcome.usage,
+    finishReason: outcome.finishReason,
+    ...(outcome.error === undefined ? {} : { error: outcome.error.message }),
+  });
+  const { skippedChars, ...said } = outcome;
+  const chars = () => (outcome.outputChars ?? 0) + (skippedChars?.() ?? 0);
+  // An upstream that failed before delivering anything and reported no usage (a Responses
+  // `response.failed` right after `response.created`, an event-less stream): nothing is
+  // charged, the hold is refunded and the row logged (issue 26, item 9). A client that left
+  // is another matter: its prompt reached the upstream and is charged.
+  const failed = outcome.error !== undefined || outcome.decodeError !== undefined;
+  if (failed && outcome.usage === undefined && chars() === 0) {
+    account.end({
+      status: outcome.error?.status ?? 502,
+      channel: summary.channel,
+      error: outcome.error?.message ?? outcome.decodeError,
+      ...storageOnlyCharge(cacheStorageTokenHours),
+    });
+    log.info(
+      { ...summary, status: outcome.error?.status ?? 502, ...said, warnings, ms: elapsed() },
+      "stream failed before delivering anything: not charged",
+    );
+    return;
+  }
+  account.end({
+    status: outcome.error?.status ?? 200,
+    usage: outcome.usage,
+    channel: summary.channel,
+    error: outcome.error?.message ?? outcome.decodeError,
+    // The upstream delivered. A stream that was cut off, drained past its bound, ended with an
+    // error event or could not be decoded has no final usage: it is charged an estimate from
+    // what went by (never less than the usage it did report). Measuring what the tap let by
+    // undecoded decodes its sample, so only that estimate reads it.
+    delivered: new StreamDelivery(
+      outcome.complete && outcome.error === undefined && outcome.decodeError === undefined,
+      chars,
+    ),
+    cacheStorageTokenHours,
+  });
+  log.info(
+    { ...summary, status: outcome.error?.status ?? 200, ...said, warnings, ms: elapsed() },
+    "stream completed",
+  );
 }
 
 /** Why a stream that did not run to its end stopped, as a stored response's error. */
