@@ -2,6 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { useCompileCache } from "./scripts/test/compile-cache";
+
+// Before vitest starts its workers, so they (and what they start) share the cache.
+useCompileCache();
 
 /**
  * One vitest configuration for every workspace package, so a fresh clone's `pnpm test` behaves

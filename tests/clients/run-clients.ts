@@ -17,7 +17,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KEY, type Stack, startStack, UPSTREAM_KEY } from "../../apps/gateway/test/stack.ts";
+import { useCompileCache } from "../../scripts/test/compile-cache.ts";
 import { type Recorded, startRecordingProxy } from "./recording-proxy.ts";
+
+// Every session starts a CLI of tens of megabytes of JavaScript: compiled once, not 4 times.
+useCompileCache();
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -204,6 +208,8 @@ function exec(run: Run, cwd: string, timeoutMs: number): Promise<{ code: number;
         TERM: "dumb",
         NO_COLOR: "1",
         CI: "1",
+        // A cache of compiled code, not a setting the client reads.
+        NODE_COMPILE_CACHE: process.env["NODE_COMPILE_CACHE"] ?? "",
         ...run.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
