@@ -83,7 +83,6 @@ write("package.json", {
     typecheck: "node ../../node_modules/typescript-7/bin/tsc -p tsconfig.test.json",
     lint: "biome check .",
     test: "vitest run",
-    "test:random": "vitest run",
   },
   dependencies: Object.fromEntries(deps.map((d) => [d, rangeOf(d)])),
   devDependencies: { "fast-check": fastCheck },
@@ -117,7 +116,7 @@ write(
   "vitest.config.ts",
   `import { sharedConfig } from "../../vitest.shared";
 
-export default sharedConfig({ isolate: false });
+export default sharedConfig({ isolate: false, randomRun: true });
 `,
 );
 write(

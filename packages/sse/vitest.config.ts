@@ -1,3 +1,3 @@
 import { sharedConfig } from "../../vitest.shared";
 
-export default sharedConfig({ isolate: false });
+export default sharedConfig({ isolate: false, randomRun: true });

@@ -39,6 +39,7 @@ beforeAll(() => {
     "tsconfig.base.json",
     "vitest.shared.ts",
     "scripts/test/fast-check-seed.ts",
+    "scripts/test/compile-cache.ts",
     "scripts/new-package.mjs",
     "tests/conformance/package.json",
     "tests/conformance/src/bundle-size.test.ts",
