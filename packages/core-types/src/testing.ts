@@ -58,7 +58,15 @@ export const tokenCount = fc.nat({ max: 2_000_000 });
 export const base64 = fc
   .uint8Array({ minLength: 1, maxLength: 24 })
   .map((bytes) => btoa(String.fromCharCode(...bytes)));
-export const httpUrl = fc.webUrl({ validSchemes: ["https", "http"] });
+let webUrl: fc.Arbitrary<string> | undefined;
+/**
+ * http(s) URLs. fast-check's `webUrl` takes about 1.5 s of CPU to build (its domain and
+ * percent-encoding tables), so it is built the first time a URL is drawn, not when this module
+ * is imported: most importers never draw one.
+ */
+export const httpUrl: fc.Arbitrary<string> = fc
+  .constant(undefined)
+  .chain(() => (webUrl ??= fc.webUrl({ validSchemes: ["https", "http"] })));
 export const imageMediaType = fc.constantFrom("image/jpeg", "image/png", "image/gif", "image/webp");
 /** JSON objects as a wire carries them: through JSON text, so never a -0 (which reads back as 0). */
 export const jsonObject: fc.Arbitrary<Record<string, unknown>> = fc
