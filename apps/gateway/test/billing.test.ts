@@ -579,20 +579,25 @@ describe.each(drivers)("200 concurrent calls ($name)", ({ databaseUrl }) => {
   const at = (path: string) => `${conc.gateway.url}${path}`;
 
   beforeAll(async () => {
-    conc = await startStack({
-      databaseUrl,
-      // Tiny, so a hold sized by it could never cover these replies: only the model's own
-      // maximum output (65,536 tokens for txtD-v3.2) keeps the calls without max tokens covered.
-      billing: { default_output_reserve: 16 },
-      users: [{ id: "conc", quota: 100_000_000 }],
-      tokens: [
-        { key: CAPPED, user: "conc", quota: 3_000, name: "capped" },
-        // Below what the 200 replies cost together (about 100 credits each), so some calls are
-        // refused whatever the timing: a hold (the model's whole maximum output, about 13,800
-        // credits) fits only while enough is left.
-        { key: OPEN, user: "conc", quota: 20_000, name: "open" },
-      ],
-    });
+    conc = await startStack(
+      {
+        databaseUrl,
+        // Tiny, so a hold sized by it could never cover these replies: only the model's own
+        // maximum output (65,536 tokens for txtD-v3.2) keeps the calls without max tokens covered.
+        billing: { default_output_reserve: 16 },
+        users: [{ id: "conc", quota: 100_000_000 }],
+        tokens: [
+          { key: CAPPED, user: "conc", quota: 3_000, name: "capped" },
+          // Below what the 200 replies cost together (about 100 credits each), so some calls are
+          // refused whatever the timing: a hold (the model's whole maximum output, about 13,800
+          // credits) fits only while enough is left.
+          { key: OPEN, user: "conc", quota: 20_000, name: "open" },
+        ],
+      },
+      // 200 calls at once on a loaded two-core machine can stall the simulator past the stack's
+      // 2 s upstream deadlines; these tests are about holds, not timeouts.
+      { timeouts: { headersMs: 30_000, bodyMs: 30_000, connectMs: 5_000 } },
+    );
   });
   afterAll(async () => {
     await conc?.close();
@@ -605,7 +610,8 @@ describe.each(drivers)("200 concurrent calls ($name)", ({ databaseUrl }) => {
       ),
     );
     const statuses = results.map((r) => r.status);
-    expect(statuses.every((s) => s === 200 || s === 402)).toBe(true);
+    // Served or refused for quota, nothing else (named when not, to tell a timeout from a bug).
+    expect(statuses.filter((s) => s !== 200 && s !== 402)).toEqual([]);
     const refused = statuses.filter((s) => s === 402).length;
     expect(refused).toBeGreaterThan(0);
     expect(refused).toBeLessThan(200);
