@@ -16,6 +16,8 @@ export interface BullMqWorkQueueOptions {
   readonly prefix?: string;
   /** Jobs one instance runs at once, per kind (default 8). */
   readonly concurrency?: number;
+  /** How long adding a job may take (ms, default `SCHEDULE_TIMEOUT_MS`). */
+  readonly scheduleTimeoutMs?: number;
   /** A handler threw (the job is retried a few times) or a connection failed. */
   readonly onError?: (error: unknown, kind: WorkKind, id: string | undefined) => void;
 }
@@ -51,6 +53,7 @@ export class BullMqWorkQueue implements WorkQueue {
   readonly #producer: { url: string; enableOfflineQueue: false };
   readonly #prefix: string;
   readonly #concurrency: number;
+  readonly #scheduleTimeoutMs: number;
   readonly #onError: NonNullable<BullMqWorkQueueOptions["onError"]>;
   readonly #queues = new Map<WorkKind, Queue<JobData>>();
   readonly #workers = new Map<WorkKind, Worker<JobData>>();
@@ -61,6 +64,7 @@ export class BullMqWorkQueue implements WorkQueue {
     this.#producer = { url: options.url, enableOfflineQueue: false };
     this.#prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
     this.#concurrency = options.concurrency ?? 8;
+    this.#scheduleTimeoutMs = options.scheduleTimeoutMs ?? SCHEDULE_TIMEOUT_MS;
     this.#onError = options.onError ?? (() => {});
   }
 
@@ -89,7 +93,7 @@ export class BullMqWorkQueue implements WorkQueue {
         removeOnFail: { age: 24 * 60 * 60 },
       },
     );
-    await within(added, SCHEDULE_TIMEOUT_MS, "adding a job");
+    await within(added, this.#scheduleTimeoutMs, "adding a job");
   }
 
   process(kind: WorkKind, handler: WorkHandler): void {
