@@ -107,12 +107,10 @@ export function sharedConfig(options: SharedOptions = {}) {
     ...(options.maxWorkers === undefined ? {} : { maxWorkers: options.maxWorkers }),
   };
   const properties = options.randomRun && second !== undefined ? propertyFiles(process.cwd()) : [];
-  if (properties.length > 0) {
-    console.log(`fast-check seed ${second} for the "random" run (replay with FC_SEED=${second})`);
-  }
   if (properties.length === 0) {
     return defineConfig({ test: { ...base, env: { FC_SEED: String(seed) } } });
   }
+  console.log(`fast-check seed ${second} for the "random" run (replay with FC_SEED=${second})`);
   // Two projects in one process: "seed" is the whole suite on the run's seed, "random" the
   // property files on the second seed. Each project's workers get their own FC_SEED.
   return defineConfig({
