@@ -245,6 +245,50 @@ describe.each(drivers)("billing isolation ($name)", (driver) => {
     expect(await w.store.listDeadLetters()).toEqual([]);
   });
 
+  it("a database coming back cuts writes while it already takes empty ones: not blamed on the data", async () => {
+    const w = await world(driver);
+    // What a restart looks like from a pool: a server still starting, connections it cut; an
+    // empty batch (the check for "is the database up") may well succeed in between.
+    const cuts = [
+      Object.assign(new Error("the database system is starting up"), { code: "57P03" }),
+      new Error("Connection terminated unexpectedly"),
+      Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
+      new Error("Connection terminated unexpectedly"),
+    ];
+    let left = cuts.length;
+    const accounting = w.accounting((store) =>
+      withWrites(store, (batch, now) =>
+        batch.logs.length > 0 && left > 0
+          ? Promise.reject(cuts[cuts.length - left--])
+          : store.writeCharges(batch, now),
+      ),
+    );
+    (await hold(w, accounting, "lone")).settle(10, row(w, "lone", 10));
+    for (let i = 0; i <= cuts.length; i++) await accounting.writePending().catch(() => undefined);
+    const t = await totals(w);
+    expect(t.rows.map((r) => r.requestId)).toEqual(["lone"]);
+    expect(t.token.used).toBe(10);
+    expect(await w.store.listDeadLetters()).toEqual([]);
+  });
+
+  it("a row whose every write ends in a cut connection is still isolated, after a pool's worth", async () => {
+    const w = await world(driver);
+    const accounting = w.accounting((store) =>
+      withWrites(store, (batch, now) =>
+        batch.logs.some((log) => log.requestId === POISON)
+          ? Promise.reject(new Error("Connection terminated unexpectedly"))
+          : store.writeCharges(batch, now),
+      ),
+    );
+    (await hold(w, accounting, POISON)).settle(10, row(w, POISON, 10));
+    (await hold(w, accounting, "fine")).settle(20, row(w, "fine", 20));
+    for (let i = 0; i < 30; i++) await accounting.writePending().catch(() => undefined);
+    const t = await totals(w);
+    expect(t.rows.map((r) => r.requestId)).toEqual(["fine"]);
+    expect(t.token.used).toBe(30);
+    expect((await w.store.listDeadLetters()).map((d) => d.requestId)).toEqual([POISON]);
+  });
+
   it("rows are repaired before they are queued: no status, NaN, NUL bytes, a huge error", async () => {
     const w = await world(driver);
     const accounting = w.accounting();

@@ -348,6 +348,28 @@ describe.skipIf(!available)("chaos: restarts and a killed instance under load", 
       expect(figures.answered5xxOther).toBe(0);
       expect(a.stderr()).not.toMatch(/Uncaught|unhandled|Emitted 'error' event/i);
       // Every settled call: exactly one usage row; the streams the kill cut: none (not charged).
+      if (notOne.length > 0) {
+        // What the instances logged about those calls, and about billing: the cause is in there.
+        const ids = notOne.map((c) => c.requestId as string);
+        const about = (child: GatewayChild) =>
+          child
+            .stderr()
+            .split("\n")
+            .filter(
+              (line) => ids.some((id) => line.includes(id)) || /charge|journal|lease/i.test(line),
+            )
+            .slice(-40)
+            .join("\n");
+        const letters = (
+          await client.query(
+            "SELECT request_id, reason FROM billing_dead_letters WHERE request_id = ANY($1)",
+            [ids],
+          )
+        ).rows;
+        console.log(
+          `chaos: dead letters ${JSON.stringify(letters)}; calls without exactly one row\n${JSON.stringify(notOne.map((c) => ({ ...c, rows: rowsOf.get(c.requestId as string) ?? 0, killedAt })))}\na:\n${about(a)}\nb:\n${about(b)}`,
+        );
+      }
       expect(notOne.map((c) => [c.kind, c.instance, c.requestId])).toEqual([]);
       expect(figures.settled).toBeGreaterThan(20);
       expect(figures.settledOnB).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../log/logger.ts";
+import { isDatabaseUnavailable } from "../storage/database-unavailable.ts";
 import type {
   BatchOutcome,
   Charge,
@@ -63,12 +64,20 @@ interface Batch {
   readonly batch: ChargeBatch;
   readonly calls: readonly PendingCall[];
   readonly stage: Stage;
-  /** Failed writes of this batch so far. */
+  /** Failed writes of this batch since the database was last seen down. */
   tries: number;
+  /** Of those, the ones whose error was not an outage's (a lost connection, a server starting). */
+  dataTries: number;
 }
 
 /** Failed tries of a batch before its data is suspected (the first retry covers a lost answer). */
 const TRIES_BEFORE_ISOLATING = 2;
+/**
+ * Outage errors count too, but only after more than a pool's worth: a database coming back
+ * answers "starting up" or cuts pooled connections while empty batches already succeed, and a
+ * call whose row is fine must not become a dead letter for that.
+ */
+const OUTAGE_TRIES_BEFORE_ISOLATING = 20;
 /** How often a call set aside (it could not be written in any form) is tried again. */
 const STUCK_RETRY_MS = 30_000;
 
@@ -264,7 +273,8 @@ export class ChargeBatcher {
     } catch (error) {
       if (this.#failed[0] !== next) this.#failed.unshift(next);
       next.tries++;
-      if (next.tries >= TRIES_BEFORE_ISOLATING) {
+      if (!isDatabaseUnavailable(error)) next.dataTries++;
+      if (next.dataTries >= TRIES_BEFORE_ISOLATING || next.tries >= OUTAGE_TRIES_BEFORE_ISOLATING) {
         if (await this.#databaseWrites()) {
           this.#isolate(next, error);
           return;
@@ -273,11 +283,12 @@ export class ChargeBatcher {
         // again from zero, so one failed write as it comes back (a pooled connection the restart
         // broke) does not turn a call whose row is fine into a dead letter.
         next.tries = 0;
+        next.dataTries = 0;
       }
       this.#arm(this.#o.intervalMs * 20);
       this.#spool();
       // Once, then now and then: an outage retries every few hundred ms.
-      if (next.tries === 1 || next.tries % 60 === 0) {
+      if (next.tries === 1) {
         this.#o.log.error(
           { err: error, rows: next.calls.length, batch: next.batch.id, tries: next.tries },
           "writing charges failed; the batch will be retried",
@@ -442,5 +453,6 @@ function batchOf(
     calls,
     stage,
     tries: 0,
+    dataTries: 0,
   };
 }
