@@ -1,15 +1,6 @@
-import {
-  analyzeCache,
-  type CacheAnalysis,
-  ignoredNativeBoundaries,
-} from "@interlingua/cache-control";
-import {
-  type Request as CanonicalRequest,
-  findTooDeep,
-  MAX_JSON_DEPTH,
-  type Warning,
-} from "@interlingua/core-types";
-import { invalidRequest, notFound } from "@interlingua/errors";
+import type { CacheAnalysis } from "@interlingua/cache-control";
+import { findTooDeep, MAX_JSON_DEPTH, type Warning } from "@interlingua/core-types";
+import { invalidRequest } from "@interlingua/errors";
 import { authenticate } from "../auth/authenticate.ts";
 import type { EndpointSpec } from "../contract/endpoints.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
@@ -20,12 +11,11 @@ import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import type { TextReply } from "../pipeline/respond-json.ts";
 import { runGeneration } from "../pipeline/run-generation.ts";
-import { resolveStoredState, type StorePlan } from "../responses/stored-state.ts";
+import type { StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import { CLIENT_PROTOCOLS } from "../upstream/protocols.ts";
 import { submitBackground } from "./background-response.ts";
+import { CLIENT_READING } from "./client-reading.ts";
 import type { HeaderReader } from "./incoming-request.ts";
-import { parseNativeTarget } from "./native-target.ts";
 import { answerThrown } from "./route-envelope.ts";
 
 const NO_CACHE: CacheAnalysis = { mode: "none", warnings: [] };
@@ -62,16 +52,11 @@ export function answerGeneration(services: GatewayServices, endpoint: EndpointSp
 }
 
 function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
+  const reading = CLIENT_READING[endpoint.format];
   return async (call: GenerationCall): Promise<Response | TextReply> => {
     const { requestId, url, headers } = call;
     const log = requestLog(services.log, { requestId, endpoint: endpoint.name });
-
-    const target = endpoint.format === "native" ? parseNativeTarget(call.target ?? "") : undefined;
-    if (endpoint.format === "native" && target === undefined) {
-      throw notFound(
-        "unknown method: use {model}:generateContent or {model}:streamGenerateContent",
-      );
-    }
+    const target = reading.target?.(call.target ?? "");
 
     const token = await authenticate(services, endpoint.credentials, headers, url);
     let wire = parseJsonObject(await call.readBody(services.config.limits.max_body_bytes));
@@ -82,40 +67,17 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       throw invalidRequest(`${field}: nested more than ${MAX_JSON_DEPTH} levels deep`, field);
     }
 
-    // Responses state: previous_response_id and item_reference become the items they name.
     let stored: StorePlan | undefined;
     let notes: Warning[] | undefined;
-    if (endpoint.format === "responses") {
-      const state = await resolveStoredState(services, token.userId, wire);
+    if (reading.state !== undefined) {
+      const state = await reading.state(services, token.userId, wire);
       wire = state.wire;
       stored = state.plan;
       notes = state.warnings;
     }
+    const canonical = reading.parse(wire, target);
+    const cache = reading.cache?.(canonical, wire) ?? NO_CACHE;
 
-    // The native format names the model and streaming in the path, not the body; the path
-    // model wins over a body `model`, which the native codec otherwise reads.
-    const canonical: CanonicalRequest =
-      target === undefined
-        ? CLIENT_PROTOCOLS[endpoint.format].codec.request.parse(wire)
-        : {
-            ...CLIENT_PROTOCOLS.native.codec.request.parse({ ...wire, model: target.model }),
-            stream: target.stream,
-          };
-
-    // docs/api-reference.md's cache_control rules apply to the chat and native formats. On messages the field
-    // is Anthropic's own: it rides through to an Anthropic upstream unchanged and is stripped
-    // toward any other (prepare-upstream-request.ts); responses has no such field.
-    let cache: CacheAnalysis = NO_CACHE;
-    if (endpoint.format === "chat" || endpoint.format === "native") {
-      cache = analyzeCache(canonical, endpoint.format);
-      if (endpoint.format === "native") {
-        const ignored = ignoredNativeBoundaries(wire);
-        if (ignored.length > 0) cache = { ...cache, warnings: [...cache.warnings, ...ignored] };
-      }
-    }
-
-    const anthropicVersion = headers.get("anthropic-version") ?? headers.get("vendor-version");
-    const anthropicBeta = headers.get("anthropic-beta");
     const request: GenerationRequest = {
       endpoint,
       requestId,
@@ -128,10 +90,7 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
       stream: canonical.stream,
       jsonArrayStream: target?.stream === true && url.searchParams.get("alt") !== "sse",
       wrap: shouldWrap(endpoint.wrapped, services.config.envelope, headers.get(ENVELOPE_HEADER)),
-      upstream: {
-        ...(anthropicVersion === null ? {} : { anthropicVersion }),
-        ...(anthropicBeta === null || endpoint.format !== "messages" ? {} : { anthropicBeta }),
-      },
+      upstream: reading.upstream(headers),
       // The front door writes a RelayResponse to the Node response itself.
       writesDirectly: true,
       signal: call.signal,
