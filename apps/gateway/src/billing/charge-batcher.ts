@@ -287,7 +287,7 @@ export class ChargeBatcher {
       }
       this.#arm(this.#o.intervalMs * 20);
       this.#spool();
-      // Once, then now and then: an outage retries every few hundred ms.
+      // Once per round of tries: an outage logs every 20 failures, not every retry.
       if (next.tries === 1) {
         this.#o.log.error(
           { err: error, rows: next.calls.length, batch: next.batch.id, tries: next.tries },

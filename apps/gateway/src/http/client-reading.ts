@@ -9,20 +9,14 @@ import { resolveStoredState, type StoredState } from "../responses/stored-state.
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { CLIENT_PROTOCOLS, type UpstreamCallOptions } from "../upstream/protocols.ts";
 import type { HeaderReader } from "./incoming-request.ts";
-import { parseNativeTarget } from "./native-target.ts";
+import { type NativeTarget, parseNativeTarget } from "./native-target.ts";
 
 // What reading a generation request takes beyond the steps every endpoint shares, per client
 // format: one row each, so the handler has no format branches and a new format is one row.
 
-/** A path that names the model and whether to stream (the native `{model}:{method}`). */
-export interface PathTarget {
-  readonly model: string;
-  readonly stream: boolean;
-}
-
 export interface ClientReading {
   /** Reads the route's last path segment (still escaped); throws when it names no method. */
-  readonly target?: (segment: string) => PathTarget;
+  readonly target?: (segment: string) => NativeTarget;
   /** Stored state the body names, resolved before the codec sees it (Responses). */
   readonly state?: (
     services: GatewayServices,
@@ -32,7 +26,7 @@ export interface ClientReading {
   /** The canonical request, with what the path says over the body. */
   readonly parse: (
     wire: Record<string, unknown>,
-    target: PathTarget | undefined,
+    target: NativeTarget | undefined,
   ) => CanonicalRequest;
   /** Where the body marks cache boundaries (docs/api-reference.md, cache_control). */
   readonly cache?: (canonical: CanonicalRequest, wire: Record<string, unknown>) => CacheAnalysis;
@@ -40,8 +34,10 @@ export interface ClientReading {
   readonly upstream: (headers: HeaderReader) => UpstreamCallOptions;
 }
 
-const parsed = (format: WireFormat) => (wire: Record<string, unknown>) =>
-  CLIENT_PROTOCOLS[format].codec.request.parse(wire);
+const parsed = (format: WireFormat) => {
+  const request = CLIENT_PROTOCOLS[format].codec.request;
+  return (wire: Record<string, unknown>) => request.parse(wire);
+};
 
 // A client's `anthropic-version` (or the neutral `vendor-version`) goes toward any Anthropic
 // upstream; its `anthropic-beta` only from a messages client, whose protocol it belongs to.
@@ -53,6 +49,8 @@ const versionAndBeta = (headers: HeaderReader): UpstreamCallOptions => {
   const anthropicBeta = headers.get("anthropic-beta");
   return anthropicBeta === null ? version(headers) : { ...version(headers), anthropicBeta };
 };
+
+const parseNative = parsed("native");
 
 export const CLIENT_READING: Readonly<Record<WireFormat, ClientReading>> = {
   chat: {
@@ -77,9 +75,7 @@ export const CLIENT_READING: Readonly<Record<WireFormat, ClientReading>> = {
     },
     // The path model wins over a body `model`, which the native codec otherwise reads.
     parse: (wire, target) => {
-      const request = CLIENT_PROTOCOLS.native.codec.request.parse(
-        target === undefined ? wire : { ...wire, model: target.model },
-      );
+      const request = parseNative(target === undefined ? wire : { ...wire, model: target.model });
       return target === undefined ? request : { ...request, stream: target.stream };
     },
     cache: (canonical, wire) => {

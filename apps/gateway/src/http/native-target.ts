@@ -6,10 +6,15 @@ export const NATIVE_METHODS = {
 
 export type NativeMethod = keyof typeof NATIVE_METHODS;
 
+/** What a native route's path says: the model, the method and whether it streams. */
+export interface NativeTarget {
+  readonly model: string;
+  readonly method: NativeMethod;
+  readonly stream: boolean;
+}
+
 /** Splits the `{model}:{method}` path segment; the model id may itself hold dots and dashes. */
-export function parseNativeTarget(
-  target: string,
-): { model: string; method: NativeMethod; stream: boolean } | undefined {
+export function parseNativeTarget(target: string): NativeTarget | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(target);
