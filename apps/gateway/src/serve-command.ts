@@ -133,6 +133,10 @@ export async function main(argv: string[]): Promise<void> {
     setTimeout(() => process.exit(result), 1_000).unref();
     return;
   }
+  // A stray rejection is a bug to report, not a reason to cut every open stream: logged, served on.
+  process.on("unhandledRejection", (reason) => {
+    result.services.log.error({ err: reason }, "unhandled promise rejection");
+  });
   // SIGTERM/SIGINT: stop accepting, drain open streams up to shutdown.drain_ms, flush usage,
   // exit 0. A second signal exits at once.
   let stopping = false;

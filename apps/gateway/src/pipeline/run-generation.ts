@@ -205,16 +205,20 @@ export async function runGeneration(
     }
     // Usage is read after the reply is on its way; the client waits for neither charge nor log.
     setImmediate(() => {
-      const { usage, outputChars, finishReason } = reply.delivered();
-      genAi.end({ usage, finishReason });
-      account.end({
-        status: 200,
-        usage,
-        delivered: { outputChars, complete: true },
-        channel: summary.channel,
-        cacheStorageTokenHours,
-      });
-      log.info({ ...summary, status: 200, usage, warnings, ms: elapsed() }, "request completed");
+      try {
+        const { usage, outputChars, finishReason } = reply.delivered();
+        genAi.end({ usage, finishReason });
+        account.end({
+          status: 200,
+          usage,
+          delivered: { outputChars, complete: true },
+          channel: summary.channel,
+          cacheStorageTokenHours,
+        });
+        log.info({ ...summary, status: 200, usage, warnings, ms: elapsed() }, "request completed");
+      } catch (error) {
+        settlingFailed(log, error, "request");
+      }
     });
     // Redacted here, once: nothing downstream reads the body back to redact it.
     return new TextReply(
@@ -272,7 +276,21 @@ function whenSettled(
   settled: Promise<StreamSettled>,
   settlement: StreamSettlement,
 ): void {
-  void settled.then((outcome) => settleStream(services, outcome, settlement));
+  void settled
+    .then((outcome) => settleStream(services, outcome, settlement))
+    .catch((error: unknown) => settlingFailed(settlement.log, error, "stream"));
+}
+
+/**
+ * A throw after the reply went out has no request left to fail: it is logged, never left to
+ * end the process (and every other call's stream with it).
+ */
+function settlingFailed(log: GenerationRequest["log"], error: unknown, what: string): void {
+  try {
+    log.error({ err: error }, `settling a ${what} after its reply failed`);
+  } catch {
+    // The log itself is what failed: nothing is left to tell.
+  }
 }
 
 /** What a stream that ended leaves to do: the stored response, the span, the charge, the log. */
