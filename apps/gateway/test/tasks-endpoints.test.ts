@@ -1,5 +1,6 @@
 import { taskResourceSchema } from "@interlingua/tasks/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gifFirstFrameAsPng } from "../src/tasks/gif-first-frame.ts";
 import { auth, eventuallyAsync, KEY, postJson, type Stack, tokenRow } from "./stack.ts";
 import { stackDatabases } from "./storage/drivers.ts";
 import {
@@ -11,6 +12,7 @@ import {
   settled,
   startTaskStack,
 } from "./tasks-support.ts";
+import { gif } from "./uploads-images.ts";
 import type { Json } from "./wire.ts";
 
 // The asynchronous generation endpoints end to end (issue 13): real HTTP through the gateway to
@@ -238,6 +240,33 @@ describe.each(drivers)("task endpoints ($name)", ({ databaseUrl }) => {
       .at(-1);
     const parts = (sent as Json).body.contents[0].parts;
     expect(parts[1].inlineData).toEqual({ mimeType: "image/png", data: png.toString("base64") });
+  });
+
+  it("an uploaded GIF goes up as a PNG of its first frame", async () => {
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(gif())], { type: "image/gif" }), "dot.gif");
+    const upload = await fetch(`${base}/v1/uploads/images`, {
+      method: "POST",
+      headers: auth(),
+      body: form,
+    });
+    expect(upload.status).toBe(200);
+    const { url } = (await upload.json()) as { url: string };
+    const sub = await image({
+      model: "txtC-3-pro-image-preview",
+      prompt: "animate the dot",
+      image_urls: [{ url }],
+    });
+    const task = await settled(stack, ackId(sub.json));
+    expect(task.status).toBe("completed");
+    const sent = stack.sim.requests
+      .filter((r) => JSON.stringify(r.body ?? "").includes("animate the dot"))
+      .at(-1);
+    const inline = (sent as Json).body.contents[0].parts[1].inlineData;
+    expect(inline.mimeType).toBe("image/png");
+    const converted = gifFirstFrameAsPng(gif());
+    expect(converted.ok && inline.data === converted.png.toString("base64")).toBe(true);
+    expect(isPng(Buffer.from(inline.data, "base64"))).toBe(true);
   });
 
   it.each([

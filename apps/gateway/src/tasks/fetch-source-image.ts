@@ -6,13 +6,14 @@ import type { GatewayServices } from "../services/gateway-services.ts";
 import { readCappedBytes } from "../upstream/read-capped.ts";
 import { resolveTarget, systemLookup } from "../webhooks/resolve-target.ts";
 import { serviceHosts } from "../webhooks/service-hosts.ts";
+import { gifFirstFrameAsPng } from "./gif-first-frame.ts";
 import { ownFileKey } from "./own-file-url.ts";
 
 // The images a task sends upstream inline. The gateway's own upload URLs are read straight from
 // the file store (no loop through HTTP, and no way to aim the fetch at the gateway itself);
 // any other URL is fetched once, through the webhooks' SSRF guard (public addresses only, the
 // vetted address pinned), without redirects, size-capped while reading and type-checked by its
-// bytes, not by what the server claims.
+// bytes, not by what the server claims. A GIF goes up as a PNG of its first frame.
 
 /** Image types a Veo or image request may carry (the API reference: .jpeg, .jpg, .png, .webp). */
 const ACCEPTED = new Set(["image/jpeg", "image/png", "image/webp"]);
@@ -22,10 +23,16 @@ export type SourceImage = { ok: true; image: InlineImage } | { ok: false; messag
 
 async function typed(bytes: Buffer): Promise<SourceImage> {
   const type = await fileTypeFromBuffer(bytes);
+  if (type?.mime === "image/gif") {
+    // Uploads take GIFs (the API reference); the upstreams do not.
+    const converted = gifFirstFrameAsPng(bytes);
+    if (!converted.ok) return converted;
+    return { ok: true, image: { mimeType: "image/png", data: converted.png.toString("base64") } };
+  }
   if (type === undefined || !ACCEPTED.has(type.mime)) {
     return {
       ok: false,
-      message: `not a JPEG, PNG or WebP image (${type?.mime ?? "unknown type"})`,
+      message: `not a JPEG, PNG, WebP or GIF image (${type?.mime ?? "unknown type"})`,
     };
   }
   return { ok: true, image: { mimeType: type.mime, data: bytes.toString("base64") } };
