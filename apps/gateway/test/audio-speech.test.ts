@@ -517,3 +517,55 @@ describe("audio on a protocol that does not declare the audio API", () => {
     expect(await usageRowsOf(other, speech.headers.get("x-request-id")!)).toEqual([]);
   });
 });
+
+describe("the channel's own timeouts", () => {
+  let timed: Stack;
+  beforeAll(async () => {
+    // The same speech model on a channel with a short first-byte timeout, then one without.
+    timed = await startStack(
+      {
+        extraChannels: (simUrl) => [
+          {
+            name: "slow",
+            protocol: "openai",
+            base_url: simUrl,
+            api_key: UPSTREAM_KEY,
+            models: { [TTS]: "gpt-4o-mini-tts" },
+            timeout: { first_byte_ms: 300, idle_ms: 300 },
+          },
+          {
+            name: "patient",
+            protocol: "openai",
+            base_url: simUrl,
+            api_key: UPSTREAM_KEY,
+            models: { [TTS]: "gpt-4o-mini-tts" },
+            priority: 1,
+          },
+        ],
+      },
+      // The agent's own timeouts are longer than the fault's latency: only the channel's can cut it.
+      { timeouts: { headersMs: 10_000, bodyMs: 10_000, connectMs: 1000 } },
+    );
+  });
+  afterAll(async () => {
+    await timed.close();
+  });
+
+  it("a channel past its first_byte_ms is left for the next one, as on generation", async () => {
+    const response = await fetch(`${timed.gateway.url}/v1/audio/speech`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth() },
+      body: JSON.stringify({
+        model: TTS,
+        input: "[[fault:latency=3000,times=1]] late",
+        voice: "alloy",
+        response_format: "wav",
+      }),
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const rows = await usageRowsOf(timed, response.headers.get("x-request-id"));
+    expect(rows).toMatchObject([{ status: 200, channel: "patient" }]);
+  });
+});

@@ -5,11 +5,15 @@ import type { Channel } from "../routing/channel.ts";
 import { PROTOCOLS } from "./protocols.ts";
 
 // The one place a request toward a channel is addressed and signed: the channel's origin and
-// base path, its protocol's auth headers, the active span's trace headers, the call's timeouts.
-// Every upstream call of the gateway (generation, audio, tasks, Gemini caches, doctor) goes here.
+// base path, its protocol's auth headers, the active span's trace headers, the call's timeouts
+// (the channel's own `timeout` unless the call sets its own). Every upstream call of the gateway
+// (generation, audio, tasks, Gemini caches, doctor) goes here.
 
-/** What a request needs of a channel: where it is, how it signs, and its key. */
-export type ChannelAddress = Pick<Channel, "origin" | "basePath" | "protocol" | "apiKey">;
+/** What a request needs of a channel: where it is, how it signs, its key and its timeouts. */
+export type ChannelAddress = Pick<
+  Channel,
+  "origin" | "basePath" | "protocol" | "apiKey" | "timeout"
+>;
 
 export interface ChannelRequest {
   /** POST unless said. */
@@ -24,9 +28,9 @@ export interface ChannelRequest {
   readonly forwarded?: ForwardedHeaders;
   /** JSON text, or a form (undici's, which streams its Blob parts, such as a file on disk). */
   readonly body?: string | FormData;
-  /** Until the response headers arrive; unset: the agent's. */
+  /** Until the response headers arrive; unset: the channel's `first_byte_ms`, else the agent's. */
   readonly headersTimeoutMs?: number | undefined;
-  /** Longest silence between two body chunks; unset: the agent's. */
+  /** Longest silence between two body chunks; unset: the channel's `idle_ms`, else the agent's. */
   readonly bodyTimeoutMs?: number | undefined;
 }
 
@@ -36,6 +40,8 @@ export function channelDispatchOptions(
   request: ChannelRequest,
 ): Dispatcher.DispatchOptions {
   const auth = PROTOCOLS[channel.protocol].headers(channel.apiKey, request.forwarded);
+  const headersTimeout = request.headersTimeoutMs ?? channel.timeout?.firstByteMs;
+  const bodyTimeout = request.bodyTimeoutMs ?? channel.timeout?.idleMs;
   return {
     origin: channel.origin,
     path: request.fromOrigin === true ? request.path : channel.basePath + request.path,
@@ -43,8 +49,8 @@ export function channelDispatchOptions(
     // The upstream attempt's span goes along (`traceparent`) when tracing is on.
     headers: withTraceHeaders({ ...request.headers, ...auth }),
     ...(request.body === undefined ? {} : { body: request.body }),
-    ...(request.headersTimeoutMs === undefined ? {} : { headersTimeout: request.headersTimeoutMs }),
-    ...(request.bodyTimeoutMs === undefined ? {} : { bodyTimeout: request.bodyTimeoutMs }),
+    ...(headersTimeout === undefined ? {} : { headersTimeout }),
+    ...(bodyTimeout === undefined ? {} : { bodyTimeout }),
   };
 }
 
