@@ -220,6 +220,18 @@ describe("a key never grants, to a child or to itself, more than it has (issue 1
     expect((await chat(ONE_MODEL, "txtC-2.5-pro")).status).toBe(403);
   });
 
+  it("a config token's rate limit shows in its view, as an API token's does", async () => {
+    // Read with another key of the owner: RATED's own six calls a minute are for the next test.
+    expect((await tokenByName("rated")).rate_limit).toEqual({ rpm: 6 });
+    const one = await send(
+      "GET",
+      `/api/token/${(await tokenByName("rated")).id}`,
+      undefined,
+      RATED,
+    );
+    expect(one.json.data.rate_limit).toEqual({ rpm: 6 });
+  });
+
   it("a rate-limited key's child is rate limited, at most as high as its maker", async () => {
     refusedWith(
       await send("POST", "/api/token", { name: "fast", rate_limit: { rpm: 100 } }, RATED),

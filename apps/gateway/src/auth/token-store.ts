@@ -69,6 +69,11 @@ export class TokenStore {
     this.#now = options.now ?? Date.now;
   }
 
+  /** A token's own limit, as `GET /api/token` shows it: the config's for a config key, else its row's. */
+  ownRateLimit(row: TokenRow): RateLimitConfig | undefined {
+    return this.#options.rateLimits.get(row.keyHash) ?? ownRateLimit(row);
+  }
+
   async lookup(key: string): Promise<TokenLookup> {
     const digest = keyHash(key);
     const now = this.#now();

@@ -10,7 +10,7 @@ import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import { newTokenScope, type Scope, type ScopeAsk, scopeChange } from "../auth/grant-scope.ts";
 import { keyHash, keyHint, newApiKey } from "../auth/key-hash.ts";
-import type { AuthenticatedToken } from "../auth/token-store.ts";
+import type { AuthenticatedToken, TokenStore } from "../auth/token-store.ts";
 import { remainingCredits, userBalance } from "../billing/balances.ts";
 import { drawForChange, drawForNewToken, giveBack } from "../billing/grant-quota.ts";
 import { toBillingUnit } from "../billing/money.ts";
@@ -41,7 +41,7 @@ const issueText = (error: z.ZodError) =>
 
 const unixSeconds = (ms: number | undefined) => (ms === undefined ? -1 : Math.floor(ms / 1000));
 
-function tokenView(row: TokenRow) {
+function tokenView(row: TokenRow, tokens: TokenStore) {
   return {
     id: row.id,
     name: row.name,
@@ -54,7 +54,7 @@ function tokenView(row: TokenRow) {
     models: row.models ?? null,
     source: row.source,
     created_time: unixSeconds(row.createdAt),
-    rate_limit: row.rateLimit ?? null,
+    rate_limit: tokens.ownRateLimit(row) ?? null,
   };
 }
 
@@ -391,7 +391,12 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
       offset: (p - 1) * page_size,
       limit: page_size,
     });
-    return { items: page.items.map(tokenView), total: page.total, page: p, page_size };
+    return {
+      items: page.items.map((row) => tokenView(row, services.tokens)),
+      total: page.total,
+      page: p,
+      page_size,
+    };
   });
   app.get("/api/token", keyed, listTokens);
   app.get("/api/token/", keyed, listTokens);
@@ -400,7 +405,7 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
     "/api/token/:id",
     keyed,
     route(async (c, token) => {
-      return tokenView(await ownToken(c.req.param("id"), token));
+      return tokenView(await ownToken(c.req.param("id"), token), services.tokens);
     }),
   );
 
@@ -439,7 +444,7 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
     }
     services.tokens.invalidate(caller.keyHash);
     // The only time the key is shown: it is stored as a hash.
-    return { ...tokenView(row), key };
+    return { ...tokenView(row, services.tokens), key };
   });
   app.post("/api/token", keyed, createToken);
   app.post("/api/token/", keyed, createToken);
@@ -470,7 +475,7 @@ export function mountManagementRoutes(app: Hono<AppEnv>, services: GatewayServic
       }
       services.tokens.invalidate(row.keyHash);
       services.tokens.invalidate(caller.keyHash);
-      return tokenView(row);
+      return tokenView(row, services.tokens);
     });
   const updateByBodyId = updateToken((_c, body) => body.id);
   app.put("/api/token", keyed, updateByBodyId);
