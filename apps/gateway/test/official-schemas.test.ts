@@ -122,6 +122,42 @@ describe("answers match the providers' published schemas and SDK types", () => {
     }
   }
 
+  // docs/api-reference.md gives a function tool nested ({type, function: {...}}); the Response
+  // object lists it flat, as OpenAI's FunctionTool: bare bodies, and streams on both envelopes.
+  it("responses with nested function tools: the Response object lists them flat", async () => {
+    const nested = (stream: boolean) => ({
+      ...responsesBody(UPSTREAMS.anthropic, ASKS.tool, stream),
+      tools: [{ type: "function", function: TOOL }],
+    });
+    const flat = { type: "function", ...TOOL, strict: null };
+    for (const envelope of ["bare", "spec"]) {
+      const send = (stream: boolean) =>
+        fetch(`${stack.gateway.url}/v1/responses`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-interlingua-envelope": envelope,
+            ...auth(),
+          },
+          body: JSON.stringify(nested(stream)),
+        });
+      // The spec envelope's non-stream `data` is the reference's own result, without the echo.
+      if (envelope === "bare") {
+        const json = await send(false);
+        expect(json.status).toBe(200);
+        const object = (await json.json()) as Json;
+        expect(object.tools).toEqual([flat]);
+        expect(SCHEMAS.response(object)).toEqual([]);
+      }
+      const text = await (await send(true)).text();
+      expect(frameDeviations(text, SCHEMAS.responseEvent)).toEqual([]);
+      const echoed = parseSse(text)
+        .map((f) => JSON.parse(f.data) as Json)
+        .filter((e) => e.type === "response.created" || e.type === "response.completed");
+      expect(echoed.map((e) => e.response.tools)).toEqual([[flat], [flat]]);
+    }
+  });
+
   // The API reference's error envelope for these endpoints gives `code` as the HTTP status (an
   // integer) where OpenAI's says string or null, and `param` only when a field is named (OpenAI:
   // string or null, always): both are checked as the contract says, the rest as OpenAI's.

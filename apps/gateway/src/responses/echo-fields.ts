@@ -27,11 +27,19 @@ export function echoFields(body: Readonly<Record<string, unknown>>): Record<stri
   return out;
 }
 
-/** A function tool as the object lists it: `strict` is required there (null: not asked). */
-const echoTool = (tool: unknown): unknown =>
-  typeof tool === "object" &&
-  tool !== null &&
-  (tool as { type?: unknown }).type === "function" &&
-  !("strict" in tool)
-    ? { ...tool, strict: null }
-    : tool;
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A function tool as the object lists it: flat (OpenAI's FunctionTool), whichever shape the client
+ * sent, since docs/api-reference.md takes the nested `{type, function: {...}}` one too; `strict`
+ * and `parameters` are required there (null: not given). Other tool types are echoed as sent.
+ */
+function echoTool(tool: unknown): unknown {
+  if (!isObject(tool) || tool["type"] !== "function") return tool;
+  const { function: nested, ...flat } = tool;
+  const fields = isObject(nested) ? { ...flat, ...nested } : tool;
+  return { ...fields, parameters: fields["parameters"] ?? null, strict: fields["strict"] ?? null };
+}
