@@ -34,6 +34,26 @@ const specImageOf = (value: string): DataUrl | undefined => {
 export const isValidImageUrl = (value: string): boolean =>
   isHttpUrl(value) || specImageOf(value) !== undefined;
 
+/** docs/api-reference.md Limits: an image in a responses request is at most 20 MB. */
+export const MAX_INLINE_IMAGE_BYTES = 20_971_520;
+
+/** The bytes base64 `data` decodes to, from its length alone (padding subtracted). */
+export const base64DecodedBytes = (data: string): number => {
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
+};
+
+/**
+ * The decoded size of an inline (data URI) image over the limit, or undefined: within it, or a
+ * URL, whose bytes the gateway never holds.
+ */
+export function oversizedInlineImage(value: string): number | undefined {
+  const image = parseDataUrl(value);
+  if (image === undefined) return undefined;
+  const bytes = base64DecodedBytes(image.data);
+  return bytes > MAX_INLINE_IMAGE_BYTES ? bytes : undefined;
+}
+
 /** A validated `image_url` as a canonical image source (data URIs become base64 sources). */
 export function imageSourceFromUrl(value: string): ImageSource {
   const image = specImageOf(value);

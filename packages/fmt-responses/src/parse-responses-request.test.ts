@@ -7,6 +7,12 @@ import { renderInterlinguaResponsesRequest } from "./render-responses-request.js
 const png =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
+/** Base64 of `bytes` zero bytes, padded as encoders write it, without building the bytes. */
+const base64Of = (bytes: number): string => {
+  const padding = (3 - (bytes % 3)) % 3;
+  return "A".repeat(Math.ceil(bytes / 3) * 4 - padding) + "=".repeat(padding);
+};
+
 function rejection(wire: unknown): GatewayError {
   try {
     parseResponsesRequest(wire);
@@ -94,6 +100,30 @@ describe("parseResponsesRequest", () => {
       });
       expect(error.message).toMatch(/^input\[1\]\.content\[1\]\.image_url: /);
     }
+  });
+
+  // docs/api-reference.md Limits: 20 MB (20971520 bytes decoded) for an image in the request.
+  it("an inline image over 20 MB is a 400 naming it; 20 MB exactly parses", () => {
+    const withImage = (bytes: number) => ({
+      model: "txtA-5.2-pro",
+      input: [
+        { role: "user", content: "first turn" },
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "see" },
+            { type: "input_image", image_url: `data:image/png;base64,${base64Of(bytes)}` },
+          ],
+        },
+      ],
+    });
+    expect(() => parseResponsesRequest(withImage(20_971_520))).not.toThrow();
+    const error = rejection(withImage(20_971_521));
+    expect([error.status, error.param, error.message]).toEqual([
+      400,
+      "input[1].content[1].image_url",
+      "input[1].content[1].image_url: the image is 20971521 bytes, more than an image in a responses request may be (20971520, 20 MB)",
+    ]);
   });
 
   it("each tool type parses; remote_mcp timeout defaults to 30", () => {

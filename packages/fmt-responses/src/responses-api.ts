@@ -1,7 +1,12 @@
 import { MAX_TOP_LOGPROBS, zLooseObject } from "@interlingua/core-types";
 import { FIELD_REQUIRED } from "@interlingua/errors";
 import * as z from "zod/mini";
-import { imageUrlRule, isValidImageUrl } from "./image-url.js";
+import {
+  imageUrlRule,
+  isValidImageUrl,
+  MAX_INLINE_IMAGE_BYTES,
+  oversizedInlineImage,
+} from "./image-url.js";
 import { responsesPassThroughShape } from "./responses-request-fields.js";
 
 /**
@@ -18,7 +23,18 @@ export const inputTextBlockSchema = zLooseObject({
 });
 export const inputImageBlockSchema = zLooseObject({
   type: z.literal("input_image"),
-  image_url: z.string().check(z.refine(isValidImageUrl, imageUrlRule)),
+  image_url: z.string().check(
+    z.refine(isValidImageUrl, imageUrlRule),
+    z.superRefine((value, ctx) => {
+      const bytes = oversizedInlineImage(value);
+      if (bytes === undefined) return;
+      ctx.addIssue({
+        code: "custom",
+        input: value,
+        message: `the image is ${bytes} bytes, more than an image in a responses request may be (${MAX_INLINE_IMAGE_BYTES}, 20 MB)`,
+      });
+    }),
+  ),
   /** Not in the spec; OpenAI's Responses convention, carried as the canonical `detail`. */
   detail: z.optional(z.enum(["auto", "low", "high"])),
 });
