@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, postJson, type Stack, startStack } from "./stack.ts";
 
 // docs/api-reference.md Limits: an image in a responses request is at most 20 MB (20971520
-// bytes). An inline one past it is refused naming its field, stored or not.
+// bytes). An inline one past it is refused naming its field, stored or not; one within it is
+// stored (responses.max_bytes holds any body the gateway reads) and its conversation continued.
 
 const MAX_IMAGE_BYTES = 20_971_520;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -37,9 +38,9 @@ describe("images in a responses request", () => {
   afterAll(() => stack.close());
   const url = () => `${stack.gateway.url}/v1/responses`;
 
-  it("an inline image over 20 MB is a 400 naming its image_url", async () => {
+  it("an inline image over 20 MB is a 400 naming its image_url, stored or not", async () => {
     const oversized = pngDataUri(MAX_IMAGE_BYTES + 1);
-    for (const store of [false]) {
+    for (const store of [false, true]) {
       const res = await postJson(url(), withImage(oversized, { store }), auth());
       expect(res.status).toBe(400);
       expect(res.json.error).toMatchObject({
@@ -51,5 +52,24 @@ describe("images in a responses request", () => {
         `input[1].content[1].image_url: the image is ${MAX_IMAGE_BYTES + 1} bytes, more than an image in a responses request may be (20971520, 20 MB)`,
       );
     }
+  });
+
+  it("a stored request with an image just under 20 MB succeeds and is continued", async () => {
+    const bare = { ...auth(), "x-interlingua-envelope": "bare" };
+    const first = await postJson(url(), withImage(pngDataUri(MAX_IMAGE_BYTES - 1024)), bare);
+    expect(first.status, first.text.slice(0, 300)).toBe(200);
+    expect(first.json).toMatchObject({ status: "completed", store: true });
+    const next = await postJson(
+      url(),
+      { model: "txtA-5", input: "and the colours?", previous_response_id: first.json.id },
+      bare,
+    );
+    expect(next.status, next.text.slice(0, 300)).toBe(200);
+    expect(next.json).toMatchObject({ previous_response_id: first.json.id, store: true });
+    const items = await fetch(`${url()}/${next.json.id}/input_items?order=asc`, { headers: bare });
+    const types = ((await items.json()).data as { content?: unknown }[]).map((item) =>
+      Array.isArray(item.content) ? item.content.map((part) => part.type) : item.content,
+    );
+    expect(types).toContainEqual(["input_text", "input_image"]);
   });
 });

@@ -231,11 +231,16 @@ export const modelPriceSchema = z
  */
 export const responsesSchema = z.strictObject({
   retention_days: z.number().positive().default(30),
+  /**
+   * Twice the default `limits.max_body_bytes`: any body the gateway reads (a 20 MB image is a
+   * 28 MB data URI) is storable with the ids its items get and a turn of history; still a bound,
+   * since a continued conversation grows with every turn.
+   */
   max_bytes: z
     .number()
     .int()
     .positive()
-    .default(16 * 1024 * 1024),
+    .default(64 * 1024 * 1024),
   /** How long a follow-up naming a response still being recorded waits for it (ms). */
   follow_up_wait_ms: z.number().int().min(0).default(10_000),
   /**

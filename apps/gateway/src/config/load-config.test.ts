@@ -81,7 +81,7 @@ describe("config", () => {
         tracing: { enabled: false },
         responses: {
           retention_days: 30,
-          max_bytes: 16 * 1024 * 1024,
+          max_bytes: 64 * 1024 * 1024,
           follow_up_wait_ms: 10_000,
           background_claim_ms: 15 * 60_000,
         },
