@@ -398,6 +398,48 @@ describe("Anthropic and OpenAI upstreams (rules 3, 4, 9, 10)", () => {
     expect(second.json.data.usage.prompt_tokens).toBeGreaterThan(read.cached_tokens);
   });
 
+  // Anthropic caches by exact prefix per API key: two users of one channel would share a cache
+  // unless the gateway's plan makes their prefixes differ (rule 4).
+  it("rule 4: chat -> Anthropic: another API user's identical request writes its own cache", async () => {
+    const body = chatWith("txtB-opus-4-8", "anthropic-users", "One word?", "1h");
+    const seen = stack.sim.requests.length;
+    const first = await chat(body);
+    expect(first.status).toBe(200);
+    const written = first.json.data.usage.prompt_tokens_details;
+    expect(written.cache_write_tokens).toBeGreaterThan(1000);
+    expect(written.cached_tokens).toBe(0);
+
+    const other = await chat(body, OTHER_KEY);
+    expect(other.status).toBe(200);
+    expect(other.json.data.usage.prompt_tokens_details).toMatchObject({
+      cached_tokens: 0,
+      cache_write_tokens: written.cache_write_tokens,
+    });
+
+    const again = await chat(body);
+    expect(again.json.data.usage.prompt_tokens_details).toMatchObject({
+      cached_tokens: written.cache_write_tokens,
+      cache_write_tokens: 0,
+    });
+    // The scope marker names no user in clear.
+    const sent = generationsSince(seen).map((r) => JSON.stringify((r.body as Json).system));
+    expect(sent[0]).not.toContain("alice");
+    expect(sent[1]).not.toContain("bob");
+    expect(sent[2]).toBe(sent[0]);
+  });
+
+  it("rule 4: native -> Anthropic: another API user's identical request writes its own cache", async () => {
+    const body = nativeWith("native-anthropic-users", "One word?");
+    const first = await native(body, KEY, "txtB-opus-4-8");
+    expect(first.status).toBe(200);
+    expect(first.json.data.usageMetadata.cachedContentTokenCount ?? 0).toBe(0);
+    const other = await native(body, OTHER_KEY, "txtB-opus-4-8");
+    expect(other.status).toBe(200);
+    expect(other.json.data.usageMetadata.cachedContentTokenCount ?? 0).toBe(0);
+    const again = await native(body, KEY, "txtB-opus-4-8");
+    expect(again.json.data.usageMetadata.cachedContentTokenCount).toBeGreaterThan(1000);
+  });
+
   it("messages -> Anthropic: the client's own cache_control goes through and its usage fields come back", async () => {
     const body = (question: string) => ({
       model: "txtB-sonnet-4-6",

@@ -11,6 +11,7 @@ export type {
   OrdinaryCache,
 } from "./cache-analysis.js";
 export { type CacheKeyInput, cacheKey } from "./cache-key.js";
+export { type CacheScopeInput, cacheScope } from "./cache-scope.js";
 export { CACHE_TTL_HOURS } from "./cache-ttl-hours.js";
 export {
   CHARS_PER_TOKEN,

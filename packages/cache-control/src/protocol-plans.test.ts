@@ -33,6 +33,7 @@ const input = (warnings: Warning[] = []): CachePlanInput => ({
   prefixMessages: analysis.prefixMessages,
   ttl: analysis.ttl,
   key,
+  scope: "0123456789abcdef",
   onWarning: (warning) => warnings.push(warning),
 });
 
@@ -63,6 +64,46 @@ describe("Protocol.cachePlan, per format package", () => {
     expect(plan.request.messages[0]?.parts[0]).toMatchObject({
       cacheControl: { type: "ephemeral", ttl: "1h" },
     });
+  });
+
+  it("Anthropic: the scope marker leads the system, so another scope's prefix differs", () => {
+    const planned = (scope: string) => {
+      const plan = messagesProtocol.cachePlan({ ...input(), scope });
+      if (plan.kind !== "inline") throw new Error("Anthropic plans inline");
+      return plan.request;
+    };
+    const mine = planned("0123456789abcdef");
+    expect(mine.system.map((p) => p.text)).toEqual([
+      "[cache scope 0123456789abcdef]",
+      "You are terse.",
+    ]);
+    expect(mine.system[0]).not.toHaveProperty("cacheControl");
+    // Everything from the marker on is Anthropic's cached prefix: one scope, one prefix.
+    expect(planned("0123456789abcdef")).toEqual(mine);
+    expect(planned("fedcba9876543210").system[0]!.text).not.toBe(mine.system[0]!.text);
+    expect({ ...planned("fedcba9876543210"), system: [] }).toEqual({ ...mine, system: [] });
+  });
+
+  it("Anthropic: a boundary on the system text keeps its breakpoint after the marker", () => {
+    const systemOnly: Request = {
+      ...chatRequest([
+        { role: "system", content: [text("Rules.", "5m")] },
+        { role: "user", content: "Question?" },
+      ]),
+      model: "up-model",
+    };
+    const cached = analyzeCache(systemOnly, "chat") as CachedAnalysis;
+    expect(cached.boundary).toEqual({ area: "system", part: 0 });
+    const plan = messagesProtocol.cachePlan({
+      ...input(),
+      request: systemOnly,
+      boundary: cached.boundary,
+      prefixMessages: cached.prefixMessages,
+      ttl: cached.ttl,
+    });
+    if (plan.kind !== "inline") throw new Error("Anthropic plans inline");
+    expect(cacheControlPaths(plan.request)).toEqual(["system[1].cacheControl"]);
+    expect(plan.request.system[0]!.text).toBe("[cache scope 0123456789abcdef]");
   });
 
   it("Gemini: a cachedContents resource, read back with bounds, then the live suffix", () => {

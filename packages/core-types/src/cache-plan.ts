@@ -23,6 +23,11 @@ export interface CachePlanInput {
   readonly ttl: CacheTtl;
   /** A stable digest of the prefix (user, channel, model, content): one cache per key. */
   readonly key: string;
+  /**
+   * An opaque id of the (API user, channel) the cache belongs to, the same for every prefix they
+   * send: a provider that caches by prefix alone (Anthropic) is made to tell users apart by it.
+   */
+  readonly scope: string;
   readonly onWarning: (warning: Warning) => void;
 }
 

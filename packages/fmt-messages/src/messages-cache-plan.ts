@@ -9,6 +9,7 @@ import {
   stripCacheControl,
   type TextPart,
 } from "@interlingua/core-types";
+import { withCacheScope } from "./messages-cache-scope.js";
 
 /** What the Anthropic plan reads of a cache analysis: where the boundary is, and its ttl. */
 type AnthropicCacheAnalysis = Pick<CachePlanInput, "boundary" | "ttl">;
@@ -109,14 +110,18 @@ export function planAnthropic(
   return { ...out, messages };
 }
 
-/** `Protocol.cachePlan` of Anthropic's Messages API: one breakpoint on the boundary. */
+/**
+ * `Protocol.cachePlan` of Anthropic's Messages API: one breakpoint on the boundary, and the
+ * scope marker ahead of the prefix so that users of one channel never share a cache (rule 4).
+ */
 export const messagesCachePlan = ({
   request,
   boundary,
   ttl,
+  scope,
   onWarning,
 }: CachePlanInput): CachePlan => ({
   kind: "inline",
   mode: "anthropic-breakpoint",
-  request: planAnthropic(request, { boundary, ttl }, { onWarning }),
+  request: withCacheScope(planAnthropic(request, { boundary, ttl }, { onWarning }), scope),
 });

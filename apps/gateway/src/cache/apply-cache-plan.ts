@@ -2,6 +2,7 @@ import {
   CACHE_TTL_HOURS,
   type CachedAnalysis,
   cacheKey,
+  cacheScope,
   estimatePrefixTokens,
   minCacheTokens,
   type OrdinaryCache,
@@ -124,6 +125,8 @@ export async function applyCachePlan(
     prefixMessages: analysis.prefixMessages,
     ttl: analysis.ttl,
     key,
+    // Anthropic caches per API key on the prefix alone; the plan marks the prefix with this.
+    scope: cacheScope({ user: userId, channel: channel.name }),
     onWarning: (warning) => warnings.push(warning),
   });
   // A resource is worth making only for a prefix the upstream will cache at all.
