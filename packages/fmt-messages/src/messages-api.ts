@@ -1,6 +1,7 @@
 import { jsonObjectSchema, zLooseObject, zObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
 import type { MessagesCitedTextBlock } from "./messages-citations.js";
+import { MESSAGES_MAX_TEMPERATURE } from "./messages-model-defaults.js";
 import { messagesPassThroughShape } from "./messages-request-fields.js";
 
 /**
@@ -188,7 +189,8 @@ export const messagesRequestSchema = zLooseObject({
   messages: z.array(messagesMessageSchema).check(z.minLength(1)),
   max_tokens: z.number().check(z.int()).check(z.gte(1)),
   system: z.optional(z.union([z.string(), z.array(messagesTextBlockSchema)])),
-  temperature: z.optional(z.number().check(z.gte(0)).check(z.lte(1))),
+  // A messages client's own limit, Anthropic's: above it is a 400, as Anthropic answers.
+  temperature: z.optional(z.number().check(z.gte(0)).check(z.lte(MESSAGES_MAX_TEMPERATURE))),
   top_p: z.optional(z.number().check(z.gte(0)).check(z.lte(1))),
   top_k: z.optional(z.number().check(z.int()).check(z.gte(0))),
   stop_sequences: z.optional(z.array(z.string()).check(z.maxLength(4))),

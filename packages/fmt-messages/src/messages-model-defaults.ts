@@ -61,3 +61,5 @@ export const MESSAGES_EFFORT_BUDGET = {
 export const MESSAGES_DEFAULT_THINKING_BUDGET = MESSAGES_EFFORT_BUDGET.medium;
 /** Anthropic's smallest accepted budget_tokens. */
 export const MESSAGES_MIN_THINKING_BUDGET = 1024;
+/** Anthropic's highest temperature (OpenAI's and Gemini's go to 2). */
+export const MESSAGES_MAX_TEMPERATURE = 1;

@@ -523,14 +523,20 @@ describe("sampling and options", () => {
     );
   });
 
-  it("refuses temperature above 1 with a 400 naming temperature", () => {
-    const error = refusal(() =>
-      renderMessagesRequest(base({ sampling: { maxTokens: 10, temperature: 1.3 } })),
-    );
-    expect([error.status, error.param]).toEqual([400, "temperature"]);
+  it("sends a temperature above 1 (OpenAI's and Gemini's 0..2) as 1, with a mapped warning", () => {
+    const { list, onWarning } = warnings();
+    const wire = renderMessagesRequest(base({ sampling: { maxTokens: 10, temperature: 1.5 } }), {
+      onWarning,
+    });
+    expect(wire.temperature).toBe(1);
+    expect(list.map((w) => `${w.feature}=${w.type}`)).toEqual(["sampling.temperature=mapped"]);
+    const kept = warnings();
     expect(
-      renderMessagesRequest(base({ sampling: { maxTokens: 10, temperature: 1 } })).temperature,
+      renderMessagesRequest(base({ sampling: { maxTokens: 10, temperature: 1 } }), {
+        onWarning: kept.onWarning,
+      }).temperature,
     ).toBe(1);
+    expect(kept.list).toEqual([]);
   });
 
   it("drops frequency and presence penalties and seed with warnings", () => {

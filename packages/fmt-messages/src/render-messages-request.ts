@@ -43,6 +43,7 @@ import {
   defaultMaxTokens,
   MESSAGES_DEFAULT_THINKING_BUDGET,
   MESSAGES_EFFORT_BUDGET,
+  MESSAGES_MAX_TEMPERATURE,
   requiresAdaptiveThinking,
 } from "./messages-model-defaults.js";
 import { toMessagesToolCallId } from "./messages-tool-call-id.js";
@@ -75,8 +76,9 @@ const isBlank = (text: string) => text.trim() === "";
  * Canonical -> a request for the Anthropic Messages API (the upstream direction). Anthropic's
  * rules are applied here: turns alternate (same-side messages merge, a turn's tool_results come
  * first), blank text is never sent, unsigned thinking is never sent, tool-call ids are made
- * acceptable, and `max_tokens` is always present. What cannot be expressed is refused (n > 1,
- * temperature > 1, non-object tool arguments, unsupported file types) or dropped with a warning.
+ * acceptable, `max_tokens` is always present and temperature is fitted to Anthropic's 0..1. What
+ * cannot be expressed is refused (n > 1, non-object tool arguments, unsupported file types) or
+ * dropped with a warning.
  */
 export function renderMessagesRequest(
   request: Request,
@@ -91,12 +93,6 @@ export function renderMessagesRequest(
     throw invalidRequest(
       "n: the messages protocol returns one reply per request (n must be 1)",
       "n",
-    );
-  }
-  if (sampling.temperature !== undefined && sampling.temperature > 1) {
-    throw invalidRequest(
-      `temperature: must be between 0 and 1 for this model (got ${sampling.temperature})`,
-      "temperature",
     );
   }
   for (const [key, name] of [
@@ -126,7 +122,8 @@ export function renderMessagesRequest(
     messages: renderMessages(request.messages, warn),
   };
   if (system !== undefined) out.system = system;
-  if (sampling.temperature !== undefined) out.temperature = sampling.temperature;
+  if (sampling.temperature !== undefined)
+    out.temperature = renderTemperature(sampling.temperature, warn);
   if (sampling.topP !== undefined) out.top_p = sampling.topP;
   if (sampling.topK !== undefined) out.top_k = sampling.topK;
   if (sampling.stop !== undefined) out.stop_sequences = sampling.stop;
@@ -178,6 +175,20 @@ export function renderMessagesRequest(
 
   if (extras) addFields(out, extras);
   return out;
+}
+
+/**
+ * Anthropic's temperature range is 0..1 where OpenAI's and Gemini's is 0..2: a higher value from
+ * those clients is sent as 1, the most varied Anthropic allows (a mapped warning), not refused.
+ */
+function renderTemperature(temperature: number, warn: Warn): number {
+  if (temperature <= MESSAGES_MAX_TEMPERATURE) return temperature;
+  warn(
+    "mapped",
+    "sampling.temperature",
+    `Anthropic's temperature is at most ${MESSAGES_MAX_TEMPERATURE}; ${temperature} is sent as ${MESSAGES_MAX_TEMPERATURE}`,
+  );
+  return MESSAGES_MAX_TEMPERATURE;
 }
 
 function renderSystem(request: Request, warn: Warn): MessagesRequestWire["system"] {

@@ -39,6 +39,7 @@ export {
   MESSAGES_ADAPTIVE_ONLY_MODELS,
   MESSAGES_DEFAULT_MAX_TOKENS,
   MESSAGES_EFFORT_BUDGET,
+  MESSAGES_MAX_TEMPERATURE,
   requiresAdaptiveThinking,
 } from "./messages-model-defaults.js";
 export {

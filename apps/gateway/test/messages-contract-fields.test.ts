@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postJson, type Stack, startStack } from "./stack.ts";
+import { type ClientFormat, type Json, NATIVE_PATH, REQUEST } from "./wire.ts";
+
+// docs/api-reference.md "Limits", "Messages-format result" and "POST /v1/messages": temperature
+// toward an Anthropic upstream, usage's service_tier and inference_geo, and stop_details.
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+const url = (path: string) => stack.gateway.url + path;
+
+/** The body the simulator's Anthropic endpoint received last. */
+const lastAnthropicBody = (): Json =>
+  [...stack.sim.requests].reverse().find((r) => r.path === "/v1/messages")?.body;
+
+describe("temperature above 1 toward an Anthropic upstream", () => {
+  const hot: Record<Exclude<ClientFormat, "messages">, () => { path: string; body: Json }> = {
+    chat: () => {
+      const { path, body } = REQUEST.chat({ model: "txtB-sonnet-4-6", text: "hi", stream: false });
+      return { path, body: { ...body, temperature: 1.5 } };
+    },
+    responses: () => {
+      const ask = { model: "txtB-sonnet-4-6", text: "hi", stream: false };
+      const { path, body } = REQUEST.responses(ask);
+      return { path, body: { ...body, temperature: 1.5 } };
+    },
+    native: () => ({
+      path: NATIVE_PATH("txtB-sonnet-4-6", false),
+      body: {
+        contents: [{ role: "user", parts: [{ text: "hi" }] }],
+        generationConfig: { temperature: 1.5 },
+      },
+    }),
+  };
+  for (const [client, make] of Object.entries(hot)) {
+    it(`${client}: reaches Anthropic as 1, reported as mapped`, async () => {
+      const { path, body } = make();
+      const res = await postJson(url(path), body);
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get("x-interlingua-warnings")).toContain("sampling.temperature=mapped");
+      expect(lastAnthropicBody().temperature).toBe(1);
+    });
+  }
+
+  it("messages: the client's own limit is Anthropic's, so 1.5 is a 400 naming temperature", async () => {
+    const { path, body } = REQUEST.messages({
+      model: "txtB-sonnet-4-6",
+      text: "hi",
+      stream: false,
+    });
+    const res = await postJson(url(path), { ...body, temperature: 1.5 });
+    expect(res.status).toBe(400);
+    expect(res.json.type).toBe("error");
+    expect(res.json.error.type).toBe("invalid_request_error");
+    expect(res.json.error.message).toContain("temperature");
+  });
+});
