@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, type Stack, startStack } from "./stack.ts";
-import { type ClientFormat, type Json, NATIVE_PATH, REQUEST } from "./wire.ts";
+import { type ClientFormat, type Json, NATIVE_PATH, parseSse, REQUEST } from "./wire.ts";
 
 // docs/api-reference.md "Limits", "Messages-format result" and "POST /v1/messages": temperature
 // toward an Anthropic upstream, usage's service_tier and inference_geo, and stop_details.
@@ -56,5 +56,31 @@ describe("temperature above 1 toward an Anthropic upstream", () => {
     expect(res.json.type).toBe("error");
     expect(res.json.error.type).toBe("invalid_request_error");
     expect(res.json.error.message).toContain("temperature");
+  });
+});
+
+/** A messages reply's usage and message object: the body, or message_start's of a stream. */
+async function messagesReply(model: string, stream: boolean): Promise<Json> {
+  const { path, body } = REQUEST.messages({ model, text: "hi", stream });
+  const res = await postJson(url(path), body);
+  expect(res.status, res.text).toBe(200);
+  if (!stream) return res.json;
+  const start = parseSse(res.text).find((f) => f.event === "message_start");
+  return JSON.parse(start?.data ?? "{}").message;
+}
+
+describe("messages usage: service_tier and inference_geo are strings", () => {
+  for (const model of ["txtA-5", "txtC-3.6-flash", "txtD-v3.2", "txtB-sonnet-4-6"]) {
+    for (const stream of [false, true]) {
+      it(`${model}${stream ? ", streamed" : ""}`, async () => {
+        const { usage } = await messagesReply(model, stream);
+        expect(["standard", "priority", "batch"]).toContain(usage.service_tier);
+        expect(typeof usage.inference_geo).toBe("string");
+      });
+    }
+  }
+  it("an OpenAI upstream's default tier is standard; an unknown geography is not_available", async () => {
+    const { usage } = await messagesReply("txtA-5", false);
+    expect([usage.service_tier, usage.inference_geo]).toEqual(["standard", "not_available"]);
   });
 });

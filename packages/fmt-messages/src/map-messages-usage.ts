@@ -3,7 +3,7 @@ import type { MessagesDeltaUsageOut, MessagesUsageOut, MessagesUsageWire } from 
 
 /**
  * Anthropic's tiers, and other providers' that mean the same (OpenAI's `default` is `standard`).
- * Any other tier reads as null: Anthropic SDKs check the enum.
+ * Anthropic SDKs check the enum, so any other tier is written as `standard` (and reported).
  */
 const MESSAGES_TIERS: Readonly<Record<string, string>> = {
   standard: "standard",
@@ -12,8 +12,18 @@ const MESSAGES_TIERS: Readonly<Record<string, string>> = {
   default: "standard",
 };
 
-const messagesTier = (tier: string | undefined): string | null =>
-  tier !== undefined && Object.hasOwn(MESSAGES_TIERS, tier) ? (MESSAGES_TIERS[tier] ?? null) : null;
+/** The tier Anthropic reports for an ordinary request: written when the upstream named none. */
+export const MESSAGES_DEFAULT_TIER = "standard";
+/** What Anthropic writes as `inference_geo` when no geography applies. */
+export const MESSAGES_NO_INFERENCE_GEO = "not_available";
+
+/** A canonical tier as Anthropic's usage writes it, or undefined when it has no equivalent. */
+export const messagesServiceTier = (tier: string | undefined): string | undefined =>
+  tier === undefined
+    ? MESSAGES_DEFAULT_TIER
+    : Object.hasOwn(MESSAGES_TIERS, tier)
+      ? MESSAGES_TIERS[tier]
+      : undefined;
 
 /** Any subset of the wire usage fields, as message_start and message_delta carry them. */
 export type MessagesUsageFields = Partial<{
@@ -51,8 +61,20 @@ export function parseMessagesUsage(usage: MessagesUsageFields): Usage {
  * Canonical usage -> the full Anthropic usage object of docs/api-reference.md's result table. Cache reads and
  * writes are taken back out of `input_tokens`. Without a ttl split every cache write is reported
  * as 5-minute, the default ttl. `output_tokens_details` only appears when thinking was counted.
+ * `service_tier` and `inference_geo` are always strings, as Anthropic writes them: `standard` and
+ * `not_available` when the upstream said nothing; `warn` hears of a tier written as `standard`.
  */
-export function renderMessagesUsage(usage: Usage): MessagesUsageOut {
+export function renderMessagesUsage(
+  usage: Usage,
+  warn?: (feature: string, message: string) => void,
+): MessagesUsageOut {
+  const tier = messagesServiceTier(usage.serviceTier);
+  if (tier === undefined) {
+    warn?.(
+      "usage.serviceTier",
+      `service tier "${usage.serviceTier}" has no Anthropic equivalent; ${MESSAGES_DEFAULT_TIER} is written`,
+    );
+  }
   const write = usage.cacheWriteTokens;
   const oneHour = usage.cacheWrite1hTokens ?? 0;
   const out: MessagesUsageOut = {
@@ -64,8 +86,8 @@ export function renderMessagesUsage(usage: Usage): MessagesUsageOut {
       ephemeral_5m_input_tokens: usage.cacheWrite5mTokens ?? Math.max(0, write - oneHour),
       ephemeral_1h_input_tokens: oneHour,
     },
-    service_tier: messagesTier(usage.serviceTier),
-    inference_geo: usage.providerExtras?.anthropic?.inferenceGeo ?? null,
+    service_tier: tier ?? MESSAGES_DEFAULT_TIER,
+    inference_geo: usage.providerExtras?.anthropic?.inferenceGeo ?? MESSAGES_NO_INFERENCE_GEO,
   };
   if (usage.thinkingTokens > 0) {
     out.output_tokens_details = { thinking_tokens: usage.thinkingTokens };

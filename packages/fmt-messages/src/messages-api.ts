@@ -319,8 +319,8 @@ export interface MessagesUsageOut {
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
   cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
-  service_tier: string | null;
-  inference_geo: string | null;
+  service_tier: string;
+  inference_geo: string;
   output_tokens_details?: { thinking_tokens: number };
 }
 

@@ -44,8 +44,8 @@ describe("the client-facing result", () => {
         cache_creation_input_tokens: 0,
         cache_read_input_tokens: 4,
         cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
-        service_tier: null,
-        inference_geo: null,
+        service_tier: "standard",
+        inference_geo: "not_available",
       },
     });
   });

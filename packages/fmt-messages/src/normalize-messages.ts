@@ -2,6 +2,11 @@ import type { JsonObject } from "@interlingua/core-types";
 import { invalidFromZod } from "@interlingua/errors";
 import { fitThinkingConstraints } from "./fit-thinking-constraints.js";
 import { MESSAGES_STOP_REASONS } from "./map-messages-finish-reason.js";
+import {
+  MESSAGES_DEFAULT_TIER,
+  MESSAGES_NO_INFERENCE_GEO,
+  messagesServiceTier,
+} from "./map-messages-usage.js";
 import type {
   MessagesCacheControl,
   MessagesContentBlock,
@@ -239,7 +244,8 @@ export function normalizeMessagesRequest(wire: unknown): MessagesRequestWire {
  * text keeps only `text` (citations go) and tool_use's `caller` reads `direct`; a missing thinking signature
  * is ""; a missing stop_reason or one Anthropic does not document becomes null; absent stop_sequence and
  * stop_details are null; usage is the full object (cache_creation defaults to all writes as 5m,
- * service_tier and inference_geo to null, output_tokens_details only when thinking_tokens > 0).
+ * service_tier to standard (a tier outside Anthropic's enum too) and inference_geo to not_available,
+ * output_tokens_details only when thinking_tokens > 0).
  */
 export function normalizeMessagesResponse(wire: unknown): MessagesResultWire {
   const parsed = messagesResponseSchema.safeParse(wire);
@@ -274,8 +280,8 @@ function usage(u: MessagesUsageWire): MessagesUsageOut {
           ephemeral_1h_input_tokens: u.cache_creation.ephemeral_1h_input_tokens ?? 0,
         }
       : { ephemeral_5m_input_tokens: writes, ephemeral_1h_input_tokens: 0 },
-    service_tier: u.service_tier ?? null,
-    inference_geo: u.inference_geo ?? null,
+    service_tier: messagesServiceTier(u.service_tier ?? undefined) ?? MESSAGES_DEFAULT_TIER,
+    inference_geo: u.inference_geo ?? MESSAGES_NO_INFERENCE_GEO,
   };
   const thinking = u.output_tokens_details?.thinking_tokens ?? 0;
   if (thinking > 0) out.output_tokens_details = { thinking_tokens: thinking };

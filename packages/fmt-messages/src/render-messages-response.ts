@@ -135,6 +135,8 @@ export function renderMessagesResponse(
         : choice
           ? (renderStopDetails(choice.finishReason) as Record<string, unknown> | null)
           : null,
-    usage: renderMessagesUsage(response.usage),
+    usage: renderMessagesUsage(response.usage, (feature, message) =>
+      warn("dropped", feature, message),
+    ),
   };
 }

@@ -263,11 +263,11 @@ export class MessagesStreamEncoder {
    */
   private deltaUsage() {
     const usage = this.usage ?? emptyUsage();
-    const full = renderMessagesUsage(usage);
+    const full = renderMessagesUsage(usage, (feature, message) => this.warnOnce(feature, message));
     const said = this.startUsage;
     const late = {
-      serviceTier: full.service_tier !== null && full.service_tier !== said?.service_tier,
-      inferenceGeo: full.inference_geo !== null && full.inference_geo !== said?.inference_geo,
+      serviceTier: full.service_tier !== said?.service_tier,
+      inferenceGeo: full.inference_geo !== said?.inference_geo,
       cacheWrite1hTokens:
         full.cache_creation.ephemeral_1h_input_tokens > 0 &&
         full.cache_creation.ephemeral_1h_input_tokens !==

@@ -17,7 +17,8 @@ export const expressibleFinishReason: fc.Arbitrary<FinishReason> = fc.constantFr
 /*
  * Law 2 restriction: a messages result has one reply, no creation time (created is 0), no safety
  * ratings or prompt feedback, no signatures on text or tool calls, and usage always with its
- * 5m/1h split and without per-modality counts.
+ * 5m/1h split, a service tier and an inference geography (Anthropic's `standard` and
+ * `not_available` when none was known) and without per-modality counts.
  */
 export const expressibleResponse: fc.Arbitrary<Response> = fc
   .record({ response: canonical.response, finishReason: expressibleFinishReason })
@@ -31,7 +32,8 @@ export const expressibleResponse: fc.Arbitrary<Response> = fc
       return part;
     });
     const usage = { ...response.usage };
-    delete usage.providerExtras;
+    usage.providerExtras = { anthropic: { inferenceGeo: "not_available" } };
+    usage.serviceTier ??= "standard";
     usage.cacheWrite1hTokens ??= 0;
     usage.cacheWrite5mTokens ??= usage.cacheWriteTokens - usage.cacheWrite1hTokens;
     const out: Response = {

@@ -85,18 +85,14 @@ export const usageFields: Record<Format, ReadonlyArray<keyof UsageView>> = {
 /**
  * The service tier each format writes for a canonical one (fmt-* READMEs): another provider's
  * equivalent is renamed (`standard` <-> OpenAI's `default`), a tier outside the format's enum is
- * left out. Idempotent, so it applies to both sides of a comparison.
+ * left out, or written as the format's default where it always has one (messages: `standard`).
+ * Idempotent, so it applies to both sides of a comparison.
  */
 const keepTier = (tier: string) => tier;
 export const tierAs: Record<Format, (tier: string) => string | undefined> = {
   chat: (tier) =>
     tier === "standard" ? "default" : tier === "batch" || tier === "unspecified" ? undefined : tier,
-  messages: (tier) =>
-    tier === "default"
-      ? "standard"
-      : ["standard", "priority", "batch"].includes(tier)
-        ? tier
-        : undefined,
+  messages: (tier) => (["priority", "batch"].includes(tier) ? tier : "standard"),
   native: (tier) =>
     tier === "default"
       ? "standard"
@@ -106,6 +102,9 @@ export const tierAs: Record<Format, (tier: string) => string | undefined> = {
   responses: keepTier,
   interlinguaResponses: keepTier,
 };
+
+/** The tier a format writes when none is known (messages: Anthropic's `standard`, always a string). */
+export const tierWhenNone: Partial<Record<Format, string>> = { messages: "standard" };
 
 /**
  * Formats whose streams report usage only at the end (OpenAI's usage chunk, Responses'

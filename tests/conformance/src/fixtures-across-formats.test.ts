@@ -29,6 +29,7 @@ import {
   startOnlyUsage,
   streamOf,
   tierAs,
+  tierWhenNone,
   type UsageView,
   usageAtEnd,
   usageFields,
@@ -126,6 +127,9 @@ function pickUsage(usage: Usage, source: Format, target: Format) {
       Object.assign(out, { [field]: view[field] });
     }
   }
+  const fallback = tierWhenNone[target];
+  const carried = usageFields[source].includes("serviceTier") && !late.includes("serviceTier");
+  if (fallback !== undefined && carried) out.serviceTier ??= fallback;
   if (out.serviceTier !== undefined) {
     const tier = tierAs[target](out.serviceTier);
     if (tier === undefined) delete out.serviceTier;
