@@ -84,3 +84,20 @@ describe("messages usage: service_tier and inference_geo are strings", () => {
     expect([usage.service_tier, usage.inference_geo]).toEqual(["standard", "not_available"]);
   });
 });
+
+describe("messages stop_details", () => {
+  for (const model of ["txtB-opus-4-8", "txtA-5"]) {
+    for (const stream of [false, true]) {
+      it(`is null on an ordinary ${model} reply${stream ? " (message_start)" : ""}`, async () => {
+        const message = await messagesReply(model, stream);
+        expect(message).toHaveProperty("stop_details", null);
+      });
+    }
+  }
+  it("a same-format body is otherwise the upstream's bytes: one field added after stop_reason", async () => {
+    const { path, body } = REQUEST.messages({ model: "txtB-opus-4-8", text: "hi", stream: false });
+    const res = await postJson(url(path), body);
+    expect(res.text).toMatch(/"stop_reason":\s*"end_turn","stop_details":null/);
+    expect(res.text.match(/"stop_details"/g)).toHaveLength(1);
+  });
+});

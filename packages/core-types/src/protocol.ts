@@ -16,6 +16,12 @@ export interface ForwardedBody {
   readonly injectedUsage: boolean;
 }
 
+/** Text edits to a relayed reply (`Protocol.relayEdits`): no parse, no re-serialisation. */
+export interface RelayEdits {
+  body(json: string): string;
+  frame(text: string): string;
+}
+
 /** Keys from a body's root to one field; `*` stands for every element of an array. */
 export type WirePath = readonly string[];
 
@@ -98,6 +104,13 @@ export interface Protocol<E = Error> {
   prepare?(request: Request, onWarning: (warning: Warning) => void): Request;
   /** The gateway's own fields on a rendered body (not on a forwarded one). */
   finish?(body: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Cheap text edits to a same-format reply relayed as the provider sent it, for fields the client
+   * format always carries that the provider may leave out: `body` gets a whole non-stream body,
+   * `frame` each relayed stream frame it must see (its raw SSE text, or its data; a format that
+   * names the model once may leave its content deltas unseen). Unset: relayed unchanged.
+   */
+  readonly relayEdits?: RelayEdits;
   /** How this provider caches a prompt prefix the client marked (its markers, or a resource). */
   cachePlan(input: CachePlanInput): CachePlan;
   /**

@@ -5,6 +5,7 @@ import { messages } from "./messages-codec.js";
 import { messagesRequestFields, untranslatedMessagesFields } from "./messages-request-fields.js";
 import { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
 import { parseAnthropicError } from "./parse-anthropic-error.js";
+import { messagesRelayEdits } from "./relayed-stop-details.js";
 import { withSignedToolTurn } from "./unsigned-tool-turn.js";
 
 /** The API version sent when the client names none (`anthropic-version`). */
@@ -33,6 +34,7 @@ export const messagesProtocol: Protocol<GatewayError> = {
   toolNames: MESSAGES_TOOL_NAME_RULE,
   hidesThoughts: false,
   usageOnRequest: false,
+  relayEdits: messagesRelayEdits,
   cachePlan: messagesCachePlan,
   parseError: parseAnthropicError,
   vendor: "anthropic",

@@ -192,6 +192,7 @@ describe("encoding for messages clients", () => {
           content: [],
           stop_reason: null,
           stop_sequence: null,
+          stop_details: null,
           usage: {
             input_tokens: 0,
             output_tokens: 0,

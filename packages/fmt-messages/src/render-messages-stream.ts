@@ -298,6 +298,8 @@ export class MessagesStreamEncoder {
           content: [],
           stop_reason: null,
           stop_sequence: null,
+          // The message object as a result has it (docs/api-reference.md); a refusal's is in message_delta.
+          stop_details: null,
           usage: this.startUsage,
         },
       }),

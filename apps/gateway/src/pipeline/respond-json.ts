@@ -16,7 +16,7 @@ import { badGateway } from "@interlingua/errors";
 import { carryThinkingSignatures } from "@interlingua/fmt-native/internal";
 import { replyTextChars } from "../billing/reply-text-chars.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
-import { PROTOCOLS } from "../upstream/protocols.ts";
+import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
 import { clientCodec } from "./client-codec.ts";
 import { type FillContext, fillResponse } from "./fill-translated.ts";
@@ -78,12 +78,14 @@ export function renderJsonReply(
   const wrap = (json: string) => (request.wrap ? wrapJsonText(json) : json);
   const delivered = () => jsonDelivery(committed);
   if (committed.response === undefined) {
-    // The upstream's bytes, but the model named as the client named it (fill-translated.ts).
+    // The upstream's bytes, but the model named as the client named it (fill-translated.ts),
+    // and with the fields the client's format always has (its protocol's relay edits).
     const text =
       fill === undefined
         ? committed.text
         : renameReplyModel(request.endpoint.format, committed.text, fill.model);
-    return { body: wrap(text), delivered };
+    const edits = CLIENT_PROTOCOLS[request.endpoint.format].relayEdits;
+    return { body: wrap(edits === undefined ? text : edits.body(text)), delivered };
   }
   // A tool call cut by a max-tokens stop fails as the same reply streamed does (the stream's
   // guardToolArguments): never half arguments in another format, nor an invented "{}".

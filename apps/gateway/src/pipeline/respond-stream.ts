@@ -180,9 +180,16 @@ function stageFor(
   const field = REPLY_MODEL_FIELD[format];
   const renamed = !field.everyFrame || committed.candidate.upstreamModel !== request.model;
   const clientModel = request.model;
-  const rewrite = renamed
+  const rename = renamed
     ? (text: string) => renameReplyModel(format, text, clientModel)
     : undefined;
+  // The fields the client's format always has that the provider may leave out (message_start's
+  // stop_details): edits of the frames the rename sees.
+  const edit = CLIENT_PROTOCOLS[format].relayEdits?.frame;
+  const rewrite =
+    rename === undefined || edit === undefined
+      ? (rename ?? edit)
+      : (text: string) => edit(rename(text));
   if (request.jsonArrayStream)
     return reframeStage(watch, { keep, framing, failure, rewrite, ending });
   if (committed.prepared.injectedUsage || rewrite !== undefined) {
