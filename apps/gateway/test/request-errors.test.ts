@@ -94,6 +94,21 @@ describe("request errors in each endpoint's envelope", () => {
     expect(res.json.error.message).toMatch(/messages/);
   });
 
+  it.each([
+    [{ n: 0 }, "n: must be at least 1 (got 0)"],
+    [{ max_tokens: 0 }, "max_tokens: must be at least 1 (got 0)"],
+    [{ max_tokens: -1 }, "max_tokens: must be at least 1 (got -1)"],
+    [{ n: "2" }, "n: must be a bare JSON integer (a quoted number is not accepted)"],
+  ])("chat %j: a 400 saying what is wrong with the number", async (field, message) => {
+    const res = await postJson(url("/v1/chat/completions"), {
+      model: "txtA-5",
+      messages: [{ role: "user", content: "hi" }],
+      ...field,
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ type: "invalid_request_error", message });
+  });
+
   it("body over the cap: 413 even when streamed without a length", async () => {
     const big = JSON.stringify({
       model: "txtA-5",

@@ -209,10 +209,23 @@ export type ChatResponseFormat = z.infer<typeof chatResponseFormatSchema>;
 /** Optional request fields also accept `null` (OpenAI's SDKs and many clients send it for "unset"). */
 const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
+// The schema-level error would word every issue of the number, its range checks included; it is
+// for a value that is not a number at all (a quoted "2" most often), so it says only that.
 const bareInteger = () =>
   z
-    .number({ error: "must be a bare JSON integer (a quoted number is not accepted)" })
+    .number({
+      error: (issue) =>
+        issue.code === "invalid_type"
+          ? "must be a bare JSON integer (a quoted number is not accepted)"
+          : undefined,
+    })
     .check(z.int({ error: "must be an integer" }));
+
+/** `n: must be at least 1 (got 0)`: the bound and the value the client sent. */
+const atLeast = (min: number) =>
+  z.gte(min, { error: (issue) => `must be at least ${min} (got ${String(issue.input)})` });
+const atMost = (max: number) =>
+  z.lte(max, { error: (issue) => `must be at most ${max} (got ${String(issue.input)})` });
 
 export const chatRequestShape = {
   model: z.string().check(z.minLength(1)),
@@ -227,9 +240,9 @@ export const chatRequestShape = {
       z.array(z.string()).check(z.maxLength(4, { error: "at most 4 stop sequences are allowed" })),
     ]),
   ),
-  n: nullish(bareInteger().check(z.gte(1))),
-  max_tokens: nullish(bareInteger().check(z.gte(1))),
-  max_completion_tokens: nullish(bareInteger().check(z.gte(1))),
+  n: nullish(bareInteger().check(atLeast(1))),
+  max_tokens: nullish(bareInteger().check(atLeast(1))),
+  max_completion_tokens: nullish(bareInteger().check(atLeast(1))),
   seed: nullish(bareInteger()),
   user: nullish(z.string()),
   tools: nullish(z.array(chatToolSchema)),
@@ -244,7 +257,7 @@ export const chatRequestShape = {
   /** Search-model options; parsed as the canonical web_search tool. */
   web_search_options: nullish(jsonObjectSchema),
   logprobs: nullish(z.boolean()),
-  top_logprobs: nullish(bareInteger().check(z.gte(0)).check(z.lte(MAX_TOP_LOGPROBS))),
+  top_logprobs: nullish(bareInteger().check(atLeast(0)).check(atMost(MAX_TOP_LOGPROBS))),
 };
 
 /**

@@ -128,6 +128,21 @@ describe("validation: a 400 naming the field", () => {
     expect(parseChatRequest({ ...base, n: 2 }).sampling.n).toBe(2);
   });
 
+  it.each([
+    ["n", 0, "n: must be at least 1 (got 0)"],
+    ["max_tokens", 0, "max_tokens: must be at least 1 (got 0)"],
+    ["max_tokens", -1, "max_tokens: must be at least 1 (got -1)"],
+    ["max_completion_tokens", 0, "max_completion_tokens: must be at least 1 (got 0)"],
+    ["top_logprobs", -1, "top_logprobs: must be at least 0 (got -1)"],
+    ["top_logprobs", 99, "top_logprobs: must be at most 20 (got 99)"],
+    ["n", 1.5, "n: must be an integer"],
+  ])("%s: %s out of range says what is wrong, not that it was quoted", (field, value, message) => {
+    const error = rejection(() => parseChatRequest({ ...base, [field]: value }));
+    expect(error.status).toBe(400);
+    expect(error.param).toBe(field);
+    expect(error.message).toBe(message);
+  });
+
   it("stop with more than 4 entries", () => {
     const error = rejection(() => parseChatRequest({ ...base, stop: ["a", "b", "c", "d", "e"] }));
     expect(error.status).toBe(400);
