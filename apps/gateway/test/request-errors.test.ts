@@ -109,6 +109,28 @@ describe("request errors in each endpoint's envelope", () => {
     expect(res.json.error).toMatchObject({ type: "invalid_request_error", message });
   });
 
+  it.each([
+    ["txtA-5", { contents: [{ role: "user", parts: [] }] }, "contents[0].parts"],
+    [
+      "txtC-2.5-pro",
+      { contents: [{ parts: [{ inlineData: { mimeType: "image/png", data: "!!notbase64!!" } }] }] },
+      "contents[0].parts[0].inlineData.data",
+    ],
+  ])(
+    "native on %s: what Gemini refuses is a 400 INVALID_ARGUMENT naming the field",
+    async (model, body, field) => {
+      const res = await postJson(url(`/v1beta/models/${model}:generateContent`), body);
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({
+        error: {
+          code: 400,
+          message: expect.stringContaining(`${field}: `),
+          status: "INVALID_ARGUMENT",
+        },
+      });
+    },
+  );
+
   it("body over the cap: 413 even when streamed without a length", async () => {
     const big = JSON.stringify({
       model: "txtA-5",

@@ -84,6 +84,43 @@ describe("validation", () => {
       { contents: [{ parts: [{ text: "a", inlineData: { mimeType: "image/png", data: "" } }] }] },
       "contents[0].parts[0]",
     ],
+    ["a user turn with no parts", { contents: [{ role: "user", parts: [] }] }, "contents[0].parts"],
+    [
+      "a model turn with no parts",
+      { contents: [user("hi"), { role: "model", parts: [] }, user("and?")] },
+      "contents[1].parts",
+    ],
+    [
+      "inline data that is not base64",
+      { contents: [{ parts: [{ inlineData: { mimeType: "image/png", data: "!!notbase64!!" } }] }] },
+      "contents[0].parts[0].inlineData.data",
+    ],
+    [
+      "inline data in snake_case that is not base64",
+      { contents: [{ parts: [{ inline_data: { mime_type: "image/png", data: "abcde" } }] }] },
+      "contents[0].parts[0].inlineData.data",
+    ],
+    [
+      "a function response image that is not base64",
+      {
+        contents: [
+          {
+            parts: [
+              {
+                functionResponse: {
+                  name: "f",
+                  response: {},
+                  parts: [
+                    { inlineData: { mimeType: "image/png", data: "data:image/png;base64,AA" } },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      },
+      "contents[0].parts[0].functionResponse.parts[0].inlineData.data",
+    ],
     [
       "a bad ttl",
       { contents: [{ parts: [{ text: "a", cache_control: { type: "ephemeral", ttl: "2h" } }] }] },
@@ -224,6 +261,22 @@ describe("validation", () => {
       model: "txtC-2.5-pro",
       stream: true,
     });
+  });
+});
+
+describe("inline data", () => {
+  it.each([
+    ["standard, padded", "iVBORw0KGgo="],
+    ["standard, unpadded", "iVBORw0KGgo"],
+    ["URL-safe", "ab-_cd"],
+    ["wrapped across lines", "iVBO\nRw0K"],
+    ["empty", ""],
+  ])("takes base64 as proto3 JSON readers do: %s", (_, data) => {
+    const request = parseNativeRequest(
+      { contents: [{ parts: [{ inlineData: { mimeType: "image/png", data } }] }] },
+      { model: "m" },
+    );
+    expect(request.messages[0]?.parts[0]).toMatchObject({ source: { type: "base64", data } });
   });
 });
 

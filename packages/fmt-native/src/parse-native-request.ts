@@ -11,6 +11,7 @@ import type {
   UserPart,
 } from "@interlingua/core-types";
 import { FIELD_REQUIRED, invalidField, invalidFromZod, invalidRequest } from "@interlingua/errors";
+import { checkNativeContents } from "./check-native-contents.js";
 import { parseNativeThinkingConfig } from "./map-native-thinking-config.js";
 import {
   isReversibleFunctionCalling,
@@ -130,10 +131,6 @@ function parseContents(contents: NativeContent[], ctx: PartParseContext): Messag
         return parsed;
       });
       messages.push({ role: "assistant", parts });
-      return;
-    }
-    if (content.parts.length === 0) {
-      messages.push({ role: "user", parts: [] });
       return;
     }
     let user: UserPart[] | undefined;
@@ -308,6 +305,7 @@ export function parseNativeRequest(
   const parsed = nativeRequestSchema.safeParse(aliased);
   if (!parsed.success) throw invalidFromZod(parsed.error, "request");
   const wire = parsed.data;
+  checkNativeContents(wire.contents);
   const model =
     options.model ?? (wire.model === undefined ? undefined : stripModelsPrefix(wire.model));
   if (model === undefined || model === "") {

@@ -120,9 +120,11 @@ const expressibleRequest: fc.Arbitrary<Request> = arb.request
       "extras",
     );
     out.system = request.system.map((p) => omit(p, "cacheControl"));
-    // An assistant turn with no content is left out (Gemini refuses an empty model turn).
+    // A turn with no parts is refused (Gemini refuses it), and an assistant turn with no content
+    // is left out (Gemini refuses an empty model turn).
     out.messages = request.messages
       .map(expressibleMessage)
+      .filter((m) => m.parts.length > 0)
       .filter(
         (m) =>
           m.role !== "assistant" ||

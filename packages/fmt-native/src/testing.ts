@@ -140,7 +140,8 @@ export const nativeUserContent: fc.Arbitrary<NativeContent> = fc.record(
         { weight: 1, arbitrary: nativeFileDataPart },
         { weight: 2, arbitrary: nativeFunctionResponsePart },
       ),
-      { maxLength: 4 },
+      // Gemini refuses a turn with no parts.
+      { minLength: 1, maxLength: 4 },
     ),
   },
   { requiredKeys: ["parts"] },
@@ -156,7 +157,7 @@ export const nativeModelContent: fc.Arbitrary<NativeContent> = fc.record({
       { weight: 1, arbitrary: nativeInlineDataPart },
       { weight: 1, arbitrary: nativeFileDataPart },
     ),
-    { maxLength: 4 },
+    { minLength: 1, maxLength: 4 },
   ),
 });
 
