@@ -17,8 +17,9 @@ export interface SseMessage {
 
 export interface StreamEncodeOptions extends RenderOptions {
   /**
-   * The client request's provider extras, for a format whose stream shape the client picks: chat
-   * ends with a usage chunk only when `openai.includeUsage` (`stream_options.include_usage`) is set.
+   * The client request's provider extras, for a format whose reply shape the client picks: chat
+   * ends with a usage chunk only when `openai.includeUsage` (`stream_options.include_usage`) is set,
+   * and renders calls as `function_call` when `openai.legacyFunctions` is.
    */
   providerExtras?: RequestProviderExtras | undefined;
 }
@@ -81,7 +82,7 @@ export interface Codec<RequestWire = unknown, ResponseWire = unknown> {
   response: {
     /** `onWarning` hears what a reply held that the canonical model only approximates or drops. */
     parse(wire: unknown, options?: RenderOptions): Response;
-    render(response: Response, options?: RenderOptions): ResponseWire;
+    render(response: Response, options?: StreamEncodeOptions): ResponseWire;
   };
   stream: {
     decode(): TransformStream<SseMessage, StreamEvent>;

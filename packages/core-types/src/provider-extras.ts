@@ -26,6 +26,12 @@ export const openaiRequestExtrasSchema = zObject({
    * shapes the client's own stream, not an upstream call, so no request renderer reads it.
    */
   includeUsage: z.exactOptional(z.boolean()),
+  /**
+   * Chat's deprecated `functions` (not `tools`): the client reads a call as `message.function_call`
+   * and `finish_reason: "function_call"`, so its reply is rendered that way; the chat request
+   * renderer writes `functions` / `function_call` back.
+   */
+  legacyFunctions: z.exactOptional(z.boolean()),
 });
 export type OpenaiRequestExtras = z.infer<typeof openaiRequestExtrasSchema>;
 

@@ -85,6 +85,10 @@ export const chatToolCallSchema = zObject({
 });
 export type ChatToolCall = z.infer<typeof chatToolCallSchema>;
 
+/** A call as the deprecated `functions` interface writes it: no id, one per assistant turn. */
+export const chatFunctionCallSchema = zObject({ name: z.string(), arguments: z.string() });
+export type ChatFunctionCall = z.infer<typeof chatFunctionCallSchema>;
+
 const systemShape = {
   content: z.union([z.string(), z.array(chatTextBlockSchema)]),
   name: z.optional(z.string()),
@@ -111,6 +115,8 @@ export const chatAssistantMessageSchema = zObject({
   refusal: z.optional(z.nullable(z.string())),
   name: z.optional(z.string()),
   tool_calls: z.optional(z.array(chatToolCallSchema)),
+  /** The deprecated single call of `functions` (chat-legacy-functions.ts). */
+  function_call: z.nullish(chatFunctionCallSchema),
   /** DeepSeek-style reasoning text. */
   reasoning_content: z.optional(z.nullable(z.string())),
   /** Signed and opaque reasoning (OpenRouter's convention; see chat-reasoning-details.ts). */
@@ -127,12 +133,21 @@ export const chatToolMessageSchema = zObject({
 });
 export type ChatToolMessage = z.infer<typeof chatToolMessageSchema>;
 
+/** The deprecated result of a `function_call`: answers by function name, not by id. */
+export const chatFunctionMessageSchema = zObject({
+  role: z.literal("function"),
+  name: z.string().check(z.minLength(1)),
+  content: z.nullable(z.string()),
+});
+export type ChatFunctionMessage = z.infer<typeof chatFunctionMessageSchema>;
+
 export const chatMessageSchema = z.discriminatedUnion("role", [
   chatSystemMessageSchema,
   chatDeveloperMessageSchema,
   chatUserMessageSchema,
   chatAssistantMessageSchema,
   chatToolMessageSchema,
+  chatFunctionMessageSchema,
 ]);
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -188,6 +203,21 @@ export const chatToolChoiceSchema = z.union([
   }),
 ]);
 export type ChatToolChoice = z.infer<typeof chatToolChoiceSchema>;
+
+/** A function of the deprecated `functions` list: a function tool's `function` without `strict`. */
+export const chatFunctionSchema = zObject({
+  name: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
+  parameters: z.optional(jsonObjectSchema),
+});
+export type ChatFunction = z.infer<typeof chatFunctionSchema>;
+
+/** The deprecated `function_call`: chat's tool choice for `functions`. */
+export const chatFunctionChoiceSchema = z.union([
+  z.enum(["none", "auto"]),
+  zObject({ name: z.string().check(z.minLength(1)) }),
+]);
+export type ChatFunctionChoice = z.infer<typeof chatFunctionChoiceSchema>;
 
 export const chatResponseFormatSchema = z.discriminatedUnion("type", [
   zObject({ type: z.literal("text") }),
@@ -247,6 +277,9 @@ export const chatRequestShape = {
   user: nullish(z.string()),
   tools: nullish(z.array(chatToolSchema)),
   tool_choice: nullish(chatToolChoiceSchema),
+  /** Deprecated forms of `tools` and `tool_choice`, still accepted by OpenAI. */
+  functions: nullish(z.array(chatFunctionSchema)),
+  function_call: nullish(chatFunctionChoiceSchema),
   parallel_tool_calls: nullish(z.boolean()),
   response_format: nullish(chatResponseFormatSchema),
   stream: nullish(z.boolean()),
@@ -296,6 +329,8 @@ export const chatResponseMessageSchema = zObject({
   /** The field name some compatible providers (Groq, OpenRouter) use for reasoning_content. */
   reasoning: z.optional(z.nullable(z.string())),
   tool_calls: z.optional(z.nullable(z.array(chatToolCallSchema))),
+  /** The reply to a request with `functions`: one call, no id. */
+  function_call: z.nullish(chatFunctionCallSchema),
   reasoning_details: z.nullish(z.array(chatReasoningDetailSchema)),
   thinking_blocks: z.nullish(z.array(chatThinkingBlockSchema)),
   /** Web-search sources; `url_citation` ones become text-part citations, others are skipped. */

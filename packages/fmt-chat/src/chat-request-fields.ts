@@ -24,9 +24,6 @@ export const chatPassThroughShape = {
   safety_identifier: nullish(z.string()),
   prompt_cache_key: nullish(z.string()),
   prompt_cache_retention: nullish(z.string()),
-  /** The legacy form of tools and tool_choice (deprecated by OpenAI, still accepted there). */
-  functions: nullish(z.array(zLooseObject({ name: z.string() }))),
-  function_call: nullish(z.union([z.string(), zLooseObject({ name: z.string() })])),
 };
 
 /**
@@ -48,6 +45,8 @@ export const chatRequestFields: RequestFieldTable = {
   user: "mapped",
   tools: "mapped",
   tool_choice: "mapped",
+  functions: "mapped",
+  function_call: "mapped",
   parallel_tool_calls: "mapped",
   response_format: "mapped",
   stream: "mapped",
@@ -68,8 +67,6 @@ export const chatRequestFields: RequestFieldTable = {
   safety_identifier: "warned",
   prompt_cache_key: "warned",
   prompt_cache_retention: "warned",
-  functions: "warned",
-  function_call: "warned",
 };
 
 /** Values that ask for nothing, so dropping them loses nothing and is not reported. */

@@ -232,9 +232,15 @@ describe("validation: a 400 naming the field", () => {
   it("an unknown role, a missing model, a bad tool", () => {
     expect(
       rejection(() =>
-        parseChatRequest({ model: "m", messages: [{ role: "function", content: "x" }] }),
+        parseChatRequest({ model: "m", messages: [{ role: "critic", content: "x" }] }),
       ).param,
     ).toBe("messages[0].role");
+    // The deprecated function role is known: one without its name is refused on the name.
+    expect(
+      rejection(() =>
+        parseChatRequest({ model: "m", messages: [{ role: "function", content: "x" }] }),
+      ).param,
+    ).toBe("messages[0].name");
     expect(rejection(() => parseChatRequest({ messages: [] })).param).toBe("model");
     expect(
       rejection(() => parseChatRequest({ ...base, tools: [{ type: "function", function: {} }] }))

@@ -8,6 +8,7 @@ import type {
   ChatToolCall,
 } from "./chat-api.js";
 import { chatRequestKeys, isChatFunctionTool } from "./chat-api.js";
+import { legacyCallIds } from "./chat-legacy-functions.js";
 
 /**
  * What a chat request becomes after parse and render (law 1: `render(parse(w))` equals
@@ -24,12 +25,20 @@ import { chatRequestKeys, isChatFunctionTool } from "./chat-api.js";
  *   empty `tool_calls` go, tool calls get `type: "function"` and "" arguments become "{}",
  *   content with no text becomes "";
  * - tool messages with an empty content array get content "";
+ * - with `functions`: each gets `parameters` as function tools do, an assistant `function_call`
+ *   stays (its "" arguments "{}"), a `function` message's null content becomes "". Without:
+ *   a `function_call` becomes a tool call and a `function` message a tool message, with the ids
+ *   chat-legacy-functions.ts gives them.
  * - function tools without `parameters` get `{type: "object", properties: {}}`, `strict: null`
  *   goes, an empty `tools` goes; json_schema loses `description` and gets `schema: {}` if absent.
  * Unknown fields (top level: kept; inside messages, tools or content blocks: dropped by the schema).
  */
 export function normalizeChatRequest(wire: ChatRequestWire): ChatRequestWire {
-  const out: ChatRequestWire = { model: wire.model, messages: normalizeMessages(wire.messages) };
+  const legacy = wire.functions != null;
+  const out: ChatRequestWire = {
+    model: wire.model,
+    messages: normalizeMessages(wire.messages, legacy),
+  };
   addFields(out, wire, (key) => chatRequestKeys.has(key) && wire[key] === null);
   if (out.stream === true) out.stream_options = { include_usage: true };
   else {
@@ -44,6 +53,12 @@ export function normalizeChatRequest(wire: ChatRequestWire): ChatRequestWire {
   if (out.tools != null) {
     if (out.tools.length === 0) delete out.tools;
     else out.tools = out.tools.map(normalizeTool);
+  }
+  if (out.functions != null) {
+    out.functions = out.functions.map(({ parameters, ...fn }) => ({
+      ...fn,
+      parameters: parameters ?? { type: "object", properties: {} },
+    }));
   }
   const format = out.response_format;
   if (format?.type === "json_schema") {
@@ -76,10 +91,11 @@ const plainOrBlocks = (blocks: ChatTextBlock[]): string | ChatTextBlock[] => {
     : blocks;
 };
 
-function normalizeMessages(messages: ChatMessage[]): ChatMessage[] {
+function normalizeMessages(messages: ChatMessage[], legacy: boolean): ChatMessage[] {
   const system: ChatMessage[] = [];
   const rest: ChatMessage[] = [];
-  for (const message of messages) {
+  const ids = legacyCallIds(messages);
+  messages.forEach((message, i) => {
     switch (message.role) {
       case "system":
       case "developer":
@@ -105,8 +121,17 @@ function normalizeMessages(messages: ChatMessage[]): ChatMessage[] {
         break;
       }
       case "assistant":
-        rest.push(normalizeAssistant(message));
+        rest.push(normalizeAssistant(message, legacy ? undefined : ids.get(i)));
         break;
+      case "function": {
+        const content = message.content ?? "";
+        rest.push(
+          legacy
+            ? { ...message, content }
+            : { role: "tool", tool_call_id: ids.get(i) ?? "", content },
+        );
+        break;
+      }
       case "tool":
         rest.push(
           typeof message.content === "string"
@@ -118,11 +143,15 @@ function normalizeMessages(messages: ChatMessage[]): ChatMessage[] {
         );
         break;
     }
-  }
+  });
   return [...system, ...rest];
 }
 
-function normalizeAssistant(message: ChatAssistantMessage): ChatAssistantMessage {
+/** `asToolCall`: the id a legacy function_call becomes a tool call under (no `functions`). */
+function normalizeAssistant(
+  message: ChatAssistantMessage,
+  asToolCall: string | undefined,
+): ChatAssistantMessage {
   const texts: ChatTextBlock[] = [];
   const content = message.content;
   if (typeof content === "string") {
@@ -138,9 +167,14 @@ function normalizeAssistant(message: ChatAssistantMessage): ChatAssistantMessage
     content: texts.length === 0 ? "" : plainOrBlocks(texts),
   };
   if (message.reasoning_content) out.reasoning_content = message.reasoning_content;
-  if (message.tool_calls !== undefined && message.tool_calls.length > 0) {
-    out.tool_calls = message.tool_calls.map(normalizeToolCall);
+  const calls = [...(message.tool_calls ?? [])];
+  const legacyCall = message.function_call;
+  if (legacyCall != null && asToolCall !== undefined) {
+    calls.push({ id: asToolCall, function: legacyCall });
+  } else if (legacyCall != null) {
+    out.function_call = normalizeToolCall({ id: "", function: legacyCall }).function;
   }
+  if (calls.length > 0) out.tool_calls = calls.map(normalizeToolCall);
   if (message.name !== undefined) out.name = message.name;
   return out;
 }

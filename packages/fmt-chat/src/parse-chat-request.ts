@@ -28,6 +28,12 @@ import {
 } from "./chat-api.js";
 import { parseChatCacheControl } from "./chat-cache-control.js";
 import { isHttpUrl } from "./chat-data-uri.js";
+import {
+  checkLegacyFunctions,
+  legacyCallIds,
+  parseLegacyFunctionChoice,
+  parseLegacyFunctions,
+} from "./chat-legacy-functions.js";
 import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
 import { parseChatReasoningEffort } from "./map-chat-reasoning-effort.js";
 import { isCarriedChatToolChoice, parseChatToolChoice } from "./map-chat-tool-choice.js";
@@ -41,6 +47,7 @@ export function parseChatRequest(wire: unknown): Request {
   const result = chatRequestSchema.safeParse(wire);
   if (!result.success) throw invalidFromZod(result.error, "chat request");
   checkChatRequest(result.data);
+  checkLegacyFunctions(result.data);
   return chatRequestToCanonical(result.data);
 }
 
@@ -80,6 +87,14 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
   // A tool message names its call only by id; the call's name is implied by the assistant turn that
   // made it, and formats that match results by name (native) need it, so it is re-derived here.
   const callNames = new Map<string, string>();
+  // Legacy calls and results carry no id: they get stable ones (chat-legacy-functions.ts).
+  const legacyIds = legacyCallIds(wire.messages);
+  const pushResult = (result: ToolResultPart) => {
+    // Consecutive tool messages answer one assistant turn: they form one canonical tool turn.
+    const last = messages[messages.length - 1];
+    if (last?.role === "tool") last.parts.push(result);
+    else messages.push({ role: "tool", parts: [result] });
+  };
   wire.messages.forEach((message, i) => {
     switch (message.role) {
       case "system":
@@ -106,10 +121,19 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
         return;
       }
       case "assistant": {
-        const assistant = parseAssistantMessage(message);
+        const assistant = parseAssistantMessage(message, legacyIds.get(i));
         for (const part of assistant.parts)
           if (part.type === "tool-call") callNames.set(part.id, part.name);
         messages.push(assistant);
+        return;
+      }
+      case "function": {
+        pushResult({
+          type: "tool-result",
+          toolCallId: legacyIds.get(i)!,
+          name: message.name,
+          content: message.content ? [{ type: "text", text: message.content }] : [],
+        });
         return;
       }
       case "tool": {
@@ -123,10 +147,7 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
         };
         const name = callNames.get(message.tool_call_id);
         if (name !== undefined) result.name = name;
-        // Consecutive tool messages answer one assistant turn: they form one canonical tool turn.
-        const last = messages[messages.length - 1];
-        if (last?.role === "tool") last.parts.push(result);
-        else messages.push({ role: "tool", parts: [result] });
+        pushResult(result);
         return;
       }
     }
@@ -137,11 +158,13 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
     system,
     messages,
     sampling: parseSampling(wire),
-    tools: parseTools(wire),
+    tools: [...parseLegacyFunctions(wire.functions ?? []), ...parseTools(wire)],
     stream: wire.stream ?? false,
   };
   if (systemAt.some((at) => at > 0)) request.systemAt = systemAt;
   if (wire.tool_choice != null) request.toolChoice = parseChatToolChoice(wire.tool_choice);
+  if (wire.function_call != null)
+    request.toolChoice = parseLegacyFunctionChoice(wire.function_call);
   if (wire.parallel_tool_calls != null) request.parallelToolCalls = wire.parallel_tool_calls;
   const thinking =
     wire.reasoning_effort == null ? undefined : parseChatReasoningEffort(wire.reasoning_effort);
@@ -149,7 +172,11 @@ export function chatRequestToCanonical(wire: ChatRequestWire): Request {
   if (wire.response_format != null)
     request.responseFormat = parseResponseFormat(wire.response_format);
   const includeUsage = wire.stream_options?.include_usage;
-  if (includeUsage !== undefined) request.providerExtras = { openai: { includeUsage } };
+  const openai = {
+    ...(includeUsage === undefined ? {} : { includeUsage }),
+    ...(wire.functions == null ? {} : { legacyFunctions: true }),
+  };
+  if (Object.keys(openai).length > 0) request.providerExtras = { openai };
   if (wire.user != null) request.user = wire.user;
   if (wire.metadata != null) request.metadata = wire.metadata;
   if (wire.logprobs != null) request.logprobs = wire.logprobs;
@@ -244,7 +271,10 @@ function parseFileBlock(block: ChatFileBlock, path: Path): FilePart {
  * `reasoning_details` / `thinking_blocks`, when given, are the reasoning (with its signatures)
  * and put each signature back on the part it came from.
  */
-function parseAssistantMessage(message: ChatAssistantMessage): AssistantMessage {
+function parseAssistantMessage(
+  message: ChatAssistantMessage,
+  legacyId: string | undefined,
+): AssistantMessage {
   const texts: TextPart[] = [];
   const content = message.content;
   if (typeof content === "string") {
@@ -257,7 +287,11 @@ function parseAssistantMessage(message: ChatAssistantMessage): AssistantMessage 
     }
   }
   if (message.refusal) texts.push({ type: "text", text: message.refusal });
-  const calls = parseChatToolCalls(message.tool_calls);
+  const calls = parseChatToolCalls(
+    message.function_call == null || legacyId === undefined
+      ? message.tool_calls
+      : [...(message.tool_calls ?? []), { id: legacyId, function: message.function_call }],
+  );
   const reasoning = parseReasoningDetails(message.reasoning_details, message.thinking_blocks);
   const parts = withReasoning(reasoning, message.reasoning_content, texts, calls);
   return message.name === undefined

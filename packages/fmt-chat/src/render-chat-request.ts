@@ -22,6 +22,7 @@ import { invalidRequest } from "@interlingua/errors";
 import type {
   ChatAssistantMessage,
   ChatFileBlock,
+  ChatFunctionMessage,
   ChatImageBlock,
   ChatMessage,
   ChatRequestWire,
@@ -34,6 +35,7 @@ import type {
   ChatUserMessage,
 } from "./chat-api.js";
 import { renderChatCacheControl } from "./chat-cache-control.js";
+import { toLegacyFunctions } from "./chat-legacy-functions.js";
 import { renderChatReasoningEffort } from "./map-chat-reasoning-effort.js";
 import { renderChatToolChoice } from "./map-chat-tool-choice.js";
 
@@ -61,10 +63,11 @@ const ignore: Warn = () => {};
 export function renderChatRequest(request: Request, options?: ChatRenderOptions): ChatRequestWire {
   const warn = options?.onWarning ?? ignore;
   warnMovedSystem(request, warn);
+  const legacy = request.providerExtras?.openai?.legacyFunctions === true;
   const out: ChatRequestWire = {
     ...request.extras?.chat,
     model: request.model,
-    messages: renderMessages(request, warn),
+    messages: renderMessages(request, warn, legacy),
   };
   const s = request.sampling;
   if (s.temperature !== undefined) out.temperature = s.temperature;
@@ -93,6 +96,8 @@ export function renderChatRequest(request: Request, options?: ChatRenderOptions)
   if (request.toolChoice !== undefined && request.extras?.chat?.["tool_choice"] === undefined) {
     out.tool_choice = renderChatToolChoice(request.toolChoice);
   }
+  // The client's deprecated function calling goes back as it came (chat-legacy-functions.ts).
+  if (legacy) toLegacyFunctions(out, warn);
   if (request.parallelToolCalls !== undefined) out.parallel_tool_calls = request.parallelToolCalls;
   if (request.thinking !== undefined) {
     const effort = renderChatReasoningEffort(request.thinking, options);
@@ -122,8 +127,9 @@ export function renderChatRequest(request: Request, options?: ChatRenderOptions)
   return out;
 }
 
-function renderMessages(request: Request, warn: Warn): ChatMessage[] {
+function renderMessages(request: Request, warn: Warn, legacy: boolean): ChatMessage[] {
   const out: ChatMessage[] = [];
+  const callNames = new Map<string, string>();
   request.system.forEach((part, k) => {
     // One system message per part keeps several system messages apart, in order.
     out.push({ role: "system", content: textContent(part, `system[${k}]`, warn) });
@@ -135,10 +141,16 @@ function renderMessages(request: Request, warn: Warn): ChatMessage[] {
         out.push(renderUserMessage(message, at, warn));
         return;
       case "assistant":
-        out.push(renderAssistantMessage(message, at, warn));
+        for (const part of message.parts)
+          if (part.type === "tool-call") callNames.set(part.id, part.name);
+        out.push(renderAssistantMessage(message, at, warn, legacy));
         return;
       case "tool":
-        out.push(...renderToolMessages(message, at, warn));
+        out.push(
+          ...(legacy
+            ? renderFunctionMessages(message, at, warn, callNames)
+            : renderToolMessages(message, at, warn)),
+        );
         return;
     }
   });
@@ -255,6 +267,7 @@ function renderAssistantMessage(
   message: AssistantMessage,
   at: string,
   warn: Warn,
+  legacy: boolean,
 ): ChatAssistantMessage {
   const reasoning: string[] = [];
   const texts: TextPart[] = [];
@@ -318,9 +331,63 @@ function renderAssistantMessage(
         : texts.map((part) => textBlock(part, `${at}.parts.text`, warn));
   const out: ChatAssistantMessage = { role: "assistant", content };
   if (reasoning.length > 0) out.reasoning_content = reasoning.join("");
-  if (calls.length > 0) out.tool_calls = calls;
+  if (legacy && calls.length > 1) {
+    throw invalidRequest(
+      `${at}.parts: a turn of the deprecated functions interface makes one call, not ${calls.length}`,
+      `${at}.parts`,
+    );
+  }
+  if (legacy && calls[0] !== undefined) out.function_call = { ...calls[0].function };
+  else if (calls.length > 0) out.tool_calls = calls;
   if (message.name !== undefined) out.name = message.name;
   return out;
+}
+
+/** Legacy results answer by function name: the result's own, else its call's. */
+function renderFunctionMessages(
+  message: ToolMessage,
+  at: string,
+  warn: Warn,
+  callNames: ReadonlyMap<string, string>,
+): ChatFunctionMessage[] {
+  return message.parts.map((part, j) => {
+    const partAt = `${at}.parts[${j}]`;
+    const name = part.name ?? callNames.get(part.toolCallId);
+    if (name === undefined) {
+      throw invalidRequest(
+        `${partAt}.name: the result for ${part.toolCallId} names no function and no earlier call has that id`,
+        `${partAt}.name`,
+      );
+    }
+    if (part.isError !== undefined) {
+      warn({
+        type: "dropped",
+        feature: `${partAt}.isError`,
+        message: "function results have no error flag",
+      });
+    }
+    const texts: string[] = [];
+    part.content.forEach((item, k) => {
+      if (item.type === "text" && item.cacheControl === undefined && item.signature === undefined) {
+        texts.push(item.text);
+        return;
+      }
+      if (item.type === "text") texts.push(item.text);
+      warn({
+        type: "dropped",
+        feature: `${partAt}.content[${k}]`,
+        message: "function results carry plain text only",
+      });
+    });
+    if (part.cacheControl !== undefined) {
+      warn({
+        type: "dropped",
+        feature: `${partAt}.cacheControl`,
+        message: "function results cannot carry a cache boundary",
+      });
+    }
+    return { role: "function", name, content: texts.join("") };
+  });
 }
 
 /** One tool message per result: chat answers each tool call in its own message. */

@@ -3,11 +3,12 @@ import {
   type Citation,
   type IndexedOutput,
   outputsOf,
-  type RenderOptions,
   type Response,
+  type StreamEncodeOptions,
   type Warning,
 } from "@interlingua/core-types";
-import type { ChatToolCall } from "./chat-api.js";
+import type { ChatFunctionCall, ChatToolCall } from "./chat-api.js";
+import { legacyFinishReason, legacyReplyCall } from "./chat-legacy-functions.js";
 import { type ChatLogprobsOut, renderChatLogprobs } from "./chat-logprobs.js";
 import { type ChatReasoningDetailOut, renderReasoningDetails } from "./chat-reasoning-details.js";
 import { chatServiceTier } from "./chat-service-tier.js";
@@ -45,6 +46,8 @@ export interface RenderedChatMessage {
   refusal: null;
   reasoning_content?: string;
   tool_calls?: ChatToolCall[];
+  /** The call, for a request that used the deprecated `functions` (chat-legacy-functions.ts). */
+  function_call?: ChatFunctionCall;
   /** Signatures and redacted thinking, when there are any (chat-reasoning-details.ts). */
   reasoning_details?: ChatReasoningDetailOut[];
   /** Text-part citations as OpenAI `url_citation`s, indices into the joined `content`. */
@@ -90,18 +93,22 @@ export function renderCitations(
 type Warn = (warning: Warning) => void;
 const ignore: Warn = () => {};
 
-/** The canonical response -> a chat-completions body (`object: "chat.completion"`). */
+/**
+ * The canonical response -> a chat-completions body (`object: "chat.completion"`). A request that
+ * used `functions` (`providerExtras.openai.legacyFunctions`) gets its call as `function_call`.
+ */
 export function renderChatResponse(
   response: Response,
-  options?: RenderOptions,
+  options?: StreamEncodeOptions,
 ): RenderedChatResponse {
   const warn = options?.onWarning ?? ignore;
+  const legacy = options?.providerExtras?.openai?.legacyFunctions === true;
   const out: RenderedChatResponse = {
     id: response.id,
     object: "chat.completion",
     created: response.created,
     model: response.model,
-    choices: outputsOf(response).map((output) => renderChoice(output, warn)),
+    choices: outputsOf(response).map((output) => renderChoice(output, warn, legacy)),
     usage: renderChatUsage(response.usage),
   };
   const tier = chatServiceTier(response.usage.serviceTier, warn);
@@ -124,7 +131,7 @@ export function warnDroppedUsage(response: Pick<Response, "usage">, warn: Warn):
 }
 
 /** Chat's message has one content string: text parts are joined, other kinds gathered by kind. */
-function renderChoice(choice: IndexedOutput, warn: Warn): RenderedChatChoice {
+function renderChoice(choice: IndexedOutput, warn: Warn, legacy: boolean): RenderedChatChoice {
   const at = `choices[${choice.index}]`;
   const texts: string[] = [];
   let textLength = 0;
@@ -168,7 +175,9 @@ function renderChoice(choice: IndexedOutput, warn: Warn): RenderedChatChoice {
     refusal: null,
   };
   if (reasoning.length > 0) message.reasoning_content = reasoning.join("");
-  if (calls.length > 0) message.tool_calls = calls;
+  const legacyCall = legacy ? legacyReplyCall(calls, at, warn) : undefined;
+  if (legacyCall !== undefined) message.function_call = legacyCall;
+  else if (calls.length > 0) message.tool_calls = calls;
   if (annotations.length > 0) message.annotations = annotations;
   if (details !== undefined) message.reasoning_details = details;
   if (isFinishReasonMapped(choice.finishReason)) {
@@ -203,6 +212,8 @@ function renderChoice(choice: IndexedOutput, warn: Warn): RenderedChatChoice {
       choice.logprobs === undefined
         ? null
         : renderChatLogprobs(choice.logprobs, `${at}.logprobs`, warn),
-    finish_reason: renderChatFinishReason(choice.finishReason),
+    finish_reason: legacy
+      ? legacyFinishReason(renderChatFinishReason(choice.finishReason))
+      : renderChatFinishReason(choice.finishReason),
   };
 }

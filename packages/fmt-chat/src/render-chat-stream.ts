@@ -9,6 +9,7 @@ import type {
 } from "@interlingua/core-types";
 import { pushStream } from "@interlingua/core-types";
 import type { ChatFinishReason } from "./chat-api.js";
+import { legacyFinishReason } from "./chat-legacy-functions.js";
 import { renderChatTokens, warnChatLogprobsLoss } from "./chat-logprobs.js";
 import { type ChatReasoningDetailOut, reasoningDetailOf } from "./chat-reasoning-details.js";
 import { chatServiceTier } from "./chat-service-tier.js";
@@ -30,6 +31,8 @@ export interface ChatDeltaOut {
   tool_calls?: ChatToolCallDeltaOut[];
   reasoning_details?: ChatReasoningDetailOut[];
   annotations?: RenderedUrlCitation[];
+  /** A request with `functions` gets its one call this way (chat-legacy-functions.ts). */
+  function_call?: { name?: string; arguments: string };
 }
 export interface ChatToolCallDeltaOut {
   index: number;
@@ -80,7 +83,12 @@ export class ChatStreamEncoder {
   private readonly choices = new Map<number, ChoiceState>();
   private readonly warned = new Set<string>();
 
-  constructor(private readonly options: StreamEncodeOptions = {}) {}
+  /** The request used `functions`: calls go out as `delta.function_call`. */
+  private readonly legacy: boolean;
+
+  constructor(private readonly options: StreamEncodeOptions = {}) {
+    this.legacy = options.providerExtras?.openai?.legacyFunctions === true;
+  }
 
   push(event: StreamEvent, send: Send): void {
     switch (event.type) {
@@ -122,6 +130,13 @@ export class ChatStreamEncoder {
         const index = state.tools.size;
         state.tools.set(event.index, index);
         state.parts.set(event.index, { kind: "tool", id: event.id, text: "" });
+        if (this.legacy) {
+          // One call a turn, with no id (chat-legacy-functions.ts); a further one is dropped.
+          if (index === 0)
+            send(this.delta(choice, { function_call: { name: event.name, arguments: "" } }));
+          else this.warn("tool_calls", "the deprecated functions interface makes one call a turn");
+          return;
+        }
         send(
           this.delta(choice, {
             tool_calls: [
@@ -143,6 +158,10 @@ export class ChatStreamEncoder {
         if (index === undefined) {
           index = state.tools.size;
           state.tools.set(event.index, index);
+        }
+        if (this.legacy) {
+          if (index === 0) send(this.delta(choice, { function_call: { arguments: event.delta } }));
+          return;
         }
         send(this.delta(choice, { tool_calls: [{ index, function: { arguments: event.delta } }] }));
         return;
@@ -167,8 +186,13 @@ export class ChatStreamEncoder {
         if (event.providerExtras?.gemini?.safetyRatings !== undefined) {
           this.warn("safetyRatings", "chat has no safety ratings");
         }
+        const reason = renderChatFinishReason(event.finishReason);
         send(
-          this.chunk(choice, this.withRole(choice, {}), renderChatFinishReason(event.finishReason)),
+          this.chunk(
+            choice,
+            this.withRole(choice, {}),
+            this.legacy ? legacyFinishReason(reason) : reason,
+          ),
         );
         return;
       }

@@ -297,6 +297,62 @@ export const chatRequestWire: fc.Arbitrary<ChatRequestWire> = fc
   .tuple(requestBase, chatUnknownFields)
   .map(([base, unknown]) => asJson({ ...unknown, ...base }));
 
+/** Function names from a small pool, so that calls and results of one name meet. */
+const legacyName = fc.constantFrom("get_weather", "lookup", "f");
+
+/** A conversation of the deprecated functions interface (chat-legacy-functions.ts). */
+export const chatLegacyRequestWire: fc.Arbitrary<ChatRequestWire> = fc
+  .record(
+    {
+      model: chatModel,
+      functions: fc.array(
+        fc.record(
+          { name: legacyName, description: text(), parameters },
+          { requiredKeys: ["name"] },
+        ),
+        { maxLength: 3 },
+      ),
+      function_call: orNull(
+        fc.oneof(
+          fc.constantFrom("none" as const, "auto" as const),
+          fc.record({ name: legacyName }),
+        ),
+      ),
+      messages: fc.array(
+        fc.oneof(
+          { weight: 2, arbitrary: chatUserMessage },
+          { weight: 1, arbitrary: chatSystemMessage },
+          {
+            weight: 2,
+            arbitrary: fc.record(
+              {
+                role: fc.constant("assistant" as const),
+                content: fc.oneof(text(), fc.constant(null)),
+                function_call: fc.record({
+                  name: legacyName,
+                  arguments: fc.oneof({ weight: 5, arbitrary: argumentsJson }, fc.constant("")),
+                }),
+              },
+              { requiredKeys: ["role", "content"] },
+            ),
+          },
+          {
+            weight: 2,
+            arbitrary: fc.record({
+              role: fc.constant("function" as const),
+              name: legacyName,
+              content: fc.oneof(text(), fc.constant(null)),
+            }),
+          },
+        ),
+        { minLength: 1, maxLength: 8 },
+      ),
+      stream: orNull(fc.boolean()),
+    },
+    { requiredKeys: ["model", "functions", "messages"] },
+  )
+  .map(asJson);
+
 // ---------- responses ----------
 
 export const chatUsageWire: fc.Arbitrary<ChatUsage> = fc

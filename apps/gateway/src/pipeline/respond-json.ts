@@ -20,7 +20,7 @@ import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
 import { clientCodec } from "./client-codec.ts";
 import { type FillContext, fillResponse } from "./fill-translated.ts";
-import type { ClientCall, ReplyShape } from "./generation-request.ts";
+import type { ClientCall, ParsedGeneration, ReplyShape } from "./generation-request.ts";
 
 type JsonCommitted = Extract<Committed, { kind: "json" }>;
 
@@ -68,7 +68,9 @@ export class TextReply {
  * rendered with the client's.
  */
 export function renderJsonReply(
-  request: Pick<ClientCall, "endpoint"> & Pick<ReplyShape, "wrap">,
+  request: Pick<ClientCall, "endpoint"> &
+    Pick<ReplyShape, "wrap"> &
+    Pick<ParsedGeneration, "canonical">,
   committed: JsonCommitted,
   warnings: Warning[],
   fill?: FillContext,
@@ -104,8 +106,10 @@ export function renderJsonReply(
           message: { ...output.message, parts: carryThinkingSignatures(output.message.parts) },
         }))
       : filled;
+  // The reply's shape the client picked in its request (chat's deprecated `functions`).
   const rendered = clientCodec(request).response.render(translated, {
     onWarning: (w) => warnings.push(w),
+    providerExtras: request.canonical.providerExtras,
   });
   const body = extra === undefined ? rendered : { ...(rendered as object), ...extra };
   return { body: wrap(stringifyJsonKeepingNumbers(body)), delivered, translated };

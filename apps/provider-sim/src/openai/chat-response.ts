@@ -3,11 +3,13 @@ import {
   type CompletionMeta,
   chatUsage,
   FINISH_REASON,
+  legacyFinish,
   SYSTEM_FINGERPRINT,
   toolCallId,
 } from "./chat-wire.ts";
 
-export function chatCompletion(meta: CompletionMeta, plan: ReplyPlan) {
+/** `legacy`: the request used `functions`; the first call is `function_call` (chat-turn.ts). */
+export function chatCompletion(meta: CompletionMeta, plan: ReplyPlan, legacy = false) {
   const reasoning = plan.thinking?.visible ? { reasoning_content: plan.thinking.text } : {};
   return {
     id: meta.id,
@@ -20,20 +22,27 @@ export function chatCompletion(meta: CompletionMeta, plan: ReplyPlan) {
         role: "assistant",
         content: choice.toolCalls.length > 0 ? null : choice.text,
         ...reasoning,
-        ...(choice.toolCalls.length > 0
+        ...(legacy && choice.toolCalls[0] !== undefined
           ? {
-              tool_calls: choice.toolCalls.map((call) => ({
-                id: toolCallId(call),
-                type: "function",
-                function: { name: call.name, arguments: call.argsJson },
-              })),
+              function_call: {
+                name: choice.toolCalls[0].name,
+                arguments: choice.toolCalls[0].argsJson,
+              },
             }
-          : {}),
+          : choice.toolCalls.length > 0
+            ? {
+                tool_calls: choice.toolCalls.map((call) => ({
+                  id: toolCallId(call),
+                  type: "function",
+                  function: { name: call.name, arguments: call.argsJson },
+                })),
+              }
+            : {}),
         refusal: null,
         annotations: [],
       },
       logprobs: null,
-      finish_reason: FINISH_REASON[choice.stop],
+      finish_reason: legacyFinish(FINISH_REASON[choice.stop], legacy),
     })),
     usage: chatUsage(plan.usage),
     service_tier: "default",

@@ -9,7 +9,7 @@ import { respond } from "../core/respond.ts";
 import type { Sim } from "../core/sim.ts";
 import { chatCompletion } from "./chat-response.ts";
 import { chatStreamFrames } from "./chat-stream.ts";
-import { readChatTurn } from "./chat-turn.ts";
+import { readChatTurn, usesLegacyFunctions } from "./chat-turn.ts";
 import { openaiCacheScope } from "./openai-cache-scope.ts";
 import { prefixCacheUsage } from "./prefix-cache.ts";
 import { openaiTurnPreamble } from "./turn-preamble.ts";
@@ -38,9 +38,14 @@ export function chatCompletionsRoute(sim: Sim): Handler<SimEnv> {
           created: Math.floor(sim.options.now() / 1000),
           model: turn.model,
         };
-        if (json.stream !== true) return { kind: "json", body: chatCompletion(meta, plan) };
+        const legacy = usesLegacyFunctions(json);
+        if (json.stream !== true) return { kind: "json", body: chatCompletion(meta, plan, legacy) };
         const includeUsage = asObject(json.stream_options)?.include_usage === true;
-        return { kind: "stream", frames: chatStreamFrames(meta, plan, includeUsage), framing: SSE };
+        return {
+          kind: "stream",
+          frames: chatStreamFrames(meta, plan, includeUsage, legacy),
+          framing: SSE,
+        };
       },
     });
   };

@@ -5,6 +5,7 @@ import {
   type CompletionMeta,
   chatUsage,
   FINISH_REASON,
+  legacyFinish,
   SYSTEM_FINGERPRINT,
   toolCallId,
 } from "./chat-wire.ts";
@@ -16,7 +17,12 @@ import {
 type Delta = Record<string, unknown>;
 type ChoiceDelta = { index: number; delta: Delta; finish: string | null };
 
-function choiceDeltas(choice: PlannedChoice, index: number, plan: ReplyPlan): ChoiceDelta[] {
+function choiceDeltas(
+  choice: PlannedChoice,
+  index: number,
+  plan: ReplyPlan,
+  legacy: boolean,
+): ChoiceDelta[] {
   const at = (delta: Delta, finish: string | null = null) => ({ index, delta, finish });
   const reasoning = plan.thinking?.visible ? plan.thinking.text : undefined;
   const hasTools = choice.toolCalls.length > 0;
@@ -44,6 +50,15 @@ function choiceDeltas(choice: PlannedChoice, index: number, plan: ReplyPlan): Ch
     );
   }
   choice.toolCalls.forEach((call, position) => {
+    // With `functions` the one call streams as `function_call`, name first, then its arguments.
+    if (legacy) {
+      if (position > 0) return;
+      deltas.push(at({ function_call: { name: call.name, arguments: "" } }));
+      for (const fragment of splitArguments(call.argsJson)) {
+        deltas.push(at({ function_call: { arguments: fragment } }));
+      }
+      return;
+    }
     deltas.push(
       at({
         tool_calls: [
@@ -60,7 +75,7 @@ function choiceDeltas(choice: PlannedChoice, index: number, plan: ReplyPlan): Ch
       deltas.push(at({ tool_calls: [{ index: position, function: { arguments: fragment } }] }));
     }
   });
-  deltas.push(at({}, FINISH_REASON[choice.stop]));
+  deltas.push(at({}, legacyFinish(FINISH_REASON[choice.stop], legacy)));
   return deltas;
 }
 
@@ -68,6 +83,7 @@ export function chatStreamFrames(
   meta: CompletionMeta,
   plan: ReplyPlan,
   includeUsage: boolean,
+  legacy = false,
 ): Frame[] {
   const head = {
     id: meta.id,
@@ -78,7 +94,9 @@ export function chatStreamFrames(
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
   const usageField = includeUsage ? { usage: null } : {};
-  const deltas = interleave(plan.choices.map((choice, index) => choiceDeltas(choice, index, plan)));
+  const deltas = interleave(
+    plan.choices.map((choice, index) => choiceDeltas(choice, index, plan, legacy)),
+  );
   const frames: Frame[] = deltas.map(({ index, delta, finish }) => ({
     data: JSON.stringify({
       ...head,

@@ -12,6 +12,9 @@ import { chatPromptSegments, type PromptSegment } from "./prompt-segments.ts";
 // Reads a chat-completions request into the neutral turn. Its size is the sum of the prompt
 // segments the prefix cache works on.
 
+/** The deprecated `functions` interface, which OpenAI still serves: one call, no id. */
+export const usesLegacyFunctions = (body: JsonObject): boolean => Array.isArray(body.functions);
+
 function readTools(body: JsonObject): ToolSpec[] {
   const tools: ToolSpec[] = [];
   for (const tool of asArray(body.tools)) {
@@ -19,14 +22,24 @@ function readTools(body: JsonObject): ToolSpec[] {
     const name = asString(fn?.name);
     if (name) tools.push({ name, schema: fn?.parameters });
   }
+  for (const fn of asArray(body.functions).map(asObject)) {
+    const name = asString(fn?.name);
+    if (name) tools.push({ name, schema: fn?.parameters });
+  }
   return tools;
 }
 
-function readToolChoice(value: unknown): ToolChoice {
+/** `tool_choice`, or `function_call` ("none" | "auto" | {name}) with functions. */
+function readToolChoice(body: JsonObject): ToolChoice {
+  const value = usesLegacyFunctions(body) ? body.function_call : body.tool_choice;
   if (typeof value === "string") return STRING_TOOL_CHOICES[value] ?? { kind: "auto" };
-  const name = asString(asObject(asObject(value)?.function)?.name);
+  const object = asObject(value);
+  const name = asString(asObject(object?.function)?.name) ?? asString(object?.name);
   return name ? { kind: "named", name } : { kind: "auto" };
 }
+
+/** Results answer `tool_calls` (`tool` messages) or a `function_call` (`function` messages). */
+const isResult = (message: JsonObject) => message.role === "tool" || message.role === "function";
 
 /** DeepSeek-style models stream their reasoning; OpenAI reasoning models only count it. */
 const showsReasoning = (model: string) => /reasoner|r1/i.test(model);
@@ -51,7 +64,7 @@ export function readChatTurn(body: JsonObject): ChatTurn | string {
     if (message.role === "user") userText = contentText(message.content);
   }
   const trailingResults: string[] = [];
-  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === "tool"; i--) {
+  for (let i = messages.length - 1; i >= 0 && isResult(messages[i]!); i--) {
     trailingResults.unshift(contentText(messages[i]!.content));
   }
   const segments = chatPromptSegments(body, messages);
@@ -65,7 +78,7 @@ export function readChatTurn(body: JsonObject): ChatTurn | string {
     mediaParts,
     cachedTokens: 0,
     tools: readTools(body),
-    toolChoice: readToolChoice(body.tool_choice),
+    toolChoice: readToolChoice(body),
     thinking: readThinking(model, body),
     showsThinking: showsReasoning(model),
     maxTokens: asNumber(body.max_completion_tokens) ?? asNumber(body.max_tokens),

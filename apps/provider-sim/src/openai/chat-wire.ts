@@ -12,6 +12,10 @@ export const FINISH_REASON: Record<StopKind, string> = {
   tool_use: "tool_calls",
 };
 
+/** With `functions`, OpenAI ends a call turn with `function_call`, not `tool_calls`. */
+export const legacyFinish = (reason: string, legacy: boolean): string =>
+  legacy && reason === "tool_calls" ? "function_call" : reason;
+
 export function toolCallId(call: PlannedToolCall): string {
   return `call_${call.id}`;
 }
