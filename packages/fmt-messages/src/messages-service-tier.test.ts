@@ -38,7 +38,7 @@ describe("service_tier toward messages", () => {
 describe("service_tier and inference_geo in a messages stream", () => {
   const events = (tier?: string): StreamEvent[] => [
     { type: "response-start", id: "msg_1", model: "m", created: 0 },
-    { type: "text-delta", index: 0, text: "hi" },
+    { type: "text-delta", index: 0, delta: "hi" },
     { type: "finish", finishReason: { unified: "stop" } },
     { type: "usage", usage: usage(tier) },
   ];
