@@ -13,7 +13,9 @@ const budgets: Record<string, number> = {
   // primary output at a response's top level and pushStream (2026-11-28); figures in the README.
   // Lowered when the schemas a codec never runs left the modules it imports (2026-11-28).
   // 32: ./protocol (the largest entry) took the positions of a forwarded body's hint markers.
-  "@interlingua/fmt-chat": 32 * KB,
+  // 33: the codec reads and writes OpenAI's deprecated function calling (`functions`,
+  // `function_call`, a reply's `function_call`), which OpenAI still accepts (2026-11-29).
+  "@interlingua/fmt-chat": 33 * KB,
   // 35: ./protocol (34.0 kB, at the edge) took the relay edits that give a same-format reply its
   // stop_details (2026-11-29).
   "@interlingua/fmt-messages": 35 * KB,
@@ -87,12 +89,14 @@ const codecs = {
   native: "@interlingua/fmt-native",
 } as const;
 type Codec = keyof typeof codecs;
+// Raised by 1 kB each (2026-11-29) for what the codecs now carry: chat, OpenAI's deprecated
+// function calling (about 1.1 kB); messages, the usage's tier and geography as strings always.
 const directionBudgets: Record<string, number> = {
-  "chat<->messages": 45 * KB,
-  "chat<->responses": 45 * KB,
-  "chat<->native": 51 * KB,
+  "chat<->messages": 46 * KB,
+  "chat<->responses": 46 * KB,
+  "chat<->native": 53 * KB,
   "messages<->responses": 48 * KB,
-  "messages<->native": 53 * KB,
+  "messages<->native": 54 * KB,
   "responses<->native": 54 * KB,
 };
 const names = Object.keys(codecs) as Codec[];
