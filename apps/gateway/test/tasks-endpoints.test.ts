@@ -214,60 +214,43 @@ describe.each(drivers)("task endpoints ($name)", ({ databaseUrl }) => {
     expect(alternate.json).toEqual({ code: 200, data: task });
   });
 
-  it("Gemini images take uploaded image URLs inline", async () => {
-    const png = Buffer.from(
-      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-      "base64",
-    );
-    const form = new FormData();
-    form.append("file", new Blob([png], { type: "image/png" }), "dot.png");
-    const upload = await fetch(`${base}/v1/uploads/images`, {
-      method: "POST",
-      headers: auth(),
-      body: form,
-    });
-    expect(upload.status).toBe(200);
-    const { url } = (await upload.json()) as { url: string };
-    const sub = await image({
-      model: "txtC-3-pro-image-preview",
-      prompt: "edit it",
-      image_urls: [{ url }],
-    });
-    const task = await settled(stack, ackId(sub.json));
-    expect(task.status).toBe("completed");
-    const sent = stack.sim.requests
-      .filter((r) => JSON.stringify(r.body ?? "").includes("edit it"))
-      .at(-1);
-    const parts = (sent as Json).body.contents[0].parts;
-    expect(parts[1].inlineData).toEqual({ mimeType: "image/png", data: png.toString("base64") });
-  });
-
-  it("an uploaded GIF goes up as a PNG of its first frame", async () => {
-    const form = new FormData();
-    form.append("file", new Blob([new Uint8Array(gif())], { type: "image/gif" }), "dot.gif");
-    const upload = await fetch(`${base}/v1/uploads/images`, {
-      method: "POST",
-      headers: auth(),
-      body: form,
-    });
-    expect(upload.status).toBe(200);
-    const { url } = (await upload.json()) as { url: string };
-    const sub = await image({
-      model: "txtC-3-pro-image-preview",
-      prompt: "animate the dot",
-      image_urls: [{ url }],
-    });
-    const task = await settled(stack, ackId(sub.json));
-    expect(task.status).toBe("completed");
-    const sent = stack.sim.requests
-      .filter((r) => JSON.stringify(r.body ?? "").includes("animate the dot"))
-      .at(-1);
-    const inline = (sent as Json).body.contents[0].parts[1].inlineData;
-    expect(inline.mimeType).toBe("image/png");
-    const converted = gifFirstFrameAsPng(gif());
-    expect(converted.ok && inline.data === converted.png.toString("base64")).toBe(true);
-    expect(isPng(Buffer.from(inline.data, "base64"))).toBe(true);
-  });
+  const DOT_PNG = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "base64",
+  );
+  const firstFrame = (bytes: Buffer) => {
+    const converted = gifFirstFrameAsPng(bytes);
+    if (!converted.ok) throw new Error(converted.message);
+    return converted.png;
+  };
+  // A GIF goes up as a PNG of its first frame: Gemini and Veo take no GIF.
+  it.each([
+    { name: "dot.png", type: "image/png", bytes: DOT_PNG, sent: DOT_PNG },
+    { name: "dot.gif", type: "image/gif", bytes: gif(), sent: firstFrame(gif()) },
+  ])(
+    "Gemini images take an uploaded $type inline, as a PNG",
+    async ({ name, type, bytes, sent }) => {
+      const form = new FormData();
+      form.append("file", new Blob([new Uint8Array(bytes)], { type }), name);
+      const upload = await fetch(`${base}/v1/uploads/images`, {
+        method: "POST",
+        headers: auth(),
+        body: form,
+      });
+      expect(upload.status).toBe(200);
+      const { url } = (await upload.json()) as { url: string };
+      const prompt = `edit ${name}`;
+      const sub = await image({ model: "txtC-3-pro-image-preview", prompt, image_urls: [{ url }] });
+      const task = await settled(stack, ackId(sub.json));
+      expect(task.status).toBe("completed");
+      const request = stack.sim.requests
+        .filter((r) => JSON.stringify(r.body ?? "").includes(prompt))
+        .at(-1);
+      const inline = (request as Json).body.contents[0].parts[1].inlineData;
+      expect(inline).toEqual({ mimeType: "image/png", data: sent.toString("base64") });
+      expect(isPng(Buffer.from(inline.data, "base64"))).toBe(true);
+    },
+  );
 
   it.each([
     ["/v1/videos/generations", { model: "vidV3.1-fast", prompt: "x", duration: 6 }, "duration"],

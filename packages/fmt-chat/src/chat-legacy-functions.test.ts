@@ -1,6 +1,6 @@
 import { type Request, type Response, responseToEvents } from "@interlingua/core-types";
-import { type GatewayError, isGatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
+import { rejection } from "../test/rejection.js";
 import type { ChatRequestWire } from "./chat-api.js";
 import { normalizeChatRequest } from "./normalize-chat-request.js";
 import { parseChatRequest } from "./parse-chat-request.js";
@@ -9,16 +9,6 @@ import { renderChatRequest } from "./render-chat-request.js";
 import { renderChatResponse } from "./render-chat-response.js";
 import { encodeChatEvents } from "./render-chat-stream.js";
 import { chatLegacyRequestWire, fc } from "./testing.js";
-
-function rejection(call: () => unknown): GatewayError {
-  try {
-    call();
-  } catch (error) {
-    if (isGatewayError(error)) return error as GatewayError;
-    throw error;
-  }
-  throw new Error("expected a 400 GatewayError");
-}
 
 const weather = {
   name: "get_weather",

@@ -1,21 +1,11 @@
 import type { Request, Warning } from "@interlingua/core-types";
 import * as canonical from "@interlingua/core-types/testing";
-import { GatewayError, isGatewayError } from "@interlingua/errors";
+import { GatewayError } from "@interlingua/errors";
 import { describe, expect, it } from "vitest";
+import { rejection } from "../test/rejection.js";
 import { parseChatRequest } from "./parse-chat-request.js";
 import { renderChatRequest } from "./render-chat-request.js";
 import { fc } from "./testing.js";
-
-/** The 400 a call throws, or a failure if it does not throw one. */
-function rejection(call: () => unknown): GatewayError {
-  try {
-    call();
-  } catch (error) {
-    if (isGatewayError(error)) return error as GatewayError;
-    throw error;
-  }
-  throw new Error("expected a 400 GatewayError");
-}
 
 const base = { model: "txtA-5", messages: [{ role: "user", content: "hi" }] };
 
