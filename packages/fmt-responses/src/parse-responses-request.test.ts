@@ -23,6 +23,20 @@ function rejection(wire: unknown): GatewayError {
   throw new Error("expected a 400");
 }
 
+/** A second turn showing one image: its `image_url` is `input[1].content[1].image_url`. */
+const seeing = (image_url: string) => ({
+  model: "txtA-5.2-pro",
+  input: [
+    { role: "user", content: "first turn" },
+    {
+      role: "user",
+      content: [
+        { type: "input_text", text: "see" },
+        { type: "input_image", image_url },
+      ],
+    },
+  ],
+});
 describe("parseResponsesRequest", () => {
   it("string input becomes one user text message", () => {
     expect(parseResponsesRequest({ model: "txtA-5.2-pro", input: "What is 2+2?" })).toEqual({
@@ -79,19 +93,7 @@ describe("parseResponsesRequest", () => {
       "example.com/a.png",
     ];
     for (const image_url of invalid) {
-      const error = rejection({
-        model: "txtA-5.2-pro",
-        input: [
-          { role: "user", content: "first turn" },
-          {
-            role: "user",
-            content: [
-              { type: "input_text", text: "see" },
-              { type: "input_image", image_url },
-            ],
-          },
-        ],
-      });
+      const error = rejection(seeing(image_url));
       expect({ image_url, status: error.status, type: error.type, param: error.param }).toEqual({
         image_url,
         status: 400,
@@ -104,19 +106,7 @@ describe("parseResponsesRequest", () => {
 
   // docs/api-reference.md Limits: 20 MB (20971520 bytes decoded) for an image in the request.
   it("an inline image over 20 MB is a 400 naming it; 20 MB exactly parses", () => {
-    const withImage = (bytes: number) => ({
-      model: "txtA-5.2-pro",
-      input: [
-        { role: "user", content: "first turn" },
-        {
-          role: "user",
-          content: [
-            { type: "input_text", text: "see" },
-            { type: "input_image", image_url: `data:image/png;base64,${base64Of(bytes)}` },
-          ],
-        },
-      ],
-    });
+    const withImage = (bytes: number) => seeing(`data:image/png;base64,${base64Of(bytes)}`);
     expect(() => parseResponsesRequest(withImage(20_971_520))).not.toThrow();
     const error = rejection(withImage(20_971_521));
     expect([error.status, error.param, error.message]).toEqual([
