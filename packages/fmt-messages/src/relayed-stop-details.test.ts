@@ -26,6 +26,16 @@ describe("stop_details on a relayed messages reply", () => {
     expect(parsed.stop_details).toBeNull();
     expect(parsed.content[0].input).toEqual({ stop_reason: "x" });
   });
+  it("a reply whose last stop_reason is a tool input's key is left as it is, not edited there", () => {
+    const body = JSON.stringify({
+      id: "m",
+      stop_reason: "tool_use",
+      content: [{ type: "tool_use", id: "t", name: "f", input: { stop_reason: "x" } }],
+    });
+    expect(withStopDetailsText(body)).toBe(body);
+    const braces = JSON.stringify({ id: "{[", content: [], stop_reason: "end_turn" });
+    expect(JSON.parse(withStopDetailsText(braces)).stop_details).toBeNull();
+  });
   it("a stream's message_start gets it; other frames are left as they are", () => {
     const [start, ...rest] = readFixture("anthropic-text.chunks.txt")
       .split("\n")

@@ -8,16 +8,35 @@ const STOP_REASON_MEMBER = /"stop_reason"\s*:\s*(?:null|"(?:[^"\\]|\\.)*")/y;
 const MESSAGE_START = '"message_start"';
 
 /**
+ * How deep `at` lies in the JSON text before it: 1 inside the top-level object. Strings are
+ * skipped whole, so braces in text do not count.
+ */
+function depthAt(json: string, at: number): number {
+  let depth = 0;
+  for (let i = 0; i < at; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: to its closing quote, past escaped characters.
+      for (i++; i < at && json.charCodeAt(i) !== 0x22; i++) if (json.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return depth;
+}
+
+/**
  * A messages result (a body, or a message_start frame) as text, given `"stop_details":null` after
  * its stop_reason, where Anthropic writes it, when it has none (docs/api-reference.md: "Null for
- * ordinary requests"). The top-level stop_reason is the last: content, where a tool's input could
- * hold such a key, comes before it. A text naming stop_details anywhere (even as a tool input's
- * key) is left as it is, so a field is never written twice.
+ * ordinary requests"). The top-level stop_reason is the last in Anthropic's order (content, where
+ * a tool's input could hold such a key, comes before it), and it is checked to be a member of
+ * the message itself: a reply ordered otherwise is left as it is rather than a tool's input
+ * edited. A text naming stop_details anywhere (even as a tool input's key) is left as it is, so
+ * a field is never written twice.
  */
-export function withStopDetailsText(json: string): string {
+export function withStopDetailsText(json: string, messageDepth = 1): string {
   if (json.includes(STOP_DETAILS)) return json;
   const at = json.lastIndexOf(STOP_REASON);
-  if (at < 0) return json;
+  if (at < 0 || depthAt(json, at) !== messageDepth) return json;
   STOP_REASON_MEMBER.lastIndex = at;
   const member = STOP_REASON_MEMBER.exec(json);
   if (member === null) return json;
@@ -31,5 +50,6 @@ export function withStopDetailsText(json: string): string {
  */
 export const messagesRelayEdits: RelayEdits = {
   body: withStopDetailsText,
-  frame: (text) => (text.includes(MESSAGE_START) ? withStopDetailsText(text) : text),
+  // message_start's message is one level down: {"type":"message_start","message":{...}}.
+  frame: (text) => (text.includes(MESSAGE_START) ? withStopDetailsText(text, 2) : text),
 };
