@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postJson, type Stack, startStack } from "./stack.ts";
+import { KEY, postJson, type Stack, startStack } from "./stack.ts";
 import { type ClientFormat, type Json, NATIVE_PATH, parseSse, REQUEST } from "./wire.ts";
 
 // docs/api-reference.md "Limits", "Messages-format result" and "POST /v1/messages": temperature
@@ -100,4 +100,26 @@ describe("messages stop_details", () => {
     expect(res.text).toMatch(/"stop_reason":\s*"end_turn","stop_details":null/);
     expect(res.text.match(/"stop_details"/g)).toHaveLength(1);
   });
+});
+
+describe("a messages stream's error names the request, as its error bodies do", () => {
+  // Relayed from Anthropic as it sent it, and rendered by the gateway from an OpenAI upstream.
+  for (const model of ["txtB-sonnet-4-6", "txtA-5"]) {
+    it(`${model}: the error event's message ends with the request id`, async () => {
+      const { path, body } = REQUEST.messages({
+        model,
+        text: "hi [[len:20]] [[fault:error-after=2]]",
+        stream: true,
+      });
+      const reply = await postJson(url(path), body, { "x-api-key": KEY });
+      expect(reply.status).toBe(200);
+      const requestId = reply.headers.get("x-request-id");
+      const errors = parseSse(reply.text).filter((f) => f.event === "error");
+      expect(errors).toHaveLength(1);
+      const event = JSON.parse(errors[0]!.data) as Json;
+      expect(event.type).toBe("error");
+      expect(event.error.message).toMatch(/\S \(request id: [^)]+\)$/);
+      expect(event.error.message.endsWith(`(request id: ${requestId})`)).toBe(true);
+    });
+  }
 });

@@ -22,6 +22,11 @@ export interface StreamEncodeOptions extends RenderOptions {
    * and renders calls as `function_call` when `openai.legacyFunctions` is.
    */
   providerExtras?: RequestProviderExtras | undefined;
+  /**
+   * The gateway's id of the request, for a format whose error text names it (messages: an error
+   * event's message ends with ` (request id: <id>)`, as its error bodies do).
+   */
+  requestId?: string | undefined;
 }
 
 /**

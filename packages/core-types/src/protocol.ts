@@ -19,7 +19,8 @@ export interface ForwardedBody {
 /** Text edits to a relayed reply (`Protocol.relayEdits`): no parse, no re-serialisation. */
 export interface RelayEdits {
   body(json: string): string;
-  frame(text: string): string;
+  /** One relayed frame's text; `requestId`, the gateway's, for an error frame that names it. */
+  frame(text: string, requestId?: string): string;
 }
 
 /** Keys from a body's root to one field; `*` stands for every element of an array. */

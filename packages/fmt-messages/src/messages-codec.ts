@@ -20,7 +20,7 @@ export const messages: Codec<MessagesRequestWire, MessagesResultWire> = {
     decode: decodeMessagesStream,
     encode: encodeMessagesStream,
     decoder: () => new MessagesStreamDecoder(),
-    encoder: (options) => new MessagesStreamEncoder(options?.onWarning),
+    encoder: (options) => new MessagesStreamEncoder(options?.onWarning, options?.requestId),
     frames: messagesStreamFrames,
   },
 };

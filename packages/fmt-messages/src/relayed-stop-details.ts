@@ -1,4 +1,5 @@
 import type { RelayEdits } from "@interlingua/core-types";
+import { withErrorRequestId } from "./relayed-error-id.js";
 
 // An unescaped `"key"` can only be a key: inside a JSON string every quote is escaped.
 const STOP_DETAILS = '"stop_details"';
@@ -46,10 +47,15 @@ export function withStopDetailsText(json: string, messageDepth = 1): string {
 
 /**
  * A same-format reply relayed as Anthropic sent it, with the fields a messages client always
- * gets: the body's stop_details, and message_start's (no other frame holds a whole message).
+ * gets: the body's stop_details, and message_start's (no other frame holds a whole message); an
+ * error event's message ending with the request id.
  */
 export const messagesRelayEdits: RelayEdits = {
   body: withStopDetailsText,
-  // message_start's message is one level down: {"type":"message_start","message":{...}}.
-  frame: (text) => (text.includes(MESSAGE_START) ? withStopDetailsText(text, 2) : text),
+  // message_start's message is one level down: {"type":"message_start","message":{...}}. An
+  // error event's message names the request, as the endpoint's error bodies do.
+  frame: (text, requestId) =>
+    text.includes(MESSAGE_START)
+      ? withStopDetailsText(text, 2)
+      : withErrorRequestId(text, requestId),
 };

@@ -17,6 +17,7 @@ import type { MessagesUsageOut } from "./messages-api.js";
 import { renderStopDetails } from "./messages-stop-details.js";
 import { PartSerializer } from "./order-stream-parts.js";
 import { DIRECT } from "./render-messages-response.js";
+import { appendRequestId } from "./request-id-suffix.js";
 import { UNSIGNED_THINKING } from "./unsigned-thinking.js";
 
 type BlockKind = "text" | "thinking" | "tool" | "redacted";
@@ -73,7 +74,11 @@ export class MessagesStreamEncoder {
   /** message_start waits for the event after response-start, to carry usage that comes with it. */
   private pendingStart: { id: string; model: string } | undefined;
 
-  constructor(private readonly onWarning?: (warning: Warning) => void) {}
+  constructor(
+    private readonly onWarning?: (warning: Warning) => void,
+    /** Ends an error event's message, as on the endpoint's error bodies (docs/api-reference.md). */
+    private readonly requestId?: string,
+  ) {}
 
   /** One block at a time (order-stream-parts.ts), then the frames. */
   push(event: StreamEvent, emit: (message: SseMessage) => void): void {
@@ -224,7 +229,10 @@ export class MessagesStreamEncoder {
         emit(
           frame("error", {
             type: "error",
-            error: { type: messagesErrorType(event.error), message: event.error.message },
+            error: {
+              type: messagesErrorType(event.error),
+              message: appendRequestId(event.error.message, this.requestId),
+            },
           }),
         );
         return;
@@ -427,5 +435,5 @@ export class MessagesStreamEncoder {
 export function encodeMessagesStream(
   options: StreamEncodeOptions = {},
 ): TransformStream<StreamEvent, SseMessage> {
-  return pushStream(new MessagesStreamEncoder(options.onWarning));
+  return pushStream(new MessagesStreamEncoder(options.onWarning, options.requestId));
 }

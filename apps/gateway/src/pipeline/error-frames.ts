@@ -11,10 +11,13 @@ export const upstreamStreamFailed = (error: unknown): StreamEvent => ({
   },
 });
 
-/** One canonical event as the frames a client of `format` reads (its codec decides the shape). */
-export function framesOf(format: WireFormat, event: StreamEvent): SseMessage[] {
+/**
+ * One canonical event as the frames a client of `format` reads (its codec decides the shape; the
+ * request id ends a messages error's text).
+ */
+export function framesOf(format: WireFormat, event: StreamEvent, requestId?: string): SseMessage[] {
   const frames: SseMessage[] = [];
-  const encoder = CLIENT_PROTOCOLS[format].codec.stream.encoder();
+  const encoder = CLIENT_PROTOCOLS[format].codec.stream.encoder({ requestId });
   const collect = (frame: SseMessage) => void frames.push(frame);
   encoder.push(event, collect);
   encoder.end(collect);

@@ -128,6 +128,7 @@ function stageFor(
   if (!committed.prepared.sameFormat) {
     const encoder = CLIENT_PROTOCOLS[format].codec.stream.encoder({
       providerExtras: request.canonical.providerExtras,
+      requestId: request.requestId,
     });
     return translateStage({
       // Across formats a client never gets half-JSON tool arguments (core-types
@@ -144,7 +145,7 @@ function stageFor(
       framing,
       onEvent,
       failed: upstreamStreamFailed,
-      fallback: (event) => framesOf(format, event),
+      fallback: (event) => framesOf(format, event, request.requestId),
     });
   }
   // Same format: the upstream speaks the client's own wire, and its codec knows which frames the
@@ -171,9 +172,9 @@ function stageFor(
   outcome.skippedChars = () => watch.skippedChars();
   const failure = (error: unknown) => {
     outcome.error = { status: 502, type: "bad_gateway", message: String(error) };
-    return framesOf(format, upstreamStreamFailed(error));
+    return framesOf(format, upstreamStreamFailed(error), request.requestId);
   };
-  const ending = () => (cut === undefined ? [] : framesOf(format, cut));
+  const ending = () => (cut === undefined ? [] : framesOf(format, cut, request.requestId));
   const keep = committed.prepared.injectedUsage ? keepAllButUsageOnly : keepAll;
   // The reply names the model as the client did. Chat and Gemini name it in every frame, so only
   // a name that differs costs the fast path its unparsed runs; messages name it once, up front.
@@ -184,8 +185,10 @@ function stageFor(
     ? (text: string) => renameReplyModel(format, text, clientModel)
     : undefined;
   // The fields the client's format always has that the provider may leave out (message_start's
-  // stop_details): edits of the frames the rename sees.
-  const edit = CLIENT_PROTOCOLS[format].relayEdits?.frame;
+  // stop_details, an error's request id): edits of the frames the rename sees.
+  const relayEdit = CLIENT_PROTOCOLS[format].relayEdits?.frame;
+  const requestId = request.requestId;
+  const edit = relayEdit === undefined ? undefined : (text: string) => relayEdit(text, requestId);
   const rewrite =
     rename === undefined || edit === undefined
       ? (rename ?? edit)
