@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  hasJsonNumber,
   isExactNumber,
   JsonNumber,
   mayHaveInexactNumbers,
@@ -104,6 +105,34 @@ describe("exact JSON numbers", () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("property: a text holding a number a double cannot is always seen as one", () => {
+    fc.assert(
+      fc.property(jsonText, (text) => {
+        if (hasJsonNumber(parseJsonExact(text))) expect(mayHaveInexactNumbers(text)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    for (const n of CORRUPTED) {
+      for (const text of [n, ` ${n}`, `[\n  ${n}\n]`, `{"a" :\t${n}}`]) {
+        expect(mayHaveInexactNumbers(text)).toBe(true);
+      }
+    }
+  });
+
+  it("megabytes of base64 in a string: parsed (no regular expression runs out of stack)", () => {
+    // Digit-e-digit runs everywhere, as an image's base64 has them; one exact number beside it.
+    const image = "A1e5+/9E7z".repeat(1_500_000);
+    // A string ending in an escaped backslash, and one holding an escaped quote.
+    const quoted = `${JSON.stringify("\\")},"q":${JSON.stringify('\\"')}`;
+    const text = `{"n":12345678901234567890,"image":"data:image/png;base64,${image}","s":${quoted}}`;
+    const parsed = parseJsonExact(text) as Record<string, unknown>;
+    expect(parsed["n"]).toEqual(new JsonNumber("12345678901234567890"));
+    expect((parsed["image"] as string).length).toBe(22 + image.length);
+    expect([parsed["s"], parsed["q"]]).toEqual(["\\", '\\"']);
+    // Without an exact number, digit-e-digit inside the string does not call the exact reader.
+    expect(mayHaveInexactNumbers(`{"image":"${image}","n":1}`)).toBe(false);
   });
 
   it("a string spelling a placeholder stays a string", () => {

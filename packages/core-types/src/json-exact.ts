@@ -24,9 +24,14 @@ export class JsonNumber {
 // At least 16 significant digits (points allowed between them), or an exponent: the only number
 // texts a double may not hold exactly. A match inside a string only costs the exact reader.
 const MAYBE_INEXACT = /\d(?:\.?\d){15}|\d[eE][+-]?\d/;
+// The same where a number can start (after `:`, `,`, `[` or white space, or the text's start):
+// base64 (an inline image) is full of digit-e-digit runs, but inside a string, after a letter.
+const INEXACT_NUMBER = /[\s:,[]-?\d(?:(?:\.?\d){15}|\d*(?:\.\d+)?[eE])/;
+const INEXACT_START = /^-?\d(?:(?:\.?\d){15}|\d*(?:\.\d+)?[eE])/;
 
 /** Whether JSON text may hold a number a double cannot (cheap; false means `JSON.parse` is exact). */
-export const mayHaveInexactNumbers = (text: string): boolean => MAYBE_INEXACT.test(text);
+export const mayHaveInexactNumbers = (text: string): boolean =>
+  MAYBE_INEXACT.test(text) && (INEXACT_NUMBER.test(text) || INEXACT_START.test(text));
 
 const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
@@ -52,7 +57,6 @@ export function isExactNumber(token: string): boolean {
 const MAX_DEPTH = 1000;
 const WHITESPACE = /[ \t\n\r]*/y;
 const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const STRING_TOKEN = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const LITERAL = /true|false|null/y;
 
 /**
@@ -71,6 +75,23 @@ export function parseJsonExact(text: string, under?: ReadonlySet<string>): unkno
     WHITESPACE.lastIndex = at;
     WHITESPACE.exec(text);
     at = WHITESPACE.lastIndex;
+  };
+  // A string token's text, up to its unescaped closing quote, found with indexOf: a regular
+  // expression over a string of megabytes (an inline image's base64) runs out of stack. Its
+  // escapes and characters are then checked, and decoded, by JSON.parse.
+  const string = (): string => {
+    const start = at;
+    for (let from = at + 1; ; ) {
+      const quote = text.indexOf('"', from);
+      if (quote < 0) return fail();
+      let slash = quote - 1;
+      while (text.charCodeAt(slash) === 0x5c) slash--;
+      if ((quote - 1 - slash) % 2 === 0) {
+        at = quote + 1;
+        return JSON.parse(text.slice(start, at)) as string;
+      }
+      from = quote + 1;
+    }
   };
   const token = (pattern: RegExp): string => {
     pattern.lastIndex = at;
@@ -93,7 +114,8 @@ export function parseJsonExact(text: string, under?: ReadonlySet<string>): unkno
       }
       for (;;) {
         skip();
-        const key = JSON.parse(token(STRING_TOKEN)) as string;
+        if (text[at] !== '"') fail();
+        const key = string();
         skip();
         if (text[at++] !== ":") fail();
         const item = value(depth + 1, exact || under?.has(key) === true);
@@ -125,7 +147,7 @@ export function parseJsonExact(text: string, under?: ReadonlySet<string>): unkno
         if (next !== ",") fail();
       }
     }
-    if (c === '"') return JSON.parse(token(STRING_TOKEN));
+    if (c === '"') return string();
     if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) {
       const number = token(NUMBER_TOKEN);
       return !exact || isExactNumber(number) ? Number(number) : new JsonNumber(number);

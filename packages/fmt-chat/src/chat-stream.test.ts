@@ -44,6 +44,27 @@ const start: StreamEvent = {
 };
 const decode = (chunks: object[]) => decodeChatMessages(chatChunksToSse(chunks));
 
+describe("a content delta of megabytes", () => {
+  it("is read whole, by the general path (the compact pattern would run out of stack)", () => {
+    const text = "A1e5+/9E7z \u00e9".repeat(1_300_000);
+    const chunk = (delta: Record<string, unknown>) =>
+      JSON.stringify({
+        id: "c",
+        object: "chat.completion.chunk",
+        created: 1,
+        model: "m",
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: null }],
+      });
+    const events = decodeChatMessages([
+      { data: chunk({ role: "assistant", content: "" }) },
+      { data: chunk({ content: text }) },
+      { data: "[DONE]" },
+    ]);
+    const deltas = events.filter((e) => e.type === "text-delta");
+    expect(deltas.map((e) => (e.type === "text-delta" ? e.delta : "")).join("")).toBe(text);
+  });
+});
+
 describe("parallel tool calls and their argument deltas", () => {
   it("sequential calls (OpenAI): one part each, arguments in order, id and name from the first fragment", () => {
     const events = decode([

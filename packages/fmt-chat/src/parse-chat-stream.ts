@@ -1,4 +1,5 @@
 import {
+  COMPACT_FRAME_MAX_CHARS,
   JSON_INDEX_PATTERN,
   JSON_STRING_PATTERN,
   pushStream,
@@ -95,7 +96,7 @@ export class ChatStreamDecoder {
       this.ended = true;
       return;
     }
-    if (this.started && message.event !== "error") {
+    if (this.started && message.event !== "error" && data.length <= COMPACT_FRAME_MAX_CHARS) {
       const compact = COMPACT_CONTENT.exec(data);
       if (compact !== null) {
         const state = this.state(Number(compact[1]));

@@ -152,6 +152,38 @@ describe("decoding Anthropic streams", () => {
   });
 });
 
+describe("a delta of megabytes", () => {
+  it("is read whole, by the general path (the compact pattern would run out of stack)", () => {
+    const text = "A1e5+/9E7z \u00e9".repeat(1_300_000);
+    const delta = { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } };
+    const events = decodeAll([
+      {
+        event: "message_start",
+        data: JSON.stringify({
+          type: "message_start",
+          message: {
+            id: "m",
+            model: "x",
+            content: [],
+            usage: { input_tokens: 1, output_tokens: 0 },
+          },
+        }),
+      },
+      {
+        event: "content_block_start",
+        data: JSON.stringify({
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "text", text: "" },
+        }),
+      },
+      { event: "content_block_delta", data: JSON.stringify(delta) },
+    ]);
+    const deltas = events.filter((e) => e.type === "text-delta");
+    expect(deltas.map((e) => (e.type === "text-delta" ? e.delta : "")).join("")).toBe(text);
+  });
+});
+
 describe("encoding for messages clients", () => {
   const events: StreamEvent[] = [
     { type: "response-start", id: "msg_9", model: "txtA-5", created: 1 },

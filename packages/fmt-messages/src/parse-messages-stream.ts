@@ -1,4 +1,5 @@
 import {
+  COMPACT_FRAME_MAX_CHARS,
   JSON_INDEX_PATTERN,
   JSON_STRING_PATTERN,
   parseSignatureContent,
@@ -82,7 +83,7 @@ export class MessagesStreamDecoder {
     const emit = this.held === undefined ? sink : this.releasing(sink);
     const data = message.data;
     if (data === "" || data === "[DONE]") return;
-    const compact = COMPACT_DELTA.exec(data);
+    const compact = data.length <= COMPACT_FRAME_MAX_CHARS ? COMPACT_DELTA.exec(data) : null;
     if (compact !== null) {
       const [, index, text, thinking] = compact;
       if (text !== undefined) this.textDelta(Number(index), "text", JSON.parse(text), emit);
