@@ -185,6 +185,12 @@ export const chatToolSchema = chatOtherToolSchema.check(
 export type ChatTool = ChatFunctionTool | ChatOtherTool;
 
 /** A tool that passed `chatToolSchema` with type "function" has the full function shape. */
+/** The parameters of a function tool that gives none: an object with no properties. */
+export const defaultToolParameters = (): Record<string, unknown> => ({
+  type: "object",
+  properties: {},
+});
+
 export const isChatFunctionTool = (tool: ChatTool): tool is ChatFunctionTool =>
   tool.type === "function";
 

@@ -11,6 +11,7 @@ import type {
   ChatToolCall,
   ChatToolChoice,
 } from "./chat-api.js";
+import { defaultToolParameters } from "./chat-api.js";
 
 /*
  * OpenAI's deprecated function calling (`functions`, `function_call`, `role: "function"`), which
@@ -42,6 +43,18 @@ export function legacyCallIds(messages: readonly ChatMessage[]): Map<number, str
     }
   });
   return ids;
+}
+
+/**
+ * A message's tool calls with its legacy `function_call` appended under `id`; the tool calls
+ * alone when it has none, or when `id` is undefined (the call stays a `function_call`).
+ */
+export function withLegacyCall(
+  calls: readonly ChatToolCall[] | null | undefined,
+  call: ChatFunctionCall | null | undefined,
+  id: string | undefined,
+): readonly ChatToolCall[] | null | undefined {
+  return call == null || id === undefined ? calls : [...(calls ?? []), { id, function: call }];
 }
 
 /** OpenAI refuses these mixes (400 invalid_request_error): so does the parser, naming the field. */
@@ -84,14 +97,12 @@ export function checkLegacyFunctions(wire: ChatRequestWire): void {
   });
 }
 
-const defaultParameters = () => ({ type: "object", properties: {} });
-
 export function parseLegacyFunctions(functions: readonly ChatFunction[]): Tool[] {
   return functions.map((fn) => {
     const tool: Tool = {
       type: "function",
       name: fn.name,
-      parameters: fn.parameters ?? defaultParameters(),
+      parameters: fn.parameters ?? defaultToolParameters(),
     };
     if (fn.description !== undefined) tool.description = fn.description;
     return tool;

@@ -7,8 +7,8 @@ import type {
   ChatTool,
   ChatToolCall,
 } from "./chat-api.js";
-import { chatRequestKeys, isChatFunctionTool } from "./chat-api.js";
-import { legacyCallIds } from "./chat-legacy-functions.js";
+import { chatRequestKeys, defaultToolParameters, isChatFunctionTool } from "./chat-api.js";
+import { legacyCallIds, withLegacyCall } from "./chat-legacy-functions.js";
 
 /**
  * What a chat request becomes after parse and render (law 1: `render(parse(w))` equals
@@ -57,7 +57,7 @@ export function normalizeChatRequest(wire: ChatRequestWire): ChatRequestWire {
   if (out.functions != null) {
     out.functions = out.functions.map(({ parameters, ...fn }) => ({
       ...fn,
-      parameters: parameters ?? { type: "object", properties: {} },
+      parameters: parameters ?? defaultToolParameters(),
     }));
   }
   const format = out.response_format;
@@ -78,7 +78,7 @@ function normalizeTool(tool: ChatTool): ChatTool {
     type: "function",
     function: {
       ...fn,
-      parameters: parameters ?? { type: "object", properties: {} },
+      parameters: parameters ?? defaultToolParameters(),
       ...(strict == null ? {} : { strict }),
     },
   };
@@ -167,12 +167,9 @@ function normalizeAssistant(
     content: texts.length === 0 ? "" : plainOrBlocks(texts),
   };
   if (message.reasoning_content) out.reasoning_content = message.reasoning_content;
-  const calls = [...(message.tool_calls ?? [])];
-  const legacyCall = message.function_call;
-  if (legacyCall != null && asToolCall !== undefined) {
-    calls.push({ id: asToolCall, function: legacyCall });
-  } else if (legacyCall != null) {
-    out.function_call = normalizeToolCall({ id: "", function: legacyCall }).function;
+  const calls = withLegacyCall(message.tool_calls, message.function_call, asToolCall) ?? [];
+  if (message.function_call != null && asToolCall === undefined) {
+    out.function_call = normalizeToolCall({ id: "", function: message.function_call }).function;
   }
   if (calls.length > 0) out.tool_calls = calls.map(normalizeToolCall);
   if (message.name !== undefined) out.name = message.name;

@@ -24,6 +24,7 @@ import {
   type ChatUserBlock,
   chatRequestKeys,
   chatRequestSchema,
+  defaultToolParameters,
   isChatFunctionTool,
 } from "./chat-api.js";
 import { parseChatCacheControl } from "./chat-cache-control.js";
@@ -33,6 +34,7 @@ import {
   legacyCallIds,
   parseLegacyFunctionChoice,
   parseLegacyFunctions,
+  withLegacyCall,
 } from "./chat-legacy-functions.js";
 import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
 import { parseChatReasoningEffort } from "./map-chat-reasoning-effort.js";
@@ -288,9 +290,7 @@ function parseAssistantMessage(
   }
   if (message.refusal) texts.push({ type: "text", text: message.refusal });
   const calls = parseChatToolCalls(
-    message.function_call == null || legacyId === undefined
-      ? message.tool_calls
-      : [...(message.tool_calls ?? []), { id: legacyId, function: message.function_call }],
+    withLegacyCall(message.tool_calls, message.function_call, legacyId),
   );
   const reasoning = parseReasoningDetails(message.reasoning_details, message.thinking_blocks);
   const parts = withReasoning(reasoning, message.reasoning_content, texts, calls);
@@ -314,8 +314,6 @@ function parseSampling(wire: ChatRequestWire): Sampling {
   return sampling;
 }
 
-const defaultParameters = (): Record<string, unknown> => ({ type: "object", properties: {} });
-
 function parseTools(wire: ChatRequestWire): Tool[] {
   const tools: Tool[] = (wire.tools ?? []).map((tool: ChatTool): Tool => {
     if (isChatFunctionTool(tool)) {
@@ -324,7 +322,7 @@ function parseTools(wire: ChatRequestWire): Tool[] {
         type: "function",
         name: fn.name,
         // No parameters means a function without arguments; canonical tools always carry a schema.
-        parameters: fn.parameters ?? defaultParameters(),
+        parameters: fn.parameters ?? defaultToolParameters(),
       };
       if (fn.description !== undefined) out.description = fn.description;
       if (fn.strict != null) out.strict = fn.strict;

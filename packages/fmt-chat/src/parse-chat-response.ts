@@ -14,7 +14,7 @@ import {
   chatResponseKeys,
   chatResponseSchema,
 } from "./chat-api.js";
-import { legacyCallId } from "./chat-legacy-functions.js";
+import { legacyCallId, withLegacyCall } from "./chat-legacy-functions.js";
 import { parseChatLogprobs } from "./chat-logprobs.js";
 import { parseReasoningDetails, withReasoning } from "./chat-reasoning-details.js";
 import { parseChatFinishReason } from "./map-chat-finish-reason.js";
@@ -72,9 +72,7 @@ function parseChoice(choice: ChatChoice): IndexedOutput {
   if (texts[0] !== undefined && citations.length > 0) texts[0].citations = citations;
   // A reply to `functions` names its one call without an id (chat-legacy-functions.ts).
   const calls = parseChatToolCalls(
-    message.function_call == null
-      ? message.tool_calls
-      : [...(message.tool_calls ?? []), { id: legacyCallId(0), function: message.function_call }],
+    withLegacyCall(message.tool_calls, message.function_call, legacyCallId(0)),
   );
   const reasoning = parseReasoningDetails(message.reasoning_details, message.thinking_blocks);
   const parts = withReasoning(
