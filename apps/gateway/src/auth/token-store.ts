@@ -132,8 +132,7 @@ export class TokenStore {
       userUnlimited: user?.unlimited ?? false,
       models: row.models === undefined ? undefined : new Set(row.models),
       // The config's limit for this key, else the token's own (API tokens), else the default.
-      rateLimit:
-        this.#options.rateLimits.get(digest) ?? ownRateLimit(row) ?? this.#options.defaultRateLimit,
+      rateLimit: this.ownRateLimit(row) ?? this.#options.defaultRateLimit,
     };
     const entry: Cached = {
       row,
