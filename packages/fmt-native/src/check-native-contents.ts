@@ -9,13 +9,17 @@ import type { NativeContent, NativeInlineData } from "./native-api.js";
 
 // Bytes travel as proto3 JSON, whose readers take the standard and the URL-safe alphabets, padded
 // or not; whitespace between the characters is tolerated here rather than refused.
-const base64Characters = /^[A-Za-z0-9+/_-]*={0,2}$/;
+const base64Text = /^[A-Za-z0-9+/_\s-]*(?:=\s*){0,2}$/;
+const whitespace = /\s/;
 
 function isBase64(data: string): boolean {
-  const compact = data.replace(/\s+/g, "");
-  if (!base64Characters.test(compact)) return false;
+  if (!base64Text.test(data)) return false;
+  // An image's megabytes are copied only when they hold whitespace to take out.
+  const compact = whitespace.test(data) ? data.replace(/\s+/g, "") : data;
+  let end = compact.length;
+  while (end > 0 && compact.charCodeAt(end - 1) === 0x3d) end--;
   // A lone character after whole groups of four encodes no byte: no encoder writes it.
-  return compact.replace(/=+$/, "").length % 4 !== 1;
+  return end % 4 !== 1;
 }
 
 function checkInlineData(data: NativeInlineData | undefined, path: readonly PropertyKey[]) {
