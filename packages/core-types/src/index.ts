@@ -17,6 +17,7 @@ export * from "./json-patterns.js";
 export * from "./json-value.js";
 export * from "./logprobs.js";
 export * from "./logprobs-request.js";
+export * from "./merge-outputs.js";
 export * from "./message.js";
 export * from "./moved-signature.js";
 export * from "./moved-system.js";

@@ -88,6 +88,11 @@ export interface Protocol<E = Error> {
   readonly hidesThoughts: boolean;
   /** The provider streams usage only when the request asks for it (chat `providerExtras.openai.includeUsage`). */
   readonly usageOnRequest: boolean;
+  /**
+   * The provider returns several outputs from one call (chat `n`, Gemini `candidateCount`); false:
+   * one per call, so a gateway asked for several makes one call per output (`mergeResponses`).
+   */
+  readonly severalOutputs: boolean;
   /** Edits a client body forwarded unchanged still needs (the upstream model id, usage reports). */
   forward(
     wire: Record<string, unknown>,

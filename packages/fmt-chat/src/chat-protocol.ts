@@ -21,6 +21,7 @@ export const chatProtocol: Protocol<GatewayError> = {
   toolNames: OPENAI_TOOL_NAME_RULE,
   hidesThoughts: false,
   usageOnRequest: true,
+  severalOutputs: true,
   cachePlan: chatCachePlan,
   hintCacheControlAt: CHAT_HINT_CACHE_CONTROL_AT,
   parseError: parseOpenAIError,

@@ -34,6 +34,7 @@ export const messagesProtocol: Protocol<GatewayError> = {
   toolNames: MESSAGES_TOOL_NAME_RULE,
   hidesThoughts: false,
   usageOnRequest: false,
+  severalOutputs: false,
   relayEdits: messagesRelayEdits,
   cachePlan: messagesCachePlan,
   parseError: parseAnthropicError,

@@ -25,6 +25,7 @@ export const nativeProtocol: Protocol<GatewayError> = {
   // Gemini returns thought text only with `includeThoughts`.
   hidesThoughts: true,
   usageOnRequest: false,
+  severalOutputs: true,
   cachePlan: nativeCachePlan,
   hintCacheControlAt: NATIVE_HINT_CACHE_CONTROL_AT,
   parseError: parseGeminiError,

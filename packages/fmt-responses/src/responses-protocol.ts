@@ -36,6 +36,7 @@ export const responsesProtocol: Protocol<GatewayError> = {
   // Reasoning summaries come only when asked for.
   hidesThoughts: true,
   usageOnRequest: false,
+  severalOutputs: false,
   cachePlan: responsesCachePlan,
   // The Responses API answers in OpenAI's one error shape, named as itself in diagnostics.
   parseError: (status, body, options) =>

@@ -1,6 +1,9 @@
 import {
   type Response as CanonicalResponse,
+  type PushTransformer,
   parseWireJson,
+  type SseMessage,
+  type StreamEvent,
   type Warning,
 } from "@interlingua/core-types";
 import type { GatewayError } from "@interlingua/errors";
@@ -36,7 +39,12 @@ interface CommittedBase {
 /** One attempt's reply, before it is known whether the request commits to it. */
 type AttemptReply =
   | (CommittedBase & { kind: "json"; text: string; json: unknown; response?: CanonicalResponse })
-  | (CommittedBase & { kind: "stream"; body: StartedUpstreamBody });
+  | (CommittedBase & {
+      kind: "stream";
+      body: StartedUpstreamBody;
+      /** The body's decoder when it is not its channel protocol's (several calls merged). */
+      decoder?: () => PushTransformer<SseMessage, StreamEvent>;
+    });
 
 /** An upstream reply the gateway has committed to: from here on there is no fallback. */
 export type Committed = AttemptReply & {

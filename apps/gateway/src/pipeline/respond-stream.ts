@@ -134,7 +134,7 @@ function stageFor(
       // Across formats a client never gets half-JSON tool arguments (core-types
       // guardToolArguments); the same-format tap below stays unguarded: it sees only some frames.
       decoder: fillingDecoder(
-        onceFinished(guardToolArguments(upstreamCodec.stream.decoder())),
+        onceFinished(guardToolArguments((committed.decoder ?? upstreamCodec.stream.decoder)())),
         fill,
       ),
       // A responses stream's snapshots say whether the response is kept.

@@ -24,6 +24,7 @@ import type { GatewayServices } from "../services/gateway-services.ts";
 import type { AttemptRecord } from "../upstream/attempt-record.ts";
 import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 import { attemptUpstreams } from "./attempt-upstreams.ts";
+import { attemptEachOutput, callsFor } from "./each-output.ts";
 import { fillContext } from "./fill-translated.ts";
 import type { GenerationRequest } from "./generation-request.ts";
 import { inlineFiles, namesFiles } from "./inline-files.ts";
@@ -118,15 +119,19 @@ export async function runGeneration(
     request.model,
     request.stream,
   );
-  const result = await genAi.run(() =>
+  const candidates = services.router.plan(route);
+  const attempt = (call: GenerationRequest) =>
     attemptUpstreams(
       services.agent,
       services.router,
-      request,
-      services.router.plan(route),
+      call,
+      candidates,
       attempts,
-      cachePlanner(services, request, route.gatewayModel),
-    ),
+      cachePlanner(services, call, route.gatewayModel),
+    );
+  const calls = callsFor(request, candidates);
+  const result = await genAi.run(() =>
+    calls === 1 ? attempt(request) : attemptEachOutput(calls, request, attempt),
   );
   services.metrics?.attempts(endpoint.name, request.model, attempts, result.ok);
   if (!result.ok) {
