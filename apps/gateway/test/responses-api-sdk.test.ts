@@ -225,6 +225,27 @@ describe("the openai SDK's Responses API through the gateway", () => {
     });
   }
 
+  // OpenAI's Response ids are `resp_…` whether kept or not; an upstream's own id (Anthropic's
+  // `msg_…`, `chatcmpl-…`, Gemini's response id) is not one, stored or not.
+  for (const model of ["txtA-5", ...UPSTREAMS.map((u) => u.model)]) {
+    it(`store: false answers with a resp_ id, stream and not (${model})`, async () => {
+      const data = await client.responses.create({ model, input: "hi", store: false });
+      expect(data.id).toMatch(/^resp_/);
+      const stream = await client.responses.create({
+        model,
+        input: "hi",
+        store: false,
+        stream: true,
+      });
+      const ids = new Set<string>();
+      for await (const event of stream) {
+        if ("response" in event) ids.add(event.response.id);
+      }
+      expect([...ids]).toHaveLength(1);
+      expect([...ids][0]).toMatch(/^resp_/);
+    });
+  }
+
   it("store: true is honoured and said in the answer, not warned", async () => {
     const { data, response } = await client.responses
       .create({ model: "txtA-5", input: "hi", store: true })

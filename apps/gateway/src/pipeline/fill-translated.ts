@@ -14,6 +14,7 @@ import {
   type Usage,
   type WireFormat,
 } from "@interlingua/core-types";
+import { newResponseId } from "../responses/stored-state.ts";
 import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 
 /**
@@ -32,7 +33,11 @@ export interface FillContext {
   readonly requestId: string;
   /** The model as the client named it. */
   readonly model: string;
-  /** A stored response's own id, which replaces the upstream's (the client names it later). */
+  /**
+   * The id that replaces the upstream's: a stored response's own (the client names it later), or
+   * for any other Responses client a fresh `resp_` one, as OpenAI's ids are (Anthropic's `msg_`,
+   * a chat completion's `chatcmpl-` or Gemini's response id are not Response ids).
+   */
   readonly responseId?: string;
   /**
    * The upstream's service tier means something to the client: both speak OpenAI. Each provider
@@ -133,7 +138,11 @@ export function fillContext(
     now: Math.floor(services.now() / 1000),
     requestId: request.requestId,
     model: request.model,
-    ...(request.stored === undefined ? {} : { responseId: request.stored.responseId }),
+    ...(request.stored !== undefined
+      ? { responseId: request.stored.responseId }
+      : request.endpoint?.format === "responses"
+        ? { responseId: newResponseId() }
+        : {}),
     // A reply between two protocols of one vendor keeps its service tier (chat and Responses).
     keepServiceTier:
       upstream === undefined ||
