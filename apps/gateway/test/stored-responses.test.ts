@@ -309,6 +309,53 @@ describe("stored responses through the openai SDK", () => {
     expect(JSON.stringify(upstreamBodies(/\/v1\/chat\/completions$/).at(-1))).toContain("mine");
   });
 
+  // A stream cut in the middle of a function call: the stored response keeps what was finished,
+  // never the half call as if complete (a later turn would replay it upstream as finished).
+  for (const { model, fault, path } of [
+    { model: "txtA-5", fault: "reset-after=4", path: /\/v1\/chat\/completions$/ },
+    { model: "txtB-sonnet-4-6", fault: "reset-after=5", path: /\/v1\/messages$/ },
+    { model: "txtA-5.2-pro", fault: "reset-after=4", path: /\/v1\/responses$/ },
+  ]) {
+    it(`a stream cut inside a function call keeps no half call (${model})`, async () => {
+      const tool = {
+        ...WEATHER_TOOL,
+        parameters: {
+          type: "object",
+          properties: { city: { type: "string" }, country: { type: "string" } },
+          required: ["city", "country"],
+        },
+      };
+      const stream = await client.responses.create({
+        model,
+        input: `weather [[tool:get_weather]] [[fault:${fault}]]`,
+        tools: [tool],
+        stream: true,
+      });
+      let id = "";
+      let argumentDeltas = 0;
+      await failure(
+        (async () => {
+          for await (const event of stream) {
+            if ("response" in event) id = event.response.id;
+            if (event.type === "response.function_call_arguments.delta") argumentDeltas++;
+          }
+        })(),
+      );
+      expect(argumentDeltas).toBeGreaterThan(0);
+      const stored = await eventuallyAsync(
+        () => client.responses.retrieve(id),
+        (row) => row.status === "failed",
+      );
+      expect(stored.output.filter((item) => item.type === "function_call")).toEqual([]);
+      // (Anthropic joins the two user turns, so the simulator's fault applies again: only what
+      // reached it matters here.)
+      await failure(client.responses.create({ model, input: "go on", previous_response_id: id }));
+      const sent = JSON.stringify(upstreamBodies(path).at(-1));
+      expect(sent).toContain("weather");
+      expect(sent).not.toContain("sample city");
+    });
+  }
+
   it("background: queued at once, polled to completion; cancel stops a running one", async () => {
     const queued = await client.responses.create({
       model: "txtB-sonnet-4-6",

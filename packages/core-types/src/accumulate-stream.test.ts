@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accumulateStream } from "./accumulate-stream.js";
+import { accumulateStream, StreamAccumulator } from "./accumulate-stream.js";
 import { normalizeStreamEvents } from "./normalize-stream-events.js";
 import { responseToEvents } from "./response-to-events.js";
 import type { StreamEvent } from "./stream-event.js";
@@ -166,5 +166,23 @@ describe("normalizeStreamEvents", () => {
       { type: "part-end", index: 0 },
       { type: "part-end", index: 1 },
     ]);
+  });
+});
+
+describe("a stream that broke off", () => {
+  it("endedOnly keeps the parts whose part-end came, not the one cut in the middle", () => {
+    const accumulator = new StreamAccumulator();
+    const events: StreamEvent[] = [
+      { type: "response-start", id: "r", model: "m", created: 1 },
+      { type: "text-delta", index: 0, delta: "Let me check." },
+      { type: "part-end", index: 0 },
+      { type: "tool-call-start", index: 1, id: "call_1", name: "f" },
+      { type: "tool-arguments-delta", index: 1, delta: '{"city":"Par' },
+    ];
+    for (const event of events) accumulator.push(event);
+    expect(accumulator.result({ endedOnly: true }).message.parts).toEqual([
+      { type: "text", text: "Let me check." },
+    ]);
+    expect(accumulator.result().message.parts).toHaveLength(2);
   });
 });

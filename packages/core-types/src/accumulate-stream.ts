@@ -30,6 +30,8 @@ export class StreamAccumulator {
   /** By output index: 0 the primary output (events without `alternative`), else alternatives. */
   private readonly outputs = new Map<number, OutputState>();
   private readonly fragments = new Map<AssistantPart, string[]>();
+  /** Parts whose `part-end` arrived. */
+  private readonly ended = new Set<AssistantPart>();
   /** The first error event, if the stream carried one. */
   error: StreamEventOf<"error">["error"] | undefined;
 
@@ -92,8 +94,11 @@ export class StreamAccumulator {
         part.citations.push(event.citation);
         return;
       }
-      case "part-end":
+      case "part-end": {
+        const part = this.output(event.alternative ?? 0).parts.get(event.index);
+        if (part) this.ended.add(part);
         return;
+      }
       case "usage":
         this.usage = event.usage;
         return;
@@ -120,13 +125,18 @@ export class StreamAccumulator {
     }
   }
 
-  /** The response so far; no event for index 0 makes it `noOutput`. */
-  result(): Response {
+  /**
+   * The response so far; no event for index 0 makes it `noOutput`. `endedOnly`: without the parts
+   * whose `part-end` never came (a stream cut in the middle of them: half a text, a tool call
+   * with half its arguments).
+   */
+  result({ endedOnly = false }: { endedOnly?: boolean } = {}): Response {
     const outputs: IndexedOutput[] = [...this.outputs.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, state]) => {
         const parts = [...state.parts.entries()]
           .sort(([a], [b]) => a - b)
+          .filter(([, part]) => !endedOnly || this.ended.has(part))
           .map(([, part]) => this.finishPart(part));
         const output: IndexedOutput = {
           index,

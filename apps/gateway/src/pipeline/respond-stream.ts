@@ -50,7 +50,8 @@ export interface StreamReply {
   readonly response: Response;
   readonly settled: Promise<StreamSettled>;
   /** What the stream said, as one response: kept only for a stored responses call. */
-  readonly accumulated?: () => CanonicalResponse;
+  /** `endedOnly`: without the parts the stream broke off in (core-types StreamAccumulator). */
+  readonly accumulated?: (endedOnly: boolean) => CanonicalResponse;
 }
 
 const keepAll = () => true;
@@ -105,7 +106,7 @@ export function streamReply(
   );
   return accumulator === undefined
     ? { response, settled }
-    : { response, settled, accumulated: () => accumulator.result() };
+    : { response, settled, accumulated: (endedOnly) => accumulator.result({ endedOnly }) };
 }
 
 function stageFor(

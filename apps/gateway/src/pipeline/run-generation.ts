@@ -257,7 +257,7 @@ export async function runGeneration(
 /** What a stream's end settles: its stored response, its span, its charge and its log line. */
 interface StreamSettlement {
   readonly plan: GenerationRequest["stored"];
-  readonly accumulated: (() => CanonicalResponse) | undefined;
+  readonly accumulated: ((endedOnly: boolean) => CanonicalResponse) | undefined;
   readonly streamClosed: (() => void) | undefined;
   readonly genAi: GenAiCall;
   readonly account: CallAccount;
@@ -308,8 +308,10 @@ async function settleStream(
   const { cacheStorageTokenHours, started } = settlement;
   const elapsed = () => Math.round(performance.now() - started);
   if (plan !== undefined && accumulated !== undefined) {
-    const said = storedBody(accumulated(), plan);
     const broken = outcome.error ?? (outcome.complete ? undefined : interrupted(outcome));
+    // A stream that broke off keeps the items it finished, as its response.failed frame lists
+    // them: a half-written call or text would be replayed as finished by a later turn.
+    const said = storedBody(accumulated(broken !== undefined), plan);
     await recordQuietly(services, plan, () =>
       finishStored(
         services,
