@@ -104,6 +104,20 @@ describe.skipIf(!available)("a PostgreSQL outage", () => {
     expect(messages.headers.get("retry-after")).not.toBeNull();
     expect(messages.json).toMatchObject({ type: "error", error: { type: expect.any(String) } });
 
+    // A stored response (store defaults to true) is written before the call: with the key
+    // cached, that write is what meets the outage, and it is an outage too (503, not a 500).
+    for (const stream of [false, true]) {
+      const stored = await postJson(`${url}/v1/responses`, {
+        model: "txtA-5",
+        input: "hi",
+        stream,
+      });
+      expect(stored.status, `stream: ${stream}`).toBe(503);
+      expect(Number(stored.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(stored.json).toMatchObject({ error: { code: 503, type: expect.any(String) } });
+      expect(stored.text).not.toMatch(/ECONNREFUSED|postgres:\/\//);
+    }
+
     // The management API needs the database for every answer: its own envelope, 503.
     const balance = await fetch(`${url}/api/user/self`, {
       headers: auth(),

@@ -21,6 +21,7 @@ import {
 } from "../responses/record-response.ts";
 import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { asDatabaseError, isDatabaseUnavailable } from "../storage/database-unavailable.ts";
 import type { AttemptRecord } from "../upstream/attempt-record.ts";
 import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 import { attemptUpstreams } from "./attempt-upstreams.ts";
@@ -99,6 +100,8 @@ export async function runGeneration(
       await beginStored(services, plan, request.model);
     } catch (error) {
       log.error({ err: error, responseId: plan.responseId }, "could not store the response");
+      // An unreachable database is an outage like any other (503 with Retry-After), not a 500.
+      if (isDatabaseUnavailable(error)) throw asDatabaseError(error);
       throw internalError(
         "could not store the response (store: true); retry, or send store: false",
       );
