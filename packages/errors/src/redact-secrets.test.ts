@@ -14,6 +14,14 @@ describe("redactSecrets", () => {
     ],
     ["Authorization: Bearer abc.def.ghi", "Authorization: [redacted] [redacted]"],
     ["header x-api-key: k-123", "header x-api-key: [redacted]"],
+    [
+      "connect to postgres://admin:hunter2@db.internal:5432/prod failed",
+      "connect to postgres://[redacted]@db.internal:5432/prod failed",
+    ],
+    [
+      "GET https://user:p%40ss@files.example.com/a.png: 403",
+      "GET https://[redacted]@files.example.com/a.png: 403",
+    ],
   ])("%s", (text, redacted) => {
     expect(redactSecrets(text)).toBe(redacted);
   });
@@ -24,6 +32,7 @@ describe("redactSecrets", () => {
     "task-1234567890 failed",
     "Invalid key: 'foo' in response_format",
     "risk-assessment is not a model",
+    "see https://platform.openai.com/account/api-keys or mailto:help@example.com",
   ])("leaves ordinary messages alone: %s", (text) => {
     expect(redactSecrets(text)).toBe(text);
   });

@@ -13,6 +13,8 @@ const secretPatterns: readonly (readonly [RegExp, string])[] = [
   // messages to redact.
   [/\b(key|api[_-]?key|access[_-]?token)=[^\s&"',;]+/gi, "$1=[redacted]"],
   [/\b(api[_-]?key|x-goog-api-key|x-api-key|authorization)(:\s*)[^\s"',;]+/gi, "$1$2[redacted]"],
+  // Credentials in a URL's user info (`postgres://user:password@host`, `https://u:p@host`).
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"']+:[^\s/?#@"']*@/gi, "$1[redacted]@"],
 ];
 
 export const redactSecrets = (text: string): string =>
