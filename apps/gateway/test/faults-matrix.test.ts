@@ -97,6 +97,24 @@ const FIXTURES: Record<string, string> = {
       usage: { prompt_tokens: 9 },
     }),
   ].join("\n"),
+  "anthropic/nonsense-usage.chunks.txt": [
+    '{"type":"message_start","message":{"id":"msg_n","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":-5000000,"output_tokens":1}}}',
+    '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"forty characters of text, more or less!!"}}',
+    '{"type":"content_block_stop","index":0}',
+    '{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":-5000000}}',
+    '{"type":"message_stop"}',
+  ].join("\n"),
+  "gemini/nonsense-usage.chunks.txt": JSON.stringify({
+    candidates: [
+      {
+        content: { role: "model", parts: [{ text: "forty characters of text, more or less!!" }] },
+        finishReason: "STOP",
+        index: 0,
+      },
+    ],
+    usageMetadata: { promptTokenCount: -5000000, candidatesTokenCount: -5000000 },
+  }),
   "anthropic/dup.chunks.txt": [
     '{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":9,"output_tokens":1}}}',
     '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
@@ -479,6 +497,26 @@ describe("bodies that are not what the protocol promises", () => {
       const row = await rowOf(res.requestId);
       expect(row.estimated, file).toBe(true);
       expect(row.completionTokens, file).toBeGreaterThan(0);
+    }
+  });
+
+  it("nonsense usage (negative counts) in a stream is charged an estimate, flagged, never zero", async () => {
+    const cases: [ClientFormat, string, string][] = [
+      ["messages", "txtB-sonnet-4-6", "anthropic"],
+      ["chat", "txtB-sonnet-4-6", "anthropic"],
+      ["native", "txtC-2.5-pro", "gemini"],
+      ["chat", "txtC-2.5-pro", "gemini"],
+    ];
+    for (const [format, model, folder] of cases) {
+      const res = await call(format, model, `[[replay:${folder}/nonsense-usage.chunks.txt]]`, true);
+      const what = `${format} -> ${folder}`;
+      expect(res.status, what).toBe(200);
+      const row = await rowOf(res.requestId);
+      expect(row.estimated, what).toBe(true);
+      expect(row.promptTokens, what).toBeGreaterThan(0);
+      // The 40 delivered characters, at four a token.
+      expect(row.completionTokens, what).toBeGreaterThanOrEqual(10);
+      expect(row.credits, what).toBeGreaterThan(0);
     }
   });
 

@@ -53,6 +53,39 @@ describe("decoding Anthropic streams", () => {
   });
 
   it.each([
+    ["negative", { input_tokens: -5_000_000 }, { output_tokens: -5_000_000 }],
+    ["fractional", { input_tokens: 12 }, { output_tokens: 2.5 }],
+    ["a string", { input_tokens: "12" }, { output_tokens: 7 }],
+    [
+      "a negative cache read",
+      { input_tokens: 12, cache_read_input_tokens: -9e6 },
+      { output_tokens: 7 },
+    ],
+  ])(
+    "a count that is not a token count (%s) makes the usage unknown, not free",
+    (_, start, delta) => {
+      const events = decodeAll([
+        frame({
+          type: "message_start",
+          message: { id: "m", model: "m", content: [], usage: start },
+        }),
+        frame({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+        frame({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "ok" } }),
+        frame({ type: "content_block_stop", index: 0 }),
+        frame({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: delta }),
+        frame({ type: "message_stop" }),
+      ]);
+      const last = events.filter((e) => e.type === "usage").at(-1);
+      expect(last).toMatchObject({ type: "usage", usage: { known: false } });
+      // Never a negative or fractional count, whatever the upstream wrote.
+      for (const e of events)
+        if (e.type === "usage")
+          for (const n of [e.usage.inputTokens, e.usage.outputTokens, e.usage.cachedInputTokens])
+            expect(Number.isSafeInteger(n) && n >= 0).toBe(true);
+    },
+  );
+
+  it.each([
     ["overloaded_error", 503],
     ["api_error", 500],
     ["rate_limit_error", 429],

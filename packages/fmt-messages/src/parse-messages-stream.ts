@@ -10,6 +10,7 @@ import {
   type StreamEvent,
   streamCutEvent,
   stringifyJsonKeepingNumbers,
+  unknownUsage,
 } from "@interlingua/core-types";
 import { messagesErrorStatus } from "./map-messages-error-type.js";
 import { parseMessagesFinishReason } from "./map-messages-finish-reason.js";
@@ -42,6 +43,16 @@ const USAGE_KEYS = [
   "output_tokens_details",
 ] as const;
 
+/** The usage fields that are token counts: anything but a non-negative integer is not one. */
+const COUNT_KEYS = new Set<string>([
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_input_tokens",
+  "cache_read_input_tokens",
+]);
+const isCount = (value: unknown): boolean =>
+  typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+
 /**
  * A text or thinking delta in the compact form Anthropic writes, nearly every frame of a stream:
  * read without parsing the whole frame (only its text, a string literal). Any other form takes
@@ -59,7 +70,9 @@ const COMPACT_DELTA = new RegExp(
  * - A tool_use block that streamed no argument text gets "{}" before its part-end.
  * - A text block's `citations_delta` becomes a citation event of its part (web-search sources).
  * - Usage is cumulative: message_start and every message_delta merge their fields (message_delta
- *   may carry input_tokens too) and emit the canonical usage so far.
+ *   may carry input_tokens too) and emit the canonical usage so far. A count that is not a
+ *   non-negative integer (negative, fractional, a string) makes the usage unknown (`known:
+ *   false`) from then on: the message's real usage cannot be told, and zero would read as free.
  * - A repeated message_start (seen in real streams) does not restart the message: no second
  *   response-start; only its usage fields are merged.
  * - message_delta's stop_reason becomes a finish event (raw kept); an explicit null is "other"
@@ -75,6 +88,8 @@ export class MessagesStreamDecoder {
   /** message_stop or an error was seen (a stop reason sets `finished`). */
   private ended = false;
   private readonly usage: MessagesUsageFields = {};
+  /** A usage count was not a token count: the usage is unknown (see above). */
+  private usageMalformed = false;
   private readonly blocks = new Map<number, Block>();
   /** Each tool_use block's index by its call id, for the carriers of their signatures. */
   private readonly calls = new Map<string, number>();
@@ -210,9 +225,14 @@ export class MessagesStreamDecoder {
     }
     for (const key of USAGE_KEYS) {
       const value = usage[key];
-      if (value !== undefined && value !== null) target[key] = value;
+      if (value === undefined || value === null) continue;
+      if (COUNT_KEYS.has(key) && !isCount(value)) this.usageMalformed = true;
+      else target[key] = value;
     }
-    emit({ type: "usage", usage: parseMessagesUsage(this.usage) });
+    emit({
+      type: "usage",
+      usage: this.usageMalformed ? unknownUsage() : parseMessagesUsage(this.usage),
+    });
   }
 
   private blockStart(event: Json, emit: (event: StreamEvent) => void): void {

@@ -97,6 +97,23 @@ describe("usageMetadata on every frame, last wins", () => {
   });
 });
 
+describe("usageMetadata that is not token counts", () => {
+  it.each([
+    ["negative", { promptTokenCount: -5_000_000, candidatesTokenCount: -5_000_000 }],
+    ["fractional", { promptTokenCount: 10, candidatesTokenCount: 2.5 }],
+    ["a string", { promptTokenCount: "10", candidatesTokenCount: 5 }],
+    [
+      "a negative thought count",
+      { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: -9e6 },
+    ],
+  ])("%s: the usage is unknown, not free", (_, usage) => {
+    const events = decodeFrames([chunk([{ text: "ok" }], { finishReason: "STOP" }, usage)]);
+    expect(events.filter((e) => e.type === "usage").at(-1)).toMatchObject({
+      usage: { inputTokens: 0, outputTokens: 0, known: false },
+    });
+  });
+});
+
 describe("thoughtSignature on an empty text part kept", () => {
   it("attaches to the text part it ends (google-text recording)", () => {
     const events = decodeFrames(fixtureFrames("google-text"));

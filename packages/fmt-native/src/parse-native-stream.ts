@@ -72,12 +72,18 @@ const tokenFields = [
   "cachedContentTokenCount",
 ] as const;
 
-/** usageMetadata read leniently: a malformed count is ignored rather than failing the stream. */
-function readUsageMetadata(raw: Json): NativeUsageMetadata {
+/**
+ * usageMetadata read leniently: a count that is not a non-negative integer does not fail the
+ * stream, but makes the usage unknown (undefined, parsed as `known: false`), since the reply's
+ * real usage cannot be told and zero would read as free.
+ */
+function readUsageMetadata(raw: Json): NativeUsageMetadata | undefined {
   const out: NativeUsageMetadata = {};
   for (const field of tokenFields) {
     const value = raw[field];
-    if (typeof value === "number" && Number.isInteger(value) && value >= 0) out[field] = value;
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) return undefined;
+    out[field] = value;
   }
   if (Array.isArray(raw.promptTokensDetails)) {
     out.promptTokensDetails = raw.promptTokensDetails

@@ -1,4 +1,4 @@
-import type { StreamEvent, Usage } from "@interlingua/core-types";
+import { isUsageKnown, type StreamEvent, type Usage } from "@interlingua/core-types";
 
 /** What a stream said about itself, gathered for the request log and (later) billing. */
 export interface StreamOutcome {
@@ -34,7 +34,9 @@ export function recordEvent(outcome: StreamOutcome, event: StreamEvent): void {
       outcome.outputChars = (outcome.outputChars ?? 0) + event.name.length;
       break;
     case "usage":
-      outcome.usage = event.usage;
+      // Unknown usage (none, or counts that are not counts) is estimated, never charged as zero.
+      if (isUsageKnown(event.usage)) outcome.usage = event.usage;
+      else delete outcome.usage;
       break;
     case "finish":
       outcome.finishReason = event.finishReason.unified;
