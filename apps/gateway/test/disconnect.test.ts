@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_DRAIN } from "../src/start-gateway.ts";
 import type { UsageLogRow } from "../src/storage/store.ts";
@@ -91,7 +93,21 @@ const lastIdWithStatus = (status: number) =>
     .map((l) => l["requestId"] as string)
     .at(-1) ?? null;
 
+// An upstream that answers its headers at once and then never a byte of body.
+let mute: Server;
+let muteUrl: string;
+
 beforeAll(async () => {
+  mute = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const stream = req.headers.accept?.includes("event-stream") === true;
+      res.writeHead(200, { "content-type": stream ? "text/event-stream" : "application/json" });
+      res.flushHeaders();
+    });
+  });
+  await new Promise<void>((resolve) => mute.listen(0, "127.0.0.1", resolve));
+  muteUrl = `http://127.0.0.1:${(mute.address() as AddressInfo).port}`;
   stack = await startStack(
     {
       users: [{ id: "alice", quota: 1_000_000_000 }],
@@ -107,6 +123,22 @@ beforeAll(async () => {
           api_key: UPSTREAM_KEY,
           models: ["txtD-v3.2-exp"],
           timeout: { first_byte_ms: 300, idle_ms: 300 },
+        },
+        {
+          name: "mute",
+          protocol: "openai",
+          base_url: muteUrl,
+          api_key: UPSTREAM_KEY,
+          models: ["txtD-v3-0324"],
+          timeout: { first_byte_ms: 300, idle_ms: 300 },
+        },
+        {
+          name: "after-mute",
+          protocol: "openai",
+          base_url: simUrl,
+          api_key: UPSTREAM_KEY,
+          models: ["txtD-v3-0324"],
+          priority: 1,
         },
         {
           name: "tight-an",
@@ -126,7 +158,11 @@ beforeAll(async () => {
     },
   );
 });
-afterAll(() => stack.close());
+afterAll(async () => {
+  await stack.close();
+  mute.closeAllConnections();
+  await new Promise((resolve) => mute.close(resolve));
+});
 
 describe("a client that leaves cancels its upstream call within a second", () => {
   it("non-stream, hung upstream: cancelled, hold released, the prompt charged as an estimate", async () => {
@@ -237,6 +273,24 @@ describe("per-channel timeouts (channels[].timeout)", () => {
     expect(messages.status).toBe(502);
     expect(messages.json).toMatchObject({ type: "error", error: { type: "api_error" } });
     expect(performance.now() - second).toBeLessThan(10_000);
+  });
+
+  it("headers, then silence past first_byte_ms: the next channel answers, the gateway lives", async () => {
+    for (const stream of [false, true]) {
+      const started = performance.now();
+      const { path, body } = REQUEST.chat({ model: "txtD-v3-0324", text: "mute", stream });
+      const res = await postJson(url(path), body);
+      expect(res.status, `stream: ${stream}`).toBe(200);
+      expect(res.text).toContain("echo: mute");
+      expect(performance.now() - started).toBeLessThan(10_000);
+    }
+    // Still serving (a destroyed body's abort error once went unhandled and ended the process).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = await postJson(url("/v1/chat/completions"), {
+      model: "txtA-5",
+      messages: [{ role: "user", content: "still here" }],
+    });
+    expect(after.status).toBe(200);
   });
 
   it("silence between chunks past idle_ms: the stream ends with an error event", async () => {

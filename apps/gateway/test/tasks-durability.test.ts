@@ -491,6 +491,8 @@ describe("webhooks and source images", () => {
     );
     const server = createServer((req, res) => {
       if (req.url === "/a.png") res.writeHead(200, { "content-type": "image/png" }).end(png);
+      else if (req.url === "/gone.png")
+        res.writeHead(404, { "content-type": "text/plain" }).end("gone");
       else res.writeHead(200, { "content-type": "image/png" }).end("<html>not an image</html>");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -536,6 +538,12 @@ describe("webhooks and source images", () => {
     expect(fake.status).toBe("failed");
     expect(fake.error.code).toBe("source_fetch_failed");
     expect(fake.cost).toBe(0);
+    // An image URL that answers 404: the task fails, and the gateway lives on (its unread error
+    // body, destroyed, once raised an unheard error that ended the process).
+    const gone = await submitWith([`${origin}/gone.png`], "gone");
+    expect(gone.status).toBe("failed");
+    expect(gone.error.code).toBe("source_fetch_failed");
+    expect(gone.cost).toBe(0);
   });
 
   it("without allow_private_targets a loopback image URL is refused by the SSRF guard", async () => {

@@ -1,3 +1,4 @@
+import { discardBody } from "../upstream/discard-body.ts";
 import type { UpstreamBody } from "../upstream/send-upstream.ts";
 
 /** How a relayed body ended: read to its end, failed mid-way, or cancelled by the client. */
@@ -55,7 +56,7 @@ export function relayAudio(
       },
       cancel() {
         end("client-gone");
-        body.destroy();
+        discardBody(body);
       },
     },
     { highWaterMark: 0 },

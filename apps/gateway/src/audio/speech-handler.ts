@@ -13,6 +13,7 @@ import { readJsonObject } from "../contract/read-json-object.ts";
 import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { AttemptRecord } from "../upstream/attempt-record.ts";
+import { discardBody } from "../upstream/discard-body.ts";
 import { readFirstChunk } from "../upstream/read-first-chunk.ts";
 import { audioCall } from "./audio-call.ts";
 import { resolveAudioRoute } from "./audio-route.ts";
@@ -88,7 +89,7 @@ export function speechHandler(services: GatewayServices) {
       !started.ok ||
       !isSpeechAudio(speech.responseFormat, started.body.first, reply.contentType)
     ) {
-      reply.body.destroy();
+      discardBody(reply.body);
       const error = badGateway(
         started.ok
           ? `the upstream's reply is not ${speech.responseFormat} audio`

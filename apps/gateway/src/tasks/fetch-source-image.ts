@@ -3,6 +3,7 @@ import type { InlineImage } from "@interlingua/fmt-native/veo";
 import { fileTypeFromBuffer } from "file-type";
 import { Agent, request } from "undici";
 import type { GatewayServices } from "../services/gateway-services.ts";
+import { discardBody } from "../upstream/discard-body.ts";
 import { readCappedBytes } from "../upstream/read-capped.ts";
 import { resolveTarget, systemLookup } from "../webhooks/resolve-target.ts";
 import { serviceHosts } from "../webhooks/service-hosts.ts";
@@ -118,12 +119,12 @@ export async function fetchSourceBytes(
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
     });
     if (reply.statusCode !== 200) {
-      reply.body.destroy();
+      discardBody(reply.body);
       return { ok: false, message: `${what} URL answered ${reply.statusCode}` };
     }
     const declared = Number(reply.headers["content-length"] ?? Number.NaN);
     if (declared > maxBytes) {
-      reply.body.destroy();
+      discardBody(reply.body);
       return { ok: false, message: `${what} is larger than ${maxBytes} bytes` };
     }
     // Past the cap the rest is not read: the body is destroyed.

@@ -1,6 +1,7 @@
 import type { Agent, Dispatcher } from "undici";
 import type { Channel } from "../routing/channel.ts";
 import { requestChannel, requestForeignUrl } from "../upstream/channel-request.ts";
+import { discardBody } from "../upstream/discard-body.ts";
 import { readCappedBytes } from "../upstream/read-capped.ts";
 
 // The runner's upstream calls: one JSON request to a channel, or one bounded download. Unlike the
@@ -153,7 +154,7 @@ export async function openDownload(
     if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== "string") {
       break;
     }
-    response.body.destroy();
+    discardBody(response.body);
     if (hop >= MAX_REDIRECTS) return { ok: false, transient: false, message: "too many redirects" };
     target = new URL(location, target);
     if (target.protocol !== "http:" && target.protocol !== "https:") {

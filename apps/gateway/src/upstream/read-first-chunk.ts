@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { discardBody } from "./discard-body.ts";
 
 /** An upstream body whose first chunk is in hand; the rest waits, paused, for the relay. */
 export interface StartedUpstreamBody {
@@ -44,7 +45,7 @@ export function readFirstChunk(body: Readable, withinMs?: number): Promise<First
         : setTimeout(
             () => {
               settle({ ok: false, error: firstByteTimeout(withinMs) });
-              body.destroy();
+              discardBody(body);
             },
             Math.max(0, withinMs),
           );

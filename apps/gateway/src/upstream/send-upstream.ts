@@ -1,5 +1,6 @@
 import type { Agent, Dispatcher } from "undici";
 import { type ChannelRequest, requestChannel } from "./channel-request.ts";
+import { discardBody } from "./discard-body.ts";
 import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
 import { failureFromError, statusFailure, type UpstreamFailure } from "./upstream-failure.ts";
 
@@ -60,7 +61,7 @@ export async function sendUpstream(
     for await (const chunk of response.body) {
       text += chunk.toString();
       if (text.length > ERROR_BODY_LIMIT) {
-        response.body.destroy();
+        discardBody(response.body);
         break;
       }
     }
