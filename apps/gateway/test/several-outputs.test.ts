@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auth, postJson, responsesChannel, type Stack, startStack } from "./stack.ts";
+import { auth, eventually, postJson, responsesChannel, type Stack, startStack } from "./stack.ts";
 import { loggedRowOf, usedCreditsOf } from "./usage-rows.ts";
 import { type Json, NATIVE_PATH, parseSse, TOOL } from "./wire.ts";
 
@@ -38,6 +38,12 @@ function readChatStream(text: string) {
   }
   return { choices, usage, done };
 }
+
+/** Upstream calls the gateway's pool has under way at the simulator. */
+const running = (stack: Stack) => {
+  const stats = stack.gateway.services.agent.stats as Record<string, { running: number }>;
+  return stats[new URL(stack.sim.url).origin]?.running ?? 0;
+};
 
 const sentUpstream = (stack: Stack, from: number) =>
   stack.sim.requests.slice(from).filter((r) => r.method === "POST");
@@ -150,6 +156,36 @@ describe.each([
       (JSON.parse(f.data).choices ?? []).filter((c: Json) => c.finish_reason != null),
     );
     expect(finishes.length).toBeLessThan(2);
+  });
+
+  it("a client that leaves mid-stream cancels every call, and is charged once", async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${stack.gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { ...BARE, "content-type": "application/json" },
+      body: JSON.stringify({
+        model,
+        n: 2,
+        stream: true,
+        messages: [
+          { role: "user", content: `[[len:400]] [[fault:chunk-delay=100]] ${model} leave` },
+        ],
+      }),
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    await response.body!.getReader().read();
+    controller.abort();
+    // Both upstream calls end (cancelled, or drained within the gateway's bound), not run out.
+    await eventually(() => running(stack) === 0, 15_000);
+    const row = await loggedRowOf(stack, response.headers.get("x-request-id"));
+    expect(row.promptTokens).toBeGreaterThan(0);
+    const after = await postJson(
+      `${stack.gateway.url}/v1/chat/completions`,
+      { model, n: 2, messages: [{ role: "user", content: "still up?" }] },
+      BARE,
+    );
+    expect(after.status).toBe(200);
   });
 });
 

@@ -1,5 +1,6 @@
 import { mergeResponses, type Warning } from "@interlingua/core-types";
 import type { RouteCandidate } from "../routing/model-router.ts";
+import { discardBody } from "../upstream/discard-body.ts";
 import { linkedAbort } from "../upstream/linked-abort.ts";
 import { PROTOCOLS } from "../upstream/protocols.ts";
 import type { attemptUpstreams, Committed } from "./attempt-upstreams.ts";
@@ -60,7 +61,7 @@ export async function attemptEachOutput<C extends Call>(
   // The call that failed first answers (not one that was cancelled because of it).
   const failed = results.find((r) => !r.ok && r.clientGone !== true) ?? results.find((r) => !r.ok);
   if (failed !== undefined && !failed.ok) {
-    for (const c of committed) if (c.kind === "stream") c.body.rest.destroy();
+    for (const c of committed) if (c.kind === "stream") discardBody(c.body.rest);
     return { ...failed, cacheStorageTokenHours: storage };
   }
   const [first] = committed;

@@ -6,6 +6,7 @@ import {
   type StreamEvent,
 } from "@interlingua/core-types";
 import { createSseTranslator, type SseTranslator } from "@interlingua/sse";
+import { discardBody } from "../upstream/discard-body.ts";
 import type { StartedUpstreamBody } from "../upstream/read-first-chunk.ts";
 
 /**
@@ -100,7 +101,7 @@ class MergedOutputs extends Readable {
   }
 
   override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
-    for (const source of this.sources) source.destroy();
+    for (const source of this.sources) discardBody(source);
     done(error);
   }
 
@@ -111,7 +112,7 @@ class MergedOutputs extends Readable {
     }
     // An error event ended the merged stream: the other calls are of no further use.
     if (this.merger.failed) {
-      for (const source of this.sources) source.destroy();
+      for (const source of this.sources) discardBody(source);
       this.finish();
     }
   }
