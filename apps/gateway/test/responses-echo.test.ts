@@ -23,6 +23,8 @@ const SENT = {
   top_p: 0.9,
   tool_choice: "auto",
   tools: TOOLS,
+  max_tool_calls: 3,
+  top_logprobs: 2,
 };
 const DEFAULTS = {
   instructions: null,
@@ -32,6 +34,8 @@ const DEFAULTS = {
   tool_choice: "auto",
   tools: [],
   top_p: 1,
+  max_tool_calls: null,
+  top_logprobs: 0,
 };
 
 const UPSTREAMS = { anthropic: "txtB-sonnet-4-6", gemini: "txtC-2.5-pro", openai: "txtA-5" };

@@ -5,6 +5,7 @@
 const DEFAULTS: Readonly<Record<string, unknown>> = {
   instructions: null,
   max_output_tokens: null,
+  max_tool_calls: null,
   metadata: {},
   parallel_tool_calls: true,
   reasoning: null,
@@ -12,6 +13,7 @@ const DEFAULTS: Readonly<Record<string, unknown>> = {
   text: { format: { type: "text" } },
   tool_choice: "auto",
   tools: [],
+  top_logprobs: 0,
   top_p: 1,
   truncation: "disabled",
 };
