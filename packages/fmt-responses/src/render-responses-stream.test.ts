@@ -334,57 +334,6 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
     ]);
   });
 
-  it("a signature on open text or a call rides in its own item, written after that item's end", () => {
-    // Gemini signs text and function calls while they stream (thoughtSignature); OpenAI's output
-    // items never overlap, so the marked reasoning item waits for the one it signs.
-    const payloads = frames([
-      start,
-      { type: "text-delta", index: 0, delta: "Hel" },
-      { type: "signature-delta", index: 0, signature: "text-sig" },
-      { type: "text-delta", index: 0, delta: "lo" },
-      { type: "part-end", index: 0 },
-      { type: "tool-call-start", index: 1, id: "call_1", name: "f" },
-      { type: "signature-delta", index: 1, signature: "call-sig" },
-      { type: "tool-arguments-delta", index: 1, delta: "{}" },
-      { type: "part-end", index: 1 },
-      { type: "finish", finishReason: { unified: "tool-calls" } },
-    ]);
-    const itemEvents = payloads
-      .filter(
-        (p) => p.type === "response.output_item.added" || p.type === "response.output_item.done",
-      )
-      .map(
-        (p) => `${p.type.slice("response.output_item.".length)} ${p.output_index} ${p.item.type}`,
-      );
-    expect(itemEvents).toEqual([
-      "added 0 message",
-      "done 0 message",
-      "added 1 reasoning",
-      "done 1 reasoning",
-      "added 2 function_call",
-      "done 2 function_call",
-      "added 3 reasoning",
-      "done 3 reasoning",
-    ]);
-    // Every item-level frame names the one item open.
-    let open: number | undefined;
-    for (const p of payloads) {
-      if (p.type === "response.output_item.added") open = p.output_index;
-      else if (p.type === "response.output_item.done") open = undefined;
-      else if ("output_index" in p) expect(p.output_index).toBe(open);
-    }
-    expect(
-      payloads
-        .at(-1)
-        .response.output.map((o: { encrypted_content?: string }) => o.encrypted_content),
-    ).toEqual([
-      undefined,
-      "interlingua.signature::text-sig",
-      undefined,
-      "interlingua.signature:call_1:call-sig",
-    ]);
-  });
-
   it("writes each frame as soon as its event arrives", async () => {
     const encode = encodeResponsesStream();
     const writer = encode.writable.getWriter();

@@ -39,8 +39,6 @@ interface OutputItem {
   annotations: Json[];
   /** Citations over the whole text, written at the item's end, when its length is known. */
   wholeCitations: Citation[];
-  /** Marked contents of this call's or text's signatures, written as items after its end. */
-  signatures: string[];
 }
 
 const itemPrefix = { message: "msg", reasoning: "rs", function_call: "fc" } as const;
@@ -129,14 +127,14 @@ export class ResponsesStreamEncoder {
           item.signature += event.signature;
           return;
         }
-        // A signed call or text: its signature rides in a marked reasoning item of its own,
-        // written once the item it signs is done (OpenAI's output items never overlap).
-        const content = signatureContent(
-          item.kind === "function_call" ? item.callId : "",
-          event.signature,
+        // A signed call or text: its signature rides in a marked reasoning item of its own.
+        const side = this.openItem(
+          -++this.sideItems,
+          "reasoning",
+          send,
+          signatureContent(item.kind === "function_call" ? item.callId : "", event.signature),
         );
-        if (item.done) this.sideItem(content, send);
-        else item.signatures.push(content);
+        this.closeItem(side, send);
         return;
       }
       case "redacted-thinking": {
@@ -325,7 +323,6 @@ export class ResponsesStreamEncoder {
       done: false,
       annotations: [],
       wholeCitations: [],
-      signatures: [],
     };
     this.items.set(index, item);
     if (kind === "function_call") return item;
@@ -545,12 +542,6 @@ export class ResponsesStreamEncoder {
       output_index: item.outputIndex,
       item: final,
     });
-    for (const content of item.signatures.splice(0)) this.sideItem(content, send);
-  }
-
-  /** A marked reasoning item standing for no canonical part (a signature), opened and closed. */
-  private sideItem(content: string, send: Send): void {
-    this.closeItem(this.openItem(-++this.sideItems, "reasoning", send, content), send);
   }
 
   private fail(error: StreamEventOf<"error">["error"], send: Send): void {
