@@ -164,12 +164,15 @@ export function parseJsonExact(text: string, under?: ReadonlySet<string>): unkno
 export const parseJsonKeepingNumbers = (text: string): unknown =>
   mayHaveInexactNumbers(text) ? parseJsonExact(text) : JSON.parse(text);
 
-/** The keys whose values are tool-call arguments as objects in a wire body (messages, native). */
-export const TOOL_ARGUMENT_KEYS: ReadonlySet<string> = new Set(["input", "args"]);
+/**
+ * The keys whose values are tool-call arguments or tool results as objects in a wire body:
+ * messages `input`, native `args` and native `functionResponse.response`.
+ */
+export const TOOL_ARGUMENT_KEYS: ReadonlySet<string> = new Set(["input", "args", "response"]);
 
 /**
  * A wire body (a request, a reply, a stream frame): `JSON.parse`, but the numbers of tool-call
- * arguments (`TOOL_ARGUMENT_KEYS`) are kept exact, every other number reads as a double.
+ * arguments and results (`TOOL_ARGUMENT_KEYS`) are kept exact, every other number reads as a double.
  */
 export const parseWireJson = (text: string): unknown =>
   mayHaveInexactNumbers(text) ? parseJsonExact(text, TOOL_ARGUMENT_KEYS) : JSON.parse(text);

@@ -35,3 +35,42 @@ describe("native functionCall args keep exact numbers", () => {
     );
   });
 });
+
+// A tool result that is a JSON object becomes functionResponse.response: its numbers are sent as
+// written (a chat client's `{"id":12345678901234567890}` once reached Gemini as ...567000).
+describe("native functionResponse keeps exact numbers", () => {
+  const result = '{"big":12345678901234567890,"f":0.1,"s":"héllo 🌍"}';
+  it("renders a JSON tool result with its numbers as written", () => {
+    const wire = renderNativeRequest({
+      model: "m",
+      system: [],
+      messages: [
+        { role: "user", parts: [{ type: "text", text: "go" }] },
+        {
+          role: "assistant",
+          parts: [{ type: "tool-call", id: "t1", name: "f", arguments: "{}" }],
+        },
+        {
+          role: "tool",
+          parts: [
+            { type: "tool-result", toolCallId: "t1", content: [{ type: "text", text: result }] },
+          ],
+        },
+      ],
+      sampling: { maxTokens: 100 },
+      tools: [],
+      stream: false,
+    } as never);
+    expect(stringifyJsonKeepingNumbers(wire)).toContain(`"response":${result}`);
+  });
+
+  it("reads a functionResponse with exact numbers back as the same text", () => {
+    // As the gateway reads a client's body.
+    const wire = parseWireJson(
+      `{"contents":[{"role":"user","parts":[{"text":"go"}]},{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"f","response":${result}}}]}]}`,
+    );
+    const back = parseNativeRequest(wire, { model: "m" });
+    const part = back.messages[2]!.parts[0] as { content: { text: string }[] };
+    expect(part.content[0]!.text).toBe(result);
+  });
+});

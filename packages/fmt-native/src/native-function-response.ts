@@ -1,4 +1,11 @@
-import type { RenderOptions, ToolResultContent, ToolResultPart } from "@interlingua/core-types";
+import {
+  JsonNumber,
+  parseJsonKeepingNumbers,
+  type RenderOptions,
+  stringifyJsonKeepingNumbers,
+  type ToolResultContent,
+  type ToolResultPart,
+} from "@interlingua/core-types";
 import { invalidField } from "@interlingua/errors";
 import type { NativeFunctionResponse } from "./native-api.js";
 import { mediaFromFileData, mediaFromInlineData, renderedImageType } from "./native-media.js";
@@ -6,14 +13,17 @@ import { mediaFromFileData, mediaFromInlineData, renderedImageType } from "./nat
 type Json = Record<string, unknown>;
 
 const isPlainObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
 
-/** The JSON object a text holds, if it holds exactly one. */
+/**
+ * The JSON object a text holds, if it holds exactly one. Its numbers stay exact (a tool result's
+ * `12345678901234567890` is sent as written, not as the nearest double).
+ */
 export function parseJsonObject(text: string): Json | undefined {
   const start = text.trimStart();
   if (!start.startsWith("{")) return undefined;
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseJsonKeepingNumbers(text);
     return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
@@ -43,10 +53,10 @@ export function parseFunctionResponse(
   if (only === "result" && isPlainText(body.result)) {
     text = body.result;
   } else if (only === "error" && (isPlainText(body.error) || isPlainObject(body.error))) {
-    text = typeof body.error === "string" ? body.error : JSON.stringify(body.error);
+    text = typeof body.error === "string" ? body.error : stringifyJsonKeepingNumbers(body.error);
     isError = true;
   } else if (keys.length > 0) {
-    text = JSON.stringify(body);
+    text = stringifyJsonKeepingNumbers(body);
   }
   const content: ToolResultContent[] = text === undefined ? [] : [{ type: "text", text }];
   response.parts?.forEach((part, i) => {
