@@ -31,3 +31,16 @@ export function parseSignatureContent(
     return undefined;
   }
 }
+
+/**
+ * OpenAI's reasoning `encrypted_content` is a Fernet token (a 0x80 version byte, then a 64-bit
+ * timestamp), so its base64 starts `gAAAA`; Anthropic's thinking signatures (base64 of a protobuf,
+ * `E...`) and the gateway's own marks never do. A thinking signature verifies only at the
+ * provider that made it, so a conversation that changed model family tells by this whose it is.
+ */
+export const isOpenAIReasoningContent = (signature: string): boolean =>
+  signature.startsWith("gAAAA");
+
+/** A signature the gateway wrote (a carried Gemini signature, the unsigned mark), not a provider's. */
+export const isGatewaySignatureMark = (signature: string): boolean =>
+  signature.startsWith("interlingua.");

@@ -1,5 +1,6 @@
 import type { Protocol } from "@interlingua/core-types";
 import type { GatewayError } from "@interlingua/errors";
+import { withoutForeignThinking, withoutForeignThinkingBlocks } from "./foreign-thinking.js";
 import { messagesCachePlan } from "./messages-cache-plan.js";
 import { messages } from "./messages-codec.js";
 import { messagesRequestFields, untranslatedMessagesFields } from "./messages-request-fields.js";
@@ -42,7 +43,11 @@ export const messagesProtocol: Protocol<GatewayError> = {
   operation: "chat",
   clientTools: false,
   forward: (client, model, _stream, onWarning) => ({
-    wire: withSignedToolTurn({ ...client, model }, onWarning),
+    wire: withSignedToolTurn(
+      withoutForeignThinkingBlocks({ ...client, model }, onWarning),
+      onWarning,
+    ),
     injectedUsage: false,
   }),
+  prepare: withoutForeignThinking,
 };

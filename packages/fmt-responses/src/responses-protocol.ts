@@ -1,6 +1,8 @@
 import {
+  type AssistantPart,
   effortForBudget,
   hasMovedThinkingSignature,
+  isOpenAIReasoningContent,
   type Protocol,
   type Request,
   restoreMovedThinkingSignature,
@@ -47,7 +49,13 @@ export const responsesProtocol: Protocol<GatewayError> = {
   clientTools: true,
   forward: (client, model) => ({ wire: { ...client, model }, injectedUsage: false }),
   prepare: (request, onWarning) =>
-    budgetAsEffort(withoutCallSignatures(restoreMovedThinking(request), onWarning), onWarning),
+    budgetAsEffort(
+      withoutForeignThinking(
+        withoutCallSignatures(restoreMovedThinking(request), onWarning),
+        onWarning,
+      ),
+      onWarning,
+    ),
   finish: statelessResponses,
 };
 
@@ -144,4 +152,38 @@ function withoutCallSignatures(request: Request, onWarning: (warning: Warning) =
     message: "signatures on calls and text (Gemini's) have no place in the Responses API",
   });
   return { ...request, messages };
+}
+
+/** Thinking another provider signed: its signature, or Anthropic's redacted thinking. */
+const isForeignThinking = (part: AssistantPart): boolean =>
+  part.type === "redacted-thinking" ||
+  (part.type === "thinking" &&
+    part.signature !== undefined &&
+    !isOpenAIReasoningContent(part.signature));
+
+/**
+ * OpenAI verifies a replayed reasoning item's `encrypted_content` and refuses the whole request
+ * when it is not its own (`invalid_encrypted_content`). A conversation that moved here from
+ * another model family (an Anthropic thinking block kept by a chat, messages or Responses client)
+ * carries thinking signed elsewhere: it is dropped, warned, and the turn goes on without it.
+ */
+function withoutForeignThinking(request: Request, onWarning: (warning: Warning) => void): Request {
+  const foreign = request.messages.some(
+    (m) => m.role === "assistant" && m.parts.some(isForeignThinking),
+  );
+  if (!foreign) return request;
+  onWarning({
+    type: "dropped",
+    feature: "parts.thinking",
+    message:
+      "thinking signed by another provider (the conversation changed model family) cannot be replayed to OpenAI, which verifies encrypted_content",
+  });
+  return {
+    ...request,
+    messages: request.messages.map((message) =>
+      message.role === "assistant"
+        ? { ...message, parts: message.parts.filter((part) => !isForeignThinking(part)) }
+        : message,
+    ),
+  };
 }
