@@ -68,6 +68,36 @@ async function settledResponse(
   }
 }
 
+/** The stored response an output item id names: `rs_|fc_|msg_<stem>_<index>` is `resp_<stem>`'s. */
+function responseOfItem(itemId: string): string | undefined {
+  const match = /^[a-z]+_([0-9a-f]+)_\d+$/.exec(itemId);
+  return match === null ? undefined : `resp_${match[1]}`;
+}
+
+/**
+ * Finds referenced items; one not found yet whose response is still being recorded (a stream its
+ * client just aborted or finished, its next turn sent at once) is waited for, as
+ * `previous_response_id` is, then looked for again.
+ */
+async function findItemsSettled(
+  services: GatewayServices,
+  userId: string,
+  references: readonly string[],
+): Promise<Map<string, StoredEntry>> {
+  const responses = services.store.responses;
+  const found = await responses.findItems(userId, references, services.now());
+  const missing = references.filter((id) => !found.has(id));
+  const owners = new Set(missing.map(responseOfItem).filter((id) => id !== undefined));
+  let waited = false;
+  for (const owner of owners) {
+    const row = await settledResponse(services, owner, userId);
+    if (row !== undefined) waited = true;
+  }
+  if (!waited) return found;
+  const later = await responses.findItems(userId, missing, services.now());
+  return new Map([...found, ...later]);
+}
+
 /**
  * Reads `store`, `previous_response_id` and `item_reference` items off a responses body. The
  * body handed on carries the expanded `input` and neither field (the gateway honours them; no
@@ -134,7 +164,7 @@ export async function resolveStoredState(
   const found =
     references.length === 0
       ? new Map<string, StoredEntry>()
-      : await services.store.responses.findItems(userId, references, services.now());
+      : await findItemsSettled(services, userId, references);
   const origins = new Map<string, string | undefined>();
   for (const entry of [...history, ...found.values()]) origins.set(entry.item.id, entry.origin);
   const resolved = resolveItemReferences(
