@@ -76,6 +76,11 @@ export interface Protocol<E = Error> {
   readonly requestFields: RequestFieldTable;
   /** The client's fields a render into another format leaves behind (its extras). */
   untranslatedFields(request: Request): string[];
+  /**
+   * A client request whose meaning no other protocol keeps (server-held state, as a messages
+   * `thread` to continue): the error to answer instead of rendering it elsewhere, if any.
+   */
+  untranslatable?(request: Request): E | undefined;
   /** Path under a channel's base URL. */
   path(model: string, stream: boolean): string;
   /** Cheap authenticated GETs that check a key (a models list), tried in order until one answers. */

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { type GatewayError, modelNotFound, rateLimited, unavailable } from "@interlingua/errors";
 import { canonicalGatewayError, fc, gatewayError, requestId } from "@interlingua/errors/testing";
 import { describe, expect, it } from "vitest";
+import { threadNotHeld } from "./message-threads.js";
 import {
   anthropicErrorBodySchema,
   messagesErrorEnvelopeSchema,
@@ -198,5 +199,28 @@ describe("the messages types equal docs/api-reference.md's", () => {
     const spec = readFileSync(new URL("../../../docs/api-reference.md", import.meta.url), "utf8");
     const table = spec.slice(spec.indexOf("Status and type pairs"));
     expect(table).toContain(specMessagesTypes.map((type) => `\`${type}\``).join(", "));
+  });
+});
+
+describe("Anthropic's error codes", () => {
+  it("a thread the gateway does not hold is thread_not_found in error.details", () => {
+    const request = (thread: unknown) =>
+      ({
+        model: "m",
+        system: [],
+        messages: [],
+        sampling: {},
+        tools: [],
+        stream: false,
+        extras: { messages: { thread } },
+      }) as never;
+    expect(threadNotHeld(request({ type: "create" }))).toBeUndefined();
+    const error = threadNotHeld(request({ type: "continue", previous_message_id: "msg_1" }));
+    expect(error?.status).toBe(404);
+    const body = anthropicErrorBodySchema.parse(renderMessagesError(error!));
+    expect(body.error).toMatchObject({
+      type: "not_found_error",
+      details: { error_code: "thread_not_found" },
+    });
   });
 });

@@ -19,6 +19,8 @@ export const anthropicErrorBodySchema = zStrictObject({
   error: zStrictObject({
     type: messagesErrorTypeSchema,
     message: z.string(),
+    /** Anthropic's machine code of the error, which its SDK acts on (`thread_not_found`). */
+    details: z.exactOptional(zObject({ error_code: z.string() })),
   }),
   request_id: z.exactOptional(z.string()),
 });
@@ -53,11 +55,22 @@ export interface MessagesErrorOptions {
   variant?: MessagesErrorVariant;
 }
 
+/**
+ * The `error_code`s of Anthropic's `error.details` that the gateway itself answers with: such an
+ * error takes Anthropic's body, whose SDK acts on the code (a machine code of the gateway's own,
+ * as in `model_not_found`, takes the service body).
+ */
+const ANTHROPIC_ERROR_CODES: ReadonlySet<string> = new Set(["thread_not_found"]);
+
+export const isAnthropicErrorCode = (code: string | undefined): boolean =>
+  code !== undefined && ANTHROPIC_ERROR_CODES.has(code);
+
 const renderAnthropicVariant = (error: GatewayError, requestId?: string): AnthropicErrorBody => ({
   type: "error",
   error: {
     type: messagesErrorTypeFor(error.status),
     message: appendRequestId(error.message, requestId),
+    ...(isAnthropicErrorCode(error.code) ? { details: { error_code: error.code as string } } : {}),
   },
   ...(requestId === undefined ? {} : { request_id: requestId }),
 });

@@ -1,6 +1,7 @@
 import type { Protocol } from "@interlingua/core-types";
 import type { GatewayError } from "@interlingua/errors";
 import { withoutForeignThinking, withoutForeignThinkingBlocks } from "./foreign-thinking.js";
+import { threadNotHeld } from "./message-threads.js";
 import { messagesCachePlan } from "./messages-cache-plan.js";
 import { messages } from "./messages-codec.js";
 import { messagesRequestFields, untranslatedMessagesFields } from "./messages-request-fields.js";
@@ -21,6 +22,7 @@ export const messagesProtocol: Protocol<GatewayError> = {
   forwardsClientBody: true,
   requestFields: messagesRequestFields,
   untranslatedFields: untranslatedMessagesFields,
+  untranslatable: threadNotHeld,
   path: () => "/v1/messages",
   // The client's API version and beta flags are its own choice of Anthropic's behaviour.
   probes: ["/v1/models?limit=1"],

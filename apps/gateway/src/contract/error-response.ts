@@ -4,7 +4,7 @@ import {
   retryAfterHeader,
   toGatewayError,
 } from "@interlingua/errors";
-import { renderMessagesError } from "@interlingua/fmt-messages";
+import { isAnthropicErrorCode, renderMessagesError } from "@interlingua/fmt-messages";
 import { renderNativeError } from "@interlingua/fmt-native";
 import type { ErrorStyle } from "./endpoints.ts";
 
@@ -17,7 +17,8 @@ export type ErrorFamily = ErrorStyle | "management" | "upload";
 /**
  * Messages errors come in docs/api-reference.md's two bodies: Anthropic's
  * `{type: error, error: {type, message}}`, which its SDKs read, and the service body, the only
- * one with a `code` (as in `model_not_found`). An error with a machine code takes the service body.
+ * one with a `code` (as in `model_not_found`). An error with a machine code takes the service body,
+ * unless the code is Anthropic's own (`thread_not_found`, in Anthropic's `error.details`).
  */
 const RENDER_ERROR: Record<ErrorFamily, (error: GatewayError, requestId: string) => unknown> = {
   standard: (error) => renderError(error, "standard"),
@@ -25,7 +26,8 @@ const RENDER_ERROR: Record<ErrorFamily, (error: GatewayError, requestId: string)
   messages: (error, requestId) =>
     renderMessagesError(error, {
       requestId,
-      variant: error.code === undefined ? "anthropic" : "service",
+      variant:
+        error.code === undefined || isAnthropicErrorCode(error.code) ? "anthropic" : "service",
     }),
   // The same three fields as a management success, `data` null.
   management: (error) => ({ ...renderError(error, "balance"), data: null }),

@@ -17,6 +17,8 @@ export function reportUntranslatedFields(
   carried = false,
 ): void {
   const client = CLIENT_PROTOCOLS[format];
+  const refusal = client.untranslatable?.(canonical);
+  if (refusal !== undefined) throw refusal;
   for (const path of client.untranslatedFields(canonical)) {
     if (client.requestFields[path] === "refused") {
       throw invalidRequest(
