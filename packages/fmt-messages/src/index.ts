@@ -15,11 +15,9 @@ export type {
 } from "@interlingua/core-types";
 export type { MessagesStopReason } from "./map-messages-finish-reason.js";
 export type { MessagesUsageFields } from "./map-messages-usage.js";
-export { THREAD_NOT_FOUND, threadNotHeld } from "./message-threads.js";
 export { messages } from "./messages-codec.js";
 export {
   type AnthropicErrorBody,
-  isAnthropicErrorCode,
   type MessagesErrorEnvelope,
   type MessagesErrorOptions,
   type MessagesErrorVariant,
