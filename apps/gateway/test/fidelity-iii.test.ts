@@ -338,8 +338,10 @@ describe("item 2: a max-tokens stop inside a tool call fails alike, and nothing 
 
 // --- Item 3: exact numbers in tool arguments -------------------------------------------------
 
+// The last four hold as doubles but JSON.stringify writes them otherwise (0, 1, 100, 1e-7): their
+// text is kept too, so a client reads 1.0 as a float and -0 as negative zero, as it was written.
 const EXACT_ARGS =
-  '{"id":12345678901234567890,"n":9007199254740993,"x":1.0000000000000001,"big":1e400}';
+  '{"id":12345678901234567890,"n":9007199254740993,"x":1.0000000000000001,"big":1e400,"neg":-0,"f":[1.0,1.50],"e":1E2,"tiny":0.0000001}';
 const chatReply = (args: string) =>
   JSON.stringify({
     ...chatBase,

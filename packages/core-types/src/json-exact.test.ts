@@ -16,6 +16,8 @@ import {
 // Issue 26, item 3: tool-call arguments keep their numbers exactly across formats.
 
 const CORRUPTED = ["12345678901234567890", "9007199254740993", "1.0000000000000001", "1e400"];
+/** Numbers a double holds, but `JSON.stringify` writes with another text. */
+const RESPELLED = ["-0", "1.0", "1.50", "-0.0", "1E2", "2e+3", "1e-7", "0.0000001", "1e21", "0.10"];
 
 /** JSON number texts: 64-bit integers, long decimals, exponents, and everyday numbers. */
 const numberText = fc.oneof(
@@ -27,6 +29,11 @@ const numberText = fc.oneof(
     .tuple(fc.integer({ min: -99, max: 99 }), fc.integer({ min: -500, max: 500 }))
     .map(([m, e]) => `${m}e${e}`),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
+  fc.constantFrom(...RESPELLED),
+  fc
+    .tuple(fc.integer({ min: -999, max: 999 }), fc.stringMatching(/^\d{0,4}0$/))
+    .map(([whole, fraction]) => `${whole}.${fraction}`),
+  fc.stringMatching(/^-?0\.0{5,8}[1-9]\d{0,3}$/),
 );
 
 /** JSON text (no whitespace) whose numbers come from `numberText`. */
@@ -57,13 +64,26 @@ describe("exact JSON numbers", () => {
     }
   });
 
-  it("numbers a double holds stay plain numbers; JSON.stringify of a JsonNumber is the double", () => {
-    expect(parseJsonExact('{"a":1.5,"b":-0,"c":9007199254740992}')).toEqual({
+  it("numbers a double holds and writes back alike stay plain numbers", () => {
+    expect(parseJsonExact('{"a":1.5,"b":-1,"c":9007199254740992,"d":0.000001}')).toEqual({
       a: 1.5,
-      b: -0,
+      b: -1,
       c: 9007199254740992,
+      d: 0.000001,
     });
     expect(JSON.stringify(new JsonNumber("1e400"))).toBe("null");
+  });
+
+  it("numbers JSON.stringify writes with another text (-0, 1.0, 1E2, 0.0000001) keep their text", () => {
+    for (const n of RESPELLED) {
+      const text = `{"a":${n},"b":[${n}]}`;
+      expect(mayHaveInexactNumbers(text)).toBe(true);
+      expect(stringifyJsonExact(parseJsonExact(text))).toBe(text);
+      expect(stringifyJsonKeepingNumbers(parseJsonKeepingNumbers(text))).toBe(text);
+      expect(stringifyJsonKeepingNumbers(parseWireJson(`{"input":${text}}`))).toBe(
+        `{"input":${text}}`,
+      );
+    }
   });
 
   it("property: every number of the text keeps its value (64-bit integers, long decimals)", () => {
@@ -89,7 +109,7 @@ describe("exact JSON numbers", () => {
         items.forEach((item, i) => {
           const written = numbers[i]!;
           if (item instanceof JsonNumber) expect(item.text).toBe(written);
-          else expect(isExactNumber(written)).toBe(true);
+          else expect(JSON.stringify(item)).toBe(written);
         });
       }),
       { numRuns: 200 },
@@ -114,7 +134,7 @@ describe("exact JSON numbers", () => {
       }),
       { numRuns: 300 },
     );
-    for (const n of CORRUPTED) {
+    for (const n of [...CORRUPTED, ...RESPELLED]) {
       for (const text of [n, ` ${n}`, `[\n  ${n}\n]`, `{"a" :\t${n}}`]) {
         expect(mayHaveInexactNumbers(text)).toBe(true);
       }

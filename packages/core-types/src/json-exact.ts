@@ -1,9 +1,11 @@
 /**
  * Exact JSON numbers. `JSON.parse` reads every number as a double, so tool-call arguments such as
- * `12345678901234567890`, `9007199254740993`, `1.0000000000000001` or `1e400` change value when a
- * format must carry them as an object (Anthropic `input`, Gemini `args`) rather than as text. A
- * number a double cannot hold exactly is read as a `JsonNumber` keeping its text, and
- * `stringifyJsonExact` writes that text back: the value reaches the other side unchanged.
+ * `12345678901234567890`, `9007199254740993`, `1.0000000000000001` or `1e400` change value, and
+ * `1.0`, `-0`, `1E2` or `0.0000001` change text (`1`, `0`, `100`, `1e-7`; a Python client reads
+ * `1.0` as a float and `1` as an int), when a format must carry them as an object (Anthropic
+ * `input`, Gemini `args`) rather than as text. A number that `JSON.stringify` would not write back
+ * as the same text is read as a `JsonNumber` keeping its text, and `stringifyJsonExact` writes that
+ * text back: the arguments reach the other side byte for byte.
  */
 
 /** A JSON number kept as written, because the nearest double has another value. */
@@ -21,17 +23,22 @@ export class JsonNumber {
   }
 }
 
-// At least 16 significant digits (points allowed between them), or an exponent: the only number
-// texts a double may not hold exactly. A match inside a string only costs the exact reader.
-const MAYBE_INEXACT = /\d(?:\.?\d){15}|\d[eE][+-]?\d/;
+// The number texts `JSON.stringify` may not write back as they are: at least 16 significant digits
+// (points allowed between them), an exponent, a fraction ending in 0 (`1.0`), `-0`, or six zeros
+// after `0.` (`0.0000001` is written `1e-7`). A match inside a string only costs the exact reader.
+const CHANGED = String.raw`-?\d(?:(?:\.?\d){15}|\d*(?:\.\d+)?[eE])|-?\d+\.\d*0(?!\d)|-0(?![.\d])|-?0\.0{6}`;
+const MAYBE_INEXACT = /\d(?:\.?\d){15}|\d[eE][+-]?\d|\.\d*0(?!\d)|-0|0\.0{6}/;
 // The same where a number can start (after `:`, `,`, `[` or white space, or the text's start):
 // base64 (an inline image) is full of digit-e-digit runs, but inside a string, after a letter.
-const INEXACT_NUMBER = /[\s:,[]-?\d(?:(?:\.?\d){15}|\d*(?:\.\d+)?[eE])/;
-const INEXACT_START = /^-?\d(?:(?:\.?\d){15}|\d*(?:\.\d+)?[eE])/;
+const INEXACT_NUMBER = new RegExp(`[\\s:,[](?:${CHANGED})`);
+const INEXACT_START = new RegExp(`^(?:${CHANGED})`);
 
-/** Whether JSON text may hold a number a double cannot (cheap; false means `JSON.parse` is exact). */
+/** Whether JSON text may hold a number `JSON.parse` changes (cheap; false means it is exact). */
 export const mayHaveInexactNumbers = (text: string): boolean =>
   MAYBE_INEXACT.test(text) && (INEXACT_NUMBER.test(text) || INEXACT_START.test(text));
+
+/** Whether `JSON.stringify` writes the double a number token reads as with the token's text. */
+export const writesBackAsIs = (token: string): boolean => JSON.stringify(Number(token)) === token;
 
 const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
@@ -60,8 +67,8 @@ const NUMBER_TOKEN = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
 
 /**
- * `JSON.parse` with numbers kept exact: a number the nearest double does not hold exactly becomes
- * a `JsonNumber`; everything else is what `JSON.parse` gives (a `__proto__` key is an own property,
+ * `JSON.parse` with numbers kept exact: a number `JSON.stringify` would not write back as it is
+ * written (another value, or another text of the same value) becomes a `JsonNumber`; everything else is what `JSON.parse` gives (a `__proto__` key is an own property,
  * as there). With `under`, only numbers inside the values of those keys are kept (tool arguments:
  * `input`, `args`), so a field a schema wants as a number still reads as one. Throws
  * `SyntaxError` on text that is not JSON, or nested past 1000 levels.
@@ -150,7 +157,7 @@ export function parseJsonExact(text: string, under?: ReadonlySet<string>): unkno
     if (c === '"') return string();
     if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) {
       const number = token(NUMBER_TOKEN);
-      return !exact || isExactNumber(number) ? Number(number) : new JsonNumber(number);
+      return !exact || writesBackAsIs(number) ? Number(number) : new JsonNumber(number);
     }
     return JSON.parse(token(LITERAL));
   };

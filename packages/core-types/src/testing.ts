@@ -480,11 +480,18 @@ export const streamEvents = (
   responses: fc.Arbitrary<Response> = response,
 ): fc.Arbitrary<StreamEvent[]> => responses.map((r) => responseToEvents(r));
 
-/** 64-bit integers and long decimals, as JSON number text: the numbers a double changes. */
+/**
+ * JSON number text a double changes: 64-bit integers and long decimals (another value), and
+ * `-0`, `1.0`, `1E2`, `2e+3`, `0.0000001` (the same value, written back with another text).
+ */
 export const exactJsonNumber: fc.Arbitrary<string> = fc.oneof(
   fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n }).map(String),
   fc
     .tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.stringMatching(/^\d{15,24}[1-9]$/))
+    .map(([whole, fraction]) => `${whole}.${fraction}`),
+  fc.constantFrom("-0", "-0.0", "1E2", "2e+3", "1e-7", "0.0000001"),
+  fc
+    .tuple(fc.integer({ min: -999, max: 999 }), fc.stringMatching(/^\d{0,3}0$/))
     .map(([whole, fraction]) => `${whole}.${fraction}`),
 );
 
