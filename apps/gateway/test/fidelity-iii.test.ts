@@ -476,6 +476,53 @@ describe("item 3, streams: arguments keep their numbers in both directions", () 
   });
 });
 
+/** EXACT_ARGS' numbers as a tool's result (another key, to tell it from the call's arguments). */
+const EXACT_RESULT = EXACT_ARGS.replace('{"id":', '{"result_id":');
+/** HISTORY with EXACT_RESULT as the tool's result: text in chat, Responses, messages; an object in native. */
+const withExactResult = (client: ClientFormat, model: string) => {
+  const { path, text } = HISTORY[client](model);
+  const quoted = JSON.stringify(EXACT_RESULT);
+  return {
+    path,
+    text: text
+      .replace(
+        '"role":"tool","tool_call_id":"call_1","content":"ok"',
+        `"role":"tool","tool_call_id":"call_1","content":${quoted}`,
+      )
+      .replace('"output":"ok"', `"output":${quoted}`)
+      .replace(
+        '"tool_use_id":"call_1","content":"ok"',
+        `"tool_use_id":"call_1","content":${quoted}`,
+      )
+      .replace('"response":{"ok":true}', `"response":${EXACT_RESULT}`),
+  };
+};
+
+describe("tool results keep their numbers (Gemini's functionResponse.response is an object)", () => {
+  for (const protocol of UPSTREAMS) {
+    for (const client of CLIENTS) {
+      it(`${client} client, ${protocol} upstream`, async () => {
+        upstream.script(() => ({ body: EXACT_REPLY[protocol] }));
+        const history = withExactResult(client, SCRIPTED_MODEL[protocol]);
+        expect(history.text).not.toBe(HISTORY[client](SCRIPTED_MODEL[protocol]).text);
+        const before = upstream.requests.length;
+        const sent = await fetch(stack.gateway.url + history.path, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...auth() },
+          body: history.text,
+        });
+        expect(sent.status, await sent.text()).toBe(200);
+        const request = upstream.requests[before]!.text;
+        // As an object (Gemini) or as text in a JSON string (the others).
+        const carried =
+          request.includes(`"response":${EXACT_RESULT}`) ||
+          request.includes(JSON.stringify(EXACT_RESULT).slice(1, -1));
+        expect(carried, request).toBe(true);
+      });
+    }
+  }
+});
+
 // --- Item 4: output is never rewritten -------------------------------------------------------
 
 const QUOTED = "OPENAI_API_KEY=sk-proj-YOUR_KEY_HERE";

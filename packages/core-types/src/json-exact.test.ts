@@ -181,4 +181,10 @@ describe("parseWireJson", () => {
       '{"seed":12345678901234567000,"content":[{"type":"tool_use","input":{"n":12345678901234567890,"d":[1.0000000000000001]}}],"x":{"args":{"big":1e400}}}',
     );
   });
+
+  it("keeps the numbers of a native functionResponse.response (a tool result as an object)", () => {
+    const text =
+      '{"parts":[{"functionResponse":{"name":"f","response":{"n":98765432109876543210,"f":1.0}}}]}';
+    expect(stringifyJsonKeepingNumbers(parseWireJson(text))).toBe(text);
+  });
 });

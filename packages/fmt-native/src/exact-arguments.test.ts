@@ -34,6 +34,45 @@ describe("native functionCall args keep exact numbers", () => {
       { numRuns: 50 },
     );
   });
+
+  it("property: a tool result's JSON text -> functionResponse.response -> text, byte for byte", () => {
+    fc.assert(
+      fc.property(exactArgumentsJson, fc.boolean(), (result, isError) => {
+        const wire = renderNativeRequest({
+          model: "m",
+          system: [],
+          messages: [
+            { role: "user", parts: [{ type: "text", text: "go" }] },
+            {
+              role: "assistant",
+              parts: [{ type: "tool-call", id: "t1", name: "f", arguments: "{}" }],
+            },
+            {
+              role: "tool",
+              parts: [
+                {
+                  type: "tool-result",
+                  toolCallId: "t1",
+                  name: "f",
+                  content: [{ type: "text", text: result }],
+                  ...(isError ? { isError } : {}),
+                },
+              ],
+            },
+          ],
+          sampling: { maxTokens: 100 },
+          tools: [],
+          stream: false,
+        } as never);
+        const text = stringifyJsonKeepingNumbers(wire);
+        expect(text).toContain(isError ? `"response":{"error":${result}}` : `"response":${result}`);
+        const back = parseNativeRequest(parseWireJson(text), { model: "m" });
+        const part = back.messages.at(-1)!.parts[0] as { content: { text: string }[] };
+        expect(part.content[0]!.text).toBe(result);
+      }),
+      { numRuns: 50 },
+    );
+  });
 });
 
 // A tool result that is a JSON object becomes functionResponse.response: its numbers are sent as
