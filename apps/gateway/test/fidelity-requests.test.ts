@@ -202,6 +202,43 @@ describe("translation fidelity on the request side (issue 20)", () => {
     });
   });
 
+  it("a chat tool schema Gemini would refuse (number enum, empty object) reaches it fitted", async () => {
+    const res = await postJson(url("/v1/chat/completions"), {
+      model: "txtC-2.5-pro",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "f",
+            parameters: {
+              type: "object",
+              properties: {
+                level: { type: "integer", enum: [1, 2, 3] },
+                mode: { const: "fast" },
+                options: { type: "object", properties: {}, required: [] },
+              },
+              required: ["level"],
+            },
+          },
+        },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const sent = lastBody((p) => p.includes(":generateContent"));
+    // "enum: only allowed for STRING type", "properties: should be non-empty for OBJECT type".
+    expect(sent.tools[0].functionDeclarations[0].parameters).toEqual({
+      type: "object",
+      properties: {
+        level: { type: "integer", description: "Allowed values: 1, 2, 3." },
+        mode: { type: "string", enum: ["fast"] },
+        options: { type: "object" },
+      },
+      required: ["level"],
+    });
+    expect(warningList(res.headers)).toContain("tools[0].parameters=mapped");
+  });
+
   it("high effort with max_tokens 20000 toward Anthropic leaves room for the answer", async () => {
     const res = await postJson(url("/v1/chat/completions"), {
       model: "txtB-sonnet-4-6",

@@ -101,7 +101,35 @@ describe("schema sanitising (each rejected key)", () => {
       { type: "array", items: [{ type: "string" }, { type: "number" }] },
       { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } },
     ],
-    ["enum", { enum: ["a", 1, null] }, { enum: ["a", "1"], nullable: true }],
+    ["enum", { enum: ["a", 1, null] }, { type: "string", enum: ["a", "1"], nullable: true }],
+    // Gemini: "enum: only allowed for STRING type". A typed non-string enum keeps its type (calls
+    // still carry numbers) and lists its values in the description; a typeless one gets a type.
+    ["enum", { enum: ["a", "b"] }, { type: "string", enum: ["a", "b"] }],
+    [
+      "enum",
+      { type: "integer", enum: [1, 2, 3], description: "level" },
+      { type: "integer", description: "level Allowed values: 1, 2, 3." },
+    ],
+    ["enum", { enum: [0.5, 1] }, { type: "number", description: "Allowed values: 0.5, 1." }],
+    [
+      "enum",
+      { type: "boolean", enum: [true] },
+      { type: "boolean", description: "Allowed values: true." },
+    ],
+    ["const", { const: "on" }, { type: "string", enum: ["on"] }],
+    ["const", { const: 7 }, { type: "integer", description: "Allowed values: 7." }],
+    ["enum", { type: "STRING", enum: [1, 2] }, { type: "STRING", enum: ["1", "2"] }],
+    // Gemini: "properties: should be non-empty for OBJECT type"; no property, no required name.
+    [
+      "properties",
+      { type: "object", properties: { a: { type: "object", properties: {} } } },
+      { type: "object", properties: { a: { type: "object" } } },
+    ],
+    [
+      "required",
+      { type: "object", required: ["a"], additionalProperties: { type: "string" } },
+      { type: "object" },
+    ],
     ["$id", { $id: "https://x", type: "string" }, { type: "string" }],
     [
       "required",

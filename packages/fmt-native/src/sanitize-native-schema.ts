@@ -114,6 +114,8 @@ class Sanitizer {
     }
     const out: Node = {};
     let nullable = node.nullable === true;
+    // The values of `const` / `enum`, fitted to the node's type once every keyword is read.
+    let choices: { values: unknown[]; at: Path } | undefined;
     for (const key in node) {
       const value = node[key];
       const at: Path = { parent: path, key };
@@ -137,10 +139,26 @@ class Sanitizer {
           if (out[key] === undefined) out[key] = value;
           break;
         case "const":
-          nullable = this.constValue(value, out, at) || nullable;
+          if (value === null) {
+            this.step("const", at, "const null became nullable");
+            nullable = true;
+          } else if (typeof value === "object") {
+            this.step("const", at, "a structured const was removed");
+          } else {
+            this.step("const", at, "const became an enum of one");
+            choices = { values: [value], at };
+          }
           break;
         case "enum":
-          nullable = this.enumValues(value, out, at) || nullable;
+          if (Array.isArray(value)) {
+            if (value.includes(null)) nullable = true;
+            choices = { values: value.filter((v) => v !== null), at };
+            if (choices.values.some((v) => typeof v !== "string")) {
+              this.step("enum", at, "enum values became strings (null became nullable)");
+            }
+          } else {
+            this.step("enum", at, "a non-array enum was removed");
+          }
           break;
         case "exclusiveMinimum":
         case "exclusiveMaximum":
@@ -188,7 +206,24 @@ class Sanitizer {
           else this.step(key, at, `${key} is not part of the upstream's Schema object; removed`);
       }
     }
+    if (choices !== undefined) this.choices(choices.values, out, choices.at);
     if (node.format !== undefined) this.format(node.format, out, { parent: path, key: "format" });
+    if (isObject(out.properties) && Object.keys(out.properties).length === 0) {
+      // "properties: should be non-empty for OBJECT type": an object of any keys is {type: object}.
+      this.step("properties", { parent: path, key: "properties" }, "empty properties were removed");
+      delete out.properties;
+    }
+    if (Array.isArray(out.required) && out.properties === undefined) {
+      // Without properties no name is defined, and the upstream refuses undefined required names.
+      if (out.required.length > 0) {
+        this.step(
+          "required",
+          { parent: path, key: "required" },
+          "required without properties was removed",
+        );
+      }
+      delete out.required;
+    }
     if (Array.isArray(out.required) && isObject(out.properties)) {
       const properties = out.properties;
       const kept = out.required.filter(
@@ -273,41 +308,49 @@ class Sanitizer {
     return hasNull;
   }
 
-  private constValue(value: unknown, out: Node, at: Path): boolean {
-    if (value === null) {
-      this.step("const", at, "const null became nullable");
-      return true;
+  /**
+   * The upstream takes `enum` only as strings on a string schema ("enum: only allowed for STRING
+   * type"). A string type, or none with string or mixed values, keeps the values as strings; an
+   * integer, number or boolean enum keeps its type (so calls still carry numbers) and lists its
+   * values in the description instead.
+   */
+  private choices(values: unknown[], out: Node, at: Path): void {
+    if (values.length === 0) return;
+    const type = typeof out.type === "string" ? out.type.toLowerCase() : undefined;
+    const kinds = new Set(values.map((v) => (Number.isInteger(v) ? "integer" : typeof v)));
+    const only =
+      kinds.size === 1
+        ? [...kinds][0]
+        : kinds.size === 2 && kinds.has("integer") && kinds.has("number")
+          ? "number"
+          : undefined;
+    const primitive = values.every(
+      (v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean",
+    );
+    if (type === "string" || (type === undefined && out.anyOf !== undefined)) {
+      out.enum = values.filter((v) => primitive || typeof v !== "object").map(String);
+      return;
     }
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
-      out.enum = [String(value)];
-      this.step("const", at, "const became an enum of one");
-    } else {
-      this.step("const", at, "a structured const was removed");
+    if (
+      type === undefined &&
+      primitive &&
+      only !== "integer" &&
+      only !== "number" &&
+      only !== "boolean"
+    ) {
+      out.type = "string";
+      out.enum = values.map(String);
+      this.step("enum", at, "an enum without a type became a string enum");
+      return;
     }
-    return false;
-  }
-
-  private enumValues(value: unknown, out: Node, at: Path): boolean {
-    if (!Array.isArray(value)) {
-      this.step("enum", at, "a non-array enum was removed");
-      return false;
-    }
-    let nullable = false;
-    let changed = false;
-    const values: string[] = [];
-    for (const v of value) {
-      if (typeof v === "string") values.push(v);
-      else if (v === null) {
-        nullable = true;
-        changed = true;
-      } else if (typeof v === "number" || typeof v === "boolean") {
-        values.push(String(v));
-        changed = true;
-      } else changed = true;
-    }
-    if (changed) this.step("enum", at, "enum values became strings (null became nullable)");
-    if (values.length > 0) out.enum = values;
-    return nullable;
+    if (type === undefined && only !== undefined) out.type = only;
+    const listed = `Allowed values: ${values.map((v) => JSON.stringify(v)).join(", ")}.`;
+    out.description = typeof out.description === "string" ? `${out.description} ${listed}` : listed;
+    this.step(
+      "enum",
+      at,
+      "an enum of non-strings was removed (the upstream takes enum only on strings); its values are listed in the description",
+    );
   }
 
   private exclusiveBound(key: string, value: unknown, node: Node, out: Node, at: Path): void {

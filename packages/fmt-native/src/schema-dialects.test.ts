@@ -33,7 +33,8 @@ const jsonSchema: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema }>((tie) => 
         return out;
       }),
     fc
-      .tuple(fc.dictionary(identifier, tie("schema"), { maxKeys: 3 }), fc.boolean())
+      // At least one property: Gemini refuses empty properties, so `{}` reads back as absent.
+      .tuple(fc.dictionary(identifier, tie("schema"), { minKeys: 1, maxKeys: 3 }), fc.boolean())
       .map(([properties, requireFirst]) => {
         const out: Schema = { type: "object", properties };
         const first = Object.keys(properties)[0];
@@ -71,7 +72,7 @@ const geminiSchema: fc.Arbitrary<Schema> = fc.letrec<{ schema: Schema }>((tie) =
       },
       { requiredKeys: ["type", "format", "enum"] },
     ),
-    fc.dictionary(identifier, tie("schema"), { maxKeys: 3 }).map((properties) => ({
+    fc.dictionary(identifier, tie("schema"), { minKeys: 1, maxKeys: 3 }).map((properties) => ({
       type: "OBJECT",
       properties,
       propertyOrdering: Object.keys(properties),
