@@ -239,6 +239,25 @@ describe("translation fidelity on the request side (issue 20)", () => {
     expect(warningList(res.headers)).toContain("tools[0].parameters=mapped");
   });
 
+  it("an effort toward a Gemini 2.5 model is a thinking budget (it refuses a level)", async () => {
+    const ask = (model: string) =>
+      postJson(url("/v1/chat/completions"), {
+        model,
+        messages: [{ role: "user", content: "think" }],
+        reasoning_effort: "low",
+      });
+    const old = await ask("txtC-2.5-pro");
+    expect(old.status, old.text).toBe(200);
+    // "Thinking level is not supported for this model", the upstream answers a level on 2.5.
+    const sent = lastBody((p) => p.includes(":generateContent"));
+    expect(sent.generationConfig.thinkingConfig).toEqual({ thinkingBudget: 2048 });
+    expect(warningList(old.headers)).toContain("thinking.effort=mapped");
+    const recent = await ask("txtC-3.6-flash");
+    expect(recent.status, recent.text).toBe(200);
+    const level = lastBody((p) => p.includes(":generateContent"));
+    expect(level.generationConfig.thinkingConfig).toEqual({ thinkingLevel: "low" });
+  });
+
   it("high effort with max_tokens 20000 toward Anthropic leaves room for the answer", async () => {
     const res = await postJson(url("/v1/chat/completions"), {
       model: "txtB-sonnet-4-6",

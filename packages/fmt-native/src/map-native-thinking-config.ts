@@ -12,6 +12,21 @@ const budgetByType: Readonly<Record<ThinkingConfig["type"], number | undefined>>
 /** Models before the 3.x family take a budget; later ones a level (they refuse both at once). */
 const budgetFamily = /(?:^|[^0-9.])[12]\.\d/;
 
+/** Whether a model takes only a thinking budget (before 3.x), never a level. */
+export const takesThinkingBudget = (model: string): boolean => budgetFamily.test(model);
+
+/**
+ * A budget for an effort, for the models that take no level ("Thinking level is not supported for
+ * this model"): each within every 2.5 model's range (Pro 128 to 32768, Flash 0 to 24576, Flash-Lite
+ * 512 to 24576), and read back as the same effort where `effortForBudget` can tell them apart.
+ */
+export const NATIVE_EFFORT_BUDGET = {
+  minimal: 512,
+  low: 2048,
+  medium: 8192,
+  high: 24576,
+} as const;
+
 /**
  * thinkingConfig -> canonical: budget 0 is "disabled", -1 is "adaptive" (dynamic), a positive
  * budget is "enabled" with that budget; a level is the canonical effort. The upstream refuses a
@@ -49,7 +64,7 @@ export function renderNativeThinkingConfig(
     });
   }
   if (budget !== undefined && level !== undefined) {
-    const keepBudget = budgetFamily.test(model);
+    const keepBudget = takesThinkingBudget(model);
     options?.onWarning?.({
       type: "dropped",
       feature: keepBudget ? "thinking.effort" : "thinking.budgetTokens",
@@ -57,6 +72,15 @@ export function renderNativeThinkingConfig(
     });
     if (keepBudget) level = undefined;
     else budget = undefined;
+  }
+  if (level !== undefined && budget === undefined && takesThinkingBudget(model)) {
+    options?.onWarning?.({
+      type: "mapped",
+      feature: "thinking.effort",
+      message: `${model} takes a thinking budget, not a level: effort ${level} is a budget of ${NATIVE_EFFORT_BUDGET[level]}`,
+    });
+    budget = NATIVE_EFFORT_BUDGET[level];
+    level = undefined;
   }
   const config: NativeThinkingConfig = {};
   if (budget !== undefined) config.thinkingBudget = budget;

@@ -176,6 +176,14 @@ describe("render", () => {
       [],
     ],
     [
+      // "Thinking level is not supported for this model" (2.5 models take only a budget).
+      "an effort, to a 2.5 model",
+      { type: "enabled", effort: "low" },
+      "txtC-2.5-flash",
+      { thinkingBudget: 2048 },
+      ["mapped thinking.effort"],
+    ],
+    [
       "both, to a 2.5 model",
       { type: "enabled", budgetTokens: 1024, effort: "high" },
       "txtC-2.5-pro",

@@ -10,6 +10,7 @@ import type {
 import * as arb from "@interlingua/core-types/testing";
 import { fc } from "@interlingua/core-types/testing";
 import { describe, expect, it } from "vitest";
+import { NATIVE_EFFORT_BUDGET, takesThinkingBudget } from "./map-native-thinking-config.js";
 import { parseJsonObject } from "./native-function-response.js";
 import { guessImageType } from "./native-media.js";
 import { normalizeNativeRequest } from "./normalize-native.js";
@@ -22,7 +23,8 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
   it("requests", () => {
     fc.assert(
       fc.property(nativeRequestWire, (wire) => {
-        const request = parseNativeRequest(wire, { model: "txtC-2.5-pro" });
+        // A 3.x model takes a thinking level as sent (a 2.5 one takes it as a budget).
+        const request = parseNativeRequest(wire, { model: "txtC-3-pro-preview" });
         expect(renderNativeRequest(request)).toEqual(normalizeNativeRequest(wire));
       }),
     );
@@ -41,7 +43,8 @@ describe("law 1: render(parse(w)) equals normalize(w)", () => {
 //   or cache boundary; no remote MCP tools or other providers' tools; built-in tool options are
 //   either absent or non-empty;
 // - thinking: a budget only with "enabled", and not together with an effort; no effort with
-//   "disabled" or "adaptive" (the upstream takes a budget or a level, never both);
+//   "disabled" or "adaptive" (the upstream takes a budget or a level, never both); a 2.5 model's
+//   effort is its budget (those models take no level);
 // - no parallelToolCalls, user, metadata or OpenAI extras (includeUsage); a json-schema format has no name/strict
 //   and its schema is inside the responseJsonSchema subset.
 
@@ -148,7 +151,10 @@ const expressibleRequest: fc.Arbitrary<Request> = arb.request
         t.type === "enabled"
           ? t.budgetTokens !== undefined
             ? omit(t, "effort")
-            : t
+            : t.effort !== undefined && takesThinkingBudget(request.model)
+              ? // A 2.5 model takes no level: the effort travels as its budget.
+                { ...omit(t, "effort"), budgetTokens: NATIVE_EFFORT_BUDGET[t.effort] }
+              : t
           : omit(t, "budgetTokens", "effort");
     }
     return out;
