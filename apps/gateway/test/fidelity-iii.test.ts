@@ -523,6 +523,24 @@ describe("tool results keep their numbers (Gemini's functionResponse.response is
   }
 });
 
+describe("a Gemini reason the messages format cannot name still ends the message", () => {
+  for (const reason of ["OTHER", "MALFORMED_FUNCTION_CALL", "TOO_MANY_TOOL_CALLS"]) {
+    it(`${reason}: stop_reason end_turn, streamed and not (never null on a finished message)`, async () => {
+      const chunk = `{"candidates":[{"content":{"role":"model","parts":[{"text":"partial"}]},"finishReason":"${reason}","index":0}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":1,"totalTokenCount":4},"modelVersion":"m","responseId":"r1"}`;
+      upstream.script((request) => ({ body: request.stream ? sse([chunk]) : chunk }));
+      const whole = await call("messages", "gemini", false);
+      expect(whole.status, whole.text).toBe(200);
+      expect(JSON.parse(whole.text).stop_reason).toBe("end_turn");
+      expect(whole.headers.get("x-interlingua-warnings")).toContain(
+        "choices[0].finishReason=mapped",
+      );
+      const streamed = await call("messages", "gemini", true);
+      const delta = parseSse(streamed.text).find((f) => f.event === "message_delta");
+      expect(JSON.parse(delta!.data).delta.stop_reason).toBe("end_turn");
+    });
+  }
+});
+
 // --- Item 4: output is never rewritten -------------------------------------------------------
 
 const QUOTED = "OPENAI_API_KEY=sk-proj-YOUR_KEY_HERE";

@@ -13,9 +13,8 @@ export const MESSAGES_STOP_REASONS = {
 export type MessagesStopReason = keyof typeof MESSAGES_STOP_REASONS;
 
 /**
- * Unified -> stop_reason when the raw value is not an Anthropic one. `error` and `other` have no
- * Anthropic equivalent, so they render as `null` (the API's "no reason stated") rather than a
- * misleading `end_turn`.
+ * Unified -> stop_reason when the raw value is not an Anthropic one. `error` and `other` with no
+ * raw value (a stream or reply that stated no reason) render as `null`, as they came.
  */
 export const UNIFIED_TO_MESSAGES_STOP_REASON = {
   stop: "end_turn",
@@ -36,9 +35,24 @@ export function parseMessagesFinishReason(stopReason: string | null | undefined)
   return { unified, raw: stopReason };
 }
 
-/** Canonical -> stop_reason: the raw value when it is an Anthropic one, else the table's. */
+/**
+ * Another upstream's reason with no Anthropic equivalent (Gemini `OTHER`,
+ * `MALFORMED_FUNCTION_CALL`, `TOO_MANY_TOOL_CALLS`...): the turn ended, for a reason the messages
+ * format cannot name. A finished message's stop_reason is never null ("in non-streaming mode this
+ * value is always non-null": SDKs and agent loops branch on it), so it is `end_turn`.
+ */
+export const isForeignUnnamedReason = (finishReason: FinishReason): boolean =>
+  (finishReason.unified === "other" || finishReason.unified === "error") &&
+  finishReason.raw !== undefined &&
+  !isMessagesStopReason(finishReason.raw);
+
+/**
+ * Canonical -> stop_reason: the raw value when it is an Anthropic one, `end_turn` for another
+ * upstream's unnamed reason, else the table's (`null` only for a reason no upstream gave).
+ */
 export function renderMessagesFinishReason(finishReason: FinishReason): string | null {
   const raw = finishReason.raw;
   if (raw !== undefined && isMessagesStopReason(raw)) return raw;
+  if (isForeignUnnamedReason(finishReason)) return "end_turn";
   return UNIFIED_TO_MESSAGES_STOP_REASON[finishReason.unified];
 }

@@ -248,7 +248,12 @@ describe("finish reasons by table, raw kept", () => {
     [{ unified: "tool-calls", raw: "tool_calls" }, "tool_use"],
     [{ unified: "content-filter", raw: "SAFETY" }, "refusal"],
     [{ unified: "error" }, null],
-    [{ unified: "other", raw: "OTHER" }, null],
+    [{ unified: "other" }, null],
+    // Another upstream's unnamed reason ends the turn: a finished message's reason is never null.
+    [{ unified: "other", raw: "OTHER" }, "end_turn"],
+    [{ unified: "other", raw: "MALFORMED_FUNCTION_CALL" }, "end_turn"],
+    [{ unified: "error", raw: "error" }, "end_turn"],
+    [{ unified: "other", raw: "pause_turn" }, "pause_turn"],
   ] as const)("renders %j as %s", (finishReason, expected) => {
     expect(renderMessagesFinishReason(finishReason)).toBe(expected);
   });

@@ -7,7 +7,10 @@ import {
   type Warning,
 } from "@interlingua/core-types";
 import { carrierBlock } from "./carried-signatures.js";
-import { renderMessagesFinishReason } from "./map-messages-finish-reason.js";
+import {
+  isForeignUnnamedReason,
+  renderMessagesFinishReason,
+} from "./map-messages-finish-reason.js";
 import { renderMessagesUsage } from "./map-messages-usage.js";
 import type { MessagesResponseBlockOut, MessagesResultWire } from "./messages-api.js";
 import { renderCitedText } from "./messages-citations.js";
@@ -93,6 +96,13 @@ export function renderMessagesResponse(
   }
   if (response.providerExtras?.gemini?.promptFeedback !== undefined) {
     warn("dropped", "promptFeedback", "a messages result has no prompt feedback");
+  }
+  if (choice !== undefined && isForeignUnnamedReason(choice.finishReason)) {
+    warn(
+      "mapped",
+      "choices[0].finishReason",
+      `${choice.finishReason.raw} has no stop_reason: the message ends with end_turn`,
+    );
   }
   if (choice?.logprobs !== undefined) {
     warn("dropped", "choices[0].logprobs", "a messages result has no log probabilities");

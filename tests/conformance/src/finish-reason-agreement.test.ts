@@ -102,7 +102,8 @@ const TABLE: Record<string, [string, string, string | null]> = {
   "gemini STOP": ["stop", "stop", "end_turn"],
   "gemini SAFETY": ["content_filter", "content_filter", "refusal"],
   "gemini RECITATION": ["content_filter", "content_filter", "refusal"],
-  "gemini MALFORMED_FUNCTION_CALL": ["stop", "stop", null],
+  // No stop_reason names it, and a finished message's is never null: the turn ended.
+  "gemini MALFORMED_FUNCTION_CALL": ["stop", "stop", "end_turn"],
   "gemini blocked prompt": ["content_filter", "content_filter", "refusal"],
   "openai content_filter": ["content_filter", "content_filter", "refusal"],
   "openai length": ["length", "length", "max_tokens"],
