@@ -258,6 +258,24 @@ describe("translation fidelity on the request side (issue 20)", () => {
     expect(level.generationConfig.thinkingConfig).toEqual({ thinkingLevel: "low" });
   });
 
+  it("inline file data with no name reaches OpenAI with a filename (it refuses file_data without)", async () => {
+    const pdf = "JVBERi0xLjQK";
+    const res = await postJson(url("/v1beta/models/txtA-5:generateContent"), {
+      contents: [
+        {
+          role: "user",
+          parts: [{ text: "read" }, { inlineData: { mimeType: "application/pdf", data: pdf } }],
+        },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const sent = lastBody((p) => p === "/v1/chat/completions");
+    expect(sent.messages[0].content[1]).toEqual({
+      type: "file",
+      file: { file_data: `data:application/pdf;base64,${pdf}`, filename: "file.pdf" },
+    });
+  });
+
   it("high effort with max_tokens 20000 toward Anthropic leaves room for the answer", async () => {
     const res = await postJson(url("/v1/chat/completions"), {
       model: "txtB-sonnet-4-6",

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDataUrl, parseDataUrl } from "./data-url.js";
+import { formatDataUrl, parseDataUrl, placeholderFileName } from "./data-url.js";
 
 const token = fc.stringMatching(/^[a-z0-9][a-z0-9.+-]{0,10}$/);
 const mediaType = fc
@@ -63,5 +63,13 @@ describe("parseDataUrl", () => {
       data: "AAAA",
     });
     expect(parseDataUrl("data:;base64,")).toEqual({ mediaType: "", data: "" });
+  });
+
+  it("placeholderFileName: a name whose extension OpenAI reads the type from", () => {
+    expect(placeholderFileName("application/pdf")).toBe("file.pdf");
+    expect(placeholderFileName("text/plain;charset=utf-8")).toBe("file.txt");
+    expect(placeholderFileName("audio/x-wav")).toBe("file.wav");
+    expect(placeholderFileName("video/mp4")).toBe("file.mp4");
+    expect(placeholderFileName("")).toBe("file");
   });
 });

@@ -24,3 +24,24 @@ export function parseDataUrl(value: string): DataUrl | undefined {
 export function formatDataUrl(source: DataUrl): string {
   return `data:${source.mediaType};base64,${source.data}`;
 }
+
+/** Extensions of the media types OpenAI's file inputs name; others take their subtype. */
+const FILE_EXTENSIONS: Readonly<Record<string, string>> = {
+  "application/pdf": "pdf",
+  "text/plain": "txt",
+  "text/markdown": "md",
+  "audio/mpeg": "mp3",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+};
+
+/**
+ * A name for inline file data that came without one (a Gemini inlineData part, a messages
+ * document without a title): OpenAI refuses `file_data` with no `filename` ("Missing required
+ * parameter"), and reads the type from its extension. `file.pdf`, `file.txt`, `file.wav`...
+ */
+export function placeholderFileName(mediaType: string): string {
+  const type = (mediaType.split(";")[0] ?? "").trim().toLowerCase();
+  const extension =
+    FILE_EXTENSIONS[type] ?? (type.split("/")[1] ?? "").replace(/^x-/, "").replace(/\W+/g, "");
+  return extension === "" ? "file" : `file.${extension}`;
+}

@@ -318,8 +318,14 @@ describe("validation: a 400 naming the field", () => {
     const text = rejection(() => renderChatRequest(request("text/plain")));
     expect(text.param).toBe("messages[0].parts[0].source.mediaType");
     expect(text.message).toContain("PDF files only");
+    // OpenAI refuses file_data without a filename ("Missing required parameter"): a placeholder.
     expect(renderChatRequest(request("application/pdf")).messages[0]).toMatchObject({
-      content: [{ type: "file", file: { file_data: "data:application/pdf;base64,AAAA" } }],
+      content: [
+        {
+          type: "file",
+          file: { file_data: "data:application/pdf;base64,AAAA", filename: "file.pdf" },
+        },
+      ],
     });
   });
 

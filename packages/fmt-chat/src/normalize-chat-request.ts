@@ -1,6 +1,7 @@
-import { addFields } from "@interlingua/core-types";
+import { addFields, parseDataUrl, placeholderFileName } from "@interlingua/core-types";
 import type {
   ChatAssistantMessage,
+  ChatFileBlock,
   ChatMessage,
   ChatRequestWire,
   ChatTextBlock,
@@ -20,7 +21,8 @@ import { legacyCallIds, withLegacyCall } from "./chat-legacy-functions.js";
  * - a string `stop` becomes a one-element array;
  * - `system` and `developer` messages move to the front in order, each content block its own
  *   `system` message, and lose `name`;
- * - content that is one text block without cache_control becomes a plain string;
+ * - content that is one text block without cache_control becomes a plain string; inline file
+ *   data (not an image) without a filename gets `placeholderFileName` (OpenAI requires one);
  * - assistant turns: `refusal` (field or block) becomes text, empty `reasoning_content` and an
  *   empty `tool_calls` go, tool calls get `type: "function"` and "" arguments become "{}",
  *   content with no text becomes "";
@@ -108,7 +110,9 @@ function normalizeMessages(messages: ChatMessage[], legacy: boolean): ChatMessag
         }
         break;
       case "user": {
-        const content = message.content;
+        const content = Array.isArray(message.content)
+          ? message.content.map(namedFile)
+          : message.content;
         const [only] = Array.isArray(content) ? content : [];
         rest.push(
           Array.isArray(content) &&
@@ -116,7 +120,7 @@ function normalizeMessages(messages: ChatMessage[], legacy: boolean): ChatMessag
             only?.type === "text" &&
             only.cache_control === undefined
             ? { ...message, content: only.text }
-            : message,
+            : { ...message, content },
         );
         break;
       }
@@ -145,6 +149,16 @@ function normalizeMessages(messages: ChatMessage[], legacy: boolean): ChatMessag
     }
   });
   return [...system, ...rest];
+}
+
+/** Inline file data without a filename gets the placeholder name the render sends OpenAI. */
+function namedFile<T extends { type: string }>(block: T): T {
+  if (block.type !== "file") return block;
+  const { file } = block as unknown as ChatFileBlock;
+  if (file.file_data === undefined || file.filename !== undefined) return block;
+  const data = parseDataUrl(file.file_data);
+  if (data === undefined || data.mediaType.startsWith("image/")) return block;
+  return { ...block, file: { ...file, filename: placeholderFileName(data.mediaType) } };
 }
 
 /** `asToolCall`: the id a legacy function_call becomes a tool call under (no `functions`). */

@@ -6,6 +6,7 @@ import {
   isOpenApiDialect,
   type JsonObject,
   openApiToJsonSchema,
+  placeholderFileName,
   type RenderOptions,
   type Request,
   type ResponseFormat,
@@ -252,6 +253,8 @@ function fileBlock(part: FilePart, at: string, warn: Warn): ChatFileBlock | Chat
   const file: ChatFileBlock["file"] =
     source.type === "base64" ? { file_data: formatDataUrl(source) } : { file_id: source.fileId };
   if (part.filename !== undefined) file.filename = part.filename;
+  // OpenAI refuses file_data without a filename ("Missing required parameter").
+  else if (source.type === "base64") file.filename = placeholderFileName(source.mediaType);
   const block: ChatFileBlock = { type: "file", file };
   if (part.cacheControl !== undefined)
     block.cache_control = renderChatCacheControl(part.cacheControl);

@@ -11,6 +11,7 @@ import {
   type LogprobCandidate,
   type Message,
   outputsOf,
+  placeholderFileName,
   type Request,
   type Response,
   type SseMessage,
@@ -626,7 +627,16 @@ export function toChatExpressibleRequest(request: Request): Request {
     if (message.role === "user") {
       const parts = message.parts
         .filter((part) => part.type !== "file" || part.source.type !== "url")
-        .map((part) => (part.type === "text" ? withoutKeys(part, "signature") : part));
+        .map((part) => (part.type === "text" ? withoutKeys(part, "signature") : part))
+        // Inline file data goes to OpenAI with a filename, a placeholder when it had none.
+        .map((part) =>
+          part.type === "file" &&
+          part.source.type === "base64" &&
+          part.filename === undefined &&
+          !part.source.mediaType.startsWith("image/")
+            ? { ...part, filename: placeholderFileName(part.source.mediaType) }
+            : part,
+        );
       messages.push({ ...message, parts });
     } else if (message.role === "assistant") {
       const thinking = message.parts.find(

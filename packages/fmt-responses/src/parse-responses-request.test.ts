@@ -472,6 +472,22 @@ describe("parseResponsesRequest", () => {
       { type: "input_file", file_url: "https://example.com/r.pdf" },
       { type: "input_file", file_id: "file-123" },
     ]);
+    // OpenAI refuses file_data without a filename ("Missing required parameter"): a file that
+    // came without one (a Gemini inlineData part, an untitled document) gets a placeholder.
+    const untitled = renderInterlinguaResponsesRequest({
+      ...req,
+      messages: [
+        {
+          role: "user",
+          parts: [
+            { type: "file", source: { type: "base64", mediaType: "text/plain", data: "aGk=" } },
+          ],
+        },
+      ],
+    }) as { input: { content: unknown[] }[] };
+    expect(untitled.input[0]?.content).toEqual([
+      { type: "input_file", file_data: "data:text/plain;base64,aGk=", filename: "file.txt" },
+    ]);
     // One source exactly; base64 of no known type is a 400 naming file_data.
     expect(
       rejection({ model: "m", input: [{ role: "user", content: [{ type: "input_file" }] }] })

@@ -3,6 +3,7 @@ import {
   type FilePart,
   formatDataUrl,
   type Message,
+  placeholderFileName,
   type RenderOptions,
   type Request,
   type ToolMessage,
@@ -251,6 +252,8 @@ function fileBlock(part: FilePart): ResponsesInputFileBlock {
         ? { type: "input_file", file_url: source.url }
         : { type: "input_file", file_id: source.fileId };
   if (part.filename !== undefined) block.filename = part.filename;
+  // OpenAI refuses file_data without a filename ("Missing required parameter").
+  else if (source.type === "base64") block.filename = placeholderFileName(source.mediaType);
   return block;
 }
 
