@@ -26,6 +26,7 @@ export {
   parseMessagesUsage,
   renderMessagesUsage,
 } from "./map-messages-usage.js";
+export { isAnthropicErrorCode } from "./messages-error-envelope.js";
 export {
   gatewayStatusForMessagesErrorType,
   httpStatusOfMessagesErrorType,

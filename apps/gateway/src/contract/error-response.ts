@@ -4,7 +4,8 @@ import {
   retryAfterHeader,
   toGatewayError,
 } from "@interlingua/errors";
-import { isAnthropicErrorCode, renderMessagesError } from "@interlingua/fmt-messages";
+import { renderMessagesError } from "@interlingua/fmt-messages";
+import { isAnthropicErrorCode } from "@interlingua/fmt-messages/tables";
 import { renderNativeError } from "@interlingua/fmt-native";
 import type { ErrorStyle } from "./endpoints.ts";
 
