@@ -500,6 +500,32 @@ describe("tool messages", () => {
       ],
     });
   });
+  // Regression (law 2, seed 974157988): a result named as its call lost nothing, yet was warned.
+  it("warns a result's name only when it is not its call's", () => {
+    const turn = (name: string): Request => ({
+      model: "m",
+      system: [],
+      sampling: {},
+      tools: [],
+      stream: false,
+      messages: [
+        { role: "assistant", parts: [{ type: "tool-call", id: "c1", name: "a", arguments: "{}" }] },
+        {
+          role: "tool",
+          parts: [
+            { type: "tool-result", toolCallId: "c1", name, content: [{ type: "text", text: "" }] },
+          ],
+        },
+      ],
+    });
+    const warned = (request: Request) => {
+      const warnings: Warning[] = [];
+      renderChatRequest(request, { onWarning: (w) => warnings.push(w) });
+      return warnings.map((w) => `${w.feature}=${w.type}`);
+    };
+    expect(warned(turn("a"))).toEqual([]);
+    expect(warned(turn("b"))).toEqual(["messages[1].parts[0].name=dropped"]);
+  });
 });
 
 describe("request fields", () => {

@@ -150,7 +150,7 @@ function renderMessages(request: Request, warn: Warn, legacy: boolean): ChatMess
         out.push(
           ...(legacy
             ? renderFunctionMessages(message, at, warn, callNames)
-            : renderToolMessages(message, at, warn)),
+            : renderToolMessages(message, at, warn, callNames)),
         );
         return;
     }
@@ -393,8 +393,16 @@ function renderFunctionMessages(
   });
 }
 
-/** One tool message per result: chat answers each tool call in its own message. */
-function renderToolMessages(message: ToolMessage, at: string, warn: Warn): ChatToolMessage[] {
+/**
+ * One tool message per result: chat answers each tool call in its own message. A result's name
+ * is its call's (`callNames`) or lost: a reader derives it from the call with that id.
+ */
+function renderToolMessages(
+  message: ToolMessage,
+  at: string,
+  warn: Warn,
+  callNames: ReadonlyMap<string, string>,
+): ChatToolMessage[] {
   return message.parts.map((part, j) => {
     const partAt = `${at}.parts[${j}]`;
     if (part.isError !== undefined) {
@@ -404,7 +412,7 @@ function renderToolMessages(message: ToolMessage, at: string, warn: Warn): ChatT
         message: "chat tool results have no error flag",
       });
     }
-    if (part.name !== undefined) {
+    if (part.name !== undefined && part.name !== callNames.get(part.toolCallId)) {
       warn({
         type: "dropped",
         feature: `${partAt}.name`,
