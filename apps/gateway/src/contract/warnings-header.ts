@@ -32,6 +32,15 @@ export function formatWarningsHeader(warnings: readonly Warning[]): string | und
   return out === "" ? undefined : out;
 }
 
+/**
+ * A stream's own warnings (what its encoding dropped after the headers went) as the SSE comment
+ * that ends it, `: x-interlingua-warnings: path=action,...`; empty when there are none.
+ */
+export function warningsComment(warnings: readonly Warning[] | undefined): string {
+  const value = warnings === undefined ? undefined : formatWarningsHeader(warnings);
+  return value === undefined ? "" : `: ${WARNINGS_HEADER}: ${value}\n\n`;
+}
+
 /** The response headers carrying `warnings` (none when there are none). */
 export function warningsHeaders(warnings: readonly Warning[]): Record<string, string> {
   const value = formatWarningsHeader(warnings);

@@ -13,7 +13,11 @@ import {
 import { isChatUsageOnlyChunk } from "@interlingua/fmt-chat/tables";
 import { nativeJsonArrayFraming } from "@interlingua/fmt-native/tables";
 import { sseFraming } from "@interlingua/sse";
-import { upstreamModelHeader, warningsHeaders } from "../contract/warnings-header.ts";
+import {
+  upstreamModelHeader,
+  warningsComment,
+  warningsHeaders,
+} from "../contract/warnings-header.ts";
 import { stateFields } from "../responses/record-response.ts";
 import { withSnapshotFields } from "../responses/snapshot-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
@@ -130,6 +134,10 @@ function stageFor(
     const encoder = CLIENT_PROTOCOLS[format].codec.stream.encoder({
       providerExtras: request.canonical.providerExtras,
       requestId: request.requestId,
+      onWarning: (warning) => {
+        outcome.streamWarnings ??= [];
+        outcome.streamWarnings.push(warning);
+      },
     });
     return translateStage({
       // Across formats a client never gets half-JSON tool arguments (core-types
@@ -147,6 +155,9 @@ function stageFor(
       onEvent,
       failed: upstreamStreamFailed,
       fallback: (event) => framesOf(format, event, request.requestId),
+      // The headers went before the stream's own warnings were known: an SSE client finds them
+      // in a comment at the end (a JSON-array stream has no comments; the log keeps them).
+      closing: () => (request.jsonArrayStream ? "" : warningsComment(outcome.streamWarnings)),
     });
   }
   // Same format: the upstream speaks the client's own wire, and its codec knows which frames the

@@ -1,4 +1,4 @@
-import { isUsageKnown, type StreamEvent, type Usage } from "@interlingua/core-types";
+import { isUsageKnown, type StreamEvent, type Usage, type Warning } from "@interlingua/core-types";
 
 /** What a stream said about itself, gathered for the request log and (later) billing. */
 export interface StreamOutcome {
@@ -17,6 +17,8 @@ export interface StreamOutcome {
    * decodes the tap's sample): only billing's estimate for a stream without its usage needs it.
    */
   skippedChars?: () => number;
+  /** What the client's encoder dropped or approximated while the stream ran (after the headers). */
+  streamWarnings?: Warning[];
 }
 
 /**

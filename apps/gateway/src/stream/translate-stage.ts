@@ -17,6 +17,8 @@ export interface TranslateOptions {
   failed: (error: unknown) => StreamEvent;
   /** Frames of `event` from a fresh encoder, for when the stream's own encoder is what threw. */
   fallback: (event: StreamEvent) => SseMessage[];
+  /** Text written after the last frames, before the framing closes (the stream's own warnings). */
+  closing?: () => string;
 }
 
 /**
@@ -26,10 +28,14 @@ export interface TranslateOptions {
  */
 export function translateStage(options: TranslateOptions): RelayStage {
   const { decoder, encoder, framing, onEvent, failed, fallback } = options;
+  const closing = options.closing ?? (() => "");
   const translator = createSseTranslator(decoder, encoder, { tap: onEvent, frame: framing.frame });
   return {
     push: (chunk) => translator.push(chunk),
-    end: () => translator.end() + framing.close(),
+    end: () => {
+      const last = translator.end();
+      return last + closing() + framing.close();
+    },
     fail(error) {
       const event = failed(error);
       let last: string;
@@ -39,7 +45,7 @@ export function translateStage(options: TranslateOptions): RelayStage {
         // The tap already saw the event: the translator hands it over before encoding it.
         last = fallback(event).map(framing.frame).join("");
       }
-      return last + framing.close();
+      return last + closing() + framing.close();
     },
     keepAlive: () => framing.keepAlive(),
   };
