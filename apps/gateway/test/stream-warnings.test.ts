@@ -42,18 +42,23 @@ describe("a stream's own warnings", () => {
     expect(reply.text).not.toContain("x-interlingua-warnings");
   });
 
-  it("are logged, also for a JSON-array stream, which has no comments", async () => {
-    const reply = await postJson(
-      `${stack.gateway.url}${NATIVE_PATH("txtB-sonnet-4-6", true, false)}`,
-      { contents: [{ role: "user", parts: [{ text: "hi" }] }] },
-      BARE,
-    );
-    expect(reply.status).toBe(200);
-    expect(reply.text).not.toContain("x-interlingua-warnings");
-    JSON.parse(reply.text);
-    const id = reply.headers.get("x-request-id");
-    await eventually(() => stack.logs().some((l) => l["requestId"] === id && l["streamWarnings"]));
-    const line = stack.logs().find((l) => l["requestId"] === id && l["streamWarnings"]);
-    expect(JSON.stringify(line?.["streamWarnings"])).toContain("inferenceGeo");
-  });
+  it.each([false, true])(
+    "are logged only for a native stream (SSE %s): Gemini's clients read no comments",
+    async (sse) => {
+      const reply = await postJson(
+        `${stack.gateway.url}${NATIVE_PATH("txtB-sonnet-4-6", true, sse)}`,
+        { contents: [{ role: "user", parts: [{ text: "hi" }] }] },
+        BARE,
+      );
+      expect(reply.status).toBe(200);
+      expect(reply.text).not.toContain("x-interlingua-warnings");
+      if (!sse) JSON.parse(reply.text);
+      const id = reply.headers.get("x-request-id");
+      await eventually(() =>
+        stack.logs().some((l) => l["requestId"] === id && l["streamWarnings"]),
+      );
+      const line = stack.logs().find((l) => l["requestId"] === id && l["streamWarnings"]);
+      expect(JSON.stringify(line?.["streamWarnings"])).toContain("inferenceGeo");
+    },
+  );
 });

@@ -53,6 +53,23 @@ describe("streaming", () => {
     });
   }
 
+  // Gemini CLI's bundled SDK matches `data:` lines only: a comment stalls its parser, and the
+  // stream then fails as "Incomplete JSON segment at the end".
+  it.each(["txtC-2.5-pro", "txtB-sonnet-4-6"])(
+    "a native SSE stream (%s) carries no comment while the upstream is silent",
+    async (model) => {
+      const { path, body } = REQUEST.native({
+        model,
+        text: "[[fault:chunk-delay=80]] [[len:20]] slow",
+        stream: true,
+      });
+      const { text, firstAt, endAt } = await timed(path, body);
+      expect(endAt - firstAt).toBeGreaterThan(200);
+      expect(text.split("\n").filter((line) => line.startsWith(":"))).toEqual([]);
+      expect(READ_STREAM.native(parseSse(text)).text.split(" ").length).toBe(20);
+    },
+  );
+
   it("a relayed stream carries its content type, no-cache, no proxy buffering and the request id", async () => {
     const { path, body } = REQUEST.chat({ model: "txtA-5", text: "headers", stream: true });
     const res = await postJson(stack.gateway.url + path, body);

@@ -98,6 +98,11 @@ export interface Protocol<E = Error> {
    * one per call, so a gateway asked for several makes one call per output (`mergeResponses`).
    */
   readonly severalOutputs: boolean;
+  /**
+   * The format's clients read SSE comments (a keep-alive, a stream's closing warnings). Gemini's
+   * do not: its SDKs as bundled in Gemini CLI match `data:` lines only and fail on anything else.
+   */
+  readonly streamComments: boolean;
   /** Edits a client body forwarded unchanged still needs (the upstream model id, usage reports). */
   forward(
     wire: Record<string, unknown>,

@@ -22,6 +22,7 @@ export const chatProtocol: Protocol<GatewayError> = {
   hidesThoughts: false,
   usageOnRequest: true,
   severalOutputs: true,
+  streamComments: true,
   cachePlan: chatCachePlan,
   hintCacheControlAt: CHAT_HINT_CACHE_CONTROL_AT,
   parseError: parseOpenAIError,

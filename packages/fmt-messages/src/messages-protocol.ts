@@ -38,6 +38,7 @@ export const messagesProtocol: Protocol<GatewayError> = {
   hidesThoughts: false,
   usageOnRequest: false,
   severalOutputs: false,
+  streamComments: true,
   relayEdits: messagesRelayEdits,
   cachePlan: messagesCachePlan,
   parseError: parseAnthropicError,

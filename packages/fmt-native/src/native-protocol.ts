@@ -26,6 +26,7 @@ export const nativeProtocol: Protocol<GatewayError> = {
   hidesThoughts: true,
   usageOnRequest: false,
   severalOutputs: true,
+  streamComments: false,
   cachePlan: nativeCachePlan,
   hintCacheControlAt: NATIVE_HINT_CACHE_CONTROL_AT,
   parseError: parseGeminiError,

@@ -39,6 +39,7 @@ export const responsesProtocol: Protocol<GatewayError> = {
   hidesThoughts: true,
   usageOnRequest: false,
   severalOutputs: false,
+  streamComments: true,
   cachePlan: responsesCachePlan,
   // The Responses API answers in OpenAI's one error shape, named as itself in diagnostics.
   parseError: (status, body, options) =>

@@ -59,6 +59,10 @@ export interface StreamReply {
 }
 
 const keepAll = () => true;
+
+/** Whether the client's stream may carry SSE comments (protocol `streamComments`). */
+const comments = (request: GenerationRequest): boolean =>
+  !request.jsonArrayStream && CLIENT_PROTOCOLS[request.endpoint.format].streamComments;
 const keepAllButUsageOnly = (message: SseMessage) => !isChatUsageOnlyChunk(message.data);
 
 /**
@@ -89,7 +93,8 @@ export function streamReply(
     onEnd = (end) => resolve({ ...outcome, ...end });
   });
   const options = {
-    keepAliveMs: request.jsonArrayStream ? undefined : services.keepAliveMs,
+    // A keep-alive is an SSE comment, which a JSON array cannot hold and Gemini's clients fail on.
+    keepAliveMs: comments(request) ? services.keepAliveMs : undefined,
     drain: services.drain,
     onEnd,
   };
@@ -157,7 +162,7 @@ function stageFor(
       fallback: (event) => framesOf(format, event, request.requestId),
       // The headers went before the stream's own warnings were known: an SSE client finds them
       // in a comment at the end (a JSON-array stream has no comments; the log keeps them).
-      closing: () => (request.jsonArrayStream ? "" : warningsComment(outcome.streamWarnings)),
+      closing: () => (comments(request) ? warningsComment(outcome.streamWarnings) : ""),
     });
   }
   // Same format: the upstream speaks the client's own wire, and its codec knows which frames the
