@@ -133,22 +133,17 @@ describe("input files on every upstream", () => {
     });
   });
 
-  it("a type an upstream cannot take is a clear 400 before the call (OpenAI chat: PDF only)", async () => {
-    const before = stack.sim.requests.length;
-    const error = await client.responses
-      .create({
-        model: "txtA-5",
-        input: [
-          { role: "user", content: [{ type: "input_file", file_url: `${filesUrl}/notes.txt` }] },
-        ],
-      })
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as Error).message).toContain("PDF files only");
-    expect(stack.sim.requests.length).toBe(before);
+  it("a plain-text file goes to OpenAI chat as its text (chat files are PDF only)", async () => {
+    await client.responses.create({
+      model: "txtA-5",
+      input: [
+        { role: "user", content: [{ type: "input_file", file_url: `${filesUrl}/notes.txt` }] },
+      ],
+    });
+    const blocks = (lastUpstream(/\/v1\/chat\/completions$/).messages as Json[]).at(-1)
+      .content as Json[];
+    expect(blocks).toContainEqual({ type: "text", text: TEXT });
+    expect(blocks.some((b) => b.type === "file")).toBe(false);
   });
 
   it("a file_id naming the caller's own upload is read from the file store (responses and chat)", async () => {

@@ -1,5 +1,6 @@
 export * from "./accumulate-stream.js";
 export * from "./add-fields.js";
+export * from "./base64-text.js";
 export * from "./cache-control.js";
 export * from "./cache-plan.js";
 export * from "./carried-signature.js";

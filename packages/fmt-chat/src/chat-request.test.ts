@@ -315,9 +315,13 @@ describe("validation: a 400 naming the field", () => {
       content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }],
     });
     expect(warnings.map((w) => `${w.feature}=${w.type}`)).toContain("parts.file=mapped");
-    const text = rejection(() => renderChatRequest(request("text/plain")));
-    expect(text.param).toBe("messages[0].parts[0].source.mediaType");
-    expect(text.message).toContain("PDF files only");
+    const zip = rejection(() => renderChatRequest(request("application/zip")));
+    expect(zip.param).toBe("messages[0].parts[0].source.mediaType");
+    expect(zip.message).toContain("PDF files only");
+    // A text file goes as its text: "AAAA" is three NUL characters, valid UTF-8.
+    expect(renderChatRequest(request("text/plain")).messages[0]).toMatchObject({
+      content: [{ type: "text", text: "\u0000\u0000\u0000" }],
+    });
     // OpenAI refuses file_data without a filename ("Missing required parameter"): a placeholder.
     expect(renderChatRequest(request("application/pdf")).messages[0]).toMatchObject({
       content: [

@@ -1,5 +1,6 @@
 import {
   type AssistantMessage,
+  base64ToText,
   type FilePart,
   formatDataUrl,
   type ImagePart,
@@ -225,9 +226,14 @@ function imageBlock(part: ImagePart): ChatImageBlock {
 
 /**
  * OpenAI's chat file input takes PDFs only (it answers 400 for any other type), so an image file
- * goes as an image and any other type is refused here, naming the part, before the call.
+ * goes as an image, a text file as its text, and any other type is refused here, naming the
+ * part, before the call.
  */
-function fileBlock(part: FilePart, at: string, warn: Warn): ChatFileBlock | ChatImageBlock {
+function fileBlock(
+  part: FilePart,
+  at: string,
+  warn: Warn,
+): ChatFileBlock | ChatImageBlock | ChatTextBlock {
   warnDocumentFields(part, at, warn);
   const source = part.source;
   if (source.type === "url") {
@@ -243,6 +249,22 @@ function fileBlock(part: FilePart, at: string, warn: Warn): ChatFileBlock | Chat
       message: `${at}: an image file is sent as an image`,
     });
     return imageBlock({ type: "image", source });
+  }
+  // A text document (Anthropic's plain-text source, a Gemini text/* part) goes as its text.
+  const text =
+    source.type === "base64" && source.mediaType.startsWith("text/")
+      ? base64ToText(source.data)
+      : undefined;
+  if (text !== undefined) {
+    warn({
+      type: "mapped",
+      feature: "parts.file",
+      message: `${at}: a ${source.type === "base64" ? source.mediaType : "text"} file is sent as its text, without its filename`,
+    });
+    const block: ChatTextBlock = { type: "text", text };
+    if (part.cacheControl !== undefined)
+      block.cache_control = renderChatCacheControl(part.cacheControl);
+    return block;
   }
   if (source.type === "base64" && source.mediaType !== "application/pdf") {
     throw invalidRequest(
