@@ -30,7 +30,9 @@ const budgets: Record<string, number> = {
   "@interlingua/sse": 10 * KB,
   // 26: the exact-number JSON reader scans strings without a regular expression (one ran out
   // of stack on an inline image's megabytes) and tests where numbers start (2026-11-29).
-  "@interlingua/core-types": 26 * KB,
+  // 26.5: the whole entry (26.1 kB) took the merge of one-output calls (chat `n` toward a
+  // provider without it) and the UTF-8/base64 helpers both codecs share (2026-11-29).
+  "@interlingua/core-types": 26.5 * KB,
   "@interlingua/errors": 17 * KB,
   "@interlingua/cache-control": 15 * KB,
   "@interlingua/tasks": 23 * KB,
