@@ -49,10 +49,31 @@ describe.skipIf(!available)("a Redis outage", () => {
     stack.logs().filter((line) => String(line["msg"]).startsWith("Redis unavailable"));
 
   it("fails open fast, answers submits and cached calls, warns once, and recovers", async () => {
-    // Up: the limit holds (3 a minute).
-    const before = [];
-    for (let i = 0; i < 4; i++) before.push((await chat(RATED)).status);
-    expect(before).toEqual([200, 200, 200, 429]);
+    // Up: the limit holds (3 a minute). On a loaded machine one Redis call may pass its 500 ms
+    // bound, which fails open for a moment (and says so): the limit then shows a call later.
+    const before = await eventuallyAsync(
+      async () => {
+        const statuses = [];
+        for (let i = 0; i < 4; i++) statuses.push((await chat(RATED)).status);
+        return statuses;
+      },
+      (statuses) => statuses.includes(429),
+      20_000,
+    );
+    expect(before).toContain(429);
+    const backs = () =>
+      stack.logs().filter((line) => String(line["msg"]).startsWith("Redis is back")).length;
+    // A transient fail-open is over once Redis is said to be back: the outage below is a new one.
+    await eventuallyAsync(
+      async () => {
+        // A limited call reaches Redis, and its success ends a transient outage.
+        await chat(RATED);
+        return warnings().length === backs();
+      },
+      (settled) => settled,
+      20_000,
+    );
+    const base = warnings().length;
 
     await redis.stop();
 
@@ -93,7 +114,7 @@ describe.skipIf(!available)("a Redis outage", () => {
     expect(cached.status).toBe(200);
 
     // One warning for the whole outage, and the metric counts the calls that went without.
-    expect(warnings()).toHaveLength(1);
+    expect(warnings().length - base).toBe(1);
     const metrics = await (await fetch(`${stack.gateway.url}/metrics`)).text();
     expect(metrics).toMatch(/interlingua_redis_failures_total\{operation="rate-limit"\} [1-9]/);
     expect(metrics).toMatch(/interlingua_redis_up 0/);
@@ -113,7 +134,7 @@ describe.skipIf(!available)("a Redis outage", () => {
       20_000,
     );
     expect(after).toContain(429);
-    expect(stack.logs().some((line) => String(line["msg"]).startsWith("Redis is back"))).toBe(true);
-    expect(warnings()).toHaveLength(1);
+    expect(backs()).toBe(base + 1);
+    expect(warnings().length - base).toBe(1);
   }, 90_000);
 });
