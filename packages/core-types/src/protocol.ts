@@ -53,6 +53,29 @@ export interface ProtocolMedia {
 }
 
 /**
+ * A provider's endpoint that counts the prompt tokens of a request without generating (Anthropic
+ * `count_tokens`, Gemini `countTokens`, OpenAI `input_tokens`), and its format's client side: what
+ * a client's count body stands for and the body its client expects back. Pure data and functions.
+ */
+export interface ProtocolTokenCount {
+  /** Path under a channel's base URL. */
+  path(model: string): string;
+  /** The generation request a client's count body stands for, for the client codec to parse. */
+  generation(count: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The count request for a generation body made for this provider (forwarded or rendered, with
+   * `model` the provider's own id): the fields that say nothing of the prompt are left out.
+   */
+  request(generation: Record<string, unknown>, model: string): Record<string, unknown>;
+  /** The prompt tokens a provider's reply states; undefined when the reply is no count. */
+  read(reply: unknown): number | undefined;
+  /** The reply a client of this format expects for a count of `tokens`. */
+  reply(tokens: number): Record<string, unknown>;
+  /** A client may leave the model out (the provider then counts for a default model). */
+  readonly modelOptional: boolean;
+}
+
+/**
  * One provider's whole wire, owned by the format package that speaks it: the codecs, where and how
  * to call it, what a body forwarded to it unchanged still needs, what a translated one needs
  * before and after rendering, how it says an error, how it caches, and the client format's field
@@ -146,4 +169,6 @@ export interface Protocol<E = Error> {
   readonly clientTools: boolean;
   /** Audio and task endpoints it serves beside generation; unset: none. */
   readonly media?: ProtocolMedia;
+  /** Its endpoint that counts a request's prompt tokens; unset: it has none. */
+  readonly tokenCount?: ProtocolTokenCount;
 }

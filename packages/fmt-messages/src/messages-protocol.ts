@@ -5,6 +5,7 @@ import { threadNotHeld } from "./message-threads.js";
 import { messagesCachePlan } from "./messages-cache-plan.js";
 import { messages } from "./messages-codec.js";
 import { messagesRequestFields, untranslatedMessagesFields } from "./messages-request-fields.js";
+import { messagesTokenCount } from "./messages-token-count.js";
 import { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
 import { parseAnthropicError } from "./parse-anthropic-error.js";
 import { messagesRelayEdits } from "./relayed-stop-details.js";
@@ -45,6 +46,7 @@ export const messagesProtocol: Protocol<GatewayError> = {
   vendor: "anthropic",
   operation: "chat",
   clientTools: false,
+  tokenCount: messagesTokenCount,
   forward: (client, model, _stream, onWarning) => ({
     wire: withSignedToolTurn(
       withoutForeignThinkingBlocks({ ...client, model }, onWarning),

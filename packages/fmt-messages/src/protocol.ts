@@ -2,3 +2,4 @@
 
 export { messagesCachePlan, planAnthropic } from "./messages-cache-plan.js";
 export { DEFAULT_ANTHROPIC_VERSION, messagesProtocol } from "./messages-protocol.js";
+export { messagesTokenCount } from "./messages-token-count.js";

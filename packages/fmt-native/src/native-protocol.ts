@@ -4,6 +4,7 @@ import { NATIVE_HINT_CACHE_CONTROL_AT } from "./misplaced-cache-control.js";
 import { nativeCachePlan } from "./native-cache-plan.js";
 import { native } from "./native-codec.js";
 import { nativeRequestFields, untranslatedNativeFields } from "./native-request-fields.js";
+import { nativeTokenCount } from "./native-token-count.js";
 import { NATIVE_TOOL_NAME_RULE } from "./native-tool-name.js";
 import { parseGeminiError } from "./parse-gemini-error.js";
 
@@ -33,6 +34,7 @@ export const nativeProtocol: Protocol<GatewayError> = {
   vendor: "gcp.gemini",
   operation: "generate_content",
   clientTools: false,
+  tokenCount: nativeTokenCount,
   // Veo's long-running operations for videos; images come from generateContent itself.
   media: { tasks: { video: "veo", image: "gemini-images" } },
   // The model is in the path: a body `model` (which clients may send) could contradict it.

@@ -2,3 +2,4 @@
 
 export { nativeCachePlan, planGemini, readCreatedCache } from "./native-cache-plan.js";
 export { nativeProtocol } from "./native-protocol.js";
+export { nativeTokenCount } from "./native-token-count.js";

@@ -14,6 +14,7 @@ import { responses } from "./responses-api-codec.js";
 import { responsesCachePlan } from "./responses-cache-plan.js";
 import { interlinguaResponses } from "./responses-codec.js";
 import { responsesRequestFields, untranslatedResponsesFields } from "./responses-request-fields.js";
+import { responsesTokenCount } from "./responses-token-count.js";
 import { RESPONSES_TOOL_NAME_RULE } from "./responses-tool-name.js";
 
 /**
@@ -48,6 +49,7 @@ export const responsesProtocol: Protocol<GatewayError> = {
   operation: "chat",
   // Namespace and custom tools are its own.
   clientTools: true,
+  tokenCount: responsesTokenCount,
   forward: (client, model) => ({ wire: { ...client, model }, injectedUsage: false }),
   prepare: (request, onWarning) =>
     budgetAsEffort(
