@@ -289,3 +289,35 @@ describe("POST /v1/messages", () => {
     expect((await response.json()).error.message).toBe("max_tokens: Field required");
   });
 });
+
+describe("POST /v1/messages/count_tokens", () => {
+  const count = (body: unknown) => post(`${sim().url}/v1/messages/count_tokens`, body, HEADERS);
+  const request = {
+    model: "claude-sonnet-4-5",
+    system: "Be brief.",
+    messages: [{ role: "user", content: "Hello, Claude" }],
+  };
+
+  it("counts the prompt as usage does", async () => {
+    const response = await count(request);
+    expect(response.status).toBe(200);
+    // "Be brief." + "Hello, Claude" = 22 chars, as in the message's usage above.
+    expect(await response.json()).toEqual({ input_tokens: 6 });
+  });
+
+  it("refuses max_tokens and other generation settings, as Anthropic does", async () => {
+    const response = await count({ ...request, max_tokens: 10 });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toBe(
+      "max_tokens: Extra inputs are not permitted",
+    );
+  });
+
+  it("applies fault directives", async () => {
+    const faulted = {
+      ...request,
+      messages: [{ role: "user", content: "[[fault:status=529]] hi" }],
+    };
+    expect((await count(faulted)).status).toBe(529);
+  });
+});

@@ -4,6 +4,7 @@ import type { SimEnv } from "../core/env.ts";
 import { JSON_ARRAY, SSE_CRLF } from "../core/framing.ts";
 import { alnumId } from "../core/hash.ts";
 import { asString, field, isObject, type JsonObject } from "../core/json.ts";
+import type { ProtocolErrors } from "../core/protocol-errors.ts";
 import { planReply } from "../core/reply-plan.ts";
 import { respond } from "../core/respond.ts";
 import type { Sim } from "../core/sim.ts";
@@ -27,9 +28,9 @@ function generate(sim: Sim, caches: CacheStore, c: Context<SimEnv>, model: strin
   const { body, errors, url } = request;
   const json = body.json;
   if (!isObject(json)) return errors.response(400, { message: "Invalid JSON payload received." });
+  if (method === "countTokens") return countTokens(c, json, errors);
   const unknownField = unknownFieldError(json, true);
   if (unknownField) return errors.response(400, { message: unknownField });
-  if (method === "countTokens") return c.json({ totalTokens: contentTokens(json) });
 
   const cacheName = asString(field(json, "cachedContent", "cached_content"));
   const cache = cacheName === undefined ? undefined : caches.get(cacheName);
@@ -71,6 +72,26 @@ function generate(sim: Sim, caches: CacheStore, c: Context<SimEnv>, model: strin
     },
   });
 }
+
+/**
+ * countTokens: `{contents}`, or a whole request as `{generateContentRequest}` (system instruction,
+ * tools and all), answered `{totalTokens}` as generateContent counts the prompt.
+ */
+function countTokens(c: Context<SimEnv>, json: JsonObject, errors: ProtocolErrors) {
+  const unknown = Object.keys(json).find((key) => !COUNT_FIELDS.has(key));
+  if (unknown !== undefined) {
+    return errors.response(400, {
+      message: `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`,
+    });
+  }
+  const wrapped = field(json, "generateContentRequest", "generate_content_request");
+  const request = isObject(wrapped) ? wrapped : json;
+  const unknownField = unknownFieldError(request, isObject(wrapped));
+  if (unknownField) return errors.response(400, { message: unknownField });
+  return c.json({ totalTokens: contentTokens(request) });
+}
+
+const COUNT_FIELDS = new Set(["contents", "generateContentRequest", "generate_content_request"]);
 
 /** `generationConfig.responseLogprobs` (and `logprobs`, the alternatives per step). */
 function logprobsAsked(json: JsonObject): { logprobs?: { top: number } } {

@@ -140,10 +140,20 @@ describe("POST /v1beta/models/{model}:generateContent", () => {
     });
   });
 
-  it("counts tokens", async () => {
-    expect(await (await post(url("gemini-2.5-flash", "countTokens"), request, KEY)).json()).toEqual(
-      { totalTokens: 6 },
-    );
+  it("counts tokens of contents, or of a whole generateContentRequest", async () => {
+    const count = async (body: unknown) =>
+      (await post(url("gemini-2.5-flash", "countTokens"), body, KEY)).json();
+    // "Hello, Gemini": 13 characters.
+    expect(await count({ contents: request.contents })).toEqual({ totalTokens: 4 });
+    // With "Be brief.": 22 characters.
+    const wrapped = { generateContentRequest: { model: "models/gemini-2.5-flash", ...request } };
+    expect(await count(wrapped)).toEqual({ totalTokens: 6 });
+  });
+
+  it("refuses a count with generation fields beside contents, as Gemini does", async () => {
+    const response = await post(url("gemini-2.5-flash", "countTokens"), request, KEY);
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toContain(`Unknown name "systemInstruction"`);
   });
 });
 

@@ -306,3 +306,25 @@ describe("POST /v1/responses", () => {
     expect(JSON.parse(last.data)).toMatchObject({ type: "error", error: { type: "server_error" } });
   });
 });
+
+describe("POST /v1/responses/input_tokens", () => {
+  const count = (body: unknown) => post(`${sim().url}/v1/responses/input_tokens`, body, AUTH);
+
+  it("counts the prompt as usage does, with or without a model", async () => {
+    const body = { model: "gpt-5", instructions: "Be brief.", input: "Hello, GPT" };
+    const response = await count(body);
+    expect(response.status).toBe(200);
+    const counted = await response.json();
+    expect(counted.object).toBe("response.input_tokens");
+    const usage = (await (await responses({ ...body, store: false })).json()).usage;
+    expect(counted.input_tokens).toBe(usage.input_tokens);
+    const { model: _model, ...unnamed } = body;
+    expect(await (await count(unnamed)).json()).toEqual(counted);
+  });
+
+  it("refuses parameters the count does not take", async () => {
+    const response = await count({ model: "gpt-5", input: "hi", store: false });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toBe("Unknown parameter: 'store'.");
+  });
+});
