@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
  *   audio, tasks, models   endpoint features the routes mount
  *   services   GatewayServices, the bundle built at start
  *   pipeline   one generation: route, bill, call upstream (with fallback), reply
+ *   count      one token count: forwarded to a provider that counts (with fallback), or estimated
  *   contract   the client-facing wire of the API reference: endpoints, envelope, error bodies, warnings header
  *   cache      Gemini context caches the gateway creates
  *   upstream   calling a provider: request preparation, send, first chunk, failures

@@ -1,6 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GENERATION_ROUTES } from "../src/contract/endpoints.ts";
+import { COUNT_ROUTES, GENERATION_ROUTES } from "../src/contract/endpoints.ts";
 import { createApp } from "../src/http/create-app.ts";
 import { openApiPath } from "../src/http/openapi/openapi-document.ts";
 import { type Stack, startStack } from "./stack.ts";
@@ -71,7 +71,7 @@ describe("OpenAPI document", () => {
     const app = createApp(stack.gateway.services);
     // The front door's generation routes, and the app's.
     const registered = new Set([
-      ...GENERATION_ROUTES.map(({ path }) => `POST ${openApiPath(path)}`),
+      ...[...GENERATION_ROUTES, ...COUNT_ROUTES].map(({ path }) => `POST ${openApiPath(path)}`),
       ...app.routes
         .filter((route) => route.method !== "ALL")
         .map((route) => `${route.method} ${openApiPath(route.path)}`),

@@ -192,7 +192,7 @@ describe("request errors in each endpoint's envelope", () => {
   });
 
   it("native: an unknown method is a 404 in the native envelope", async () => {
-    const res = await postJson(url("/v1beta/models/txtC-2.5-pro:countTokens"), { contents: [] });
+    const res = await postJson(url("/v1beta/models/txtC-2.5-pro:embedContent"), { contents: [] });
     expect(res.status).toBe(404);
     expect(res.json.error.status).toBe("NOT_FOUND");
   });

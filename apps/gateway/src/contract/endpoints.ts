@@ -55,3 +55,15 @@ export const GENERATION_ROUTES: { path: string; endpoint: EndpointSpec }[] = [
   { path: "/v1beta/models/:target", endpoint: ENDPOINTS.native },
   { path: "/v1/models/:target", endpoint: ENDPOINTS.native },
 ];
+
+/**
+ * Routes of the token-counting endpoints, each in its generation endpoint's format, credentials
+ * and envelope (Anthropic `count_tokens`, OpenAI `input_tokens`, Gemini `{model}:countTokens`).
+ * Native ones share their generation route's path: the `{model}:{method}` segment says which.
+ */
+export const COUNT_ROUTES: { path: string; endpoint: EndpointSpec }[] = [
+  { path: "/v1/messages/count_tokens", endpoint: ENDPOINTS.messages },
+  { path: "/v1/responses/input_tokens", endpoint: ENDPOINTS.responses },
+  { path: "/v1beta/models/:target", endpoint: ENDPOINTS.native },
+  { path: "/v1/models/:target", endpoint: ENDPOINTS.native },
+];

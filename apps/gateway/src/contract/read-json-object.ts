@@ -1,4 +1,4 @@
-import { parseWireJson } from "@interlingua/core-types";
+import { findTooDeep, MAX_JSON_DEPTH, parseWireJson } from "@interlingua/core-types";
 import { type GatewayError, invalidRequest, payloadTooLarge } from "@interlingua/errors";
 import { type BodyReadFailure, type BodyReadResult, readBodyCapped } from "./read-body.ts";
 
@@ -41,4 +41,15 @@ export function parseJsonObject(read: BodyReadResult): JsonObject {
   }
   if (!isObject(wire)) throw invalidRequest("request body must be a JSON object");
   return wire;
+}
+
+/**
+ * `body` itself, refused (400) when nested past MAX_JSON_DEPTH: checked before anything walks it
+ * (codecs, prompt sizing and converters recurse).
+ */
+export function boundedDepth(body: JsonObject): JsonObject {
+  const tooDeep = findTooDeep(body);
+  if (tooDeep === undefined) return body;
+  const field = tooDeep.length > 120 ? `${tooDeep.slice(0, 120)}...` : tooDeep;
+  throw invalidRequest(`${field}: nested more than ${MAX_JSON_DEPTH} levels deep`, field);
 }

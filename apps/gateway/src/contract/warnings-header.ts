@@ -6,6 +6,15 @@ export const WARNINGS_HEADER = "x-interlingua-warnings";
 /** `true` turns every would-be drop into a 400 naming the field. */
 export const STRICT_HEADER = "x-interlingua-strict";
 
+/**
+ * One entry of the header: a codec's `Warning` (`dropped`, `mapped`), or the gateway's own word
+ * on its reply (`input_tokens=estimated`: a count the gateway made, not the provider).
+ */
+export interface HeaderWarning {
+  readonly feature: string;
+  readonly type: string;
+}
+
 /** Header values stay well under common proxy limits (8 KiB per header line). */
 const MAX_HEADER_CHARS = 4000;
 
@@ -18,7 +27,7 @@ const encodePath = (path: string) =>
  * The header value for a list of warnings, each distinct `path=action` once, in order; undefined
  * when there is nothing to say. A list too long for one header ends in `...=truncated`.
  */
-export function formatWarningsHeader(warnings: readonly Warning[]): string | undefined {
+export function formatWarningsHeader(warnings: readonly HeaderWarning[]): string | undefined {
   const seen = new Set<string>();
   let out = "";
   for (const warning of warnings) {
@@ -42,7 +51,7 @@ export function warningsComment(warnings: readonly Warning[] | undefined): strin
 }
 
 /** The response headers carrying `warnings` (none when there are none). */
-export function warningsHeaders(warnings: readonly Warning[]): Record<string, string> {
+export function warningsHeaders(warnings: readonly HeaderWarning[]): Record<string, string> {
   const value = formatWarningsHeader(warnings);
   return value === undefined ? {} : { [WARNINGS_HEADER]: value };
 }

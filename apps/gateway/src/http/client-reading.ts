@@ -68,7 +68,7 @@ export const CLIENT_READING: Readonly<Record<WireFormat, ClientReading>> = {
       const target = parseNativeTarget(segment);
       if (target === undefined) {
         throw notFound(
-          "unknown method: use {model}:generateContent or {model}:streamGenerateContent",
+          "unknown method: use {model}:generateContent, {model}:streamGenerateContent or {model}:countTokens",
         );
       }
       return target;

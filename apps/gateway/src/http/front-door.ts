@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GatewayError, invalidRequest, type KeyRedactor } from "@interlingua/errors";
-import { GENERATION_ROUTES } from "../contract/endpoints.ts";
+import { COUNT_ROUTES, GENERATION_ROUTES } from "../contract/endpoints.ts";
 import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
 import { RequestObserver } from "../observe/observe-requests.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { RelayResponse, writeRelay } from "../stream/direct-relay.ts";
+import { answerCount } from "./count-handler.ts";
 import { answerGeneration, type GenerationCall } from "./generation-handler.ts";
 import { IncomingHeaders, readIncomingCapped } from "./incoming-request.ts";
+import { parseCountTarget } from "./native-target.ts";
 import { redactRelay, redactResponse } from "./redact-outbound.ts";
 import type { BodyGuards } from "./request-guards.ts";
 import { answerThrown, envelopeOf, pathErrorResponse } from "./route-envelope.ts";
@@ -34,8 +36,24 @@ class GenerationRoutes {
   readonly #prefixed: (readonly [string, Route])[] = [];
 
   constructor(services: GatewayServices) {
+    // A native path counts with its `{model}:countTokens` segment, and generates with the others.
+    const countsAt = new Map<string, Answer>();
+    for (const { path, endpoint } of COUNT_ROUTES) {
+      const answer = answerCount(services, endpoint);
+      if (path.endsWith(`/${TARGET}`)) countsAt.set(path, answer);
+      else this.#exact.set(path, { pattern: path, answer });
+    }
     for (const { path, endpoint } of GENERATION_ROUTES) {
-      const route = { pattern: path, answer: answerGeneration(services, endpoint) };
+      const generate = answerGeneration(services, endpoint);
+      const count = countsAt.get(path);
+      const answer: Answer =
+        count === undefined
+          ? generate
+          : (call) =>
+              call.target !== undefined && parseCountTarget(call.target) !== undefined
+                ? count(call)
+                : generate(call);
+      const route = { pattern: path, answer };
       if (path.endsWith(`/${TARGET}`)) this.#prefixed.push([path.slice(0, -TARGET.length), route]);
       else this.#exact.set(path, route);
     }

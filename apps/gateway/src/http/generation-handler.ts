@@ -1,11 +1,10 @@
 import type { CacheAnalysis } from "@interlingua/cache-control";
-import { findTooDeep, MAX_JSON_DEPTH, type Warning } from "@interlingua/core-types";
-import { invalidRequest } from "@interlingua/errors";
+import type { Warning } from "@interlingua/core-types";
 import { authenticate } from "../auth/authenticate.ts";
 import type { EndpointSpec } from "../contract/endpoints.ts";
 import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
 import type { BodyReadResult } from "../contract/read-body.ts";
-import { parseJsonObject } from "../contract/read-json-object.ts";
+import { boundedDepth, parseJsonObject } from "../contract/read-json-object.ts";
 import { isStrict } from "../contract/warnings-header.ts";
 import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
@@ -59,13 +58,9 @@ function handleGeneration(services: GatewayServices, endpoint: EndpointSpec) {
     const target = reading.target?.(call.target ?? "");
 
     const token = await authenticate(services, endpoint.credentials, headers, url);
-    let wire = parseJsonObject(await call.readBody(services.config.limits.max_body_bytes));
-    // Bounded before anything walks the body (codecs, prompt sizing, converters recurse).
-    const tooDeep = findTooDeep(wire);
-    if (tooDeep !== undefined) {
-      const field = tooDeep.length > 120 ? `${tooDeep.slice(0, 120)}...` : tooDeep;
-      throw invalidRequest(`${field}: nested more than ${MAX_JSON_DEPTH} levels deep`, field);
-    }
+    let wire = boundedDepth(
+      parseJsonObject(await call.readBody(services.config.limits.max_body_bytes)),
+    );
 
     let stored: StorePlan | undefined;
     let notes: Warning[] | undefined;

@@ -32,3 +32,19 @@ export function parseNativeTarget(target: string): NativeTarget | undefined {
     stream: NATIVE_METHODS[method as NativeMethod].stream,
   };
 }
+
+/** The native method that counts a request's tokens (`{model}:countTokens`), beside the two above. */
+export const COUNT_METHOD = "countTokens";
+
+/** The model of a `{model}:countTokens` segment (still escaped); undefined for any other. */
+export function parseCountTarget(target: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    return undefined;
+  }
+  const at = decoded.lastIndexOf(":");
+  if (at <= 0 || decoded.slice(at + 1) !== COUNT_METHOD) return undefined;
+  return decoded.slice(0, at);
+}

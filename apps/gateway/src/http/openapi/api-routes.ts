@@ -40,6 +40,14 @@ import {
   wrapped,
 } from "./api-schemas.ts";
 
+/** The count endpoints' replies (Anthropic's, OpenAI's and Gemini's own shapes). */
+const messagesCountSchema = z.object({ input_tokens: z.int().min(0) });
+const responsesCountSchema = z.object({
+  object: z.literal("response.input_tokens"),
+  input_tokens: z.int().min(0),
+});
+const nativeCountSchema = z.looseObject({ totalTokens: z.int().min(0) });
+
 // Every route the gateway serves, documented: the OpenAPI document is built from this table,
 // and a test checks it against the routes Hono registers (both directions).
 
@@ -151,18 +159,42 @@ const GENERATION: ApiRoute[] = [
     errors: messagesErrorSchema,
     sse: true,
   },
+  {
+    method: "post",
+    path: "/v1/messages/count_tokens",
+    tag: "Generation",
+    summary: "Count a messages request's input tokens (unwrapped, free)",
+    description:
+      "A messages request without `max_tokens`. Counted by the model's channel when its provider counts (Anthropic), else estimated: `x-interlingua-warnings: input_tokens=estimated`.",
+    auth: "messages",
+    body: z.looseObject({ model: z.string(), messages: z.array(z.unknown()) }),
+    response: messagesCountSchema,
+    errors: messagesErrorSchema,
+  },
+  {
+    method: "post",
+    path: "/v1/responses/input_tokens",
+    tag: "Generation",
+    summary: "Count a responses request's input tokens (free)",
+    description:
+      "OpenAI's input token count. Counted by the model's channel when its provider counts (OpenAI's Responses API), else estimated: `x-interlingua-warnings: input_tokens=estimated`.",
+    auth: "bearer",
+    body: z.looseObject({ model: z.string().optional(), input: z.unknown().optional() }),
+    response: z.union([wrapped(responsesCountSchema), responsesCountSchema]),
+    errors: standardErrorSchema,
+  },
   ...["/v1beta/models/:target", "/v1/models/:target"].map(
     (path): ApiRoute => ({
       method: "post",
       path,
       tag: "Generation",
       summary:
-        "Native generate-content: `{model}:generateContent` or `{model}:streamGenerateContent`",
+        "Native generate-content: `{model}:generateContent` or `{model}:streamGenerateContent`; `{model}:countTokens` counts",
       description:
-        "`target` is `{model}:{method}`; `?alt=sse` streams SSE, without it a streamed JSON array.",
+        "`target` is `{model}:{method}`; `?alt=sse` streams SSE, without it a streamed JSON array. `countTokens` takes `{contents}` or `{generateContentRequest}` and answers `{totalTokens}` (free; estimated where the provider does not count: `x-interlingua-warnings: input_tokens=estimated`).",
       auth: "native",
       body: nativeRequestSchema,
-      response: wrapped(nativeResponseSchema),
+      response: z.union([wrapped(nativeResponseSchema), wrapped(nativeCountSchema)]),
       errors: nativeErrorSchema,
       sse: true,
     }),
