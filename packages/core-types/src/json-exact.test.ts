@@ -182,6 +182,11 @@ describe("parseWireJson", () => {
     );
   });
 
+  it("reads a body without a tool-argument key as JSON.parse does (1.0 from a Python client)", () => {
+    const text = '{"model":"m","temperature":1.0,"top_p":-0,"seed":12345678901234567890}';
+    expect(parseWireJson(text)).toStrictEqual(JSON.parse(text));
+  });
+
   it("keeps the numbers of a native functionResponse.response (a tool result as an object)", () => {
     const text =
       '{"parts":[{"functionResponse":{"name":"f","response":{"n":98765432109876543210,"f":1.0}}}]}';

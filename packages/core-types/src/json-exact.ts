@@ -182,7 +182,17 @@ export const TOOL_ARGUMENT_KEYS: ReadonlySet<string> = new Set(["input", "args",
  * arguments and results (`TOOL_ARGUMENT_KEYS`) are kept exact, every other number reads as a double.
  */
 export const parseWireJson = (text: string): unknown =>
-  mayHaveInexactNumbers(text) ? parseJsonExact(text, TOOL_ARGUMENT_KEYS) : JSON.parse(text);
+  namesToolValues(text) && mayHaveInexactNumbers(text)
+    ? parseJsonExact(text, TOOL_ARGUMENT_KEYS)
+    : JSON.parse(text);
+
+/**
+ * Whether a text may hold a `TOOL_ARGUMENT_KEYS` key: without one, `parseWireJson` keeps no number
+ * exact, so a body such as a Python client's chat request (`"temperature": 1.0`, no tool-argument
+ * object) takes `JSON.parse` at once.
+ */
+const namesToolValues = (text: string): boolean =>
+  text.includes('"input"') || text.includes('"args"') || text.includes('"response"');
 
 /**
  * `JSON.stringify` that writes each `JsonNumber` as its text. The numbers go through placeholder
