@@ -776,6 +776,43 @@ describe("fuzz every endpoint", () => {
     expect(problems).toEqual([]);
   });
 
+  it("a field name holding a lone surrogate, on every generation endpoint (no 500)", async () => {
+    // Valid JSON (`"\\ud800"` escapes one UTF-16 unit); its name once reached the warnings
+    // header, whose percent-encoding threw on it.
+    const extra = '"\\ud800x":1';
+    const cases: [string, string, keyof typeof ENVELOPES][] = [
+      [
+        "/v1/chat/completions",
+        `{"model":"txtB-sonnet-4-6","messages":[{"role":"user","content":"hi"}],${extra}}`,
+        "standard",
+      ],
+      [
+        "/v1/chat/completions",
+        `{"model":"txtB-sonnet-4-6","stream":true,"messages":[{"role":"user","content":"hi"}],${extra}}`,
+        "standard",
+      ],
+      ["/v1/responses", `{"model":"txtC-2.5-pro","input":"hi",${extra}}`, "standard"],
+      [
+        "/v1/messages",
+        `{"model":"txtA-5","max_tokens":8,"messages":[{"role":"user","content":"hi"}],${extra}}`,
+        "messages",
+      ],
+    ];
+    const problems: string[] = [];
+    for (const [path, body, envelope] of cases) {
+      const c: Case = {
+        method: "POST",
+        path,
+        headers: { ...auth(), "content-type": "application/json" },
+        body,
+      };
+      const target = { name: envelope, envelope: ENVELOPES[envelope], cases: fc.constant(c) };
+      const wrong = problem(target, c, await send(c));
+      if (wrong !== undefined) problems.push(wrong);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it("the process stayed bounded while fuzzed", () => {
     const mb = peakRss.value / 1024 / 1024;
     console.info(`fuzz peak RSS ${mb.toFixed(0)} MB`);

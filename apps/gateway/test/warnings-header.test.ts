@@ -1,6 +1,11 @@
 import type { Warning } from "@interlingua/core-types";
 import { describe, expect, it } from "vitest";
-import { formatWarningsHeader, isStrict, strictRefusal } from "../src/contract/warnings-header.ts";
+import {
+  formatWarningsHeader,
+  isStrict,
+  strictRefusal,
+  upstreamModelHeader,
+} from "../src/contract/warnings-header.ts";
 
 const w = (feature: string, type: Warning["type"] = "dropped"): Warning => ({
   type,
@@ -20,6 +25,15 @@ describe("x-interlingua-warnings", () => {
     const value = formatWarningsHeader([w("a,b=c%"), w("é field")]) ?? "";
     expect(value).toBe("a%2Cb%3Dc%25=dropped,%C3%A9%20field=dropped");
     expect(() => new Headers({ "x-interlingua-warnings": value })).not.toThrow();
+  });
+
+  it("writes a lone surrogate (valid in a JSON field name) as U+FFFD instead of throwing", () => {
+    const value = formatWarningsHeader([w("\ud800x"), w("y\udc00")]) ?? "";
+    expect(value).toBe("%EF%BF%BDx=dropped,y%EF%BF%BD=dropped");
+    expect(() => new Headers({ "x-interlingua-warnings": value })).not.toThrow();
+    expect(upstreamModelHeader("m\ud800")).toEqual({
+      "x-interlingua-upstream-model": "m%EF%BF%BD",
+    });
   });
 
   it("stays under 4000 characters, marking the cut", () => {

@@ -20,8 +20,15 @@ const MAX_HEADER_CHARS = 4000;
 
 // A path is written as-is where it can be; a character a header value cannot hold, or that
 // would split the list (`,` `=`), is percent-encoded.
-const encodePath = (path: string) =>
-  path.replace(/[^\x21-\x7e]|[,=%]/gu, (c) => encodeURIComponent(c));
+const encodePath = (path: string) => path.replace(/[^\x21-\x7e]|[,=%]/gu, percentEncoded);
+
+/**
+ * One character percent-encoded. A client's field name may hold a lone surrogate
+ * (`{"\ud800": 1}` is valid JSON), which `encodeURIComponent` throws on: it is written as
+ * U+FFFD's encoding.
+ */
+const percentEncoded = (c: string): string =>
+  /^[\ud800-\udfff]$/.test(c) ? "%EF%BF%BD" : encodeURIComponent(c);
 
 /**
  * The header value for a list of warnings, each distinct `path=action` once, in order; undefined
@@ -75,7 +82,7 @@ export function strictRefusal(warnings: readonly Warning[]): GatewayError | unde
 /** The model id the upstream was called with; the reply itself names the client's model. */
 export const UPSTREAM_MODEL_HEADER = "x-interlingua-upstream-model";
 
-/** Header values take visible ASCII; any other character is percent-encoded. */
+/** Header values take visible ASCII; any other character is percent-encoded (a lone surrogate as U+FFFD). */
 export const upstreamModelHeader = (model: string): Record<string, string> => ({
-  [UPSTREAM_MODEL_HEADER]: model.replace(/[^\x20-\x7e]/gu, (c) => encodeURIComponent(c)),
+  [UPSTREAM_MODEL_HEADER]: model.replace(/[^\x20-\x7e]/gu, percentEncoded),
 });
