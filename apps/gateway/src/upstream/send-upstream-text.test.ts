@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
 import { ERROR_BODY_LIMIT, type SendOptions, sendUpstream } from "./send-upstream.ts";
 import { sendUpstreamText } from "./send-upstream-text.ts";
@@ -22,6 +22,24 @@ const ROUTES: Record<string, (res: import("node:http").ServerResponse) => void> 
     res.writeHead(429, { "retry-after": "7" }).end('{"error":{"message":"slow down"}}'),
   "/html": (res) => res.writeHead(502).end("<html>bad gateway</html>"),
   "/huge-error": (res) => res.writeHead(500).end("x".repeat(ERROR_BODY_LIMIT * 3)),
+  // A 2xx body far past the test's limit: 64 KiB chunks until 32 MiB, or until the reader gives
+  // up (the socket closes).
+  "/endless": (res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const pump = () => {
+      while (!res.destroyed && sent < 32 << 20) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return;
+      }
+      if (!res.destroyed) res.end();
+    };
+    res.on("drain", pump);
+    res.on("close", () => {
+      endlessClosed = true;
+    });
+    pump();
+  },
   // Past undici's coarse timer (its timeouts fire up to about a second late).
   "/slow": (res) => setTimeout(() => res.writeHead(200).end("{}"), 2500),
   "/reset": (res) => {
@@ -31,6 +49,8 @@ const ROUTES: Record<string, (res: import("node:http").ServerResponse) => void> 
   },
 };
 
+let sent = 0;
+let endlessClosed = false;
 let server: Server;
 let origin: string;
 const agent = new Agent();
@@ -70,7 +90,7 @@ async function reference(path: string, options: SendOptions = {}) {
 }
 
 describe("sendUpstreamText", () => {
-  it.each(Object.keys(ROUTES).filter((path) => path !== "/slow"))(
+  it.each(Object.keys(ROUTES).filter((path) => path !== "/slow" && path !== "/endless"))(
     "%s as the reference",
     async (path) => {
       expect(await sendUpstreamText(agent, prepared(path))).toEqual(await reference(path));
@@ -97,6 +117,17 @@ describe("sendUpstreamText", () => {
       ok: false,
       failure: { kind: "connection", message: "left" },
     });
+  });
+
+  it("gives up a 2xx body past maxReplyBytes: a malformed reply, the call aborted", async () => {
+    const text = await sendUpstreamText(agent, prepared("/endless"), { maxReplyBytes: 1 << 20 });
+    expect(text).toEqual({
+      ok: false,
+      failure: { kind: "malformed", message: "upstream reply larger than 1048576 bytes" },
+    });
+    await vi.waitFor(() => expect(endlessClosed).toBe(true));
+    // Socket buffers aside, reading stopped at the limit.
+    expect(sent).toBeLessThan(16 << 20);
   });
 
   it("fails a connection that is refused", async () => {

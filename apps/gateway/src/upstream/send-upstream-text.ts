@@ -1,7 +1,12 @@
 import { type Agent, type Dispatcher, errors } from "undici";
 import { dispatchToChannel } from "./channel-request.ts";
 import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
-import { channelRequestOf, ERROR_BODY_LIMIT, type SendOptions } from "./send-upstream.ts";
+import {
+  channelRequestOf,
+  ERROR_BODY_LIMIT,
+  REPLY_BODY_LIMIT,
+  type SendOptions,
+} from "./send-upstream.ts";
 import { failureFromError, statusFailure, type UpstreamFailure } from "./upstream-failure.ts";
 
 export type UpstreamText =
@@ -13,7 +18,8 @@ export type UpstreamText =
  * are collected as they come, with no response body stream between (measured: a few µs a call).
  * Outcomes as the two would give: a 2xx as its text (UTF-8, a leading BOM skipped, as undici's
  * `text()` does), another status as a failure with up to ERROR_BODY_LIMIT of its body, an
- * error, timeout or abort (the signal's reason) as a failure.
+ * error, timeout or abort (the signal's reason) as a failure. A 2xx body longer than
+ * `maxReplyBytes` is a malformed reply: the call is aborted as the limit is passed, not read on.
  */
 export function sendUpstreamText(
   agent: Agent,
@@ -21,7 +27,11 @@ export function sendUpstreamText(
   options: SendOptions = {},
 ): Promise<UpstreamText> {
   return new Promise((resolve) => {
-    const handler = new TextHandler(resolve, options.signal);
+    const handler = new TextHandler(
+      resolve,
+      options.signal,
+      options.maxReplyBytes ?? REPLY_BODY_LIMIT,
+    );
     try {
       dispatchToChannel(agent, prepared.channel, channelRequestOf(prepared, options), handler);
     } catch (error) {
@@ -35,6 +45,7 @@ const BOM = [0xef, 0xbb, 0xbf] as const;
 class TextHandler implements Dispatcher.DispatchHandler {
   readonly #resolve: (result: UpstreamText) => void;
   readonly #signal: AbortSignal | undefined;
+  readonly #maxBytes: number;
   #controller: Dispatcher.DispatchController | undefined;
   #status = 0;
   #headers: Record<string, string | string[] | undefined> = {};
@@ -44,9 +55,14 @@ class TextHandler implements Dispatcher.DispatchHandler {
   #errorText = "";
   #done = false;
 
-  constructor(resolve: (result: UpstreamText) => void, signal: AbortSignal | undefined) {
+  constructor(
+    resolve: (result: UpstreamText) => void,
+    signal: AbortSignal | undefined,
+    maxBytes: number,
+  ) {
     this.#resolve = resolve;
     this.#signal = signal;
+    this.#maxBytes = maxBytes;
     signal?.addEventListener("abort", this.#onAbort, { once: true });
   }
 
@@ -71,8 +87,15 @@ class TextHandler implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.#ok()) {
-      this.#chunks.push(chunk);
       this.#size += chunk.length;
+      if (this.#size > this.#maxBytes) {
+        this.#chunks.length = 0;
+        const message = `upstream reply larger than ${this.#maxBytes} bytes`;
+        this.#finish({ ok: false, failure: { kind: "malformed", message } });
+        controller.abort(new errors.RequestAbortedError());
+        return;
+      }
+      this.#chunks.push(chunk);
       return;
     }
     this.#errorText += chunk.toString();

@@ -7,6 +7,13 @@ import { failureFromError, statusFailure, type UpstreamFailure } from "./upstrea
 /** The most of an upstream error body the gateway reads: enough for any real error object. */
 export const ERROR_BODY_LIMIT = 64 * 1024;
 
+/**
+ * The most of a whole (non-stream) 2xx reply the gateway reads, and of one stream event: room
+ * for several large inline images (a Gemini image reply carries them base64), yet a bound, so an
+ * upstream that never stops sending cannot take the process's memory.
+ */
+export const REPLY_BODY_LIMIT = 64 * 1024 * 1024;
+
 export type UpstreamBody = Dispatcher.ResponseData["body"];
 
 /** Per call: the client's cancel, and the channel's own timeouts (else the agent's). */
@@ -16,6 +23,8 @@ export interface SendOptions {
   headersTimeoutMs?: number | undefined;
   /** Longest silence between two body chunks. */
   bodyTimeoutMs?: number | undefined;
+  /** The most of a whole 2xx body read (`sendUpstreamText`); REPLY_BODY_LIMIT when unset. */
+  maxReplyBytes?: number | undefined;
 }
 
 /** The POST of `prepared` with the call's timeouts (the signal is each sender's own business). */
