@@ -14,7 +14,12 @@ export type { DecodeSseOptions } from "./event-parser.js";
 export type { SseComment, SseEvent, SseFrame } from "./sse-event.js";
 export { isSseEvent, sseEventProblem } from "./sse-event-problem.js";
 export { sseFraming } from "./sse-framing.js";
-export { createSseSplitter, type SseSplitter } from "./sse-splitter.js";
+export {
+  createSseSplitter,
+  SseBufferOverflowError,
+  type SseSplitter,
+  type SseSplitterOptions,
+} from "./sse-splitter.js";
 export {
   createSseTranslator,
   type PushTransformer,

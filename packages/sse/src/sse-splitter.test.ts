@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cuts as cutArbitrary, expectedOf, sseFrames } from "../test/arbitraries.js";
-import { createSseSplitter, encodeSseEvent, type SseEvent } from "./index.js";
+import {
+  createSseSplitter,
+  encodeSseEvent,
+  SseBufferOverflowError,
+  type SseEvent,
+} from "./index.js";
 
 /** Every way of cutting `input` into two or three pieces (and whole). */
 function cuts(input: string): string[][] {
@@ -58,6 +63,49 @@ describe("createSseSplitter", () => {
     expect(split(["data: a\r"]).position).toBe("inside");
     expect(split(["data: a\r\n"])).toMatchObject({ position: "line", lineEnding: "\r\n" });
     expect(split([]).lineEnding).toBe("\n");
+  });
+
+  it("keeps a line spread over many pieces whole, and says it is inside a frame meanwhile", () => {
+    const blocks: { message: SseEvent | undefined; raw: string }[] = [];
+    const splitter = createSseSplitter((message, raw) => blocks.push({ message, raw }));
+    splitter.feed("data: a");
+    for (let i = 0; i < 5; i++) splitter.feed("bc");
+    expect(splitter.position()).toBe("inside");
+    splitter.feed("d\r");
+    expect(splitter.position()).toBe("inside");
+    splitter.feed("\nid: 1");
+    splitter.feed("2\r\n\r\n");
+    expect(blocks).toEqual([
+      { message: { data: "abcbcbcbcbcd", id: "12" }, raw: "data: abcbcbcbcbcd\r\nid: 12\r\n\r\n" },
+    ]);
+    expect(splitter.position()).toBe("frame");
+  });
+
+  it("reads a long line in time proportional to its length, not its square", () => {
+    // 16 MiB in 4 KiB pieces: copying the line once per piece would move some 32 GiB.
+    const splitter = createSseSplitter(() => {});
+    const piece = "x".repeat(4096);
+    const started = performance.now();
+    splitter.feed("data: ");
+    for (let i = 0; i < 4096; i++) splitter.feed(piece);
+    splitter.feed("\n\n");
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it("throws past maxBufferSize instead of buffering an endless frame", () => {
+    const splitter = createSseSplitter(() => {}, { maxBufferSize: 1000 });
+    splitter.feed("data: ok\n\n");
+    splitter.feed("data: ");
+    splitter.feed("x".repeat(500));
+    expect(() => splitter.feed("x".repeat(500))).toThrow(SseBufferOverflowError);
+    // Many lines in one frame count too.
+    const lines = createSseSplitter(() => {}, { maxBufferSize: 1000 });
+    expect(() => lines.feed(`${"data: x\n".repeat(200)}`)).toThrow(
+      "an SSE frame is longer than 1000 characters",
+    );
+    // Whole frames of any number never do.
+    const frames = createSseSplitter(() => {}, { maxBufferSize: 1000 });
+    for (let i = 0; i < 1000; i++) frames.feed("data: 0123456789\n\n");
   });
 
   it("reads what encodeSseEvent writes as decodeSse does, cut anywhere, keeping every byte", () => {

@@ -20,6 +20,22 @@ export interface SseSplitter {
   lineEndingKnown(): boolean;
 }
 
+export interface SseSplitterOptions {
+  /**
+   * The most characters one unfinished block (frame) may hold. Past it `feed` throws a
+   * `SseBufferOverflowError` instead of buffering without bound. Unlimited by default.
+   */
+  maxBufferSize?: number;
+}
+
+/** A block grew past the splitter's `maxBufferSize` before a blank line ended it. */
+export class SseBufferOverflowError extends Error {
+  override readonly name = "SseBufferOverflowError";
+  constructor(limit: number) {
+    super(`an SSE frame is longer than ${limit} characters`);
+  }
+}
+
 /**
  * A push parser of SSE text (the WHATWG event-stream rules: CRLF, LF or CR line ends, `:`
  * comments, `data`/`event`/`id`/`retry` fields, one leading space of a value dropped). Each block
@@ -29,20 +45,28 @@ export interface SseSplitter {
  *
  * Synchronous and allocation-light on purpose: a relay runs it on every chunk of every stream,
  * where a TransformStream per stage costs more than the parsing. Unlike `decodeSse` it keeps each
- * block's text, so a relay can pass blocks on verbatim or drop them whole, and it neither strips
- * a byte-order mark nor bounds its buffer: it reads text a caller already chose to relay.
+ * block's text, so a relay can pass blocks on verbatim or drop them whole, and it does not strip
+ * a byte-order mark: it reads text a caller already chose to relay. A line spread over many
+ * pieces costs time in proportion to its length (the pieces are joined once, when it ends), and
+ * `maxBufferSize` bounds what one block may hold.
  */
 export function createSseSplitter(
   onBlock: (message: SseEvent | undefined, raw: string) => void,
+  options: SseSplitterOptions = {},
 ): SseSplitter {
-  return new Splitter(onBlock);
+  return new Splitter(onBlock, options.maxBufferSize ?? Number.POSITIVE_INFINITY);
 }
 
 /** A class, not a closure per method: one lives as long as each stream it reads. */
 class Splitter implements SseSplitter {
   private readonly onBlock: (message: SseEvent | undefined, raw: string) => void;
+  private readonly maxBufferSize: number;
   // The current block's text from its first byte; `cursor` is where its unparsed lines start.
   private pending = "";
+  // Pieces after `pending` that hold no line end: appending each to `pending` and searching it
+  // would copy the whole line once per piece (quadratic in a long line); joined once it ends.
+  private readonly tail: string[] = [];
+  private tailLength = 0;
   private cursor = 0;
   // Up to here `pending` holds no line end: a long line is scanned once, not once per piece.
   private scanned = 0;
@@ -57,12 +81,29 @@ class Splitter implements SseSplitter {
   private id: string | undefined = undefined;
   private retry: number | undefined = undefined;
 
-  constructor(onBlock: (message: SseEvent | undefined, raw: string) => void) {
+  constructor(
+    onBlock: (message: SseEvent | undefined, raw: string) => void,
+    maxBufferSize: number,
+  ) {
     this.onBlock = onBlock;
+    this.maxBufferSize = maxBufferSize;
   }
 
   feed(text: string): void {
     if (text === "") return;
+    if (!this.afterCr && !text.includes("\n") && !text.includes("\r")) {
+      // The line goes on (`pending` is scanned to its end: the last feed found no line end).
+      this.tail.push(text);
+      this.tailLength += text.length;
+      this.checkSize();
+      return;
+    }
+    if (this.tailLength > 0) {
+      this.pending += this.tail.join("");
+      this.scanned = this.pending.length;
+      this.tail.length = 0;
+      this.tailLength = 0;
+    }
     this.pending += text;
     if (this.afterCr) {
       this.afterCr = false;
@@ -83,6 +124,7 @@ class Splitter implements SseSplitter {
       const eol = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
       if (eol < 0) {
         this.scanned = pending.length;
+        this.checkSize();
         return;
       }
       let next = eol + 1;
@@ -115,7 +157,7 @@ class Splitter implements SseSplitter {
 
   position(): StreamPosition {
     // A CR that may be the first half of a CRLF: the LF to come is still part of it.
-    if (this.afterCr) return "inside";
+    if (this.afterCr || this.tailLength > 0) return "inside";
     if (this.pending === "") return "frame";
     return this.cursor === this.pending.length ? "line" : "inside";
   }
@@ -126,6 +168,12 @@ class Splitter implements SseSplitter {
 
   lineEndingKnown(): boolean {
     return this.ending !== undefined;
+  }
+
+  private checkSize(): void {
+    if (this.pending.length + this.tailLength > this.maxBufferSize) {
+      throw new SseBufferOverflowError(this.maxBufferSize);
+    }
   }
 
   private field(line: string): void {

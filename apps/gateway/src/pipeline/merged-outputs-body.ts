@@ -6,6 +6,7 @@ import {
   type StreamEvent,
 } from "@interlingua/core-types";
 import { createSseTranslator, type SseTranslator } from "@interlingua/sse";
+import { MAX_FRAME_CHARS } from "../stream/sse-tap.ts";
 import { discardBody } from "../upstream/discard-body.ts";
 import type { StartedUpstreamBody } from "../upstream/read-first-chunk.ts";
 
@@ -60,7 +61,7 @@ class MergedOutputs extends Readable {
         push: (event, emit) => this.merger.push(stream, event, (e) => emit(messageOf(e))),
         end: (emit) => this.merger.end(stream, (e) => emit(messageOf(e))),
       };
-      return createSseTranslator(call.decoder(), encoder);
+      return createSseTranslator(call.decoder(), encoder, { maxBufferSize: MAX_FRAME_CHARS });
     });
   }
 

@@ -4,6 +4,11 @@ import type { SseWatch } from "./observe-sse.ts";
 import { MalformedStreamError, wellEndedFrames } from "./well-formed-sse.ts";
 
 const STREAMING = { stream: true } as const;
+/**
+ * The most characters one upstream stream frame may hold (a Gemini frame may carry inline images
+ * of many megabytes): past it the stream fails, rather than buffer an endless frame.
+ */
+export const MAX_FRAME_CHARS = 64 * 1024 * 1024;
 /** Past this, an unfinished frame is parsed, so a huge one is not re-copied with every chunk. */
 const CARRY_LIMIT = 16 * 1024;
 
@@ -81,6 +86,7 @@ class Tap implements SseTap {
             if (message !== undefined) watch.see(message);
             onBlock(message, raw);
           },
+      { maxBufferSize: MAX_FRAME_CHARS },
     );
   }
 

@@ -6,6 +6,7 @@ import type {
 } from "@interlingua/core-types";
 import { createSseTranslator } from "@interlingua/sse";
 import type { RelayStage } from "./relay-stage.ts";
+import { MAX_FRAME_CHARS } from "./sse-tap.ts";
 
 export interface TranslateOptions {
   decoder: PushTransformer<SseMessage, StreamEvent>;
@@ -29,7 +30,11 @@ export interface TranslateOptions {
 export function translateStage(options: TranslateOptions): RelayStage {
   const { decoder, encoder, framing, onEvent, failed, fallback } = options;
   const closing = options.closing ?? (() => "");
-  const translator = createSseTranslator(decoder, encoder, { tap: onEvent, frame: framing.frame });
+  const translator = createSseTranslator(decoder, encoder, {
+    tap: onEvent,
+    frame: framing.frame,
+    maxBufferSize: MAX_FRAME_CHARS,
+  });
   return {
     push: (chunk) => translator.push(chunk),
     end: () => {
