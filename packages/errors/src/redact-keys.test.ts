@@ -163,6 +163,34 @@ describe("keyRedactor: secret slices go, public text stays byte for byte", () =>
   });
 });
 
+describe("keyRedactor: a key quoted URL-encoded or JSON-escaped", () => {
+  // Base64-shaped keys (some providers' bearer tokens) hold `+`, `/` and `=`; an upstream may
+  // echo one in a URL (`?key=...`), where no 8-character run of the plain key is left.
+  const BASE64_KEY = "AbCd/EfG+hIjK=lMnO/pQ+r";
+  const base64 = keyRedactor([BASE64_KEY]);
+  const encoded = encodeURIComponent(BASE64_KEY);
+  const lowerHex = encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+
+  it.each([
+    [`GET /v1?key=${encoded} failed`, "GET /v1?key=[redacted] failed"],
+    [`GET /v1?key=${lowerHex} failed`, "GET /v1?key=[redacted] failed"],
+    [`{"key":"${BASE64_KEY.replaceAll("/", "\\/")}"}`, '{"key":"[redacted]"}'],
+    [`plain ${BASE64_KEY}`, "plain [redacted]"],
+  ])("%s", (text, redacted) => {
+    expect(base64.redact(text)).toBe(redacted);
+  });
+
+  it("streams the encoded spelling split across chunks as the whole text", () => {
+    const text = `data: {"url":"https://x/?key=${encoded}"}\n\n`;
+    const out = streamed(base64, text, [20, 40, 47]);
+    expect(out).toBe('data: {"url":"https://x/?key=[redacted]"}\n\n');
+  });
+
+  it("a key no spelling changes is looked for once", () => {
+    expect(redactor.redact(`key=${encodeURIComponent(KEY)}`)).toBe("key=[redacted]");
+  });
+});
+
 describe("keyRedactor without keys", () => {
   it("is the identity without keys", () => {
     const none = keyRedactor([]);

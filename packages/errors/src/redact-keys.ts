@@ -8,6 +8,8 @@
  * So the key, and any slice of its secret long enough to matter, never leaves, while a model's
  * answer quoting `sk-proj-`, an example key or a provider's name is left byte for byte: those
  * match no secret characters. Keys whose secret part is shorter than `minKey` are not secrets.
+ * Each key is looked for in every spelling an upstream may quote it in: as it is, URL-encoded
+ * and JSON-escaped (a key with `+`, `/` or `=` echoed in a URL is otherwise another string).
  *
  * Search: the secret part is cut into aligned blocks of half the needed length. A qualifying run
  * holds at least that many secret characters in a row, so it contains a whole block: `indexOf` of
@@ -109,6 +111,29 @@ const publicPrefixOf = (key: string, prefixes: readonly string[]): number => {
   return longest;
 };
 
+/**
+ * A key as it may be quoted: itself, URL-encoded (either hex case: a URL or form an upstream
+ * echoes) and JSON-escaped (`\/` too, as some servers write a slash). Only a key with
+ * characters such spellings change has more than one.
+ */
+function spellings(key: string): string[] {
+  const out = new Set([key]);
+  let encoded: string | undefined;
+  try {
+    encoded = encodeURIComponent(key);
+  } catch {
+    // A lone surrogate: no URL carries it.
+  }
+  if (encoded !== undefined) {
+    out.add(encoded);
+    out.add(encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+  }
+  const json = JSON.stringify(key).slice(1, -1);
+  out.add(json);
+  out.add(json.replaceAll("/", "\\/"));
+  return [...out];
+}
+
 export function keyRedactor(
   keys: readonly string[],
   options: KeyRedactorOptions = {},
@@ -116,7 +141,7 @@ export function keyRedactor(
   const { minSlice, minKey, replacement } = { ...DEFAULTS, ...options };
   const prefixes = options.publicPrefixes ?? PUBLIC_KEY_PREFIXES;
   const secrets: Secret[] = [];
-  for (const key of new Set(keys)) {
+  for (const key of new Set(keys.flatMap(spellings))) {
     const from = publicPrefixOf(key, prefixes);
     const length = key.length - from;
     if (length < Math.min(minKey, minSlice)) continue;
