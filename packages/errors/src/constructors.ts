@@ -25,9 +25,15 @@ export const paymentRequired = /* @__PURE__ */ row(402);
 export const permissionDenied = /* @__PURE__ */ row(403);
 /** 404 not_found_error */
 export const notFound = /* @__PURE__ */ row(404);
+/** The most of a client's model id an error quotes: the body cap is the only bound on one. */
+const MODEL_ECHO_CHARS = 256;
+
+const quoted = (model: string) =>
+  model.length <= MODEL_ECHO_CHARS ? model : `${model.slice(0, MODEL_ECHO_CHARS)}…`;
+
 /** 404 not_found_error with code `model_not_found`, as the messages endpoint reports it. */
 export const modelNotFound = (model: string, extras: GatewayErrorExtras = {}) =>
-  row(404)(`The model \`${model}\` does not exist or you do not have access to it.`, {
+  row(404)(`The model \`${quoted(model)}\` does not exist or you do not have access to it.`, {
     ...extras,
     code: "model_not_found",
     param: "model",

@@ -71,6 +71,13 @@ describe("constructors", () => {
     expect(error.message).toContain("txtZ-9");
   });
 
+  it("quotes at most 256 characters of an unknown model id", () => {
+    // A 30 MB model id would otherwise come back whole, in the reply and the request's log line.
+    const error = modelNotFound(`txtZ-${"x".repeat(1_000_000)}`);
+    expect(error.message.length).toBeLessThan(400);
+    expect(error.message).toContain(`txtZ-${"x".repeat(251)}…\``);
+  });
+
   it("carries retry advice", () => {
     expect(rateLimited("slow down", { retryAfterSeconds: 7 }).retryAfterSeconds).toBe(7);
   });
