@@ -214,7 +214,9 @@ function videoModel(body: Record<string, unknown>): string {
   if (typeof model !== "string") throw fieldError("model", "must be a string");
   if (!isStandardVideoModel(model) && !isOfficialVideoModel(model)) {
     const known = [...STANDARD_VIDEO_MODELS, ...OFFICIAL_VIDEO_MODELS].join(", ");
-    throw fieldError("model", `unknown video model ${JSON.stringify(model)}; use one of ${known}`);
+    // At most 256 characters of the id: the body cap is the only bound on one.
+    const named = JSON.stringify(model.length <= 256 ? model : `${model.slice(0, 256)}…`);
+    throw fieldError("model", `unknown video model ${named}; use one of ${known}`);
   }
   return model;
 }

@@ -1,5 +1,5 @@
 import type { CacheAnalysis } from "@interlingua/cache-control";
-import { GatewayError, notFound, permissionDenied } from "@interlingua/errors";
+import { GatewayError, modelNotFound, permissionDenied } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { ENDPOINTS } from "../contract/endpoints.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
@@ -47,7 +47,7 @@ export async function submitBackground(
 ): Promise<TextReply> {
   // What can be known now is refused now: an unknown model, or one this key may not use.
   const route = services.router.resolve(request.model);
-  if (route === undefined) throw notFound(`The model \`${request.model}\` does not exist.`);
+  if (route === undefined) throw modelNotFound(request.model);
   const allowed = request.token.models;
   if (allowed !== undefined && !allowed.has(request.model) && !allowed.has(route.gatewayModel)) {
     throw permissionDenied(`this API key may not use model ${request.model}`);
