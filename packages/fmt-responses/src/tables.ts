@@ -44,3 +44,4 @@ export {
   resolveItemReferences,
   type StoredItem,
 } from "./stored-items.js";
+export { isTerminalStreamEvent, terminalStreamEvent } from "./stream-resume.js";
