@@ -7,6 +7,7 @@ import { FILES_MIGRATION } from "./migrations/005-files.ts";
 import { BILLING_SAFETY_MIGRATION } from "./migrations/006-billing-safety.ts";
 import { TOKEN_SCOPE_MIGRATION } from "./migrations/007-token-scope.ts";
 import { STORED_RESPONSES_MIGRATION } from "./migrations/008-stored-responses.ts";
+import { RESPONSE_EVENTS_MIGRATION } from "./migrations/009-response-events.ts";
 
 export interface Migration {
   readonly version: number;
@@ -151,4 +152,5 @@ UPDATE users SET reserved = COALESCE((SELECT SUM(amount) FROM leases
   BILLING_SAFETY_MIGRATION,
   TOKEN_SCOPE_MIGRATION,
   STORED_RESPONSES_MIGRATION,
+  RESPONSE_EVENTS_MIGRATION,
 ];

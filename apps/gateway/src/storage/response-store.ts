@@ -33,6 +33,10 @@ export interface StoredResponseRow {
   readonly bytes: number;
   /** Created with `background: true`: run by the background runner, cancellable. */
   readonly background: boolean;
+  /** Created with `background: true` and `stream: true`: its stream events are kept. */
+  readonly streamed: boolean;
+  /** What its recorded stream said it dropped (`x-interlingua-warnings` entries), if anything. */
+  readonly streamWarnings: string | undefined;
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly expiresAt: number;
@@ -48,6 +52,8 @@ export interface NewStoredResponse {
   readonly inputItems: readonly StoredEntry[];
   /** A background response: the request its runner replays (JSON). */
   readonly backgroundRequest?: unknown;
+  /** A background response created with `stream: true`. */
+  readonly streamed?: boolean;
   readonly createdAt: number;
   readonly expiresAt: number;
 }
@@ -58,6 +64,14 @@ export interface StoredResponseEnd {
   readonly outputItems: readonly StoredItem[];
   /** The upstream protocol that made the output. */
   readonly origin?: string | undefined;
+}
+
+/** One Responses stream event of a background response, as its client got it. */
+export interface StoredEvent {
+  /** Its `sequence_number`. */
+  readonly seq: number;
+  /** The event's JSON. */
+  readonly data: string;
 }
 
 export interface ResponseStore {
@@ -106,8 +120,16 @@ export interface ResponseStore {
     itemIds: readonly string[],
     now: number,
   ): Promise<Map<string, StoredEntry>>;
-  /** Deletes the user's response and its items; false when there was none. */
+  /** Appends stream events of a response (a background one streamed), in order. */
+  appendEvents(id: string, events: readonly StoredEvent[]): Promise<void>;
+  /** Up to `limit` of its stream events after sequence number `after`, in order. */
+  events(id: string, after: number, limit: number): Promise<StoredEvent[]>;
+  /** Sets what its recorded stream said it dropped (`x-interlingua-warnings` entries). */
+  setStreamWarnings(id: string, warnings: string): Promise<void>;
+  /** The highest sequence number of its stream events; -1 when there is none. */
+  lastEventSeq(id: string): Promise<number>;
+  /** Deletes the user's response, its items and its events; false when there was none. */
   delete(id: string, userId: string): Promise<boolean>;
-  /** Deletes up to `limit` expired responses with their items; how many went. */
+  /** Deletes up to `limit` expired responses with their items and events; how many went. */
   sweep(now: number, limit: number): Promise<number>;
 }

@@ -3,6 +3,7 @@ import type {
   NewStoredResponse,
   ResponseStore,
   StoredEntry,
+  StoredEvent,
   StoredResponseEnd,
   StoredResponseRow,
   StoredStatus,
@@ -30,6 +31,8 @@ const toRow = (row: SqlRow): StoredResponseRow => ({
   body: JSON.parse(String(row["body"])) as Record<string, unknown>,
   bytes: num(row["bytes"]),
   background: row["background_request"] !== null && row["background_request"] !== undefined,
+  streamed: Boolean(row["streamed"]),
+  streamWarnings: text(row["stream_warnings"]),
   createdAt: num(row["created_at"]),
   updatedAt: num(row["updated_at"]),
   expiresAt: num(row["expires_at"]),
@@ -86,8 +89,8 @@ export class SqlResponseStore implements ResponseStore {
     await this.#db.transaction(async (tx) => {
       await tx.run(
         `INSERT INTO stored_responses
-           (id, user_id, previous_id, status, body, bytes, background_request, created_at, updated_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           (id, user_id, previous_id, status, body, bytes, background_request, streamed, created_at, updated_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           response.id,
           response.userId,
@@ -98,6 +101,7 @@ export class SqlResponseStore implements ResponseStore {
           response.backgroundRequest === undefined
             ? null
             : JSON.stringify(response.backgroundRequest),
+          sqlBool(response.streamed === true),
           response.createdAt,
           now,
           response.expiresAt,
@@ -245,6 +249,42 @@ export class SqlResponseStore implements ResponseStore {
     return found;
   }
 
+  async appendEvents(id: string, events: readonly StoredEvent[]): Promise<void> {
+    for (let at = 0; at < events.length; at += 100) {
+      const chunk = events.slice(at, at + 100);
+      await this.#db.run(
+        `INSERT INTO stored_response_events (response_id, seq, body)
+         VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
+        chunk.flatMap((event) => [id, event.seq, event.data]),
+      );
+    }
+  }
+
+  async events(id: string, after: number, limit: number): Promise<StoredEvent[]> {
+    const rows = await this.#db.all(
+      `SELECT seq, body FROM stored_response_events WHERE response_id = ? AND seq > ?
+       ORDER BY seq LIMIT ?`,
+      [id, after, limit],
+    );
+    return rows.map((row) => ({ seq: num(row["seq"]), data: String(row["body"]) }));
+  }
+
+  async setStreamWarnings(id: string, warnings: string): Promise<void> {
+    await this.#db.run("UPDATE stored_responses SET stream_warnings = ? WHERE id = ?", [
+      warnings,
+      id,
+    ]);
+  }
+
+  async lastEventSeq(id: string): Promise<number> {
+    const rows = await this.#db.all(
+      "SELECT MAX(seq) AS n FROM stored_response_events WHERE response_id = ?",
+      [id],
+    );
+    const last = rows[0]?.["n"];
+    return last === null || last === undefined ? -1 : num(last);
+  }
+
   async delete(id: string, userId: string): Promise<boolean> {
     return this.#db.transaction(async (tx) => {
       const gone = await tx.run("DELETE FROM stored_responses WHERE id = ? AND user_id = ?", [
@@ -253,6 +293,7 @@ export class SqlResponseStore implements ResponseStore {
       ]);
       if (gone === 0) return false;
       await tx.run("DELETE FROM stored_response_items WHERE response_id = ?", [id]);
+      await tx.run("DELETE FROM stored_response_events WHERE response_id = ?", [id]);
       return true;
     });
   }
@@ -269,6 +310,10 @@ export class SqlResponseStore implements ResponseStore {
       if (ids.length > 0) {
         await tx.run(
           `DELETE FROM stored_response_items WHERE response_id IN (${marks(ids.length)})`,
+          ids,
+        );
+        await tx.run(
+          `DELETE FROM stored_response_events WHERE response_id IN (${marks(ids.length)})`,
           ids,
         );
       }

@@ -122,4 +122,34 @@ describe.each(drivers)("stored responses on $name", (driver) => {
     expect(await store.responses.sweep(4_000, 100)).toBeGreaterThanOrEqual(1);
     expect(await store.responses.items(old.id, false)).toEqual([]);
   });
+
+  it("keeps a streamed background response's events in order, and deletes them with it", async () => {
+    const kept = response({ expiresAt: 50_000, backgroundRequest: {}, streamed: true });
+    const old = response({ expiresAt: 3_000 });
+    await store.responses.begin(kept, 1_000);
+    await store.responses.begin(old, 1_000);
+    expect(await store.responses.lastEventSeq(kept.id)).toBe(-1);
+    expect(await store.responses.get(kept.id, "alice", 1_000)).toMatchObject({
+      streamed: true,
+      streamWarnings: undefined,
+    });
+    expect((await store.responses.get(old.id, "alice", 1_000))?.streamed).toBe(false);
+    await store.responses.setStreamWarnings(kept.id, "input.reasoning=dropped");
+    expect((await store.responses.get(kept.id, "alice", 1_000))?.streamWarnings).toBe(
+      "input.reasoning=dropped",
+    );
+    const events = Array.from({ length: 130 }, (_, i) => ({
+      seq: i,
+      data: JSON.stringify({ type: "response.output_text.delta", sequence_number: i }),
+    }));
+    await store.responses.appendEvents(kept.id, events);
+    await store.responses.appendEvents(old.id, events.slice(0, 3));
+    expect(await store.responses.lastEventSeq(kept.id)).toBe(129);
+    expect(await store.responses.events(kept.id, -1, 2)).toEqual(events.slice(0, 2));
+    expect(await store.responses.events(kept.id, 120, 100)).toEqual(events.slice(121));
+    expect(await store.responses.delete(kept.id, "alice")).toBe(true);
+    expect(await store.responses.events(kept.id, -1, 1000)).toEqual([]);
+    expect(await store.responses.sweep(4_000, 100)).toBeGreaterThanOrEqual(1);
+    expect(await store.responses.lastEventSeq(old.id)).toBe(-1);
+  });
 });
