@@ -17,7 +17,7 @@ import { startFileSweeper } from "./files/file-sweeper.ts";
 import { openFileStore } from "./files/open-file-store.ts";
 import { trackOpenRequests } from "./health/open-requests.ts";
 import { checkReadiness } from "./health/readiness.ts";
-import { BackgroundResponses } from "./http/background-response.ts";
+import { BackgroundResponses, stopRunning } from "./http/background-response.ts";
 import { answerClientErrors } from "./http/client-error.ts";
 import { createApp } from "./http/create-app.ts";
 import { frontDoor } from "./http/front-door.ts";
@@ -38,6 +38,7 @@ import type { GatewayServices } from "./services/gateway-services.ts";
 import { openStore } from "./storage/open-store.ts";
 import { redactingStore } from "./storage/redacting-store.ts";
 import type { DrainLimits } from "./stream/relay.ts";
+import { ResponseEvents } from "./stream-log/response-event-log.ts";
 import { TaskRunner, type TaskRunnerOptions } from "./tasks/task-runner.ts";
 import {
   createUpstreamAgent,
@@ -249,9 +250,18 @@ export async function startGateway(
     fileStore,
     publicUrl: () => effective.public_url ?? listenUrl,
     queue,
+    responseEvents: new ResponseEvents(log, shared.redis),
     readiness: () => checkReadiness({ store, redis: shared.redis, draining: () => draining }),
     metrics,
   };
+  services.responseEvents.bind(
+    view.responses,
+    {
+      maxEvents: effective.responses.stream_events_max,
+      maxBytes: effective.responses.stream_events_max_bytes,
+    },
+    stopRunning,
+  );
   // One count of the bodies in flight for every route (the front door and the app).
   const guards = new BodyGuards(services);
   const app = createApp(services, guards);
@@ -299,6 +309,11 @@ export async function startGateway(
       log.warn("Redis pub/sub unavailable: token changes elsewhere show after the token ttl");
     }
   }
+  // Background response streams followed here hear of events recorded elsewhere at once (they
+  // poll meanwhile, and without Redis).
+  services.responseEvents.subscribe().catch((error: unknown) => {
+    log.warn({ err: error }, "Redis pub/sub unavailable: followed response streams poll");
+  });
   // Pushes owed from before a restart are scheduled again here.
   const webhooks = new WebhookDispatcher(services, {
     sweepIntervalMs: effective.webhooks.sweep_interval_ms,

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startProviderSim } from "@interlingua/provider-sim";
 import { Redis } from "ioredis";
+import OpenAI from "openai";
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/storage/open-store.ts";
 import type { Store } from "../src/storage/store.ts";
@@ -238,6 +240,82 @@ describe.skipIf(!pgUp || !redisUp)("two gateway instances on PostgreSQL and Redi
     expect(names).toHaveLength(2);
     expect(names[0]).toMatch(/^cachedContents\//);
     expect(names[1]).toBe(names[0]);
+  });
+
+  it("a background response streamed on one instance is resumed and cancelled on the other", async () => {
+    const sdk = (url: string) =>
+      new OpenAI({
+        apiKey: "sk-alice-admin",
+        baseURL: `${url}/v1`,
+        defaultHeaders: { "x-interlingua-envelope": "bare" },
+        maxRetries: 0,
+        timeout: 15_000,
+      });
+    const deltas = (events: readonly ResponseStreamEvent[]) =>
+      events.map((e) => (e.type === "response.output_text.delta" ? e.delta : "")).join("");
+    // Runs on a (where it was created with stream: true); its client leaves after a few words.
+    const created = await sdk(a.url).responses.create({
+      model: MODEL,
+      input: "resume on b [[len:40]] [[fault:chunk-delay=150]]",
+      max_output_tokens: 200,
+      background: true,
+      stream: true,
+    });
+    const first: ResponseStreamEvent[] = [];
+    let id = "";
+    for await (const event of created) {
+      first.push(event);
+      if (event.type === "response.created") id = event.response.id;
+      if (deltas(first).split(" ").length >= 4) break;
+    }
+    const last = first.at(-1)?.sequence_number ?? -1;
+    // b reads what a recorded, then what a makes, as a makes it (a's flushes reach b over Redis).
+    const rest: ResponseStreamEvent[] = [];
+    let statusAtResume = "";
+    const resumed = await sdk(b.url).responses.retrieve(id, { stream: true, starting_after: last });
+    for await (const event of resumed) {
+      if (rest.length === 0)
+        statusAtResume = (await sdk(b.url).responses.retrieve(id)).status ?? "";
+      rest.push(event);
+    }
+    expect(statusAtResume).toBe("in_progress");
+    expect(rest.map((e) => e.sequence_number)).toEqual(rest.map((_, i) => last + 1 + i));
+    expect(rest.at(-1)?.type).toBe("response.completed");
+    expect(
+      deltas([...first, ...rest])
+        .trim()
+        .split(/\s+/),
+    ).toHaveLength(40);
+
+    // Cancelled through b while a runs it: a stops it, and the streams on both end at once.
+    const slow = await sdk(a.url).responses.create({
+      model: MODEL,
+      input: "cancel on b [[len:60]] [[fault:chunk-delay=200]]",
+      max_output_tokens: 200,
+      background: true,
+      stream: true,
+    });
+    let slowId = "";
+    const onA: ResponseStreamEvent[] = [];
+    const readingA = (async () => {
+      for await (const event of slow) {
+        onA.push(event);
+        if (event.type === "response.created") slowId = event.response.id;
+      }
+    })();
+    await until(async () => (deltas(onA).length > 0 ? true : undefined), 10_000);
+    const onB: ResponseStreamEvent[] = [];
+    const following = await sdk(b.url).responses.retrieve(slowId, { stream: true });
+    const readingB = (async () => {
+      for await (const event of following) onB.push(event);
+    })();
+    await until(async () => (onB.length > 0 ? true : undefined), 5_000);
+    const started = Date.now();
+    expect((await sdk(b.url).responses.cancel(slowId)).status).toBe("cancelled");
+    await Promise.all([readingA, readingB]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect([...onA, ...onB].some((e) => e.type === "response.completed")).toBe(false);
+    expect((await sdk(a.url).responses.retrieve(slowId)).status).toBe("cancelled");
   });
 
   it("loses no billing when an instance is killed mid-stream: its leases come back", async () => {

@@ -252,6 +252,17 @@ export const responsesSchema = z.strictObject({
     .int()
     .positive()
     .default(15 * 60_000),
+  /**
+   * Stream events kept per background response created with `stream: true`, for a resumed
+   * stream (`GET /v1/responses/{id}?stream=true&starting_after=N`): past either bound, only its
+   * terminal event is kept (a stream read live is not affected).
+   */
+  stream_events_max: z.number().int().positive().default(50_000),
+  stream_events_max_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
 });
 
 /**

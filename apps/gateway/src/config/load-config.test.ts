@@ -84,6 +84,8 @@ describe("config", () => {
           max_bytes: 64 * 1024 * 1024,
           follow_up_wait_ms: 10_000,
           background_claim_ms: 15 * 60_000,
+          stream_events_max: 50_000,
+          stream_events_max_bytes: 16 * 1024 * 1024,
         },
         images: { wait_seconds: 120, max_wait_seconds: 600 },
       },

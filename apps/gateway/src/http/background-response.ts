@@ -1,9 +1,13 @@
 import type { CacheAnalysis } from "@interlingua/cache-control";
+import type { Warning } from "@interlingua/core-types";
 import { GatewayError, modelNotFound, permissionDenied } from "@interlingua/errors";
+import { terminalStreamEvent } from "@interlingua/fmt-responses/tables";
+import { decodeSse } from "@interlingua/sse";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import { ENDPOINTS } from "../contract/endpoints.ts";
 import { wrapJsonText } from "../contract/envelope.ts";
 import { newRequestId } from "../contract/request-id.ts";
+import { WARNINGS_HEADER } from "../contract/warnings-header.ts";
 import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
@@ -11,9 +15,11 @@ import { runGeneration } from "../pipeline/run-generation.ts";
 import { JobRuns } from "../queue/job-runs.ts";
 import { echoFields } from "../responses/echo-fields.ts";
 import { beginStored, failedBody, openBody } from "../responses/record-response.ts";
+import { followResponse } from "../responses/response-events.ts";
 import type { StorePlan } from "../responses/stored-state.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { OPEN_STATUSES, type StoredResponseRow } from "../storage/response-store.ts";
+import type { EventRecorder } from "../stream-log/response-event-log.ts";
 import { CLIENT_PROTOCOLS, type UpstreamCallOptions } from "../upstream/protocols.ts";
 
 // `background: true` (issue 25): the response is written queued with the request it runs, the
@@ -34,17 +40,30 @@ interface BackgroundRequest {
   readonly tokenId: number;
   readonly upstream: UpstreamCallOptions;
   readonly strict: boolean;
+  /** What reading the request (its stored history) left out: said with the result. */
+  readonly notes?: readonly Warning[];
 }
 
 /** Calls running in this process, by response id: a cancel here stops the upstream call too. */
 const running = new Map<string, AbortController>();
 
-/** Queues a background response and answers its queued Response object. */
+/** Stops the call of `id` if it runs here (a cancel on this instance or, over Redis, another). */
+export function stopRunning(id: string): void {
+  running.get(id)?.abort(new Error("the response was cancelled"));
+}
+
+/** The runner of this process: a streamed background response runs where its client waits. */
+let localRunner: BackgroundResponses | undefined;
+
+/**
+ * Queues a background response and answers its queued Response object; with `stream: true`,
+ * runs it here and answers the stream of its events (responses/response-events.ts).
+ */
 export async function submitBackground(
   services: GatewayServices,
   request: GenerationRequest,
   plan: StorePlan,
-): Promise<TextReply> {
+): Promise<TextReply | Response> {
   // What can be known now is refused now: an unknown model, or one this key may not use.
   const route = services.router.resolve(request.model);
   if (route === undefined) throw modelNotFound(request.model);
@@ -57,13 +76,29 @@ export async function submitBackground(
     tokenId: request.token.id,
     upstream: request.upstream,
     strict: request.strict === true,
+    ...(request.notes === undefined ? {} : { notes: request.notes }),
   };
   await beginStored(services, plan, request.model, replay);
-  await services.queue.schedule(KIND, plan.responseId, services.now());
+  const streamed = request.stream;
+  // A streamed one runs here, so its events reach the client as they are made; the sweep runs
+  // it elsewhere if this instance dies first.
+  if (streamed && localRunner !== undefined) void localRunner.run(plan.responseId);
+  else await services.queue.schedule(KIND, plan.responseId, services.now());
   request.log.info(
-    { model: request.model, responseId: plan.responseId },
+    { model: request.model, responseId: plan.responseId, stream: streamed },
     "background response queued",
   );
+  if (streamed) {
+    return followResponse(
+      services,
+      services.responseEvents,
+      plan.responseId,
+      plan.userId,
+      -1,
+      request.writesDirectly,
+      request.notes,
+    );
+  }
   const body = JSON.stringify(openBody(plan, request.model, "queued"));
   return new TextReply(200, JSON_HEADERS, request.wrap ? wrapJsonText(body) : body);
 }
@@ -82,7 +117,9 @@ export async function cancelBackground(
     body,
     services.now(),
   );
-  running.get(row.id)?.abort(new Error("the response was cancelled"));
+  stopRunning(row.id);
+  // The instance running it stops it too; streams following it end.
+  services.responseEvents.signal(row.id, true);
   if (done) return body;
   // It finished (or was cancelled) meanwhile: what it is now.
   return (await services.store.responses.get(row.id, row.userId, services.now()))?.body ?? body;
@@ -122,6 +159,7 @@ export class BackgroundResponses {
    * instance takes them over without a restart of the one that lost them.
    */
   async start(): Promise<void> {
+    localRunner = this;
     this.#services.queue.process(KIND, (id) => this.run(id));
     const resumed = await this.sweep();
     if (resumed > 0)
@@ -145,6 +183,7 @@ export class BackgroundResponses {
   }
 
   close(): Promise<void> {
+    if (localRunner === this) localRunner = undefined;
     return this.#runs.close();
   }
 
@@ -193,13 +232,20 @@ export class BackgroundResponses {
         },
         services.now(),
       );
+      if (replay.wire["stream"] === true) {
+        const recorder = await services.responseEvents.record(id);
+        await this.#endRecording(recorder, row.userId, new AbortController().signal);
+      }
       return;
     }
+    // Created with `stream: true`: its events are recorded for the clients that follow it.
+    const recorder =
+      replay.wire["stream"] === true ? await services.responseEvents.record(id) : undefined;
     const requestId = newRequestId();
     const controller = new AbortController();
     running.set(id, controller);
     try {
-      await this.#call(id, requestId, token, replay, plan, controller.signal);
+      await this.#call(id, requestId, token, replay, plan, controller.signal, recorder);
     } catch (error) {
       // A refusal (no such model, no quota) is kept with its own code; anything else is a
       // server error. Failed either way, not retried.
@@ -225,6 +271,26 @@ export class BackgroundResponses {
       );
     } finally {
       running.delete(id);
+      if (recorder !== undefined) {
+        await this.#endRecording(recorder, row.userId, controller.signal);
+      }
+    }
+  }
+
+  /**
+   * Ends the recording of a run: a response that ended without its terminal event in the stream
+   * (refused, failed before streaming) gets the one its stored object says; a cancelled one none.
+   */
+  async #endRecording(recorder: EventRecorder, userId: string, signal: AbortSignal): Promise<void> {
+    const services = this.#services;
+    try {
+      if (!recorder.sawTerminal && !signal.aborted) {
+        const row = await services.store.responses.get(recorder.id, userId, services.now());
+        const said = row === undefined ? undefined : terminalStreamEvent(row.body, recorder.next());
+        if (said !== undefined) recorder.push(said);
+      }
+    } finally {
+      await recorder.end();
     }
   }
 
@@ -235,9 +301,11 @@ export class BackgroundResponses {
     replay: BackgroundRequest,
     plan: StorePlan,
     signal: AbortSignal,
+    recorder: EventRecorder | undefined,
   ): Promise<void> {
     const services = this.#services;
     const canonical = CLIENT_PROTOCOLS.responses.codec.request.parse(replay.wire);
+    const stream = recorder !== undefined;
     const request: GenerationRequest = {
       endpoint: ENDPOINTS.responses,
       requestId,
@@ -249,10 +317,10 @@ export class BackgroundResponses {
         token: token.name,
       }),
       wire: replay.wire,
-      canonical: { ...canonical, stream: false },
+      canonical: { ...canonical, stream },
       cache: NO_CACHE,
       model: canonical.model,
-      stream: false,
+      stream,
       jsonArrayStream: false,
       wrap: false,
       upstream: replay.upstream,
@@ -260,8 +328,48 @@ export class BackgroundResponses {
       signal,
       strict: replay.strict,
       stored: plan,
+      ...(replay.notes === undefined ? {} : { notes: replay.notes }),
     };
     // The generation path records the outcome (completed, or failed with its error).
-    await runGeneration(services, request);
+    const reply = await runGeneration(services, request);
+    // (Not `instanceof Response`: the HTTP adapter replaces the global Response class.)
+    if (recorder === undefined || reply instanceof TextReply || reply.body === null) return;
+    if (reply.status !== 200) {
+      await reply.body.cancel();
+      return;
+    }
+    // Read to its end whoever follows it (a client that left stops nothing); a cancel stops the
+    // reading at once (the upstream is let go as when a client leaves), and records nothing more.
+    // What it dropped is said at the end of every stream that follows it.
+    const said = reply.headers.get(WARNINGS_HEADER);
+    if (said !== null) recorder.warn(said);
+    const comment = `${WARNINGS_HEADER}: `;
+    const onComment = (text: string) => {
+      if (text.startsWith(comment)) recorder.warn(text.slice(comment.length));
+    };
+    const reader = reply.body.pipeThrough(decodeSse({ onComment })).getReader();
+    const stop = () => void reader.cancel().catch(() => undefined);
+    signal.addEventListener("abort", stop, { once: true });
+    try {
+      for (;;) {
+        const next = await reader.read();
+        if (next.done || signal.aborted) break;
+        let parsed: unknown;
+        try {
+          // Kept as a client gets it: a channel key an upstream echoed is redacted here too.
+          const data = next.value.data;
+          parsed = JSON.parse(services.redactor.active ? services.redactor.redact(data) : data);
+        } catch {
+          services.log.warn({ responseId: id }, "background response stream frame is not JSON");
+          continue;
+        }
+        if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+          recorder.push(parsed as Record<string, unknown>);
+        }
+      }
+    } finally {
+      signal.removeEventListener("abort", stop);
+      if (signal.aborted) stop();
+    }
   }
 }

@@ -3,6 +3,7 @@ import { pageItems } from "@interlingua/fmt-responses/tables";
 import type { Hono } from "hono";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { AppEnv } from "../contract/app-env.ts";
+import { followResponse } from "../responses/response-events.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { OPEN_STATUSES, type StoredResponseRow } from "../storage/response-store.ts";
 import { cancelBackground } from "./background-response.ts";
@@ -32,13 +33,21 @@ export function mountResponseRoutes(app: Hono<AppEnv>, services: GatewayServices
 
   app.get("/v1/responses/:id", keyed, async (c) => {
     const token = c.get("token");
-    if (c.req.query("stream") === "true") {
+    const row = await owned(c, token);
+    if (c.req.query("stream") !== "true") return reply(c, row.body);
+    // OpenAI streams (and resumes) only a background response created with `stream: true`.
+    if (!row.streamed) {
       throw invalidRequest(
-        "stream: a stored response is read whole here; poll it until it has finished",
+        "stream: only a response created with background: true and stream: true can be streamed; read it whole without stream",
         "stream",
       );
     }
-    return reply(c, (await owned(c, token)).body);
+    const text = c.req.query("starting_after");
+    const after = text === undefined || text === "" ? -1 : Number(text);
+    if (!Number.isInteger(after) || after < -1) {
+      throw invalidRequest("starting_after: must be a non-negative integer", "starting_after");
+    }
+    return followResponse(services, services.responseEvents, row.id, token.userId, after);
   });
 
   app.delete("/v1/responses/:id", keyed, async (c) => {

@@ -63,6 +63,7 @@ export async function beginStored(
       body: openBody(plan, model, status),
       inputItems: plan.inputItems,
       ...(backgroundRequest === undefined ? {} : { backgroundRequest }),
+      ...(backgroundRequest !== undefined && plan.streamed === true ? { streamed: true } : {}),
       createdAt: plan.createdAt,
       expiresAt: plan.createdAt + services.config.responses.retention_days * DAY_MS,
     },

@@ -31,6 +31,8 @@ export interface StorePlan {
   readonly createdAt: number;
   /** `background: true`: written queued at once, run by the background runner. */
   readonly background?: boolean;
+  /** `background: true` with `stream: true`: its stream events are kept for a resumed stream. */
+  readonly streamed?: boolean;
   /** The request settings its Responses object repeats (echo-fields.ts). */
   readonly echo?: Readonly<Record<string, unknown>>;
 }
@@ -124,12 +126,6 @@ export async function resolveStoredState(
       "background",
     );
   }
-  if (background === true && body["stream"] === true) {
-    throw invalidRequest(
-      "background: streaming a background response is not supported by this gateway; send stream: false and poll GET /v1/responses/{id}",
-      "stream",
-    );
-  }
   if (previous !== undefined && previous !== null && typeof previous !== "string") {
     throw invalidRequest("previous_response_id: must be a string", "previous_response_id");
   }
@@ -200,6 +196,7 @@ export async function resolveStoredState(
       inputItems: resolved.items.map((item) => ({ item, origin: origins.get(item.id) })),
       createdAt: services.now(),
       ...(background === true ? { background: true } : {}),
+      ...(background === true && rest["stream"] === true ? { streamed: true } : {}),
       echo: echoFields(rest),
     },
     warnings,

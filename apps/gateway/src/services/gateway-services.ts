@@ -14,6 +14,7 @@ import type { RateLimiter } from "../ratelimit/rate-limiter.ts";
 import type { ModelRouter } from "../routing/model-router.ts";
 import type { Store } from "../storage/store.ts";
 import type { DrainLimits } from "../stream/relay.ts";
+import type { ResponseEvents } from "../stream-log/response-event-log.ts";
 
 /** Everything a request handler needs, built once at start. */
 export interface GatewayServices {
@@ -47,6 +48,8 @@ export interface GatewayServices {
    * Whoever owns a kind of work calls `queue.process(kind, …)`; closed with the gateway.
    */
   readonly queue: WorkQueue;
+  /** The stream events of background responses: recorded, followed, signalled across instances. */
+  readonly responseEvents: ResponseEvents;
   /** Bytes of the files served at `/files/<key>` (uploads, generated results); see store.files. */
   readonly fileStore: FileStore;
   /**

@@ -98,7 +98,7 @@ const GENERATION: ApiRoute[] = [
     tag: "Generation",
     summary: "Responses format",
     description:
-      "`store` (default true) keeps the response for `previous_response_id`, `item_reference` input items and the `/v1/responses/{id}` routes; `background: true` answers the queued response at once.",
+      "`store` (default true) keeps the response for `previous_response_id`, `item_reference` input items and the `/v1/responses/{id}` routes; `background: true` answers the queued response at once, or with `stream: true` streams its events as it runs (resumable with `GET /v1/responses/{id}?stream=true&starting_after=N`).",
     auth: "bearer",
     body: interlinguaResponsesRequestSchema,
     response: wrapped(interlinguaResponsesResultSchema),
@@ -111,10 +111,19 @@ const GENERATION: ApiRoute[] = [
     tag: "Generation",
     summary: "A stored response (store: true), the caller's own",
     description:
-      "OpenAI's Response object as last known: `queued` or `in_progress` while a background response runs. Another user's id, a deleted or an expired one is a 404.",
+      "OpenAI's Response object as last known: `queued` or `in_progress` while a background response runs. With `stream=true`, a background response created with `stream: true` streams its events (SSE) after `starting_after` (a `sequence_number`; from the first without it), then the new ones until it ends. Another user's id, a deleted or an expired one is a 404.",
     auth: "bearer",
+    query: z.object({
+      stream: z.enum(["true", "false"]).optional().describe("Default false"),
+      starting_after: z
+        .int()
+        .min(0)
+        .optional()
+        .describe("With stream=true: resume after this event"),
+    }),
     response: z.union([wrapped(storedResponseSchema), storedResponseSchema]),
     errors: standardErrorSchema,
+    sse: true,
   },
   {
     method: "delete",
