@@ -130,4 +130,54 @@ describe.skipIf(!pgUp)("stored responses shared by two instances through Postgre
     expect(calls()).toBeGreaterThanOrEqual(before + 2);
     // Bounds on hangs only: a loaded machine starts a child in 20 s or more.
   }, 120_000);
+
+  it("a streamed background response is resumed on another instance across a take-over", async () => {
+    // Without Redis: the follower on E reads the database again every 500 ms.
+    const d = await startGatewayChild(dir, "d", config("d"), children);
+    const e = await startGatewayChild(dir, "e", config("e"), children);
+    const stream = await client(d).responses.create({
+      model: "txtB-sonnet-4-6",
+      // About ten chunks 80 ms apart: E's run of it ends well within its 1.5 s claim.
+      input: "take over [[len:30]] [[fault:chunk-delay=80]]",
+      background: true,
+      stream: true,
+    });
+    let id = "";
+    let last = -1;
+    for await (const event of stream) {
+      if (event.type === "response.created") id = event.response.id;
+      last = event.sequence_number;
+      if (event.type === "response.output_text.delta") break;
+    }
+    // D has written what it streamed (every 50 ms); it dies mid-stream.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    d.process.kill("SIGKILL");
+    await d.exited;
+    const resumed = await fetch(`${e.url}/v1/responses/${id}?stream=true&starting_after=${last}`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    expect(resumed.status).toBe(200);
+    const text = await resumed.text();
+    const events = text
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as { type: string; sequence_number: number });
+    // What D streamed after the client's cursor, then, once D's claim lapsed, E's run of it from
+    // its start (response.created again), numbered after D's events.
+    const numbers = events.map((event) => event.sequence_number);
+    expect(numbers[0]).toBeGreaterThan(last);
+    expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
+    const rerun = events.findIndex((event) => event.type === "response.created");
+    expect(rerun).toBeGreaterThanOrEqual(0);
+    expect(events.at(-1)?.type).toBe("response.completed");
+    const words = events
+      .slice(rerun)
+      .map((event) =>
+        event.type === "response.output_text.delta" ? (event as { delta?: string }).delta : "",
+      )
+      .join("");
+    expect(words.trim().split(/\s+/)).toHaveLength(30);
+    expect(text).not.toContain("stream.events=dropped");
+    expect((await client(e).responses.retrieve(id)).status).toBe("completed");
+  }, 120_000);
 });

@@ -106,9 +106,10 @@ async function* follow(
   let ended = false;
   const take = (event: StoredEvent): string | undefined => {
     if (event.seq <= cursor) return undefined;
-    if (event.seq !== cursor + 1) gap = true;
-    cursor = event.seq;
     const type = typeOf(event.data);
+    // A run taken over starts its numbering further on (RERUN_GAP), with response.created.
+    if (event.seq !== cursor + 1 && type !== "response.created") gap = true;
+    cursor = event.seq;
     if (isTerminalStreamEvent(type)) ended = true;
     lastWrite = Date.now();
     return frame(event, type);

@@ -17,6 +17,14 @@ export interface EventBounds {
 
 /** How often a recorder writes what it recorded (ms). */
 const FLUSH_MS = 50;
+/** Events a recorder holds unwritten at most: past it, it writes at once. */
+const MAX_UNWRITTEN = 500;
+/**
+ * How far past the last event recorded a run taken over (its instance died) starts numbering:
+ * beyond any event the dead run streamed but had not written, so a client resuming after one of
+ * those still gets the new run's events.
+ */
+export const RERUN_GAP = 2 * MAX_UNWRITTEN;
 export type Listener = (event: StoredEvent | undefined) => void;
 
 /** The events of one background response running on this instance. */
@@ -62,7 +70,8 @@ export class EventRecorder {
       this.#bytes += data.length;
       this.#pending.push(stored);
       // The terminal event is written last, by `end`, after what the stream said it dropped.
-      if (!terminal) this.#timer ??= setTimeout(() => this.#flush(), FLUSH_MS);
+      if (this.#pending.length >= MAX_UNWRITTEN) void this.#flush();
+      else if (!terminal) this.#timer ??= setTimeout(() => this.#flush(), FLUSH_MS);
     } else if (!this.#full) {
       this.#full = true;
       this.#hub.log.warn(
@@ -185,7 +194,8 @@ export class ResponseEvents {
 
   /** Starts recording a run of `id`, numbered after what earlier runs recorded. */
   async record(id: string): Promise<EventRecorder> {
-    const recorder = new EventRecorder(this, id, (await this.store().lastEventSeq(id)) + 1);
+    const last = await this.store().lastEventSeq(id);
+    const recorder = new EventRecorder(this, id, last < 0 ? 0 : last + 1 + RERUN_GAP);
     this.#recorders.set(id, recorder);
     this.#wake(id);
     return recorder;
