@@ -119,6 +119,14 @@ describe("streaming a background response, and resuming it", () => {
     expect(sseEvents(tail.text).map((e) => e["type"])).toEqual(["response.completed"]);
     expect(tail.text).toContain("usage.serviceTier=dropped");
     expect(tail.text).not.toContain("stream.events");
+    // A client that read the whole stream gets nothing more, at once.
+    const started = Date.now();
+    for (const after of [live.length - 1, live.length + 5]) {
+      const past = await rawStream(`${url}&starting_after=${after}`);
+      expect(past.status).toBe(200);
+      expect(sseEvents(past.text)).toEqual([]);
+    }
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("a cancel ends every stream following the response", async () => {

@@ -231,6 +231,13 @@ async function* follow(
         yield await finish();
         return;
       }
+      // A client past the terminal event (it read the whole stream) gets nothing more.
+      const lastSeq = await store.lastEventSeq(id);
+      const [lastEvent] = lastSeq < 0 ? [] : await store.events(id, lastSeq - 1, 1);
+      if (lastEvent !== undefined && isTerminalStreamEvent(typeOf(lastEvent.data))) {
+        yield await finish();
+        return;
+      }
       if (services.now() - row.updatedAt > TERMINAL_GRACE_MS && hub.recorder(id) === undefined) {
         const last = terminalStreamEvent(row.body, cursor + 1);
         if (last !== undefined) {
