@@ -120,7 +120,7 @@ export interface ResponseStore {
     itemIds: readonly string[],
     now: number,
   ): Promise<Map<string, StoredEntry>>;
-  /** Appends stream events of a response (a background one streamed), in order. */
+  /** Appends stream events of a response (a background one streamed), in order; none once it is gone. */
   appendEvents(id: string, events: readonly StoredEvent[]): Promise<void>;
   /** Up to `limit` of its stream events after sequence number `after`, in order. */
   events(id: string, after: number, limit: number): Promise<StoredEvent[]>;

@@ -252,10 +252,13 @@ export class SqlResponseStore implements ResponseStore {
   async appendEvents(id: string, events: readonly StoredEvent[]): Promise<void> {
     for (let at = 0; at < events.length; at += 100) {
       const chunk = events.slice(at, at + 100);
+      // Only while the response exists: a run still going elsewhere leaves nothing behind a
+      // DELETE (or an expiry sweep) of its response.
       await this.#db.run(
         `INSERT INTO stored_response_events (response_id, seq, body)
-         VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
-        chunk.flatMap((event) => [id, event.seq, event.data]),
+         SELECT ?, column1, column2 FROM (VALUES ${chunk.map(() => "(CAST(? AS INTEGER), CAST(? AS TEXT))").join(", ")}) AS v
+         WHERE EXISTS (SELECT 1 FROM stored_responses WHERE id = ?)`,
+        [id, ...chunk.flatMap((event) => [event.seq, event.data]), id],
       );
     }
   }

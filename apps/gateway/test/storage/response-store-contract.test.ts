@@ -149,6 +149,9 @@ describe.each(drivers)("stored responses on $name", (driver) => {
     expect(await store.responses.events(kept.id, 120, 100)).toEqual(events.slice(121));
     expect(await store.responses.delete(kept.id, "alice")).toBe(true);
     expect(await store.responses.events(kept.id, -1, 1000)).toEqual([]);
+    // A run still going elsewhere writes nothing for a response deleted meanwhile.
+    await store.responses.appendEvents(kept.id, events.slice(0, 2));
+    expect(await store.responses.lastEventSeq(kept.id)).toBe(-1);
     expect(await store.responses.sweep(4_000, 100)).toBeGreaterThanOrEqual(1);
     expect(await store.responses.lastEventSeq(old.id)).toBe(-1);
   });
