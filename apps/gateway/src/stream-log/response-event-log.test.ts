@@ -84,4 +84,18 @@ describe("recording a background response's stream", () => {
     expect(again.firstSeq).toBe(5 + RERUN_GAP);
     expect(RERUN_GAP).toBeGreaterThanOrEqual(500);
   });
+
+  it("forgets a follower that waited in vain", async () => {
+    const events = hub(eventStore().store);
+    const abort = new AbortController();
+    await events.wait("resp_4", 10, abort.signal);
+    const woken = events.wait("resp_5", 10_000, abort.signal);
+    expect(events.waiting()).toBe(1);
+    events.signal("resp_5");
+    await woken;
+    const left = events.wait("resp_6", 10_000, abort.signal);
+    abort.abort();
+    await left;
+    expect(events.waiting()).toBe(0);
+  });
 });

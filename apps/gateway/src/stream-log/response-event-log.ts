@@ -220,6 +220,11 @@ export class ResponseEvents {
     });
   }
 
+  /** How many responses have followers waiting here (for tests). */
+  waiting(): number {
+    return this.#waiters.size;
+  }
+
   #wake(id: string): void {
     const waiting = this.#waiters.get(id);
     if (waiting === undefined) return;
@@ -239,6 +244,7 @@ export class ResponseEvents {
       const done = () => {
         clearTimeout(timer);
         set.delete(done);
+        if (set.size === 0 && this.#waiters.get(id) === set) this.#waiters.delete(id);
         abort.removeEventListener("abort", done);
         resolve();
       };
