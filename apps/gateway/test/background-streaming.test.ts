@@ -32,8 +32,9 @@ describe("streaming a background response, and resuming it", () => {
   let stack: Stack;
   let client: OpenAI;
   beforeAll(async () => {
-    // Few events kept per response, so the bound is reached below.
-    stack = await startStack({ responses: { stream_events_max: 12 } });
+    // Few events kept per response, so the bound is reached below; a claim shorter than the
+    // slow streams below, which their runner extends while they run.
+    stack = await startStack({ responses: { stream_events_max: 12, background_claim_ms: 600 } });
     client = new OpenAI({
       apiKey: KEY,
       baseURL: `${stack.gateway.url}/v1`,
@@ -85,6 +86,11 @@ describe("streaming a background response, and resuming it", () => {
     }
     const stored = await client.responses.retrieve(id);
     expect(stored.status).toBe("completed");
+    // Run once, though it outlasted its claim (600 ms): its runner kept extending it.
+    const all = [...first, ...rest];
+    expect(all.filter((event) => event.type === "response.created")).toHaveLength(1);
+    const asked = stack.sim.requests.filter((r) => JSON.stringify(r.body).includes("resume me"));
+    expect(asked).toHaveLength(1);
   });
 
   it("replays a finished response's events from the start, past its bound with a warning", async () => {

@@ -244,8 +244,9 @@ export const responsesSchema = z.strictObject({
   /** How long a follow-up naming a response still being recorded waits for it (ms). */
   follow_up_wait_ms: z.number().int().min(0).default(10_000),
   /**
-   * How long a runner owns a background response it started (ms): past it, another instance
-   * (or this one after a restart) runs it again, as a task whose runner died is taken over.
+   * How long a runner owns a background response it started (ms), extended every third of it
+   * while the call runs: past it, another instance (or this one after a restart) runs it again,
+   * as a task whose runner died is taken over.
    */
   background_claim_ms: z
     .number()

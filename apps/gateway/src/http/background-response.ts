@@ -198,15 +198,46 @@ export class BackgroundResponses {
   async #run(id: string): Promise<void> {
     const services = this.#services;
     const now = services.now();
-    const until = now + services.config.responses.background_claim_ms;
+    const claimMs = services.config.responses.background_claim_ms;
+    const until = now + claimMs;
     const claimed = await services.store.responses.claim(id, now, until, (row) => ({
       ...row.body,
       status: "in_progress",
     }));
     if (claimed === undefined) return;
-    const { row } = claimed;
     // Due again when the claim lapses: if this process dies mid-call, the next runner takes it.
-    await services.queue.schedule(KIND, id, until + 1);
+    // While it runs, it extends its claim every third of it, so a call longer than the claim
+    // (a long stream) is never run a second time beside itself; the sweep finds the claim
+    // where it last lapses.
+    let held = until;
+    const renew = setInterval(
+      () => {
+        const next = services.now() + claimMs;
+        services.store.responses.renewClaim(id, held, next, services.now()).then(
+          (renewed) => {
+            if (renewed) held = next;
+          },
+          (error: unknown) =>
+            services.log.warn({ err: error, responseId: id }, "could not extend a claim"),
+        );
+      },
+      Math.max(100, Math.floor(claimMs / 3)),
+    );
+    renew.unref();
+    try {
+      await services.queue.schedule(KIND, id, until + 1);
+      await this.#runClaimed(id, claimed);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  async #runClaimed(
+    id: string,
+    claimed: { row: StoredResponseRow; request: unknown },
+  ): Promise<void> {
+    const services = this.#services;
+    const { row } = claimed;
     const replay = claimed.request as BackgroundRequest;
     const plan: StorePlan = {
       responseId: row.id,

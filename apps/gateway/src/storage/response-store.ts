@@ -108,6 +108,12 @@ export interface ResponseStore {
     until: number,
     body: (row: StoredResponseRow) => Record<string, unknown>,
   ): Promise<{ row: StoredResponseRow; request: unknown } | undefined>;
+  /**
+   * Extends the claim a runner holds (`from`, as it took or last extended it) to `until`, while
+   * the response is in progress under that claim; false when it is not (finished, cancelled,
+   * deleted, or taken over after the claim lapsed).
+   */
+  renewClaim(id: string, from: number, until: number, now: number): Promise<boolean>;
   /** Open background responses (id and when their claim lapses, 0 if queued), oldest first. */
   openBackground(limit: number): Promise<{ id: string; claimedUntil: number }[]>;
   /** The user's response, unless it expired. */

@@ -185,6 +185,15 @@ export class SqlResponseStore implements ResponseStore {
     });
   }
 
+  async renewClaim(id: string, from: number, until: number, now: number): Promise<boolean> {
+    const changed = await this.#db.run(
+      `UPDATE stored_responses SET claimed_until = ?, updated_at = ?
+       WHERE id = ? AND status = 'in_progress' AND claimed_until = ?`,
+      [until, now, id, from],
+    );
+    return changed > 0;
+  }
+
   async openBackground(limit: number): Promise<{ id: string; claimedUntil: number }[]> {
     const rows = await this.#db.all(
       `SELECT id, claimed_until FROM stored_responses

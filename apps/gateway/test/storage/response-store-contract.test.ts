@@ -104,8 +104,13 @@ describe.each(drivers)("stored responses on $name", (driver) => {
     expect(first?.row.background).toBe(true);
     // Another runner (or a duplicate job) gets nothing while the claim holds.
     expect(await store.responses.claim(r.id, 2_000, 6_000, body)).toBeUndefined();
+    // Its runner extends it while it runs; a runner whose claim was taken over cannot.
+    expect(await store.responses.renewClaim(r.id, 5_000, 7_000, 3_000)).toBe(true);
+    expect(await store.responses.claim(r.id, 5_001, 9_000, body)).toBeUndefined();
+    expect(await store.responses.renewClaim(r.id, 5_000, 8_000, 3_000)).toBe(false);
     // Past it (the runner died), the next one takes it over.
-    expect(await store.responses.claim(r.id, 5_001, 9_000, body)).toBeDefined();
+    expect(await store.responses.claim(r.id, 7_001, 9_000, body)).toBeDefined();
+    expect(await store.responses.renewClaim(r.id, 7_000, 12_000, 8_000)).toBe(false);
     const foreground = response();
     await store.responses.begin(foreground, 1_000);
     expect(await store.responses.claim(foreground.id, 1_000, 5_000, body)).toBeUndefined();
