@@ -75,34 +75,10 @@ describe("native functionCall args keep exact numbers", () => {
   });
 });
 
-// A tool result that is a JSON object becomes functionResponse.response: its numbers are sent as
-// written (a chat client's `{"id":12345678901234567890}` once reached Gemini as ...567000).
+// A client's functionResponse.response keeps its numbers as written (the render side is the
+// property above: a chat client's `{"id":12345678901234567890}` once reached Gemini as ...567000).
 describe("native functionResponse keeps exact numbers", () => {
   const result = '{"big":12345678901234567890,"f":0.1,"s":"héllo 🌍"}';
-  it("renders a JSON tool result with its numbers as written", () => {
-    const wire = renderNativeRequest({
-      model: "m",
-      system: [],
-      messages: [
-        { role: "user", parts: [{ type: "text", text: "go" }] },
-        {
-          role: "assistant",
-          parts: [{ type: "tool-call", id: "t1", name: "f", arguments: "{}" }],
-        },
-        {
-          role: "tool",
-          parts: [
-            { type: "tool-result", toolCallId: "t1", content: [{ type: "text", text: result }] },
-          ],
-        },
-      ],
-      sampling: { maxTokens: 100 },
-      tools: [],
-      stream: false,
-    } as never);
-    expect(stringifyJsonKeepingNumbers(wire)).toContain(`"response":${result}`);
-  });
-
   it("reads a functionResponse with exact numbers back as the same text", () => {
     // As the gateway reads a client's body.
     const wire = parseWireJson(

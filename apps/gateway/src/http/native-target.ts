@@ -13,8 +13,8 @@ export interface NativeTarget {
   readonly stream: boolean;
 }
 
-/** Splits the `{model}:{method}` path segment; the model id may itself hold dots and dashes. */
-export function parseNativeTarget(target: string): NativeTarget | undefined {
+/** A `{model}:{method}` path segment, unescaped and split; the model id may hold dots and dashes. */
+function splitTarget(target: string): { model: string; method: string } | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(target);
@@ -23,28 +23,22 @@ export function parseNativeTarget(target: string): NativeTarget | undefined {
   }
   const at = decoded.lastIndexOf(":");
   if (at <= 0) return undefined;
-  const model = decoded.slice(0, at);
-  const method = decoded.slice(at + 1);
-  if (!Object.hasOwn(NATIVE_METHODS, method)) return undefined;
-  return {
-    model,
-    method: method as NativeMethod,
-    stream: NATIVE_METHODS[method as NativeMethod].stream,
-  };
+  return { model: decoded.slice(0, at), method: decoded.slice(at + 1) };
+}
+
+/** Splits the `{model}:{method}` path segment of a generation. */
+export function parseNativeTarget(target: string): NativeTarget | undefined {
+  const split = splitTarget(target);
+  if (split === undefined || !Object.hasOwn(NATIVE_METHODS, split.method)) return undefined;
+  const method = split.method as NativeMethod;
+  return { model: split.model, method, stream: NATIVE_METHODS[method].stream };
 }
 
 /** The native method that counts a request's tokens (`{model}:countTokens`), beside the two above. */
 export const COUNT_METHOD = "countTokens";
 
-/** The model of a `{model}:countTokens` segment (still escaped); undefined for any other. */
+/** The model of a `{model}:countTokens` segment; undefined for any other. */
 export function parseCountTarget(target: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(target);
-  } catch {
-    return undefined;
-  }
-  const at = decoded.lastIndexOf(":");
-  if (at <= 0 || decoded.slice(at + 1) !== COUNT_METHOD) return undefined;
-  return decoded.slice(0, at);
+  const split = splitTarget(target);
+  return split?.method === COUNT_METHOD ? split.model : undefined;
 }
