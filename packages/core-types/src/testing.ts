@@ -252,10 +252,18 @@ export const tool: fc.Arbitrary<Tool> = fc.oneof(
   }),
 );
 
+const allowedTools = fc.uniqueArray(identifier, { minLength: 1, maxLength: 3 });
+
 export const toolChoice: fc.Arbitrary<ToolChoice> = fc.oneof(
-  fc.constant({ type: "auto" as const }),
+  fc.record(
+    { type: fc.constant("auto" as const), allowed: allowedTools },
+    { requiredKeys: ["type"] },
+  ),
   fc.constant({ type: "none" as const }),
-  fc.constant({ type: "required" as const }),
+  fc.record(
+    { type: fc.constant("required" as const), allowed: allowedTools },
+    { requiredKeys: ["type"] },
+  ),
   fc.record({ type: fc.constant("tool" as const), name: identifier }),
 );
 

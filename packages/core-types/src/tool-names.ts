@@ -60,6 +60,7 @@ export function renameTools(request: Request, rule: ToolNameRule): RenamedTools 
   const anyInvalid =
     request.tools.some((tool) => tool.type === "function" && needs(tool.name)) ||
     (request.toolChoice?.type === "tool" && needs(request.toolChoice.name)) ||
+    (allowedOf(request.toolChoice)?.some(needs) ?? false) ||
     request.messages.some((message) =>
       message.parts.some(
         (part) =>
@@ -87,11 +88,16 @@ export function renameTools(request: Request, rule: ToolNameRule): RenamedTools 
         }) as typeof message,
     ),
   };
-  if (request.toolChoice?.type === "tool") {
-    renamed.toolChoice = { type: "tool", name: fit(request.toolChoice.name) };
+  const choice = request.toolChoice;
+  if (choice?.type === "tool") renamed.toolChoice = { type: "tool", name: fit(choice.name) };
+  if ((choice?.type === "auto" || choice?.type === "required") && choice.allowed) {
+    renamed.toolChoice = { type: choice.type, allowed: choice.allowed.map(fit) };
   }
   return { request: renamed, original };
 }
+
+const allowedOf = (choice: Request["toolChoice"]): string[] | undefined =>
+  choice?.type === "auto" || choice?.type === "required" ? choice.allowed : undefined;
 
 /** A reply's tool-call names as the client named them. */
 export function restoreToolNames(

@@ -59,11 +59,19 @@ export const toolSchema = z.discriminatedUnion("type", [
 ]);
 export type Tool = z.infer<typeof toolSchema>;
 
+/**
+ * Names of the function tools the model may call, the tools list staying whole (OpenAI
+ * `allowed_tools`, Gemini `allowedFunctionNames`). Absent: every tool.
+ */
+const allowedToolsSchema = z.exactOptional(
+  z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+);
+
 export const toolChoiceSchema = z.discriminatedUnion("type", [
-  zObject({ type: z.literal("auto") }),
+  zObject({ type: z.literal("auto"), allowed: allowedToolsSchema }),
   zObject({ type: z.literal("none") }),
   /** The model must call some tool (OpenAI "required", Anthropic "any", Gemini mode ANY). */
-  zObject({ type: z.literal("required") }),
+  zObject({ type: z.literal("required"), allowed: allowedToolsSchema }),
   zObject({ type: z.literal("tool"), name: z.string().check(z.minLength(1)) }),
 ]);
 export type ToolChoice = z.infer<typeof toolChoiceSchema>;

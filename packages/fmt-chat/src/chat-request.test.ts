@@ -260,7 +260,7 @@ describe("validation: a 400 naming the field", () => {
       type: "file",
       source: { type: "base64", mediaType: "audio/wav", data: "AAAA" },
     });
-    expect(request.toolChoice).toEqual({ type: "required" });
+    expect(request.toolChoice).toEqual({ type: "required", allowed: ["f"] });
     const out = renderChatRequest(request);
     expect(out.messages).toEqual(wire.messages);
     expect(out.tool_choice).toEqual(wire.tool_choice);
@@ -625,9 +625,34 @@ describe("request fields", () => {
       { type: "function", function: { name: "f" } },
       { type: "tool", name: "f" },
     ],
+    [
+      {
+        type: "allowed_tools",
+        allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: "f" } }] },
+      },
+      { type: "auto", allowed: ["f"] },
+    ],
   ])("tool_choice %j <-> %j", (wire, choice) => {
     const request = parseChatRequest({ ...base, tool_choice: wire });
     expect(request.toolChoice).toStrictEqual(choice);
+    expect(request.extras?.chat?.["tool_choice"]).toBeUndefined();
+    expect(renderChatRequest(request).tool_choice).toStrictEqual(wire);
+  });
+
+  it("allowed_tools naming a custom tool reads as its mode and is carried as sent", () => {
+    const wire = {
+      type: "allowed_tools",
+      allowed_tools: {
+        mode: "required",
+        tools: [
+          { type: "function", function: { name: "f" } },
+          { type: "custom", custom: { name: "patch" } },
+        ],
+      },
+    };
+    const request = parseChatRequest({ ...base, tool_choice: wire });
+    expect(request.toolChoice).toStrictEqual({ type: "required" });
+    expect(request.extras?.chat?.["tool_choice"]).toStrictEqual(wire);
     expect(renderChatRequest(request).tool_choice).toStrictEqual(wire);
   });
 

@@ -230,6 +230,19 @@ export const chatTool: fc.Arbitrary<ChatTool> = fc.oneof(
 export const chatToolChoice: fc.Arbitrary<ChatToolChoice> = fc.oneof(
   fc.constantFrom("auto" as const, "none" as const, "required" as const),
   fc.record({ type: fc.constant("function" as const), function: fc.record({ name: identifier }) }),
+  fc.record({
+    type: fc.constant("allowed_tools" as const),
+    allowed_tools: fc.record({
+      mode: fc.constantFrom("auto" as const, "required" as const),
+      tools: fc.array(
+        fc.record({
+          type: fc.constant("function" as const),
+          function: fc.record({ name: identifier }),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    }),
+  }),
 );
 
 export const chatResponseFormat: fc.Arbitrary<ChatResponseFormat> = fc.oneof(

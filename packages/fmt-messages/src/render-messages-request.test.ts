@@ -616,6 +616,32 @@ describe("sampling and options", () => {
     ).toMatchObject({ toolChoice: { type: "required" }, parallelToolCalls: false });
   });
 
+  it("an allowed list sends only the allowed tools, with auto or any, warned", () => {
+    const fn = (name: string) =>
+      ({ type: "function", name, parameters: { type: "object" } }) as const;
+    const tools: Request["tools"] = [fn("f"), fn("g"), fn("h"), { type: "web_search" }];
+    for (const [type, wireType] of [
+      ["auto", "auto"],
+      ["required", "any"],
+    ] as const) {
+      const { list, onWarning } = warnings();
+      const wire = renderMessagesRequest(
+        base({ tools, toolChoice: { type, allowed: ["h", "f"] } }),
+        { onWarning },
+      );
+      expect(wire.tools?.map((t) => t.name)).toEqual(["f", "h"]);
+      expect(wire.tool_choice).toEqual({ type: wireType });
+      expect(list.map((w) => [w.type, w.feature])).toEqual([["mapped", "tools"]]);
+    }
+    const { list, onWarning } = warnings();
+    const whole = renderMessagesRequest(
+      base({ tools: [fn("f")], toolChoice: { type: "auto", allowed: ["f"] } }),
+      { onWarning },
+    );
+    expect(whole.tools?.map((t) => t.name)).toEqual(["f"]);
+    expect(list).toEqual([]);
+  });
+
   it("parses Anthropic tool types as provider tools and renders them back", () => {
     const tools = [
       {

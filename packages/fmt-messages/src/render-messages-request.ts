@@ -134,7 +134,7 @@ export function renderMessagesRequest(
   }
   warnLogprobsRequest(request, onWarning, "the messages protocol");
 
-  const tools = renderTools(request.tools, warn);
+  const tools = renderTools(allowedTools(request, warn), warn);
   if (tools.length > 0) out.tools = tools;
   const toolChoice = renderMessagesToolChoice(request, tools.length > 0, (w) => onWarning?.(w));
   if (toolChoice) out.tool_choice = toolChoice;
@@ -471,6 +471,30 @@ function renderToolResult(
   if (part.isError !== undefined) block.is_error = part.isError;
   if (part.cacheControl) block.cache_control = toMessagesCacheControl(part.cacheControl);
   return block;
+}
+
+/**
+ * The tools the model may call. Anthropic's tool_choice has no allowed list (OpenAI
+ * `allowed_tools`, canonical `toolChoice.allowed`): only the allowed tools are sent, with
+ * `auto`/`any`, so the model cannot call the others; a cache prefix over the whole list is lost.
+ */
+function allowedTools(request: Request, warn: Warn): readonly Tool[] {
+  const choice = request.toolChoice;
+  if ((choice?.type !== "auto" && choice?.type !== "required") || !choice.allowed) {
+    return request.tools;
+  }
+  const allowed = new Set(choice.allowed);
+  const kept = request.tools.filter(
+    (tool) => (tool.type === "function" || tool.type === "provider") && allowed.has(tool.name),
+  );
+  if (kept.length < request.tools.length) {
+    warn(
+      "mapped",
+      "tools",
+      `the messages protocol has no allowed-tools choice; only the allowed tools are sent (${[...allowed].join(", ")})`,
+    );
+  }
+  return kept;
 }
 
 function renderTools(tools: readonly Tool[], warn: Warn): MessagesTool[] {

@@ -122,7 +122,13 @@ const expressible: fc.Arbitrary<Request> = canonical.request.map((r): Request =>
     }),
     stream: r.stream,
   };
-  if (r.toolChoice) out.toolChoice = r.toolChoice;
+  // The messages protocol has no allowed list: it is rendered as a shorter tools list.
+  if (r.toolChoice) {
+    out.toolChoice =
+      r.toolChoice.type === "auto" || r.toolChoice.type === "required"
+        ? { type: r.toolChoice.type }
+        : r.toolChoice;
+  }
   if (r.toolChoice && r.toolChoice.type !== "none" && r.parallelToolCalls !== undefined) {
     out.parallelToolCalls = r.parallelToolCalls;
   }

@@ -24,18 +24,29 @@ const choiceTable: Readonly<Record<ToolChoice["type"], Mode>> = {
   tool: "ANY",
 };
 
-/** ANY restricted to one function is "call this tool"; other name lists have no canonical form. */
+/**
+ * ANY restricted to one function is "call this tool", to several "call one of these" (`required`
+ * with `allowed`); names with another mode have no canonical form (the parser keeps them).
+ */
 export function parseNativeToolChoice(config: NativeFunctionCalling): ToolChoice | undefined {
   const type = config.mode === undefined ? undefined : modeTable[config.mode];
   if (type === undefined) return undefined;
   const names = config.allowedFunctionNames;
   if (type === "required" && names?.length === 1) return { type: "tool", name: names[0] as string };
+  if (type === "required" && names !== undefined && names.length > 1) {
+    return { type, allowed: [...names] };
+  }
   return { type };
 }
 
+/**
+ * allowedFunctionNames is valid with ANY only: `auto` with `allowed` renders AUTO, the function
+ * declarations being cut to the allowed ones instead (`allowedDeclarations`).
+ */
 export function renderNativeToolChoice(choice: ToolChoice): NativeFunctionCalling {
   const out: NativeFunctionCalling = { mode: choiceTable[choice.type] };
   if (choice.type === "tool") out.allowedFunctionNames = [choice.name];
+  if (choice.type === "required" && choice.allowed) out.allowedFunctionNames = [...choice.allowed];
   return out;
 }
 
@@ -55,5 +66,8 @@ export function isReversibleFunctionCalling(config: NativeFunctionCalling): bool
 export function sameToolChoice(a: ToolChoice | undefined, b: ToolChoice | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   if (a.type !== b.type) return false;
-  return a.type !== "tool" || (b.type === "tool" && a.name === b.name);
+  if (a.type === "tool") return b.type === "tool" && a.name === b.name;
+  const names = (c: ToolChoice) =>
+    c.type === "auto" || c.type === "required" ? c.allowed : undefined;
+  return sameNames(names(a), names(b));
 }

@@ -60,12 +60,27 @@ describe("native request fields: mapped, warned or refused", () => {
     );
   });
 
-  it("mode ANY with an allow-list of several names names the list, not only the mode (issue 26)", () => {
+  it("mode ANY with an allow-list of several names is translated: required, allowed", () => {
     const request = parseNativeRequest(
       {
         contents: [{ role: "user", parts: [{ text: "hi" }] }],
         tools: [{ functionDeclarations: [{ name: "a" }, { name: "b" }, { name: "c" }] }],
         toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["a", "b"] } },
+      },
+      { model: "txtC-2.5-pro" },
+    );
+    expect(request.toolChoice).toEqual({ type: "required", allowed: ["a", "b"] });
+    expect(untranslatedNativeFields(request)).toEqual([]);
+  });
+
+  it("names with a mode other than ANY name the list, not only the mode (issue 26)", () => {
+    const request = parseNativeRequest(
+      {
+        contents: [{ role: "user", parts: [{ text: "hi" }] }],
+        tools: [{ functionDeclarations: [{ name: "a" }, { name: "b" }, { name: "c" }] }],
+        toolConfig: {
+          functionCallingConfig: { mode: "VALIDATED", allowedFunctionNames: ["a", "b"] },
+        },
       },
       { model: "txtC-2.5-pro" },
     );

@@ -224,12 +224,42 @@ describe("render", () => {
     ]);
   });
 
+  describe("an allowed list (OpenAI allowed_tools)", () => {
+    const fn = (name: string) =>
+      ({ type: "function", name, parameters: { type: "object" } }) as const;
+    const tools: Request["tools"] = [fn("f"), fn("g"), fn("h")];
+
+    it("with required is mode ANY with allowedFunctionNames, the tools whole", () => {
+      const warnings: Warning[] = [];
+      const wire = renderNativeRequest(
+        { ...base, tools, toolChoice: { type: "required", allowed: ["f", "h"] } },
+        { onWarning: (w) => warnings.push(w) },
+      );
+      expect(wire.tools?.[0]?.functionDeclarations?.map((d) => d.name)).toEqual(["f", "g", "h"]);
+      expect(wire.toolConfig).toEqual({
+        functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["f", "h"] },
+      });
+      expect(warnings).toEqual([]);
+    });
+
+    it("with auto is mode AUTO with only the allowed declarations, warned", () => {
+      const warnings: Warning[] = [];
+      const wire = renderNativeRequest(
+        { ...base, tools, toolChoice: { type: "auto", allowed: ["h", "f"] } },
+        { onWarning: (w) => warnings.push(w) },
+      );
+      expect(wire.tools?.[0]?.functionDeclarations?.map((d) => d.name)).toEqual(["f", "h"]);
+      expect(wire.toolConfig).toEqual({ functionCallingConfig: { mode: "AUTO" } });
+      expect(warnings.map((w) => [w.type, w.feature])).toEqual([["mapped", "tools"]]);
+    });
+  });
+
   it("keeps function-calling configs the canonical choice cannot say", () => {
     const wire = {
       contents: [{ parts: [{ text: "x" }] }],
       toolConfig: {
         functionCallingConfig: {
-          mode: "ANY",
+          mode: "VALIDATED",
           allowedFunctionNames: ["a", "b"],
           streamFunctionCallArguments: true,
         },
@@ -237,7 +267,7 @@ describe("render", () => {
       },
     };
     const request = parseNativeRequest(wire, { model: "m" });
-    expect(request.toolChoice).toEqual({ type: "required" });
+    expect(request.toolChoice).toEqual({ type: "auto" });
     expect(renderNativeRequest(request).toolConfig).toEqual(wire.toolConfig);
     // A changed choice wins over what was kept.
     expect(

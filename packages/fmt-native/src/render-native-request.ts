@@ -171,6 +171,27 @@ function renderFunctionTool(
   return declaration;
 }
 
+/**
+ * With `auto` and an allowed list (OpenAI `allowed_tools`), only the allowed tools are sent:
+ * allowedFunctionNames is valid with mode ANY only. (`required` sends them as allowedFunctionNames.)
+ */
+function allowedDeclarations(request: Request, options: RenderOptions | undefined): Tool[] {
+  const choice = request.toolChoice;
+  if (choice?.type !== "auto" || !choice.allowed) return request.tools;
+  const allowed = new Set(choice.allowed);
+  const kept = request.tools.filter(
+    (tool) => (tool.type === "function" || tool.type === "provider") && allowed.has(tool.name),
+  );
+  if (kept.length < request.tools.length) {
+    options?.onWarning?.({
+      type: "mapped",
+      feature: "tools",
+      message: `Gemini takes allowedFunctionNames with mode ANY only; with AUTO only the allowed tools are sent (${choice.allowed.join(", ")})`,
+    });
+  }
+  return kept;
+}
+
 /** Function tools form one functionDeclarations entry, placed where the first one was. */
 function renderTools(
   tools: Tool[],
@@ -344,7 +365,7 @@ export function renderNativeRequest(request: Request, options?: RenderOptions): 
     body.safetySettings = request.providerExtras.gemini.safetySettings.map((s) => ({ ...s }));
   }
   if (request.tools.length > 0) {
-    const tools = renderTools(request.tools, book, options);
+    const tools = renderTools(allowedDeclarations(request, options), book, options);
     if (tools.length > 0) body.tools = tools;
   }
   const toolConfig = renderToolConfig(request, book);

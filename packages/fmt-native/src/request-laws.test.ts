@@ -140,6 +140,13 @@ const expressibleRequest: fc.Arbitrary<Request> = arb.request
           ),
       );
     out.tools = expressibleTools(request.tools);
+    // allowedFunctionNames goes with ANY only (one name is "call this tool"); with AUTO the
+    // allowed list is sent as a shorter tools list, read back as the plain mode.
+    const choice = out.toolChoice;
+    if (choice?.type === "auto" && choice.allowed) out.toolChoice = { type: "auto" };
+    if (choice?.type === "required" && choice.allowed?.length === 1) {
+      out.toolChoice = { type: "tool", name: choice.allowed[0] as string };
+    }
     if (out.responseFormat?.type === "json-schema") {
       // A response schema is sent cut to the JSON Schema subset the upstream accepts.
       const format = omit(out.responseFormat, "name", "strict");

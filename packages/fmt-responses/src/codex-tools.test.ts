@@ -78,7 +78,7 @@ describe("Codex CLI's Responses requests", () => {
       custom: true,
     });
     // The closest canonical values, for upstreams of other families.
-    expect(request.toolChoice).toEqual({ type: "auto" });
+    expect(request.toolChoice).toEqual({ type: "auto", allowed: ["apply_patch"] });
     expect(request.thinking).toMatchObject({ type: "enabled", effort: "high" });
 
     const wire = responses.request.render(request) as Record<string, unknown>;

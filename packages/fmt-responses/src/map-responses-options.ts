@@ -17,9 +17,44 @@ export const toolChoiceModeToCanonical = {
   required: { type: "required" },
 } as const satisfies Record<string, ToolChoice>;
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `{type: "function" | "custom", name}` and nothing else: the canonical model holds its name. */
+function toolName(entry: unknown): string | undefined {
+  if (!isRecord(entry) || Object.keys(entry).length !== 2) return;
+  if (entry["type"] !== "function" && entry["type"] !== "custom") return;
+  const name = entry["name"];
+  return typeof name === "string" && name !== "" ? name : undefined;
+}
+
+const namesCustomTool = (choice: ResponsesToolChoice): boolean => {
+  const tools = isRecord(choice) ? choice["tools"] : undefined;
+  return Array.isArray(tools) && tools.some((t) => isRecord(t) && t["type"] === "custom");
+};
+
 /**
- * The canonical choice of a wire one. Kinds the canonical model does not hold read as their
- * closest mode, and the wire value stays in extras for the Responses API (`isCarriedToolChoice`):
+ * `allowed_tools` listing only function and custom tools by name, with mode `auto` or
+ * `required`: the canonical choice with `allowed` (a custom tool is a function elsewhere). Any
+ * other list (hosted or MCP tools, namespaces) has no canonical form.
+ */
+function parseAllowedTools(choice: ResponsesToolChoice): ToolChoice | undefined {
+  if (typeof choice === "string" || choice.type !== "allowed_tools") return;
+  const record = choice as Record<string, unknown>;
+  if (Object.keys(record).some((k) => k !== "type" && k !== "mode" && k !== "tools")) return;
+  const { mode, tools } = record;
+  if ((mode !== "auto" && mode !== "required") || !Array.isArray(tools) || tools.length === 0) {
+    return;
+  }
+  const names = tools.map(toolName);
+  if (names.some((name) => name === undefined)) return;
+  return { type: mode, allowed: names as string[] };
+}
+
+/**
+ * The canonical choice of a wire one. `allowed_tools` naming function tools is the canonical
+ * choice with `allowed`. Kinds the canonical model does not hold read as their closest mode, and
+ * the wire value stays in extras for the Responses API (`isCarriedToolChoice`): another
  * `allowed_tools` as its mode, a hosted tool forced as `required`; a `custom` tool is named.
  */
 export function parseResponsesToolChoice(choice: ResponsesToolChoice): ToolChoice {
@@ -30,6 +65,8 @@ export function parseResponsesToolChoice(choice: ResponsesToolChoice): ToolChoic
     if (typeof name === "string" && name !== "") return { type: "tool", name };
   }
   if (choice.type === "allowed_tools") {
+    const canonical = parseAllowedTools(choice);
+    if (canonical) return canonical;
     return (choice as { mode?: unknown }).mode === "required"
       ? { type: "required" }
       : { type: "auto" };
@@ -37,17 +74,36 @@ export function parseResponsesToolChoice(choice: ResponsesToolChoice): ToolChoic
   return { type: "required" };
 }
 
-/** A wire choice the canonical one only approximates: carried as given toward the Responses API. */
+/** An `allowed_tools` the canonical choice holds whole (its `allowed`), carried or not. */
+export const isCanonicalAllowedTools = (choice: unknown): boolean =>
+  isRecord(choice) && parseAllowedTools(choice as ResponsesToolChoice) !== undefined;
+
+/**
+ * A wire choice the canonical one only approximates, carried as given toward the Responses API:
+ * also an `allowed_tools` naming a custom tool (the canonical list does not say which are custom).
+ */
 export const isCarriedToolChoice = (choice: ResponsesToolChoice): boolean =>
-  typeof choice !== "string" && choice.type !== "function" && choice.type !== "custom";
+  typeof choice !== "string" &&
+  choice.type !== "function" &&
+  choice.type !== "custom" &&
+  (!parseAllowedTools(choice) || namesCustomTool(choice));
 
 /** `customTools`: names of the request's custom tools, whose forced choice says `custom`. */
 export function renderResponsesToolChoice(
   choice: ToolChoice,
   customTools: ReadonlySet<string> = new Set(),
 ): ResponsesToolChoice {
-  if (choice.type !== "tool") return choice.type;
-  return { type: customTools.has(choice.name) ? "custom" : "function", name: choice.name };
+  if (choice.type === "tool") {
+    return { type: customTools.has(choice.name) ? "custom" : "function", name: choice.name };
+  }
+  if (choice.type !== "none" && choice.allowed) {
+    return {
+      type: "allowed_tools",
+      mode: choice.type,
+      tools: choice.allowed.map((name) => ({ type: "function", name })),
+    };
+  }
+  return choice.type;
 }
 
 /**

@@ -501,3 +501,36 @@ describe("parseResponsesRequest", () => {
     ).toBe("file_data");
   });
 });
+
+describe("tool_choice allowed_tools", () => {
+  const tools = [
+    { type: "function", name: "f", parameters: { type: "object" } },
+    { type: "function", name: "g", parameters: { type: "object" } },
+  ];
+  const allowed = {
+    type: "allowed_tools",
+    mode: "required",
+    tools: [{ type: "function", name: "g" }],
+  };
+
+  it("naming function tools is the canonical choice with allowed, rendered back natively", () => {
+    const request = parseResponsesRequest({ model: "m", input: "x", tools, tool_choice: allowed });
+    expect(request.toolChoice).toStrictEqual({ type: "required", allowed: ["g"] });
+    expect(request.extras?.responses?.["tool_choice"]).toBeUndefined();
+    expect(renderInterlinguaResponsesRequest(request).tool_choice).toStrictEqual(allowed);
+  });
+
+  it("naming a custom tool is the canonical choice with allowed, carried as sent", () => {
+    const wire = { ...allowed, tools: [...allowed.tools, { type: "custom", name: "patch" }] };
+    const request = parseResponsesRequest({ model: "m", input: "x", tools, tool_choice: wire });
+    expect(request.toolChoice).toStrictEqual({ type: "required", allowed: ["g", "patch"] });
+    expect(request.extras?.responses?.["tool_choice"]).toStrictEqual(wire);
+  });
+
+  it("naming a hosted tool reads as its mode and is carried as sent", () => {
+    const wire = { ...allowed, tools: [...allowed.tools, { type: "image_generation" }] };
+    const request = parseResponsesRequest({ model: "m", input: "x", tools, tool_choice: wire });
+    expect(request.toolChoice).toStrictEqual({ type: "required" });
+    expect(request.extras?.responses?.["tool_choice"]).toStrictEqual(wire);
+  });
+});

@@ -67,4 +67,17 @@ describe("responses request fields: mapped, warned or refused", () => {
     expect(only.logprobs).toBe(true);
     expect(untranslatedResponsesFields(only)).toEqual([]);
   });
+
+  it("an allowed_tools the canonical allowed holds is not reported; another is", () => {
+    const choice = (tools: unknown[]) =>
+      parseResponsesRequest({
+        ...base,
+        tool_choice: { type: "allowed_tools", mode: "auto", tools },
+      });
+    const custom = choice([{ type: "custom", name: "patch" }]);
+    expect(custom.toolChoice).toEqual({ type: "auto", allowed: ["patch"] });
+    expect(untranslatedResponsesFields(custom)).toEqual([]);
+    const hosted = choice([{ type: "function", name: "f" }, { type: "image_generation" }]);
+    expect(untranslatedResponsesFields(hosted)).toEqual(["tool_choice"]);
+  });
 });

@@ -5,6 +5,7 @@ import {
   zLooseObject,
 } from "@interlingua/core-types";
 import * as z from "zod/mini";
+import { isCanonicalAllowedTools } from "./map-responses-options.js";
 
 /**
  * Request fields of OpenAI's Responses API that the canonical model does not interpret. Validated
@@ -78,6 +79,9 @@ const NO_OP: Readonly<Record<string, (value: unknown) => boolean>> = {
   prompt: (v) => v === null,
   truncation: (v) => v === "disabled" || v === null,
   include: (v) => v === null || (Array.isArray(v) && v.length === 0),
+  // An allowed_tools naming custom tools is carried for the Responses API; elsewhere its
+  // canonical `allowed` says it all (a custom tool is a function there).
+  tool_choice: isCanonicalAllowedTools,
 };
 
 const NESTED: ReadonlySet<string> = new Set(["reasoning", "text"]);

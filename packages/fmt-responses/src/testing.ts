@@ -221,6 +221,14 @@ export const toolChoice: fc.Arbitrary<ResponsesToolChoice> = fc.oneof(
   fc.constantFrom("auto" as const, "none" as const, "required" as const),
   fc.record({ type: fc.constant("function" as const), name: identifier }),
   fc.record({ type: fc.constant("function" as const), function: fc.record({ name: identifier }) }),
+  fc.record({
+    type: fc.constant("allowed_tools" as const),
+    mode: fc.constantFrom("auto" as const, "required" as const),
+    tools: fc.array(fc.record({ type: fc.constant("function" as const), name: identifier }), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+  }),
 );
 
 const reasoning = fc.record(
