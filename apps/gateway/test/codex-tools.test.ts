@@ -159,7 +159,7 @@ describe("Codex CLI's tools on every upstream family", () => {
     }
   }
 
-  it("allowed_tools is carried toward the Responses API and approximated elsewhere, never a 400", async () => {
+  it("allowed_tools is carried toward the Responses API and restricts the tools elsewhere", async () => {
     for (const upstream of UPSTREAMS) {
       const res = await postJson(
         `${stack.gateway.url}/v1/responses`,
@@ -174,10 +174,26 @@ describe("Codex CLI's tools on every upstream family", () => {
         BARE,
       );
       expect(res.status, `${upstream.family}: ${res.text}`).toBe(200);
+      const sent = lastSent(upstream.path);
+      expect(res.headers.get("x-interlingua-warnings") ?? "").not.toContain("tool_choice");
       if (upstream.family === "openai-responses") {
-        expect(lastSent(upstream.path).tool_choice).toMatchObject({ type: "allowed_tools" });
+        expect(sent.tool_choice).toMatchObject({ type: "allowed_tools" });
+      } else if (upstream.family === "openai") {
+        // The custom tool is a function on chat.
+        expect(sent.tool_choice).toEqual({
+          type: "allowed_tools",
+          allowed_tools: {
+            mode: "auto",
+            tools: [{ type: "function", function: { name: "apply_patch" } }],
+          },
+        });
+      } else if (upstream.family === "anthropic") {
+        expect((sent.tools as Json[]).map((t) => t.name)).toEqual(["apply_patch"]);
       } else {
-        expect(res.headers.get("x-interlingua-warnings")).toContain("tool_choice=dropped");
+        const declarations = (sent.tools as Json[]).flatMap(
+          (t) => (t.functionDeclarations as Json[] | undefined) ?? [],
+        );
+        expect(declarations.map((d) => d.name)).toEqual(["apply_patch"]);
       }
     }
   });
