@@ -132,7 +132,8 @@ export async function runGeneration(
       attempts,
       cachePlanner(services, call, route.gatewayModel),
     );
-  const calls = callsFor(request, candidates);
+  // One output (nearly every call) needs no look at the channel's protocol.
+  const calls = (request.canonical.sampling.n ?? 1) > 1 ? callsFor(request, candidates) : 1;
   const result = await genAi.run(() =>
     calls === 1 ? attempt(request) : attemptEachOutput(calls, request, attempt),
   );
