@@ -137,8 +137,10 @@ describe.skipIf(!pgUp)("stored responses shared by two instances through Postgre
     const e = await startGatewayChild(dir, "e", config("e"), children);
     const stream = await client(d).responses.create({
       model: "txtB-sonnet-4-6",
-      // About ten chunks 80 ms apart: E's run of it ends well within its 1.5 s claim.
-      input: "take over [[len:30]] [[fault:chunk-delay=80]]",
+      // About ten chunks 300 ms apart: D cannot finish before it is killed, even when a loaded
+      // machine delays this client's reads (at 80 ms apart D once finished first, and no run
+      // was taken over); E extends its claim while it runs.
+      input: "take over [[len:30]] [[fault:chunk-delay=300]]",
       background: true,
       stream: true,
     });
