@@ -171,7 +171,8 @@ describe.skipIf(!haveChromium)("the dashboard in a real browser", () => {
     // Admin: channel health and quotas.
     await nav("Admin");
     await page.getByTestId("channels").locator("tbody tr", { hasText: "oa-media" }).waitFor();
-    expect(await page.getByTestId("users").textContent()).toContain("alice");
+    // The users table fills after its own request: wait for the row, as for the channels.
+    await page.getByTestId("users").locator("tbody tr", { hasText: "alice" }).waitFor();
     await shot("admin.png");
 
     // At 375 px wide the page does not scroll sideways (wide tables scroll in their own box).
