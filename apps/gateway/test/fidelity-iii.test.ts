@@ -403,6 +403,18 @@ const SENT_ARGS: Record<UpstreamProtocol, (text: string) => string> = {
   gemini: (text) => /"args":(\{[^}]*\})/.exec(text)![1]!,
 };
 
+/** Sends a conversation as a client would (200 expected): what the scripted upstream received. */
+async function sendHistory(history: { path: string; text: string }) {
+  const before = upstream.requests.length;
+  const sent = await fetch(stack.gateway.url + history.path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...auth() },
+    body: history.text,
+  });
+  expect(sent.status, await sent.text()).toBe(200);
+  return upstream.requests[before]!;
+}
+
 describe("item 3: tool-call arguments keep their numbers exactly", () => {
   for (const protocol of UPSTREAMS) {
     for (const client of CLIENTS) {
@@ -414,14 +426,7 @@ describe("item 3: tool-call arguments keep their numbers exactly", () => {
         expect(ARGS_TEXT[client](res.text)).toBe(EXACT_ARGS);
 
         const history = HISTORY[client](SCRIPTED_MODEL[protocol]);
-        const before = upstream.requests.length;
-        const sent = await fetch(stack.gateway.url + history.path, {
-          method: "POST",
-          headers: { "content-type": "application/json", ...auth() },
-          body: history.text,
-        });
-        expect(sent.status, await sent.text()).toBe(200);
-        const request = upstream.requests[before]!;
+        const request = await sendHistory(history);
         expect(SENT_ARGS[protocol](request.text)).toBe(EXACT_ARGS);
       });
     }
@@ -505,14 +510,7 @@ describe("tool results keep their numbers (Gemini's functionResponse.response is
         upstream.script(() => ({ body: EXACT_REPLY[protocol] }));
         const history = withExactResult(client, SCRIPTED_MODEL[protocol]);
         expect(history.text).not.toBe(HISTORY[client](SCRIPTED_MODEL[protocol]).text);
-        const before = upstream.requests.length;
-        const sent = await fetch(stack.gateway.url + history.path, {
-          method: "POST",
-          headers: { "content-type": "application/json", ...auth() },
-          body: history.text,
-        });
-        expect(sent.status, await sent.text()).toBe(200);
-        const request = upstream.requests[before]!.text;
+        const request = (await sendHistory(history)).text;
         // As an object (Gemini) or as text in a JSON string (the others).
         const carried =
           request.includes(`"response":${EXACT_RESULT}`) ||

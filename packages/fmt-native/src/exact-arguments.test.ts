@@ -7,25 +7,29 @@ import { renderNativeRequest } from "./render-native-request.js";
 
 // Issue 26, item 3: `functionCall.args` objects carry tool arguments with their numbers exact, both ways.
 
+/** A canonical request of a user turn and `turns`, rendered for Gemini as one JSON text. */
+const renderedText = (turns: unknown[]): string =>
+  stringifyJsonKeepingNumbers(
+    renderNativeRequest({
+      model: "m",
+      system: [],
+      messages: [{ role: "user", parts: [{ type: "text", text: "go" }] }, ...turns],
+      sampling: { maxTokens: 100 },
+      tools: [],
+      stream: false,
+    } as never),
+  );
+
 describe("native functionCall args keep exact numbers", () => {
   it("property: canonical arguments -> args -> canonical arguments, byte for byte", () => {
     fc.assert(
       fc.property(exactArgumentsJson, (args) => {
-        const wire = renderNativeRequest({
-          model: "m",
-          system: [],
-          messages: [
-            { role: "user", parts: [{ type: "text", text: "go" }] },
-            {
-              role: "assistant",
-              parts: [{ type: "tool-call", id: "t1", name: "f", arguments: args }],
-            },
-          ],
-          sampling: { maxTokens: 100 },
-          tools: [],
-          stream: false,
-        } as never);
-        const text = stringifyJsonKeepingNumbers(wire);
+        const text = renderedText([
+          {
+            role: "assistant",
+            parts: [{ type: "tool-call", id: "t1", name: "f", arguments: args }],
+          },
+        ]);
         expect(text).toContain(`"args":${args}`);
         const back = parseNativeRequest(parseWireJson(text), { model: "m" });
         const call = back.messages[1]!.parts[0] as { arguments: string };
@@ -38,33 +42,24 @@ describe("native functionCall args keep exact numbers", () => {
   it("property: a tool result's JSON text -> functionResponse.response -> text, byte for byte", () => {
     fc.assert(
       fc.property(exactArgumentsJson, fc.boolean(), (result, isError) => {
-        const wire = renderNativeRequest({
-          model: "m",
-          system: [],
-          messages: [
-            { role: "user", parts: [{ type: "text", text: "go" }] },
-            {
-              role: "assistant",
-              parts: [{ type: "tool-call", id: "t1", name: "f", arguments: "{}" }],
-            },
-            {
-              role: "tool",
-              parts: [
-                {
-                  type: "tool-result",
-                  toolCallId: "t1",
-                  name: "f",
-                  content: [{ type: "text", text: result }],
-                  ...(isError ? { isError } : {}),
-                },
-              ],
-            },
-          ],
-          sampling: { maxTokens: 100 },
-          tools: [],
-          stream: false,
-        } as never);
-        const text = stringifyJsonKeepingNumbers(wire);
+        const text = renderedText([
+          {
+            role: "assistant",
+            parts: [{ type: "tool-call", id: "t1", name: "f", arguments: "{}" }],
+          },
+          {
+            role: "tool",
+            parts: [
+              {
+                type: "tool-result",
+                toolCallId: "t1",
+                name: "f",
+                content: [{ type: "text", text: result }],
+                ...(isError ? { isError } : {}),
+              },
+            ],
+          },
+        ]);
         expect(text).toContain(isError ? `"response":{"error":${result}}` : `"response":${result}`);
         const back = parseNativeRequest(parseWireJson(text), { model: "m" });
         const part = back.messages.at(-1)!.parts[0] as { content: { text: string }[] };
