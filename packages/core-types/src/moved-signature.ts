@@ -1,3 +1,4 @@
+import { base64ToText, textToBase64 } from "./base64-text.js";
 import type { AssistantPart } from "./content-part.js";
 
 /**
@@ -34,7 +35,9 @@ export function movedThinking(signature: string | undefined): MovedThinking | un
   }
   if (!signature.startsWith(MOVED_THINKING_PREFIX)) return undefined;
   try {
-    const pair = JSON.parse(fromBase64Url(signature.slice(MOVED_THINKING_PREFIX.length)));
+    const text = fromBase64Url(signature.slice(MOVED_THINKING_PREFIX.length));
+    if (text === undefined) return undefined;
+    const pair = JSON.parse(text);
     if (Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string") {
       return { text: pair[0], signature: pair[1] };
     }
@@ -48,18 +51,12 @@ export function movedThinking(signature: string | undefined): MovedThinking | un
 export const movedThinkingSignature = (signature: string | undefined): string | undefined =>
   movedThinking(signature)?.signature;
 
-function toBase64Url(text: string): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+const toBase64Url = (text: string): string =>
+  textToBase64(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
-function fromBase64Url(data: string): string {
-  const binary = atob(data.replace(/-/g, "+").replace(/_/g, "/"));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-}
+/** The text of base64url data; undefined when it is not base64 of UTF-8. */
+const fromBase64Url = (data: string): string | undefined =>
+  base64ToText(data.replace(/-/g, "+").replace(/_/g, "/"));
 
 const isMoved = (part: AssistantPart): boolean =>
   (part.type === "tool-call" || part.type === "text") &&

@@ -1,6 +1,5 @@
 // Internals other @interlingua packages and the gateway share: helpers and constants below the
 // documented surface. Not covered by semver: any minor release may change or remove them.
-export { base64ToText, parseDataUrl, textToBase64 } from "./base64-text.js";
 export { fromMessagesCacheControl, toMessagesCacheControl } from "./messages-cache-control.js";
 export {
   MESSAGES_DEFAULT_THINKING_BUDGET,

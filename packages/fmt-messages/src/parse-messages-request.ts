@@ -12,10 +12,10 @@ import {
   type Tool,
   type ToolResultContent,
   type ToolResultPart,
+  textToBase64,
   type UserPart,
 } from "@interlingua/core-types";
 import { invalidFromZod, invalidRequest } from "@interlingua/errors";
-import { textToBase64 } from "./base64-text.js";
 import { liftCarriedSignatures } from "./carried-signatures.js";
 import { parseMessagesToolChoice } from "./map-messages-tool-choice.js";
 import {

@@ -1,6 +1,7 @@
 import {
   type AssistantPart,
   addFields,
+  base64ToText,
   type FilePart,
   type ImagePart,
   isOpenApiDialect,
@@ -22,7 +23,6 @@ import {
   warnMovedSystem,
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
-import { base64ToText } from "./base64-text.js";
 import { derivedThinkingBudget, fitThinkingConstraints } from "./fit-thinking-constraints.js";
 import { renderMessagesToolChoice } from "./map-messages-tool-choice.js";
 import type {
