@@ -171,6 +171,43 @@ describe("streaming a background response, and resuming it", () => {
     expect((await client.responses.retrieve(id)).status).toBe("cancelled");
   });
 
+  it("a cancel made elsewhere, with no signal to this instance, stops the call within seconds", async () => {
+    // Another instance without Redis (or any during a Redis outage) can only change the row: the
+    // runner's watch reads it and stops its call. 80 chunks at 150 ms would run 12 s.
+    const stream = await client.responses.create({
+      model: "txtB-sonnet-4-6",
+      input: "cancel me elsewhere [[len:80]] [[fault:chunk-delay=150]]",
+      background: true,
+      stream: true,
+    });
+    let id = "";
+    const seen: Event[] = [];
+    const following = (async () => {
+      for await (const event of stream) {
+        seen.push(event);
+        if (event.type === "response.created") id = event.response.id;
+      }
+    })();
+    await eventuallyAsync(
+      async () => textOf(seen),
+      (text) => text.length > 0,
+      5_000,
+    );
+    const responses = stack.gateway.services.store.responses;
+    const row = await responses.get(id, "alice", Date.now());
+    const cancelled = { ...row?.body, status: "cancelled" };
+    const started = Date.now();
+    expect(
+      await responses.transition(id, "alice", ["in_progress"], "cancelled", cancelled, started),
+    ).toBe(true);
+    await following;
+    // The watch checks every second; generous for a loaded machine, far under the 12 s.
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(textOf(seen).trim().split(/\s+/).length).toBeLessThan(80);
+    expect(seen.some((e) => e.type === "response.completed")).toBe(false);
+    expect((await client.responses.retrieve(id)).status).toBe("cancelled");
+  });
+
   it("says what it dropped, in its headers and at the end of every stream resumed", async () => {
     // Anthropic's signed reasoning cannot go to Gemini: left out, and said so.
     const first = await client.responses.create({

@@ -44,6 +44,9 @@ interface BackgroundRequest {
   readonly notes?: readonly Warning[];
 }
 
+/** How often a runner checks that its response is still its own to run (ms). */
+const WATCH_MS = 1_000;
+
 /** Calls running in this process, by response id: a cancel here stops the upstream call too. */
 const running = new Map<string, AbortController>();
 
@@ -206,30 +209,70 @@ export class BackgroundResponses {
     }));
     if (claimed === undefined) return;
     // Due again when the claim lapses: if this process dies mid-call, the next runner takes it.
-    // While it runs, it extends its claim every third of it, so a call longer than the claim
-    // (a long stream) is never run a second time beside itself; the sweep finds the claim
-    // where it last lapses.
-    let held = until;
-    const renew = setInterval(
-      () => {
-        const next = services.now() + claimMs;
-        services.store.responses.renewClaim(id, held, next, services.now()).then(
-          (renewed) => {
-            if (renewed) held = next;
-          },
-          (error: unknown) =>
-            services.log.warn({ err: error, responseId: id }, "could not extend a claim"),
-        );
-      },
-      Math.max(100, Math.floor(claimMs / 3)),
-    );
-    renew.unref();
+    const watch = this.#watch(id, until);
     try {
       await services.queue.schedule(KIND, id, until + 1);
       await this.#runClaimed(id, claimed);
     } finally {
-      clearInterval(renew);
+      watch.stop();
     }
+  }
+
+  /**
+   * Watches a running response's row: every WATCH_MS it checks that the response is still in
+   * progress under this runner's claim, and stops the call when it is not (cancelled on another
+   * instance without Redis, or during a Redis outage; deleted; taken over). Every third of the
+   * claim it extends it instead, so a call longer than the claim (a long stream) is never run a
+   * second time beside itself. One check at a time: a renewal never races a check.
+   */
+  #watch(id: string, until: number): { stop(): void } {
+    const services = this.#services;
+    const claimMs = services.config.responses.background_claim_ms;
+    const renewEvery = Math.max(100, Math.floor(claimMs / 3));
+    let held = until;
+    let renewedAt = services.now();
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    let failing = false;
+    const check = async (): Promise<boolean> => {
+      const now = services.now();
+      if (now - renewedAt < renewEvery) return services.store.responses.holdsClaim(id, held);
+      const next = now + claimMs;
+      const renewed = await services.store.responses.renewClaim(id, held, next, now);
+      if (renewed) {
+        held = next;
+        renewedAt = now;
+      }
+      return renewed;
+    };
+    const tick = () => {
+      check().then(
+        (holds) => {
+          failing = false;
+          if (!holds) stopRunning(id);
+          else schedule();
+        },
+        (error: unknown) => {
+          // Once per outage, not every second: the call goes on meanwhile.
+          if (!failing)
+            services.log.warn({ err: error, responseId: id }, "could not check a claim");
+          failing = true;
+          schedule();
+        },
+      );
+    };
+    const schedule = () => {
+      if (stopped) return;
+      timer = setTimeout(tick, Math.min(WATCH_MS, renewEvery));
+      timer.unref();
+    };
+    schedule();
+    return {
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
   }
 
   async #runClaimed(

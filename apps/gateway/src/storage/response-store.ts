@@ -114,6 +114,8 @@ export interface ResponseStore {
    * deleted, or taken over after the claim lapsed).
    */
   renewClaim(id: string, from: number, until: number, now: number): Promise<boolean>;
+  /** Whether the response is still in progress under the claim `until` (a read; see renewClaim). */
+  holdsClaim(id: string, until: number): Promise<boolean>;
   /** Open background responses (id and when their claim lapses, 0 if queued), oldest first. */
   openBackground(limit: number): Promise<{ id: string; claimedUntil: number }[]>;
   /** The user's response, unless it expired. */

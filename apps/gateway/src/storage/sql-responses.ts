@@ -194,6 +194,15 @@ export class SqlResponseStore implements ResponseStore {
     return changed > 0;
   }
 
+  async holdsClaim(id: string, until: number): Promise<boolean> {
+    const rows = await this.#db.all(
+      `SELECT 1 AS held FROM stored_responses
+       WHERE id = ? AND status = 'in_progress' AND claimed_until = ?`,
+      [id, until],
+    );
+    return rows.length > 0;
+  }
+
   async openBackground(limit: number): Promise<{ id: string; claimedUntil: number }[]> {
     const rows = await this.#db.all(
       `SELECT id, claimed_until FROM stored_responses

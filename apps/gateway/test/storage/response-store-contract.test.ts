@@ -111,6 +111,11 @@ describe.each(drivers)("stored responses on $name", (driver) => {
     // Past it (the runner died), the next one takes it over.
     expect(await store.responses.claim(r.id, 7_001, 9_000, body)).toBeDefined();
     expect(await store.responses.renewClaim(r.id, 7_000, 12_000, 8_000)).toBe(false);
+    // A runner's watch: its own claim holds, a lapsed one or a cancelled response does not.
+    expect(await store.responses.holdsClaim(r.id, 9_000)).toBe(true);
+    expect(await store.responses.holdsClaim(r.id, 7_000)).toBe(false);
+    await store.responses.transition(r.id, "alice", ["in_progress"], "cancelled", {}, 8_500);
+    expect(await store.responses.holdsClaim(r.id, 9_000)).toBe(false);
     const foreground = response();
     await store.responses.begin(foreground, 1_000);
     expect(await store.responses.claim(foreground.id, 1_000, 5_000, body)).toBeUndefined();
