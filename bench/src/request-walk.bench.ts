@@ -2,8 +2,9 @@
 // and its simulator run in this process under V8's precise coverage; after a warm-up, the
 // counters are reset, one request is sent and read to its end, and every gateway source file in
 // which any function ran is listed (work done for the request after its reply, such as the usage
-// log, is included: the run waits --settle-ms). Packages are counted apart, by bundle, since they
-// are imported built. Accounting on, info logs to /dev/null (the shipped defaults).
+// log, is included: the run waits --settle-ms); the request's own path (http, contract, pipeline,
+// routing, upstream, stream) is counted apart from the services it calls. Packages are counted
+// apart, by bundle, since they are imported built. Accounting on, info logs to /dev/null (the shipped defaults).
 //   cd bench && node src/request-walk.bench.ts [--cases c2o-n,c2o-s,c2a-n] [--list]
 //     [--root ../../other-checkout] [--against ../../other-checkout]   (after `pnpm build`)
 // `--root` walks another checkout's gateway instead; `--against` walks it too, after this one.
@@ -46,6 +47,9 @@ const { validateConfig } = await import(at("apps/gateway/src/config/load-config.
 const { simulatedChannels } = await import(at("apps/gateway/src/config/simulated-channels.ts"));
 const { createLogger } = await import(at("apps/gateway/src/log/logger.ts"));
 const { startGateway } = await import(at("apps/gateway/src/start-gateway.ts"));
+
+/** Folders that carry a request from its handler to the upstream and back. */
+const PATH_FOLDERS = new Set(["http", "contract", "pipeline", "routing", "upstream", "stream"]);
 
 const KEY = "sk-walk";
 const dir = mkdtempSync(join(tmpdir(), "interlingua-walk-"));
@@ -106,8 +110,11 @@ try {
     const bundles = urls
       .filter((u) => u.startsWith(packagesDir))
       .map((u) => relative(fileURLToPath(packagesDir), fileURLToPath(u)));
+    // The issue's "from the handler to the upstream and back" is the request's own path; the
+    // services it calls on the way (auth, billing, storage, logs, limits) are counted apart.
+    const path = own.filter((file) => PATH_FOLDERS.has(file.split("/")[0] ?? "")).length;
     console.log(
-      `${name.padEnd(6)} gateway files ${String(own.length).padStart(3)}, package bundles ${bundles.length}`,
+      `${name.padEnd(6)} gateway files ${String(own.length).padStart(3)} (request path ${path}, services ${own.length - path}), package bundles ${bundles.length}`,
     );
     if (flags.list) for (const file of own.sort()) console.log(`         ${file}`);
   }
