@@ -203,6 +203,46 @@ describe("balances", () => {
   });
 });
 
+describe("a balance record that cannot be read", () => {
+  // The API reference's balance failure body is `{success: false, message}` whenever the quota
+  // "cannot be retrieved"; a store failure used to surface as the standard 500 body instead.
+  const failing = (code: string) =>
+    Object.assign(new Error(`connect ${code} 10.0.0.1:5432`), { code });
+  const cases = [
+    ["/v1/balance", "getToken", /^Failed to get token information: /],
+    ["/balance", "getToken", /^Failed to get token information: /],
+    ["/v1/user/balance", "getUser", /^Failed to get user quota: /],
+    ["/user/balance", "getUser", /^Failed to get user quota: /],
+  ] as const;
+
+  for (const [path, method, prefix] of cases) {
+    it(`${path}: an outage is a 503 with Retry-After, a bug a 500, both {success: false, message}`, async () => {
+      expect((await fetch(url(path), { headers: auth(KEY) })).status).toBe(200);
+      const store = services().store as unknown as Record<string, unknown>;
+      const original = store[method];
+      try {
+        for (const [code, status] of [
+          ["ECONNREFUSED", 503],
+          ["EWHATEVER", 500],
+        ] as const) {
+          store[method] = async () => {
+            throw failing(code);
+          };
+          const res = await fetch(url(path), { headers: auth(KEY) });
+          expect(res.status).toBe(status);
+          expect(res.headers.get("retry-after")).toBe(status === 503 ? "5" : null);
+          const body = await res.json();
+          expect(body).toEqual({ success: false, message: expect.stringMatching(prefix) });
+          expect(body.message).not.toMatch(/10\.0\.0\.1|ECONNREFUSED|EWHATEVER/);
+        }
+      } finally {
+        store[method] = original;
+      }
+      expect((await fetch(url(path), { headers: auth(KEY) })).status).toBe(200);
+    });
+  }
+});
+
 describe("charging calls", () => {
   it("a call is charged its real usage on the token and its user, and logged once", async () => {
     const before = await tokenRow(LIMITED);
