@@ -33,7 +33,10 @@ const comparable = (answer: Answer, compareBody: boolean) => ({
   status: answer.status,
   headers: Object.fromEntries(
     Object.entries(answer.headers)
-      .filter(([name]) => !["date", "x-request-id", "keep-alive", "connection"].includes(name))
+      .filter(
+        ([name]) =>
+          !["date", "x-request-id", "request-id", "keep-alive", "connection"].includes(name),
+      )
       .map(([name, value]) => [name, name === "content-length" && !compareBody ? "n" : value]),
   ),
   body: compareBody ? answer.body.replace(/req_[\w-]+/g, "req_") : "",

@@ -123,3 +123,46 @@ describe("a messages stream's error names the request, as its error bodies do", 
     });
   }
 });
+
+describe("the request id header on the messages endpoint", () => {
+  // Not in the contract: Anthropic's API sends the id as `request-id` (its SDKs read it into
+  // `_request_id`); the gateway sends it there too, besides `x-request-id`, on the messages family.
+  const MESSAGES = {
+    model: "txtB-sonnet-4-6",
+    max_tokens: 20,
+    messages: [{ role: "user", content: "hi" }],
+  };
+  const anthropic = { "x-api-key": KEY, "anthropic-version": "2023-06-01" };
+
+  const cases: [string, string, Json, Record<string, string>, number][] = [
+    ["a reply", "/v1/messages", MESSAGES, anthropic, 200],
+    ["a stream", "/v1/messages", { ...MESSAGES, stream: true }, anthropic, 200],
+    ["a refusal", "/v1/messages", { ...MESSAGES, max_tokens: 0 }, anthropic, 400],
+    ["a missing key", "/v1/messages", MESSAGES, {}, 401],
+    [
+      "a token count",
+      "/v1/messages/count_tokens",
+      { ...MESSAGES, max_tokens: undefined },
+      anthropic,
+      200,
+    ],
+    ["an unknown messages route", "/v1/messages/batches", {}, anthropic, 404],
+  ];
+  for (const [what, path, body, headers, status] of cases) {
+    it(`${what}: request-id equals x-request-id`, async () => {
+      const res = await postJson(url(path), body, headers);
+      expect(res.status, res.text).toBe(status);
+      const id = res.headers.get("x-request-id");
+      expect(id).toMatch(/^req_/);
+      expect(res.headers.get("request-id")).toBe(id);
+      if (status >= 400) expect(res.json.request_id).toBe(id);
+    });
+  }
+
+  it("other families keep x-request-id alone", async () => {
+    const { path, body } = REQUEST.chat({ model: "txtA-5", text: "hi", stream: false });
+    const res = await postJson(url(path), body, { authorization: `Bearer ${KEY}` });
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(res.headers.get("request-id")).toBeNull();
+  });
+});

@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { GatewayError, invalidRequest } from "@interlingua/errors";
-import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
+import { newRequestId } from "../contract/request-id.ts";
+import { requestIdHeaders } from "./request-id-headers.ts";
 import { pathErrorResponse } from "./route-envelope.ts";
 
 /** Node's parser and timeout errors, and the answer each gets instead of Node's empty one. */
@@ -46,7 +47,7 @@ export function answerClientErrors(server: Server): void {
         `HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? "Error"}`,
         "content-type: application/json",
         `content-length: ${Buffer.byteLength(body)}`,
-        `${REQUEST_ID_HEADER}: ${requestId}`,
+        ...requestIdHeaders(path).map((name) => `${name}: ${requestId}`),
         "connection: close",
       ].join("\r\n");
       socket.end(`${head}\r\n\r\n${body}`);

@@ -1,7 +1,7 @@
 import { notFound } from "@interlingua/errors";
 import { Hono } from "hono";
 import type { AppEnv } from "../contract/app-env.ts";
-import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
+import { newRequestId } from "../contract/request-id.ts";
 import { listModels } from "../models/list-models.ts";
 import { observeRequests } from "../observe/observe-requests.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
@@ -14,6 +14,7 @@ import { mountManagementRoutes } from "./management-routes.ts";
 import { mountObservabilityRoutes } from "./observability-routes.ts";
 import { redactOutbound } from "./redact-outbound.ts";
 import { type BodyGuards, requestGuards } from "./request-guards.ts";
+import { requestIdHeaders } from "./request-id-headers.ts";
 import { requireKey } from "./require-key.ts";
 import { mountResponseRoutes } from "./response-routes.ts";
 import { onThrown, pathErrorResponse } from "./route-envelope.ts";
@@ -38,7 +39,7 @@ export function createApp(services: GatewayServices, guards?: BodyGuards): Hono<
     const requestId = newRequestId();
     c.set("requestId", requestId);
     await next();
-    c.res.headers.set(REQUEST_ID_HEADER, requestId);
+    for (const name of requestIdHeaders(c.req.path)) c.res.headers.set(name, requestId);
   });
 
   // Inside the request id's middleware: every response, errors and streams included.

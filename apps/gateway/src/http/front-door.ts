@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GatewayError, invalidRequest, type KeyRedactor } from "@interlingua/errors";
 import { COUNT_ROUTES, GENERATION_ROUTES } from "../contract/endpoints.ts";
-import { newRequestId, REQUEST_ID_HEADER } from "../contract/request-id.ts";
+import { newRequestId } from "../contract/request-id.ts";
 import { RequestObserver } from "../observe/observe-requests.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
@@ -12,6 +12,7 @@ import { IncomingHeaders, readIncomingCapped } from "./incoming-request.ts";
 import { parseCountTarget } from "./native-target.ts";
 import { redactRelay, redactResponse } from "./redact-outbound.ts";
 import type { BodyGuards } from "./request-guards.ts";
+import { requestIdHeaders } from "./request-id-headers.ts";
 import { answerThrown, envelopeOf, pathErrorResponse } from "./route-envelope.ts";
 import { routedPath } from "./routed-path.ts";
 
@@ -22,6 +23,8 @@ interface Route {
   /** The route's pattern (the metrics label). */
   readonly pattern: string;
   readonly answer: Answer;
+  /** The headers its replies carry the request id in. */
+  readonly ids: readonly string[];
 }
 
 const TARGET = ":target";
@@ -41,7 +44,7 @@ class GenerationRoutes {
     for (const { path, endpoint } of COUNT_ROUTES) {
       const answer = answerCount(services, endpoint);
       if (path.endsWith(`/${TARGET}`)) countsAt.set(path, answer);
-      else this.#exact.set(path, { pattern: path, answer });
+      else this.#exact.set(path, { pattern: path, answer, ids: requestIdHeaders(path) });
     }
     for (const { path, endpoint } of GENERATION_ROUTES) {
       const generate = answerGeneration(services, endpoint);
@@ -53,7 +56,7 @@ class GenerationRoutes {
               call.target !== undefined && parseCountTarget(call.target) !== undefined
                 ? count(call)
                 : generate(call);
-      const route = { pattern: path, answer };
+      const route = { pattern: path, answer, ids: requestIdHeaders(path) };
       if (path.endsWith(`/${TARGET}`)) this.#prefixed.push([path.slice(0, -TARGET.length), route]);
       else this.#exact.set(path, route);
     }
@@ -183,20 +186,26 @@ async function serveGeneration(
     const { observer: seen, observed } = observation;
     seen.end(observed, "POST", route.pattern, reply.status, stream, requestId);
   }
-  await writeReply(outgoing, reply, requestId, served.redactor);
+  await writeReply(outgoing, reply, { names: route.ids, id: requestId }, served.redactor);
+}
+
+/** A request's id and the header names it is sent under. */
+interface RequestId {
+  readonly names: readonly string[];
+  readonly id: string;
 }
 
 async function writeReply(
   outgoing: ServerResponse,
   reply: Response | TextReply,
-  requestId: string,
+  requestId: RequestId,
   redactor: KeyRedactor,
 ): Promise<void> {
   if (reply instanceof TextReply) {
     const headers: Record<string, string | number> = { ...reply.headers };
     if (redactor.active)
       for (const name in headers) headers[name] = redactor.redact(String(headers[name]));
-    headers[REQUEST_ID_HEADER] = requestId;
+    for (const name of requestId.names) headers[name] = requestId.id;
     headers["content-length"] = Buffer.byteLength(reply.text);
     outgoing.writeHead(reply.status, headers);
     outgoing.end(reply.text);
@@ -204,7 +213,7 @@ async function writeReply(
   }
   if (reply instanceof RelayResponse) {
     if (redactor.active) redactRelay(reply, redactor);
-    reply.headers.set(REQUEST_ID_HEADER, requestId);
+    for (const name of requestId.names) reply.headers.set(name, requestId.id);
     writeRelay(outgoing, reply);
     return;
   }
@@ -213,7 +222,7 @@ async function writeReply(
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  headers[REQUEST_ID_HEADER] = requestId;
+  for (const name of requestId.names) headers[name] = requestId.id;
   if (response.body === null) {
     outgoing.writeHead(response.status, headers);
     outgoing.end();
