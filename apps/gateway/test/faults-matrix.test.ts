@@ -409,6 +409,21 @@ describe("faults after the first byte: the stream ends with an error event, deli
     const row = await rowOf(res.requestId);
     expect(row.estimated).toBe(true);
   });
+
+  it("a chat client reads another family's in-stream error with the standard type of its status", async () => {
+    // Anthropic's overloaded_error and Gemini's UNAVAILABLE both stand for 503; a non-stream 503
+    // reads `service_unavailable` (docs/api-reference.md Errors), so the stream's error says so too.
+    for (const model of ["txtB-sonnet-4-6", "txtC-2.5-pro"]) {
+      const res = await call("chat", model, "[[fault:error-after=2]] [[len:30]] oops", true);
+      const errors = res.frames
+        .filter((f) => f.data !== "[DONE]")
+        .map((f) => JSON.parse(f.data))
+        .filter((chunk) => chunk.error !== undefined);
+      expect(errors, model).toEqual([
+        { error: { code: 503, message: expect.any(String), type: "service_unavailable" } },
+      ]);
+    }
+  });
 });
 
 describe("bodies that are not what the protocol promises", () => {

@@ -396,6 +396,15 @@ describe("errors and odd input", () => {
     });
   });
 
+  it("encode gives an error of another family the standard type of its status", () => {
+    const [first] = encodeChatEvents([
+      { type: "error", error: { status: 503, type: "overloaded_error", message: "Overloaded" } },
+    ]);
+    expect(JSON.parse(first?.data ?? "")).toStrictEqual({
+      error: { code: 503, message: "Overloaded", type: "service_unavailable" },
+    });
+  });
+
   it("a stream cut before its finish still closes its parts", () => {
     const events = decode([
       chunk({ content: "half" }),

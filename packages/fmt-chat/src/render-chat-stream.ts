@@ -8,6 +8,7 @@ import type {
   Warning,
 } from "@interlingua/core-types";
 import { pushStream } from "@interlingua/core-types";
+import { standardErrorTypeFor } from "@interlingua/errors";
 import type { ChatFinishReason } from "./chat-api.js";
 import { legacyFinishReason } from "./chat-legacy-functions.js";
 import { renderChatTokens, warnChatLogprobsLoss } from "./chat-logprobs.js";
@@ -200,13 +201,14 @@ export class ChatStreamEncoder {
         this.usage = event.usage;
         return;
       case "error":
-        // The spec's chat error body: `code` is the HTTP status.
+        // The spec's chat error body: `code` is the HTTP status, and `type` the standard one for
+        // it, as a non-stream error gets (not another family's word, e.g. overloaded_error).
         send({
           data: JSON.stringify({
             error: {
               code: event.error.status,
               message: event.error.message,
-              type: event.error.type,
+              type: standardErrorTypeFor(event.error.status),
             },
           }),
         });
