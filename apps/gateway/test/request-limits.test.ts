@@ -191,6 +191,21 @@ describe("slow and concurrent bodies", () => {
     });
   });
 
+  it("an upload not received in time: 408 in the upload body, {error: {message, type}}", async () => {
+    // docs/api-reference.md Errors: upload errors are `{error: {message, type}}` (only a 429 adds
+    // `code`), also when Node answers before the route, as for a slow 20 MB upload.
+    const { socket, reply } = await rawSocket();
+    socket.write(
+      `POST /v1/uploads/images HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${KEY}\r\n` +
+        "content-type: multipart/form-data; boundary=b\r\ncontent-length: 1000\r\n\r\n--b\r\n",
+    );
+    const raw = await reply;
+    expect(raw.startsWith("HTTP/1.1 408")).toBe(true);
+    expect(bodyOf(raw)).toEqual({
+      error: { message: expect.stringContaining("in time"), type: "invalid_request_error" },
+    });
+  });
+
   it("bodies past max_inflight_body_bytes at once: 503 with Retry-After, until the first is done", async () => {
     // Its own gateway: the first body must stay in flight longer than the short timeout above.
     const patient = await startStack({

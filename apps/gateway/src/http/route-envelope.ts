@@ -15,6 +15,8 @@ const ENVELOPES: readonly (readonly [(path: string) => boolean, ErrorFamily])[] 
   // POST /v1/models/{model}:generateContent; GET /v1/models itself is standard.
   [(path) => path.startsWith("/v1/models/") && path.includes(":"), "native"],
   [(path) => path === "/v1/messages" || path.startsWith("/v1/messages/"), "messages"],
+  // Its route sets the upload body too; this is for what is refused before it (slow bodies).
+  [(path) => path === "/v1/uploads/images", "upload"],
 ];
 
 /** The error body family of a path: an endpoint's own (docs/api-reference.md, Errors) or the management API's. */

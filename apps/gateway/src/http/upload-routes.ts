@@ -61,8 +61,8 @@ export function mountUploadRoutes(app: Hono<AppEnv>, services: GatewayServices):
     remove: (key) => services.fileStore.delete(key),
   };
 
-  // The route's refusals take the upload body; a key that could not be checked at all (a
-  // database outage) answers in its path's standard body, as every other path does.
+  // The route's refusals take the upload body; so does a key that could not be checked at all
+  // (a database outage), through the path's envelope (route-envelope.ts).
   const keyed = requireKey(services, {
     // Read (and drop) the body first, so the refusal arrives on a connection still in use.
     beforeRefusal: async (c) => {
