@@ -424,6 +424,20 @@ describe("faults after the first byte: the stream ends with an error event, deli
       ]);
     }
   });
+
+  it("a responses client reads it the same way, in its error and response.failed events", async () => {
+    for (const model of ["txtB-sonnet-4-6", "txtC-2.5-pro"]) {
+      const res = await call("responses", model, "[[fault:error-after=2]] [[len:30]] oops", true);
+      const events = res.frames.map((f) => JSON.parse(f.data));
+      const error = events.find((e) => e.type === "error");
+      expect(error, model).toMatchObject({
+        code: "service_unavailable",
+        error: { type: "service_unavailable" },
+      });
+      const failed = events.find((e) => e.type === "response.failed");
+      expect(failed.response.error, model).toMatchObject({ code: "service_unavailable" });
+    }
+  });
 });
 
 describe("bodies that are not what the protocol promises", () => {

@@ -1,5 +1,5 @@
 import type { StreamEventOf } from "@interlingua/core-types";
-import { parseOpenAIError } from "@interlingua/errors";
+import { parseOpenAIError, standardErrorTypeFor } from "@interlingua/errors";
 
 type CanonicalError = StreamEventOf<"error">["error"];
 
@@ -29,10 +29,13 @@ export interface ResponsesErrorFields {
  * official SDKs throw on the nested object and typed clients read the top-level one.
  */
 export function errorToResponsesWire(error: CanonicalError): ResponsesErrorFields {
+  // The standard type of the status, as the chat stream and non-stream errors write it: an
+  // error decoded from another family (Anthropic's overloaded_error) keeps its status only.
+  const type = standardErrorTypeFor(error.status);
   return {
-    code: error.code ?? error.type,
+    code: error.code ?? type,
     message: error.message,
     param: null,
-    error: { type: error.type, code: error.code ?? null, message: error.message, param: null },
+    error: { type, code: error.code ?? null, message: error.message, param: null },
   };
 }

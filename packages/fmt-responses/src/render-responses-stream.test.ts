@@ -299,6 +299,20 @@ describe("encoding canonical events as OpenAI Responses stream events", () => {
     ]);
   });
 
+  it("an error of another family is written with the standard type of its status", () => {
+    const out = frames([
+      start,
+      { type: "error", error: { status: 503, type: "overloaded_error", message: "Overloaded" } },
+    ]);
+    const [error, failed] = out.slice(-2);
+    expect(error).toMatchObject({
+      type: "error",
+      code: "service_unavailable",
+      error: { type: "service_unavailable", code: null },
+    });
+    expect(failed).toMatchObject({ response: { error: { code: "service_unavailable" } } });
+  });
+
   it("what the stream cannot carry is dropped with one warning per feature (signatures and redacted thinking it carries)", () => {
     const warnings: Warning[] = [];
     frames(
