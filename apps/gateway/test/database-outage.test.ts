@@ -126,6 +126,20 @@ describe.skipIf(!available)("a PostgreSQL outage", () => {
     expect([503, 404]).toContain(balance.status);
     if (balance.status === 503) expect(balance.headers.get("retry-after")).not.toBeNull();
 
+    // The balance endpoints keep their own failure body: {success: false, message}, 503.
+    for (const [path, prefix] of [
+      ["/v1/balance", /^Failed to get token information: /],
+      ["/v1/user/balance", /^Failed to get user quota: /],
+    ] as const) {
+      const res = await fetch(`${url}${path}`, {
+        headers: auth(),
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get("retry-after"), path).not.toBeNull();
+      expect(await res.json()).toEqual({ success: false, message: expect.stringMatching(prefix) });
+    }
+
     const notReady = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) });
     expect(notReady.status).toBe(503);
     expect(((await notReady.json()) as { checks: { database: string } }).checks.database).toMatch(
