@@ -186,26 +186,22 @@ async function serveGeneration(
     const { observer: seen, observed } = observation;
     seen.end(observed, "POST", route.pattern, reply.status, stream, requestId);
   }
-  await writeReply(outgoing, reply, { names: route.ids, id: requestId }, served.redactor);
+  await writeReply(outgoing, reply, requestId, route.ids, served.redactor);
 }
 
-/** A request's id and the header names it is sent under. */
-interface RequestId {
-  readonly names: readonly string[];
-  readonly id: string;
-}
-
+/** `idHeaders`: the header names the request id goes out under (the route's). */
 async function writeReply(
   outgoing: ServerResponse,
   reply: Response | TextReply,
-  requestId: RequestId,
+  requestId: string,
+  idHeaders: readonly string[],
   redactor: KeyRedactor,
 ): Promise<void> {
   if (reply instanceof TextReply) {
     const headers: Record<string, string | number> = { ...reply.headers };
     if (redactor.active)
       for (const name in headers) headers[name] = redactor.redact(String(headers[name]));
-    for (const name of requestId.names) headers[name] = requestId.id;
+    for (const name of idHeaders) headers[name] = requestId;
     headers["content-length"] = Buffer.byteLength(reply.text);
     outgoing.writeHead(reply.status, headers);
     outgoing.end(reply.text);
@@ -213,7 +209,7 @@ async function writeReply(
   }
   if (reply instanceof RelayResponse) {
     if (redactor.active) redactRelay(reply, redactor);
-    for (const name of requestId.names) reply.headers.set(name, requestId.id);
+    for (const name of idHeaders) reply.headers.set(name, requestId);
     writeRelay(outgoing, reply);
     return;
   }
@@ -222,7 +218,7 @@ async function writeReply(
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  for (const name of requestId.names) headers[name] = requestId.id;
+  for (const name of idHeaders) headers[name] = requestId;
   if (response.body === null) {
     outgoing.writeHead(response.status, headers);
     outgoing.end();
