@@ -1,6 +1,7 @@
 import type { Request } from "@interlingua/core-types";
 import { chatProtocol } from "@interlingua/fmt-chat/protocol";
 import { nativeProtocol } from "@interlingua/fmt-native/protocol";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalCacheControlPaths, stripWireCacheControl } from "./strip-wire-cache-control.js";
 
@@ -71,6 +72,62 @@ describe("stripWireCacheControl (rule 8, same-format bodies)", () => {
     const wire = { model: "m", messages: [{ role: "user", content: "hi" }] };
     expect(stripWireCacheControl(CHAT, wire)).toEqual({ wire, removed: [] });
     expect(stripWireCacheControl(CHAT, wire).wire).toBe(wire);
+  });
+
+  it("matches a plain copy-and-delete walk on any body, at either protocol's positions", () => {
+    // The walk as the rule reads: each `*` an array's items, each name a member; the marker at
+    // the path's end deleted from a deep copy, named as `a[0].b`.
+    const reference = (positions: readonly (readonly string[])[], wire: unknown) => {
+      const out = structuredClone(wire);
+      const removed: string[] = [];
+      const walk = (value: unknown, path: readonly string[], name: string): void => {
+        const [head, ...rest] = path;
+        if (head === undefined) return;
+        if (head === "*") {
+          if (!Array.isArray(value)) return;
+          for (const [i, item] of value.entries()) walk(item, rest, `${name}[${i}]`);
+          return;
+        }
+        if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+        const record = value as Record<string, unknown>;
+        if (!(head in record)) return;
+        const at = name === "" ? head : `${name}.${head}`;
+        if (rest.length > 0) {
+          walk(record[head], rest, at);
+          return;
+        }
+        delete record[head];
+        removed.push(at);
+      };
+      for (const path of positions) walk(out, path, "");
+      return { wire: out, removed };
+    };
+    const names = ["cache_control", "content", "parts", "function", "text", "x"];
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        fc.constant(MARK),
+        fc.string({ maxLength: 3 }),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom(...names), tie("value"), { maxKeys: 4 }),
+      ),
+    })).value;
+    const body = fc.record({
+      model: fc.constant("m"),
+      cache_control: fc.option(fc.constant(MARK), { nil: undefined }),
+      messages: fc.array(fc.dictionary(fc.constantFrom("role", ...names), json), { maxLength: 4 }),
+      contents: fc.array(fc.dictionary(fc.constantFrom("role", ...names), json), { maxLength: 3 }),
+      tools: fc.array(fc.dictionary(fc.constantFrom("type", ...names), json), { maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(body, fc.constantFrom(CHAT, NATIVE), (wire, positions) => {
+        const before = structuredClone(wire);
+        const { wire: out, removed } = stripWireCacheControl(positions, wire);
+        expect({ wire: out, removed }).toEqual(reference(positions, wire));
+        // The client's body itself is never changed.
+        expect(wire).toEqual(before);
+      }),
+    );
   });
 });
 

@@ -10,29 +10,54 @@ type Wire = Record<string, unknown>;
 const isRecord = (value: unknown): value is Wire =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** `value` without the key at `path`; copies only what changes, and names what it removed. */
-function removeAt(value: unknown, path: WirePath, at: string, removed: string[]): unknown {
-  const [head, ...rest] = path;
+/**
+ * `value` without the key at `path` (from `depth` on); copies only what changes, and names what
+ * it removed. It runs on every same-format request, nearly always removing nothing: it walks by
+ * index and builds a name only for a removal, so such a request allocates nothing here.
+ */
+function removeAt(
+  value: unknown,
+  path: WirePath,
+  depth: number,
+  indexes: number[],
+  removed: string[],
+): unknown {
+  const head = path[depth];
   if (head === undefined) return value;
   if (head === "*") {
     if (!Array.isArray(value)) return value;
-    let changed = false;
-    const out = value.map((item, i) => {
-      const next = removeAt(item, rest, `${at}[${i}]`, removed);
-      changed ||= next !== item;
-      return next;
-    });
-    return changed ? out : value;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      indexes.push(i);
+      const next = removeAt(value[i], path, depth + 1, indexes, removed);
+      indexes.pop();
+      if (next !== value[i]) {
+        out ??= value.slice();
+        out[i] = next;
+      }
+    }
+    return out ?? value;
   }
   if (!isRecord(value) || !(head in value)) return value;
-  const name = at === "" ? head : `${at}.${head}`;
-  if (rest.length === 0) {
+  if (depth === path.length - 1) {
     const { [head]: _dropped, ...kept } = value;
-    removed.push(name);
+    removed.push(nameAt(path, depth, indexes));
     return kept;
   }
-  const next = removeAt(value[head], rest, name, removed);
+  const next = removeAt(value[head], path, depth + 1, indexes, removed);
   return next === value[head] ? value : { ...value, [head]: next };
+}
+
+/** The name of `path` up to `depth`, with the array indexes the walk took (`messages[0].content[1]`). */
+function nameAt(path: WirePath, depth: number, indexes: readonly number[]): string {
+  let name = "";
+  let star = 0;
+  for (let at = 0; at <= depth; at++) {
+    const step = path[at] as string;
+    if (step === "*") name += `[${indexes[star++]}]`;
+    else name += name === "" ? step : `.${step}`;
+  }
+  return name;
 }
 
 /**
@@ -45,8 +70,9 @@ export function stripWireCacheControl(
   wire: Wire,
 ): { wire: Wire; removed: string[] } {
   const removed: string[] = [];
+  const indexes: number[] = [];
   let out = wire;
-  for (const path of positions) out = removeAt(out, path, "", removed) as Wire;
+  for (const path of positions) out = removeAt(out, path, 0, indexes, removed) as Wire;
   return { wire: out, removed };
 }
 
