@@ -41,11 +41,16 @@ async function startEchoUpstream(): Promise<{ url: string; server: Server }> {
       const body = JSON.parse(Buffer.concat(parts).toString("utf8"));
       const key = (req.headers.authorization ?? "").replace(/^Bearer /, "");
       const prompt = String(body.messages?.[0]?.content ?? "");
-      if (prompt === "error") {
+      if (prompt === "error" || prompt === "wrapped error") {
+        // "wrapped error": the upstream wraps the key across two lines, 7 characters first.
+        const quoted = prompt === "error" ? key : `${key.slice(0, 7)}\n${key.slice(7)}`;
         res.writeHead(400, { "content-type": "application/json" });
         res.end(
           JSON.stringify({
-            error: { message: `Incorrect API key provided: ${key}`, type: "invalid_request_error" },
+            error: {
+              message: `Incorrect API key provided: ${quoted}`,
+              type: "invalid_request_error",
+            },
           }),
         );
         return;
@@ -139,6 +144,13 @@ describe("channel keys are redacted from everything that leaves the gateway", ()
     expect(row.error).toContain("[redacted]");
     expectNoKey(row.error ?? "");
     expectNoKey(stack.logText());
+  });
+
+  it("an upstream error message wrapping the key across lines: no part of it", async () => {
+    const res = await ask("wrapped error");
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toBe("Incorrect API key provided: [redacted]");
+    expect(res.text).not.toContain(CHANNEL_KEY.slice(0, 7));
   });
 
   it("a reply's text quoting the key", async () => {

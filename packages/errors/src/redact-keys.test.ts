@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { keyRedactor, PUBLIC_KEY_PREFIXES } from "./redact-keys.js";
 
 const KEY = "k3-plain-Zq81xYt0";
+/** `text` without line breaks, real or JSON-escaped. */
+const unwrap = (text: string) => text.replace(/\r\n|\r|\n|\\r\\n|\\r|\\n/g, "");
 const redactor = keyRedactor([KEY, "AnotherSecret-998877"]);
 
 /** `text` through a stream redactor, cut at `cuts` (taken modulo its length). */
@@ -90,7 +92,9 @@ describe("keyRedactor: secret slices go, public text stays byte for byte", () =>
   const SECRET = "Zq81xYt0Ab3cD4eF5gH6jK7m";
   const PROJECT_KEY = `sk-proj-${SECRET}`;
   const project = keyRedactor([PROJECT_KEY]);
-  const secretSlices = (text: string) => {
+  const secretSlices = (wrapped: string) => {
+    // A key wrapped across lines is still the key.
+    const text = unwrap(wrapped);
     const found: string[] = [];
     for (let at = 0; at + 8 <= SECRET.length; at++) {
       if (text.includes(SECRET.slice(at, at + 8))) found.push(SECRET.slice(at, at + 8));
@@ -197,5 +201,73 @@ describe("keyRedactor without keys", () => {
     expect(none.active).toBe(false);
     expect(none.redact(KEY)).toBe(KEY);
     expect(none.stream().push(KEY)).toBe(KEY);
+  });
+});
+
+describe("keyRedactor: a key wrapped across lines", () => {
+  const SECRET = "Zq81xYt0Ab3cD4eF5gH6jK7m";
+  const PROJECT_KEY = `sk-proj-${SECRET}`;
+  const project = keyRedactor([PROJECT_KEY]);
+  const BREAK_SPELLINGS = ["\n", "\r\n", "\r", "\\n", "\\r\\n"];
+
+  it.each(BREAK_SPELLINGS)("redacts both sides of a break (%j) in the key", (lineBreak) => {
+    const wrapped = `${PROJECT_KEY.slice(0, 15)}${lineBreak}${PROJECT_KEY.slice(15)}`;
+    expect(project.redact(`Incorrect API key provided: ${wrapped}.`)).toBe(
+      "Incorrect API key provided: [redacted].",
+    );
+    // 7 secret characters before the break, 1 after: together a slice.
+    expect(project.redact(`x ${SECRET.slice(0, 7)}${lineBreak}${SECRET[7]} y`)).toBe(
+      "x [redacted] y",
+    );
+  });
+
+  it("holds a key start back across a break until the next chunk shows how it goes on", () => {
+    const stream = project.stream();
+    expect(stream.push('{"error":"bad key sk-proj-Zq81xYt\\')).toBe('{"error":"bad key ');
+    expect(stream.push(`n0Ab3cD4eF5gH6jK7m"}`)).toBe('[redacted]"}');
+    expect(stream.end()).toBe("");
+  });
+
+  it("leaves line breaks between two runs, and text beside a break, alone", () => {
+    expect(project.redact(`${SECRET.slice(0, 8)}\n${SECRET.slice(0, 8)}`)).toBe(
+      "[redacted]\n[redacted]",
+    );
+    expect(project.redact("sk-proj-\nhello\nworld")).toBe("sk-proj-\nhello\nworld");
+  });
+
+  it("property: no slice of a wrapped key leaves, however it is wrapped and chunked", () => {
+    const wrapped = fc
+      .tuple(
+        fc.nat(SECRET.length - 8),
+        fc.integer({ min: 8, max: PROJECT_KEY.length }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...BREAK_SPELLINGS)), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+      )
+      .map(([at, length, breaks]) => {
+        let text = PROJECT_KEY.slice(8 + at).slice(0, length);
+        for (const [where, lineBreak] of breaks) {
+          const cut = 1 + (where % Math.max(1, text.length - 1));
+          text = text.slice(0, cut) + lineBreak + text.slice(cut);
+        }
+        return text;
+      });
+    const filler = fc.constantFrom("", " ", "\n", "key: ", '"', "sk-proj-", "x\\n");
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(wrapped, filler), { maxLength: 6 }),
+        fc.array(fc.nat(300), { maxLength: 6 }),
+        (parts, cuts) => {
+          const text = parts.join("");
+          const whole = project.redact(text);
+          for (let at = 0; at + 8 <= SECRET.length; at++) {
+            expect(unwrap(whole)).not.toContain(SECRET.slice(at, at + 8));
+          }
+          expect(streamed(project, text, cuts)).toBe(whole);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -10,6 +10,8 @@
  * match no secret characters. Keys whose secret part is shorter than `minKey` are not secrets.
  * Each key is looked for in every spelling an upstream may quote it in: as it is, URL-encoded
  * and JSON-escaped (a key with `+`, `/` or `=` echoed in a URL is otherwise another string).
+ * Line breaks (`\n`, `\r\n`, `\r`, or their JSON escapes) inside a run are looked through: an
+ * upstream that wraps a long key across lines would otherwise leak the part before the break.
  *
  * Search: the secret part is cut into aligned blocks of half the needed length. A qualifying run
  * holds at least that many secret characters in a row, so it contains a whole block: `indexOf` of
@@ -82,6 +84,46 @@ interface BlockHit {
 const DEFAULTS = { minSlice: 8, minKey: 6, replacement: "[redacted]" };
 
 type Range = [number, number];
+
+/**
+ * Line breaks, real or JSON-escaped, that may wrap a key; a lone trailing backslash may start an
+ * escaped one, which the next chunk completes.
+ */
+const BREAKS = /\r\n|\r|\n|\\r\\n|\\r|\\n|\\$/g;
+const MAY_BREAK = /[\r\n\\]/;
+
+/** Text with its line breaks taken out, and where each of its characters was. */
+interface View {
+  readonly text: string;
+  /** Index in the original text of the view's character `i` (`i` may be the view's length). */
+  at(i: number): number;
+}
+
+const identity = (text: string): View => ({ text, at: (i) => i });
+
+function viewOf(text: string): View {
+  if (!MAY_BREAK.test(text)) return identity(text);
+  // Each break as [view index it sits before, original characters skipped up to and with it].
+  const skips: [number, number][] = [];
+  let skipped = 0;
+  const stripped = text.replace(BREAKS, (match: string, offset: number) => {
+    skipped += match.length;
+    skips.push([offset - skipped + match.length, skipped]);
+    return "";
+  });
+  if (skips.length === 0) return identity(text);
+  return {
+    text: stripped,
+    at(i) {
+      let skip = 0;
+      for (const [before, total] of skips) {
+        if (before > i) break;
+        skip = total;
+      }
+      return i + skip;
+    },
+  };
+}
 
 /** The key run through a block match at `at` (key offset `offset`): as far as text and key agree. */
 function grow(text: string, at: number, hit: BlockHit, size: number): Range {
@@ -160,8 +202,10 @@ export function keyRedactor(
   const blockList = [...blocks.entries()];
   const longestKey = secrets.reduce((most, s) => Math.max(most, s.key.length), 0);
 
-  /** Redacted ranges of `text`, sorted and merged. */
-  const ranges = (text: string): Range[] => {
+  /** Redacted ranges of `original`, sorted and merged; line breaks inside a run are its own. */
+  const ranges = (original: string): Range[] => {
+    const view = viewOf(original);
+    const text = view.text;
     const found: Range[] = [];
     for (const [block, hits] of blockList) {
       for (let at = text.indexOf(block); at !== -1; at = text.indexOf(block, at + 1)) {
@@ -171,11 +215,14 @@ export function keyRedactor(
         }
       }
     }
-    if (found.length < 2) return found;
-    found.sort((a, b) => a[0] - b[0]);
-    const merged: Range[] = [found[0] as Range];
-    for (let i = 1; i < found.length; i++) {
-      const range = found[i] as Range;
+    if (found.length === 0) return found;
+    // Back to the original: a run starts at its first character and ends after its last, so
+    // two runs meeting only across a line break stay two.
+    const mapped = found.map(([start, end]): Range => [view.at(start), view.at(end - 1) + 1]);
+    mapped.sort((a, b) => a[0] - b[0]);
+    const merged: Range[] = [mapped[0] as Range];
+    for (let i = 1; i < mapped.length; i++) {
+      const range = mapped[i] as Range;
       const last = merged[merged.length - 1] as Range;
       if (range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
       else merged.push(range);
@@ -211,15 +258,28 @@ export function keyRedactor(
     return found.length === 0 ? text : apply(text, found, 0, text.length);
   };
 
-  /** The longest tail of `text` (after `from`) that is a substring of a key: it may go on. */
-  const keyTail = (text: string, from: number): number => {
+  /**
+   * Characters to hold of `original` (after `from`): its longest tail that is, line breaks aside,
+   * a substring of a key, with the breaks after it; it may go on.
+   */
+  const keyTail = (original: string, from: number): number => {
+    const view = viewOf(original.slice(from));
+    const text = view.text;
     let held = 0;
-    for (let length = 1; length <= Math.min(longestKey, text.length - from); length++) {
+    for (let length = 1; length <= Math.min(longestKey, text.length); length++) {
       const tail = text.slice(text.length - length);
       if (!secrets.some((s) => s.key.includes(tail))) break;
       held = length;
     }
-    return held;
+    return held === 0 ? 0 : original.length - from - view.at(text.length - held);
+  };
+
+  /** The end of `text` holding the last key-length of characters, line breaks aside. */
+  const lastKeyLength = (text: string): string => {
+    const view = viewOf(text);
+    return view.text.length <= longestKey
+      ? text
+      : text.slice(view.at(view.text.length - longestKey));
   };
 
   const stream = (): KeyRedactorStream => {
@@ -235,7 +295,7 @@ export function keyRedactor(
       const found = ranges(text);
       const out = apply(text, found, base, upTo, replaced);
       if (upTo > base) replaced = found.some(([start, end]) => start < upTo && end >= upTo);
-      context = text.slice(Math.max(0, upTo - longestKey), upTo);
+      context = lastKeyLength(text.slice(0, upTo));
       carry = text.slice(upTo);
       return out;
     };
@@ -244,7 +304,7 @@ export function keyRedactor(
         if (secrets.length === 0) return chunk;
         // The usual chunk: nothing carried, no block in it, no key-like tail: sent as it is.
         if (carry === "" && keyTail(chunk, 0) === 0 && ranges(context + chunk).length === 0) {
-          context = (context + chunk).slice(-longestKey);
+          context = lastKeyLength(context + chunk);
           if (chunk !== "") replaced = false;
           return chunk;
         }
