@@ -118,6 +118,41 @@ describe("authentication", () => {
     expect(res.status).toBe(401);
   });
 
+  // Anthropic's SDKs list models with x-api-key, Gemini's with x-goog-api-key or ?key=.
+  it.each([
+    ["Bearer", auth(), ""],
+    ["x-api-key", { "x-api-key": KEY }, ""],
+    ["x-goog-api-key", { "x-goog-api-key": KEY }, ""],
+    ["x-vendor-api-key", { "x-vendor-api-key": KEY }, ""],
+    ["?key=", {}, `?key=${KEY}`],
+  ])("GET /v1/models and /v1/models/{id} take the key as %s", async (_name, headers, query) => {
+    const list = await fetch(`${stack.gateway.url}/v1/models${query}`, { headers });
+    expect(list.status).toBe(200);
+    const ids = ((await list.json()) as { data: { id: string }[] }).data.map((m) => m.id);
+    expect(ids).toContain("txtA-5");
+    const one = await fetch(`${stack.gateway.url}/v1/models/txtA-5${query}`, { headers });
+    expect(one.status).toBe(200);
+    expect(await one.json()).toEqual({
+      id: "txtA-5",
+      object: "model",
+      created: expect.any(Number),
+      owned_by: "openai",
+    });
+  });
+
+  it("GET /v1/models/{id}: 404 in the standard envelope for an unknown model, 401 without a key", async () => {
+    const missing = await fetch(`${stack.gateway.url}/v1/models/no-such-model`, {
+      headers: { "x-api-key": KEY },
+    });
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as Json).error).toMatchObject({ code: 404 });
+    const wrong = await fetch(`${stack.gateway.url}/v1/models/txtA-5`, {
+      headers: { "x-api-key": "sk-wrong" },
+    });
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as Json).error.type).toBe("authentication_error");
+  });
+
   it("GET /v1/models needs a key", async () => {
     const res = await fetch(`${stack.gateway.url}/v1/models`);
     expect(res.status).toBe(401);

@@ -13,6 +13,8 @@ export const CREDENTIAL_SOURCES = {
   standard: ["bearer"],
   messages: ["bearer", "x-api-key"],
   native: ["bearer", "x-goog-api-key", "x-vendor-api-key", "query-key"],
+  // The model list: every client's SDK lists models with its own credential.
+  any: ["bearer", "x-api-key", "x-goog-api-key", "x-vendor-api-key", "query-key"],
 } as const satisfies Record<string, readonly CredentialSource[]>;
 
 export type CredentialGroup = keyof typeof CREDENTIAL_SOURCES;

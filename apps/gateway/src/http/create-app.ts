@@ -2,7 +2,7 @@ import { notFound } from "@interlingua/errors";
 import { Hono } from "hono";
 import type { AppEnv } from "../contract/app-env.ts";
 import { newRequestId } from "../contract/request-id.ts";
-import { listModels } from "../models/list-models.ts";
+import { findListedModel, listModels } from "../models/list-models.ts";
 import { observeRequests } from "../observe/observe-requests.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { mountAudioRoutes } from "./audio-routes.ts";
@@ -46,9 +46,17 @@ export function createApp(services: GatewayServices, guards?: BodyGuards): Hono<
   app.use("*", redactOutbound(services.redactor));
   app.use("*", requestGuards(services, guards));
 
-  app.get("/v1/models", requireKey(services), (c) =>
+  // Every vendor's SDK lists models with its own credential header.
+  const modelsKey = requireKey(services, { group: "any" });
+  app.get("/v1/models", modelsKey, (c) =>
     c.json(listModels(services.router, c.get("token"), services.startedAt)),
   );
+  app.get("/v1/models/:model", modelsKey, (c) => {
+    const id = c.req.param("model");
+    const model = findListedModel(services.router, c.get("token"), services.startedAt, id);
+    if (model === undefined) throw notFound(`model ${id} does not exist or is not available`);
+    return c.json(model);
+  });
 
   mountBalanceRoutes(app, services);
   mountAudioRoutes(app, services);

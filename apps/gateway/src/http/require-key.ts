@@ -1,9 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { type AuthServices, authenticate } from "../auth/authenticate.ts";
+import type { CredentialGroup } from "../auth/credential-sources.ts";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { KeyedEnv } from "../contract/app-env.ts";
 
 export interface KeyOptions {
+  /** Where the key is read (default `standard`: the Bearer header). */
+  readonly group?: CredentialGroup;
   /** Runs before a refusal is thrown: the upload route reads (and drops) the body first. */
   readonly beforeRefusal?: (c: Context<KeyedEnv>) => Promise<void>;
 }
@@ -21,7 +24,12 @@ export function requireKey(
   return async (c, next) => {
     let token: AuthenticatedToken;
     try {
-      token = await authenticate(services, "standard", c.req.raw.headers, new URL(c.req.url));
+      token = await authenticate(
+        services,
+        options.group ?? "standard",
+        c.req.raw.headers,
+        new URL(c.req.url),
+      );
     } catch (refusal) {
       await options.beforeRefusal?.(c);
       throw refusal;

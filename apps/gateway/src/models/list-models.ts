@@ -10,6 +10,14 @@ export interface OpenAiModel {
 }
 
 /** `GET /v1/models` in OpenAI's list shape: the configured models this token may use. */
+/** `GET /v1/models/{id}`: the list's entry for `id`, if this token may use it. */
+export const findListedModel = (
+  router: ModelRouter,
+  token: AuthenticatedToken,
+  created: number,
+  id: string,
+): OpenAiModel | undefined => listModels(router, token, created).data.find((m) => m.id === id);
+
 export function listModels(
   router: ModelRouter,
   token: AuthenticatedToken,

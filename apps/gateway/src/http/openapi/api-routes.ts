@@ -23,6 +23,7 @@ import {
   managementEnvelope,
   messagesErrorSchema,
   modelListSchema,
+  modelSchema,
   nativeErrorSchema,
   readySchema,
   remixRequestSchema,
@@ -52,7 +53,7 @@ const nativeCountSchema = z.looseObject({ totalTokens: z.int().min(0) });
 // and a test checks it against the routes Hono registers (both directions).
 
 export type Method = "get" | "post" | "put" | "delete";
-export type Auth = "bearer" | "messages" | "native" | "none";
+export type Auth = "bearer" | "messages" | "native" | "any" | "none";
 
 export interface ApiRoute {
   readonly method: Method;
@@ -213,8 +214,20 @@ const GENERATION: ApiRoute[] = [
     path: "/v1/models",
     tag: "Generation",
     summary: "Models this API key may use",
-    auth: "bearer",
+    description:
+      "In OpenAI's list shape. Takes the key as any generation endpoint does (Bearer, `x-api-key`, `x-goog-api-key`, `x-vendor-api-key` or `?key=`), for each vendor's SDK lists models with its own.",
+    auth: "any",
     response: modelListSchema,
+    errors: standardErrorSchema,
+  },
+  {
+    method: "get",
+    path: "/v1/models/:model",
+    tag: "Generation",
+    summary: "One model this API key may use",
+    description: "One entry of `GET /v1/models`; 404 for a model the key may not use.",
+    auth: "any",
+    response: modelSchema,
     errors: standardErrorSchema,
   },
 ];

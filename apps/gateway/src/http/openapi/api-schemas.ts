@@ -63,16 +63,16 @@ export const uploadRecordSchema = z.object({
   created_at: z.number().int(),
 });
 
+export const modelSchema = z.object({
+  id: z.string(),
+  object: z.literal("model"),
+  created: z.number().int(),
+  owned_by: z.string(),
+});
+
 export const modelListSchema = z.object({
   object: z.literal("list"),
-  data: z.array(
-    z.object({
-      id: z.string(),
-      object: z.literal("model"),
-      created: z.number().int(),
-      owned_by: z.string(),
-    }),
-  ),
+  data: z.array(modelSchema),
 });
 
 const webhookFields = {

@@ -23,6 +23,7 @@ const SECURITY: Record<Auth, Json[]> = {
   bearer: [{ bearer: [] }],
   messages: [{ bearer: [] }, { apiKey: [] }],
   native: [{ bearer: [] }, { googApiKey: [] }, { vendorApiKey: [] }, { queryKey: [] }],
+  any: [{ bearer: [] }, { apiKey: [] }, { googApiKey: [] }, { vendorApiKey: [] }, { queryKey: [] }],
   none: [],
 };
 
