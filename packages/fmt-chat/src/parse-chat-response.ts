@@ -4,6 +4,7 @@ import {
   type RenderOptions,
   type Response,
   type ResponseBase,
+  setAsideMalformedUsage,
   type TextPart,
   withOutputs,
 } from "@interlingua/core-types";
@@ -13,6 +14,7 @@ import {
   type ChatResponseWire,
   chatResponseKeys,
   chatResponseSchema,
+  chatUsageSchema,
 } from "./chat-api.js";
 import { legacyCallId, withLegacyCall } from "./chat-legacy-functions.js";
 import { parseChatLogprobs } from "./chat-logprobs.js";
@@ -29,7 +31,9 @@ import { parseChatToolCalls } from "./parse-chat-tool-calls.js";
  * output, later ones alternatives; `choices: []` is `noOutput` (core-types `withOutputs`).
  */
 export function parseChatResponse(wire: unknown, options?: RenderOptions): Response {
-  const result = chatResponseSchema.safeParse(wire);
+  const result = chatResponseSchema.safeParse(
+    setAsideMalformedUsage(wire, "usage", chatUsageSchema, options?.onWarning),
+  );
   if (!result.success) throw malformedReplyFromZod(result.error, "chat response");
   return chatResponseToCanonical(result.data, options);
 }

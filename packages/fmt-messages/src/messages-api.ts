@@ -287,6 +287,11 @@ export const messagesResponseSchema = zObject({
 });
 export type MessagesResponseWire = z.infer<typeof messagesResponseSchema>;
 
+/** An upstream's reply as read: its usage may be absent, missing or set aside as malformed. */
+export const messagesReplySchema = z.extend(messagesResponseSchema, {
+  usage: z.optional(messagesUsageSchema),
+});
+
 /** The client-facing result, exactly the fields of docs/api-reference.md's "Messages-format result" table. */
 export interface MessagesResultWire {
   id: string;

@@ -2,7 +2,9 @@ import {
   type AssistantPart,
   type RenderOptions,
   type Response,
+  setAsideMalformedUsage,
   stringifyJsonKeepingNumbers,
+  unknownUsage,
 } from "@interlingua/core-types";
 import { malformedReplyFromZod } from "@interlingua/errors";
 import { liftCarriedSignatures } from "./carried-signatures.js";
@@ -11,7 +13,8 @@ import { parseMessagesUsage } from "./map-messages-usage.js";
 import {
   isKnownResponseBlock,
   type MessagesResponseBlock,
-  messagesResponseSchema,
+  messagesReplySchema,
+  messagesUsageSchema,
 } from "./messages-api.js";
 import { parseMessagesCitations } from "./messages-citations.js";
 import { MESSAGES_EXTRAS } from "./messages-extras.js";
@@ -51,7 +54,9 @@ export function parseMessagesBlock(block: MessagesResponseBlock): AssistantPart 
  * results: the text's citations carry its sources) and document citations, which name no URL.
  */
 export function parseMessagesResponse(wire: unknown, options?: RenderOptions): Response {
-  const parsed = messagesResponseSchema.safeParse(wire);
+  const parsed = messagesReplySchema.safeParse(
+    setAsideMalformedUsage(wire, "usage", messagesUsageSchema, options?.onWarning),
+  );
   if (!parsed.success) throw malformedReplyFromZod(parsed.error, "messages response");
   const w = parsed.data;
   if (options?.onWarning !== undefined) reportUnkept(w.content, options.onWarning);
@@ -64,7 +69,7 @@ export function parseMessagesResponse(wire: unknown, options?: RenderOptions): R
       parts: liftCarriedSignatures(w.content.filter(isKnownResponseBlock).map(parseMessagesBlock)),
     },
     finishReason: withStopDetails(parseMessagesFinishReason(w.stop_reason), w.stop_details),
-    usage: parseMessagesUsage(w.usage),
+    usage: w.usage === undefined ? unknownUsage() : parseMessagesUsage(w.usage),
   };
   if (typeof w.stop_sequence === "string") response.stopSequence = w.stop_sequence;
   if (w.stop_details) response.extras = { [MESSAGES_EXTRAS]: { stop_details: w.stop_details } };

@@ -24,6 +24,8 @@ describe("code execution parts", () => {
       { type: "text", text: "\n```output\n1\n\n```\n" },
     ]);
     expect(warnings.map((w) => `${w.feature}=${w.type}`)).toEqual([
+      // The reply reports no usageMetadata: estimated by the caller.
+      "usage=dropped",
       "candidates[0].content.parts[0]=mapped",
       "candidates[0].content.parts[1]=mapped",
       "candidates[0].content.parts[2]=dropped",

@@ -6,6 +6,7 @@ import {
   type Response,
   type ResponseBase,
   type SafetyRating,
+  setAsideMalformedUsage,
   type TextPart,
   withOutputs,
 } from "@interlingua/core-types";
@@ -18,6 +19,7 @@ import {
   type NativePromptFeedback,
   type NativeSafetyRating,
   nativeResponseSchema,
+  nativeUsageMetadataSchema,
 } from "./native-api.js";
 import { buildExtras, type NativeBookkeeping } from "./native-extras.js";
 import { applyGrounding } from "./native-grounding.js";
@@ -75,7 +77,9 @@ export const createTimeOf = (created: number): string | undefined =>
  * kind this codec does not know is dropped and reported, never a failed reply.
  */
 export function parseNativeResponse(wire: unknown, options?: RenderOptions): Response {
-  const parsed = nativeResponseSchema.safeParse(wire);
+  const parsed = nativeResponseSchema.safeParse(
+    setAsideMalformedUsage(wire, "usageMetadata", nativeUsageMetadataSchema, options?.onWarning),
+  );
   if (!parsed.success) throw malformedReplyFromZod(parsed.error, "response");
   const body = parsed.data;
   const id = body.responseId ?? "";

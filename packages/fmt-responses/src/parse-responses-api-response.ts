@@ -1,4 +1,4 @@
-import type { Response } from "@interlingua/core-types";
+import type { RenderOptions, Response } from "@interlingua/core-types";
 import { GatewayError } from "@interlingua/errors";
 import { errorFromResponsesWire } from "./map-responses-error.js";
 import { parseResponsesObject } from "./parse-responses-response.js";
@@ -8,7 +8,7 @@ import { parseResponsesObject } from "./parse-responses-response.js";
  * body is thrown as the mapped `GatewayError` (an upstream's error, as `parseOpenAIError` reads
  * it).
  */
-export function parseResponsesResponse(wire: unknown): Response {
+export function parseResponsesResponse(wire: unknown, options?: RenderOptions): Response {
   if (
     typeof wire === "object" &&
     wire !== null &&
@@ -18,5 +18,5 @@ export function parseResponsesResponse(wire: unknown): Response {
   ) {
     throw new GatewayError({ ...errorFromResponsesWire(wire as Record<string, unknown>) });
   }
-  return parseResponsesObject(wire);
+  return parseResponsesObject(wire, options);
 }

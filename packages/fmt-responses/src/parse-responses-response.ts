@@ -3,6 +3,7 @@ import {
   type IndexedOutput,
   type RenderOptions,
   type Response,
+  setAsideMalformedUsage,
   type TokenLogprob,
   withOutputs,
 } from "@interlingua/core-types";
@@ -28,6 +29,7 @@ import {
   outputReasoningSchema,
   type ResponsesObject,
   responsesObjectSchema,
+  responsesUsageSchema,
 } from "./responses-stream-api.js";
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -91,8 +93,10 @@ function responseFromResult(
 }
 
 /** A real Responses object: output items in order; hosted tool calls have no canonical part. */
-export function parseResponsesObject(wire: unknown): Response {
-  const parsed = responsesObjectSchema.safeParse(wire);
+export function parseResponsesObject(wire: unknown, options?: RenderOptions): Response {
+  const parsed = responsesObjectSchema.safeParse(
+    setAsideMalformedUsage(wire, "usage", responsesUsageSchema, options?.onWarning),
+  );
   if (!parsed.success) throw malformedReplyFromZod(parsed.error, "response body");
   const w: ResponsesObject = parsed.data;
   const parts: AssistantPart[] = [];
