@@ -27,6 +27,11 @@ export interface StreamEncodeOptions extends RenderOptions {
    * event's message ends with ` (request id: <id>)`, as its error bodies do).
    */
   requestId?: string | undefined;
+  /**
+   * The client asked for token logprobs: a format whose text frames carry their own tokens
+   * (Responses' `output_text.delta`) holds each text frame until the tokens that follow it.
+   */
+  logprobs?: boolean | undefined;
 }
 
 /**

@@ -71,6 +71,11 @@ export class ResponsesStreamEncoder {
   private readonly warned = new Set<string>();
   /** Token logprobs not yet written: they go on the next output_text to be finished. */
   private readonly pendingLogprobs: TokenLogprob[] = [];
+  /**
+   * With logprobs asked for, the last text delta, not yet written: decoders emit a chunk's
+   * tokens right after its text, and the delta frame carries them (OpenAI's does).
+   */
+  private heldText: { item: OutputItem; delta: string } | undefined;
 
   constructor(private readonly options: StreamEncodeOptions = {}) {}
 
@@ -83,6 +88,7 @@ export class ResponsesStreamEncoder {
       );
       return;
     }
+    this.writeText(send, event.type === "logprobs" ? event.content : []);
     switch (event.type) {
       case "response-start":
         this.start(event, send);
@@ -96,14 +102,8 @@ export class ResponsesStreamEncoder {
         const item = this.itemFor(event.index, "message", send);
         if (!item || event.delta === "") return;
         item.fragments.push(event.delta);
-        this.delta(
-          send,
-          "response.output_text.delta",
-          item,
-          ',"content_index":0',
-          event.delta,
-          ',"logprobs":[]',
-        );
+        this.heldText = { item, delta: event.delta };
+        if (this.options.logprobs !== true) this.writeText(send, []);
         return;
       }
       case "thinking-delta": {
@@ -200,8 +200,24 @@ export class ResponsesStreamEncoder {
     }
   }
 
+  /** The held text delta, with the tokens it carries (OpenAI's event form: no bytes). */
+  private writeText(send: Send, tokens: readonly TokenLogprob[]): void {
+    const held = this.heldText;
+    if (held === undefined) return;
+    this.heldText = undefined;
+    this.delta(
+      send,
+      "response.output_text.delta",
+      held.item,
+      ',"content_index":0',
+      held.delta,
+      `,"logprobs":${JSON.stringify(renderResponsesEventLogprobs(tokens))}`,
+    );
+  }
+
   /** End of input: open items are finished and the terminal frame carries output and usage. */
   end(send: Send): void {
+    this.writeText(send, []);
     if (this.failed || !this.started) return;
     for (const item of this.items.values()) if (!item.done) this.closeItem(item, send);
     if (this.pendingLogprobs.length > 0) {

@@ -72,6 +72,35 @@ describe("Responses logprobs", () => {
     expect(parseResponsesResponse(object).logprobs).toEqual({ content: tokens });
   });
 
+  it("streams, logprobs asked for: each delta frame carries the tokens that follow its text", () => {
+    const events = [
+      { type: "response-start", id: "resp_1", model: "txtA-5", created: 1 },
+      { type: "text-delta", index: 0, delta: "Hi" },
+      { type: "logprobs", content: tokens },
+      { type: "text-delta", index: 0, delta: "!" },
+      { type: "part-end", index: 0 },
+      { type: "finish", finishReason: { unified: "stop" } },
+    ] as const;
+    const deltas = (options = {}) =>
+      encodeResponsesEvents(events, options)
+        .map((f) => JSON.parse(f.data))
+        .filter((f) => f.type === "response.output_text.delta")
+        .map((f) => [f.delta, f.logprobs]);
+    // OpenAI's ResponseTextDeltaEvent logprob: token, logprob, top_logprobs of {token, logprob}.
+    const eventTokens = [
+      { token: "Hi", logprob: -0.25, top_logprobs: [{ token: "Hey", logprob: -1.5 }] },
+    ];
+    expect(deltas({ logprobs: true })).toEqual([
+      ["Hi", eventTokens],
+      ["!", []],
+    ]);
+    // Not asked for: written as they come, with no tokens.
+    expect(deltas()).toEqual([
+      ["Hi", []],
+      ["!", []],
+    ]);
+  });
+
   it("streams: deltas' logprobs are read; the encoder writes them on the finished text", () => {
     const frames = encodeResponsesEvents([
       { type: "response-start", id: "resp_1", model: "txtA-5", created: 1 },

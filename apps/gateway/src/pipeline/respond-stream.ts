@@ -139,6 +139,7 @@ function stageFor(
     const encoder = CLIENT_PROTOCOLS[format].codec.stream.encoder({
       providerExtras: request.canonical.providerExtras,
       requestId: request.requestId,
+      logprobs: request.canonical.logprobs,
       onWarning: (warning) => {
         outcome.streamWarnings ??= [];
         outcome.streamWarnings.push(warning);
