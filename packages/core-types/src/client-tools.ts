@@ -103,6 +103,15 @@ function lowerWireTool(
   return undefined;
 }
 
+/** Names of the request's custom tools: a forced or allowed one is named `custom` on OpenAI's wires. */
+export const customToolNames = (tools: readonly Tool[]): Set<string> =>
+  new Set(
+    tools.flatMap((tool) => {
+      const name = openAiTool(tool, "custom")?.options["name"];
+      return typeof name === "string" ? [name] : [];
+    }),
+  );
+
 /** The client's namespace and custom tools by the flat name they are lowered to. */
 export function clientToolOrigins(tools: readonly Tool[]): Map<string, ToolOrigin> {
   const origins = new Map<string, ToolOrigin>();

@@ -78,12 +78,26 @@ export type ChatAssistantBlock = z.infer<typeof chatAssistantBlockSchema>;
 
 // ---------- messages ----------
 
-export const chatToolCallSchema = zObject({
+export const chatFunctionToolCallSchema = zObject({
   id: z.string(),
   type: z.optional(z.literal("function")),
   function: zObject({ name: z.string(), arguments: z.string() }),
 });
-export type ChatToolCall = z.infer<typeof chatToolCallSchema>;
+export type ChatToolCall = z.infer<typeof chatFunctionToolCallSchema>;
+
+/** A call of a custom (free-form input) tool: its raw input, not JSON. */
+export const chatCustomToolCallSchema = zObject({
+  id: z.string(),
+  type: z.literal("custom"),
+  custom: zObject({ name: z.string(), input: z.string() }),
+});
+export type ChatCustomToolCall = z.infer<typeof chatCustomToolCallSchema>;
+
+export const chatToolCallSchema = z.union([chatFunctionToolCallSchema, chatCustomToolCallSchema]);
+export type ChatAnyToolCall = ChatToolCall | ChatCustomToolCall;
+
+export const isChatCustomCall = (call: ChatAnyToolCall): call is ChatCustomToolCall =>
+  call.type === "custom";
 
 /** A call as the deprecated `functions` interface writes it: no id, one per assistant turn. */
 export const chatFunctionCallSchema = zObject({ name: z.string(), arguments: z.string() });

@@ -1,6 +1,7 @@
 import type { Tool, ToolChoice, Warning } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import type {
+  ChatAnyToolCall,
   ChatFinishReason,
   ChatFunction,
   ChatFunctionCall,
@@ -50,10 +51,10 @@ export function legacyCallIds(messages: readonly ChatMessage[]): Map<number, str
  * alone when it has none, or when `id` is undefined (the call stays a `function_call`).
  */
 export function withLegacyCall(
-  calls: readonly ChatToolCall[] | null | undefined,
+  calls: readonly ChatAnyToolCall[] | null | undefined,
   call: ChatFunctionCall | null | undefined,
   id: string | undefined,
-): readonly ChatToolCall[] | null | undefined {
+): readonly ChatAnyToolCall[] | null | undefined {
   return call == null || id === undefined ? calls : [...(calls ?? []), { id, function: call }];
 }
 

@@ -5,6 +5,7 @@ import {
   zLooseObject,
 } from "@interlingua/core-types";
 import * as z from "zod/mini";
+import { isCanonicalChatAllowedTools } from "./map-chat-tool-choice.js";
 
 const nullish = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
 
@@ -74,6 +75,9 @@ const NO_OP: Readonly<Record<string, (value: unknown) => boolean>> = {
   store: (v) => v === false || v === null,
   // Kept beside max_completion_tokens, which carries the value canonically.
   max_tokens: () => true,
+  // An allowed_tools naming custom tools is carried for OpenAI; elsewhere its canonical
+  // `allowed` says it all (a custom tool is a function there).
+  tool_choice: isCanonicalChatAllowedTools,
 };
 
 /**

@@ -594,7 +594,8 @@ describe("request fields", () => {
           type: "provider",
           provider: "openai",
           name: "custom",
-          options: { custom: { name: "grammar" } },
+          // Flat, as the Responses API sends it (core-types client-tools.ts).
+          options: { name: "grammar" },
         },
         { type: "web_search", options: { search_context_size: "low" } },
       ],
@@ -639,7 +640,7 @@ describe("request fields", () => {
     expect(renderChatRequest(request).tool_choice).toStrictEqual(wire);
   });
 
-  it("allowed_tools naming a custom tool reads as its mode and is carried as sent", () => {
+  it("allowed_tools naming a custom tool is the canonical list, and carried as sent", () => {
     const wire = {
       type: "allowed_tools",
       allowed_tools: {
@@ -651,9 +652,49 @@ describe("request fields", () => {
       },
     };
     const request = parseChatRequest({ ...base, tool_choice: wire });
-    expect(request.toolChoice).toStrictEqual({ type: "required" });
+    expect(request.toolChoice).toStrictEqual({ type: "required", allowed: ["f", "patch"] });
     expect(request.extras?.chat?.["tool_choice"]).toStrictEqual(wire);
     expect(renderChatRequest(request).tool_choice).toStrictEqual(wire);
+  });
+
+  it("a custom tool is flat canonically, nested again on chat; the choice names it custom", () => {
+    const tools = [
+      { type: "function", function: { name: "f", parameters: { type: "object" } } },
+      { type: "custom", custom: { name: "patch", description: "Applies a patch" } },
+    ];
+    const request = parseChatRequest({ ...base, tools });
+    expect(request.tools[1]).toStrictEqual({
+      type: "provider",
+      provider: "openai",
+      name: "custom",
+      options: { name: "patch", description: "Applies a patch" },
+    });
+    // Not carried: rendered from the canonical list, which knows `patch` is custom by its tool.
+    const rendered = renderChatRequest({
+      ...request,
+      toolChoice: { type: "auto", allowed: ["patch"] },
+    });
+    expect(rendered.tools).toStrictEqual(tools);
+    expect(rendered.tool_choice).toStrictEqual({
+      type: "allowed_tools",
+      allowed_tools: { mode: "auto", tools: [{ type: "custom", custom: { name: "patch" } }] },
+    });
+  });
+
+  it("a custom tool's call: raw input both ways, in history and in a reply", () => {
+    const call = { id: "c1", type: "custom", custom: { name: "patch", input: "*** Begin" } };
+    const request = parseChatRequest({
+      ...base,
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: null, tool_calls: [call] },
+        { role: "tool", tool_call_id: "c1", content: "done" },
+      ],
+    });
+    expect(request.messages[1]?.parts).toStrictEqual([
+      { type: "tool-call", id: "c1", name: "patch", arguments: "*** Begin", custom: true },
+    ]);
+    expect(renderChatRequest(request).messages[1]).toMatchObject({ tool_calls: [call] });
   });
 
   it.each([

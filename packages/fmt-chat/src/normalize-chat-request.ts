@@ -1,5 +1,6 @@
 import { addFields, parseDataUrl, placeholderFileName } from "@interlingua/core-types";
 import type {
+  ChatAnyToolCall,
   ChatAssistantMessage,
   ChatFileBlock,
   ChatMessage,
@@ -8,7 +9,12 @@ import type {
   ChatTool,
   ChatToolCall,
 } from "./chat-api.js";
-import { chatRequestKeys, defaultToolParameters, isChatFunctionTool } from "./chat-api.js";
+import {
+  chatRequestKeys,
+  defaultToolParameters,
+  isChatCustomCall,
+  isChatFunctionTool,
+} from "./chat-api.js";
 import { legacyCallIds, withLegacyCall } from "./chat-legacy-functions.js";
 
 /**
@@ -183,14 +189,17 @@ function normalizeAssistant(
   if (message.reasoning_content) out.reasoning_content = message.reasoning_content;
   const calls = withLegacyCall(message.tool_calls, message.function_call, asToolCall) ?? [];
   if (message.function_call != null && asToolCall === undefined) {
-    out.function_call = normalizeToolCall({ id: "", function: message.function_call }).function;
+    out.function_call = (
+      normalizeToolCall({ id: "", function: message.function_call }) as ChatToolCall
+    ).function;
   }
   if (calls.length > 0) out.tool_calls = calls.map(normalizeToolCall);
   if (message.name !== undefined) out.name = message.name;
   return out;
 }
 
-export function normalizeToolCall(call: ChatToolCall): ChatToolCall {
+export function normalizeToolCall(call: ChatAnyToolCall): ChatAnyToolCall {
+  if (isChatCustomCall(call)) return { id: call.id, type: "custom", custom: { ...call.custom } };
   return {
     id: call.id,
     type: "function",

@@ -25,6 +25,7 @@ import {
   chatRequestKeys,
   chatRequestSchema,
   defaultToolParameters,
+  isChatCustomCall,
   isChatFunctionTool,
 } from "./chat-api.js";
 import { parseChatCacheControl } from "./chat-cache-control.js";
@@ -64,6 +65,8 @@ function checkChatRequest(wire: ChatRequestWire): void {
   wire.messages.forEach((message, i) => {
     if (message.role !== "assistant") return;
     (message.tool_calls ?? []).forEach((call, j) => {
+      // A custom tool's input is free-form text.
+      if (isChatCustomCall(call)) return;
       const args = call.function.arguments;
       if (args === "" || isJson(args)) return;
       const param = `messages[${i}].tool_calls[${j}].function.arguments`;
@@ -329,7 +332,14 @@ function parseTools(wire: ChatRequestWire): Tool[] {
       return out;
     }
     const { type, ...options } = tool;
-    return { type: "provider", provider: "openai", name: type, options };
+    // Chat nests a custom tool's fields under `custom`; canonically they sit flat, as the
+    // Responses API sends them, so both lower and lift alike (core-types client-tools.ts).
+    const custom = type === "custom" && Object.keys(options).length === 1 && options["custom"];
+    const flat =
+      typeof custom === "object" && custom !== null && !Array.isArray(custom)
+        ? (custom as Record<string, unknown>)
+        : options;
+    return { type: "provider", provider: "openai", name: type, options: flat };
   });
   if (wire.web_search_options != null) {
     tools.push({ type: "web_search", options: wire.web_search_options });

@@ -1,6 +1,7 @@
 import {
   type AssistantMessage,
   base64ToText,
+  customToolNames,
   type FilePart,
   formatDataUrl,
   type ImagePart,
@@ -22,6 +23,7 @@ import {
 } from "@interlingua/core-types";
 import { invalidRequest } from "@interlingua/errors";
 import type {
+  ChatAnyToolCall,
   ChatAssistantMessage,
   ChatFileBlock,
   ChatFunctionMessage,
@@ -40,6 +42,7 @@ import { renderChatCacheControl } from "./chat-cache-control.js";
 import { toLegacyFunctions } from "./chat-legacy-functions.js";
 import { renderChatReasoningEffort } from "./map-chat-reasoning-effort.js";
 import { renderChatToolChoice } from "./map-chat-tool-choice.js";
+import { renderChatToolCall } from "./parse-chat-tool-calls.js";
 
 export interface ChatRenderOptions extends RenderOptions {
   /**
@@ -96,7 +99,7 @@ export function renderChatRequest(request: Request, options?: ChatRenderOptions)
   renderTools(request, out, warn);
   // A choice kept as given in extras (allowed_tools, ...) already stands.
   if (request.toolChoice !== undefined && request.extras?.chat?.["tool_choice"] === undefined) {
-    out.tool_choice = renderChatToolChoice(request.toolChoice);
+    out.tool_choice = renderChatToolChoice(request.toolChoice, customToolNames(request.tools));
   }
   // The client's deprecated function calling goes back as it came (chat-legacy-functions.ts).
   if (legacy) toLegacyFunctions(out, warn);
@@ -296,7 +299,7 @@ function renderAssistantMessage(
 ): ChatAssistantMessage {
   const reasoning: string[] = [];
   const texts: TextPart[] = [];
-  const calls: ChatToolCall[] = [];
+  const calls: ChatAnyToolCall[] = [];
   message.parts.forEach((part, j) => {
     const partAt = `${at}.parts[${j}]`;
     switch (part.type) {
@@ -323,11 +326,7 @@ function renderAssistantMessage(
             message: "chat tool calls cannot carry a cache boundary",
           });
         }
-        calls.push({
-          id: part.id,
-          type: "function",
-          function: { name: part.name, arguments: part.arguments === "" ? "{}" : part.arguments },
-        });
+        calls.push(renderChatToolCall(part));
         return;
       case "redacted-thinking":
       case "image":
@@ -362,7 +361,9 @@ function renderAssistantMessage(
       `${at}.parts`,
     );
   }
-  if (legacy && calls[0] !== undefined) out.function_call = { ...calls[0].function };
+  // The functions interface has no custom tools, so its one call is a function's.
+  if (legacy && calls[0] !== undefined)
+    out.function_call = { ...(calls[0] as ChatToolCall).function };
   else if (calls.length > 0) out.tool_calls = calls;
   if (message.name !== undefined) out.name = message.name;
   return out;
@@ -518,7 +519,12 @@ function renderTools(request: Request, out: ChatRequestWire, warn: Warn): void {
         return;
       case "provider":
         if (tool.provider === "openai") {
-          tools.push({ ...tool.options, type: tool.name });
+          // A custom tool's fields sit flat canonically; chat nests them under `custom`.
+          tools.push(
+            tool.name === "custom" && !("custom" in tool.options)
+              ? { type: "custom", custom: tool.options }
+              : { ...tool.options, type: tool.name },
+          );
           return;
         }
         throw invalidRequest(

@@ -7,7 +7,7 @@ import {
   type StreamEncodeOptions,
   type Warning,
 } from "@interlingua/core-types";
-import type { ChatFunctionCall, ChatToolCall } from "./chat-api.js";
+import type { ChatAnyToolCall, ChatFunctionCall, ChatToolCall } from "./chat-api.js";
 import { legacyFinishReason, legacyReplyCall } from "./chat-legacy-functions.js";
 import { type ChatLogprobsOut, renderChatLogprobs } from "./chat-logprobs.js";
 import { type ChatReasoningDetailOut, renderReasoningDetails } from "./chat-reasoning-details.js";
@@ -18,6 +18,7 @@ import {
   renderChatFinishReason,
 } from "./map-chat-finish-reason.js";
 import { type RenderedChatUsage, renderChatUsage, usageFieldsChatDrops } from "./map-chat-usage.js";
+import { renderChatToolCall } from "./parse-chat-tool-calls.js";
 
 /** What `renderChatResponse` produces: the OpenAI body, every field present. */
 export interface RenderedChatResponse {
@@ -45,7 +46,7 @@ export interface RenderedChatMessage {
   /** Required by OpenAI's schema; a refusal's text is the content, as chat's parse reads it. */
   refusal: null;
   reasoning_content?: string;
-  tool_calls?: ChatToolCall[];
+  tool_calls?: ChatAnyToolCall[];
   /** The call, for a request that used the deprecated `functions` (chat-legacy-functions.ts). */
   function_call?: ChatFunctionCall;
   /** Signatures and redacted thinking, when there are any (chat-reasoning-details.ts). */
@@ -137,7 +138,7 @@ function renderChoice(choice: IndexedOutput, warn: Warn, legacy: boolean): Rende
   let textLength = 0;
   const annotations: RenderedUrlCitation[] = [];
   const reasoning: string[] = [];
-  const calls: ChatToolCall[] = [];
+  const calls: ChatAnyToolCall[] = [];
   const details = renderReasoningDetails(choice.message.parts);
   choice.message.parts.forEach((part, j) => {
     const partAt = `${at}.message.parts[${j}]`;
@@ -151,11 +152,7 @@ function renderChoice(choice: IndexedOutput, warn: Warn, legacy: boolean): Rende
         reasoning.push(part.text);
         return;
       case "tool-call":
-        calls.push({
-          id: part.id,
-          type: "function",
-          function: { name: part.name, arguments: part.arguments === "" ? "{}" : part.arguments },
-        });
+        calls.push(renderChatToolCall(part));
         return;
       case "redacted-thinking":
         return;
@@ -175,7 +172,7 @@ function renderChoice(choice: IndexedOutput, warn: Warn, legacy: boolean): Rende
     refusal: null,
   };
   if (reasoning.length > 0) message.reasoning_content = reasoning.join("");
-  const legacyCall = legacy ? legacyReplyCall(calls, at, warn) : undefined;
+  const legacyCall = legacy ? legacyReplyCall(calls as ChatToolCall[], at, warn) : undefined;
   if (legacyCall !== undefined) message.function_call = legacyCall;
   else if (calls.length > 0) message.tool_calls = calls;
   if (annotations.length > 0) message.annotations = annotations;

@@ -35,12 +35,15 @@ export interface ChatDeltaOut {
   /** A request with `functions` gets its one call this way (chat-legacy-functions.ts). */
   function_call?: { name?: string; arguments: string };
 }
-export interface ChatToolCallDeltaOut {
-  index: number;
-  id?: string;
-  type?: "function";
-  function: { name?: string; arguments: string };
-}
+export type ChatToolCallDeltaOut =
+  | {
+      index: number;
+      id?: string;
+      type?: "function";
+      function: { name?: string; arguments: string };
+    }
+  /** A custom (free-form input) tool's call: its raw input in `custom.input`. */
+  | { index: number; id?: string; type?: "custom"; custom: { name?: string; input: string } };
 
 interface ChoiceState {
   roleSent: boolean;
@@ -55,7 +58,7 @@ interface ChoiceState {
 }
 
 interface PartState {
-  kind: "text" | "thinking" | "tool";
+  kind: "text" | "thinking" | "tool" | "custom";
   id?: string;
   text: string;
   /** A text part's offset in the content. */
@@ -130,7 +133,8 @@ export class ChatStreamEncoder {
         const state = this.state(choice);
         const index = state.tools.size;
         state.tools.set(event.index, index);
-        state.parts.set(event.index, { kind: "tool", id: event.id, text: "" });
+        const kind = event.custom ? "custom" : "tool";
+        state.parts.set(event.index, { kind, id: event.id, text: "" });
         if (this.legacy) {
           // One call a turn, with no id (chat-legacy-functions.ts); a further one is dropped.
           if (index === 0)
@@ -141,12 +145,14 @@ export class ChatStreamEncoder {
         send(
           this.delta(choice, {
             tool_calls: [
-              {
-                index,
-                id: event.id,
-                type: "function",
-                function: { name: event.name, arguments: "" },
-              },
+              kind === "custom"
+                ? { index, id: event.id, type: "custom", custom: { name: event.name, input: "" } }
+                : {
+                    index,
+                    id: event.id,
+                    type: "function",
+                    function: { name: event.name, arguments: "" },
+                  },
             ],
           }),
         );
@@ -164,7 +170,11 @@ export class ChatStreamEncoder {
           if (index === 0) send(this.delta(choice, { function_call: { arguments: event.delta } }));
           return;
         }
-        send(this.delta(choice, { tool_calls: [{ index, function: { arguments: event.delta } }] }));
+        const call: ChatToolCallDeltaOut =
+          state.parts.get(event.index)?.kind === "custom"
+            ? { index, custom: { input: event.delta } }
+            : { index, function: { arguments: event.delta } };
+        send(this.delta(choice, { tool_calls: [call] }));
         return;
       }
       case "finish": {

@@ -567,7 +567,8 @@ export const chatStreamWire: fc.Arbitrary<{ response: ChatResponseWire; chunks: 
       if (refusalTokens.length > 0) {
         chunks.push(withLogprobs(chunk(choice.index, {}), "refusal", refusalTokens));
       }
-      const calls = (m.tool_calls ?? []).map((call, k) => {
+      // The arbitrary replies call functions only.
+      const calls = ((m.tool_calls as ChatToolCall[] | undefined) ?? []).map((call, k) => {
         const [first = "", ...rest] = split(call.function.arguments, s.args[k] ?? []);
         return [
           chunk(choice.index, {

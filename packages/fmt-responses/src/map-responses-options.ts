@@ -100,7 +100,10 @@ export function renderResponsesToolChoice(
     return {
       type: "allowed_tools",
       mode: choice.type,
-      tools: choice.allowed.map((name) => ({ type: "function", name })),
+      tools: choice.allowed.map((name) => ({
+        type: customTools.has(name) ? "custom" : "function",
+        name,
+      })),
     };
   }
   return choice.type;

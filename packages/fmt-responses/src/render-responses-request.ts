@@ -1,5 +1,6 @@
 import {
   type AssistantMessage,
+  customToolNames,
   type FilePart,
   formatDataUrl,
   type Message,
@@ -101,7 +102,10 @@ export function renderInterlinguaResponsesRequest(
   if (tools.length > 0) wire.tools = tools;
   // A choice the canonical model only approximates (allowed_tools, ...) went to extras as given.
   if (request.toolChoice !== undefined && extras["tool_choice"] === undefined) {
-    wire.tool_choice = renderResponsesToolChoice(request.toolChoice, customToolNames(request));
+    wire.tool_choice = renderResponsesToolChoice(
+      request.toolChoice,
+      customToolNames(request.tools),
+    );
   }
   if (request.parallelToolCalls !== undefined) wire.parallel_tool_calls = request.parallelToolCalls;
   if (request.user !== undefined) wire.user = request.user;
@@ -124,19 +128,6 @@ export function renderInterlinguaResponsesRequest(
   else delete wire.text;
   return wire;
 }
-
-/** Names of the request's custom tools (OpenAI provider tools of type `custom`). */
-const customToolNames = (request: Request): Set<string> =>
-  new Set(
-    request.tools.flatMap((tool) =>
-      tool.type === "provider" &&
-      tool.provider === "openai" &&
-      tool.name === "custom" &&
-      typeof tool.options["name"] === "string"
-        ? [tool.options["name"]]
-        : [],
-    ),
-  );
 
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)

@@ -15,7 +15,9 @@ const budgets: Record<string, number> = {
   // 32: ./protocol (the largest entry) took the positions of a forwarded body's hint markers.
   // 33: the codec reads and writes OpenAI's deprecated function calling (`functions`,
   // `function_call`, a reply's `function_call`), which OpenAI still accepts (2026-11-29).
-  "@interlingua/fmt-chat": 33 * KB,
+  // 33.5: ./protocol (33.2 kB) reads and writes custom tools' calls (`{type: "custom", custom:
+  // {name, input}}`) and allowed_tools naming custom tools (2026-11-29).
+  "@interlingua/fmt-chat": 33.5 * KB,
   // 35: ./protocol (34.0 kB, at the edge) took the relay edits that give a same-format reply its
   // stop_details (2026-11-29).
   // 35.5: ./protocol (35.1 kB) drops thinking another provider signed and answers a message
@@ -113,10 +115,12 @@ type Codec = keyof typeof codecs;
 // Raised by 0.5 kB (2026-11-29): responses<->native (55.05 kB, 49 bytes over) for a reply's
 // malformed usage set aside (estimated, not a 502) and Responses text deltas that carry their
 // chunk's logprobs.
+// Raised by 0.5 kB (2026-11-29): chat<->messages (47.1 kB), chat<->responses (47.2 kB) and
+// chat<->native (54.1 kB) for fmt-chat's custom tool calls and allowed custom tools.
 const directionBudgets: Record<string, number> = {
-  "chat<->messages": 47 * KB,
-  "chat<->responses": 47 * KB,
-  "chat<->native": 54 * KB,
+  "chat<->messages": 47.5 * KB,
+  "chat<->responses": 47.5 * KB,
+  "chat<->native": 54.5 * KB,
   "messages<->responses": 49 * KB,
   "messages<->native": 54.5 * KB,
   "responses<->native": 55.5 * KB,
