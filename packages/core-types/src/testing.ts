@@ -526,3 +526,16 @@ export function withoutProviderExtras<T extends { providerExtras?: object }>(
   const { providerExtras: _all, ...rest } = value;
   return (Object.keys(kept).length > 0 ? { ...rest, providerExtras: kept } : rest) as T;
 }
+
+/**
+ * A frozen deep copy of a wire body: a parser that writes into the body it reads (which, on the
+ * fast path, the parsed data shares) throws on it.
+ */
+export function deepFrozen<T>(value: T): T {
+  const freeze = (item: unknown): unknown => {
+    if (typeof item !== "object" || item === null) return item;
+    for (const child of Object.values(item)) freeze(child);
+    return Object.freeze(item);
+  };
+  return freeze(structuredClone(value)) as T;
+}

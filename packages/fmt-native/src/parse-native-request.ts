@@ -223,14 +223,12 @@ function parseResponseFormat(
 function parseTools(tools: NativeTool[], book: NativeBookkeeping): Tool[] {
   const out: Tool[] = [];
   tools.forEach((entry, t) => {
+    // Declarations first, wherever the client put the key: the order zod's copy of the entry had.
+    entry.functionDeclarations?.forEach((declaration, d) => {
+      out.push(parseDeclaration(declaration, ["tools", t, "functionDeclarations", d], book));
+    });
     for (const key in entry) {
-      if (key === MISPLACED_CACHE_CONTROL) continue;
-      if (key === "functionDeclarations") {
-        entry.functionDeclarations?.forEach((declaration, d) => {
-          out.push(parseDeclaration(declaration, ["tools", t, key, d], book));
-        });
-        continue;
-      }
+      if (key === MISPLACED_CACHE_CONTROL || key === "functionDeclarations") continue;
       const value = entry[key];
       if (!isRecord(value)) throw invalidField(["tools", t, key], "expected an object");
       const kind = builtInTools[key];
