@@ -82,16 +82,66 @@ const setMember =
   (value) =>
     values?.has(value) ? SAME : FAIL;
 
-/** A leaf: zod's own run decides, and a leaf it accepts comes back as it went in. */
+type Quick = (value: never) => boolean | undefined;
+
+/**
+ * The usual checks of a leaf, answered without a payload: true or false where the answer is
+ * zod's, undefined where only zod can tell (a string near its minimum, counted in code points).
+ */
+interface CheckDef {
+  check: string;
+  value: number;
+  inclusive: boolean;
+  format: string;
+  minimum: number;
+}
+
+const quickChecks: Readonly<Record<string, (def: CheckDef) => Quick | undefined>> = {
+  greater_than:
+    ({ value: min, inclusive }) =>
+    (value: number) =>
+      inclusive ? value >= min : value > min,
+  less_than:
+    ({ value: max, inclusive }) =>
+    (value: number) =>
+      inclusive ? value <= max : value < max,
+  number_format: ({ format }) =>
+    format === "safeint" ? (value: number) => Number.isSafeInteger(value) : undefined,
+  min_length:
+    ({ minimum }) =>
+    (value: string) =>
+      value.length >= minimum * 2 || undefined,
+};
+
+/** A leaf: tested directly where its type and checks allow, else zod's own run decides. */
 function leaf(schema: Schema): Check {
   const def = defOf(schema);
   const checks = (def.checks ?? []) as core.$ZodCheck[];
   if (def.coerce === true || checks.some(isOverwrite)) return always(UNSURE);
-  const plain = checks.length === 0 ? plainLeaves[def.type] : undefined;
-  if (plain !== undefined) return plain(schema);
-  return (value) => {
+  const byZod: Check = (value) => {
     const result = schema._zod.run({ value, issues: [] }, {}) as core.ParsePayload;
     return result.issues.length === 0 ? SAME : FAIL;
+  };
+  // A format (z.int(), z.email()) is its own check: zod runs it.
+  const base = schema._zod.traits.has("$ZodCheck") ? undefined : plainLeaves[def.type];
+  if (base === undefined) return byZod;
+  const quick: Quick[] = [];
+  for (const check of checks) {
+    const checkDef = check._zod.def as unknown as CheckDef;
+    const made = quickChecks[checkDef.check]?.(checkDef);
+    if (made === undefined) return byZod;
+    quick.push(made);
+  }
+  const test = base(schema);
+  return (value) => {
+    const verdict = test(value);
+    if (verdict !== SAME) return verdict;
+    for (const check of quick) {
+      const ok = check(value as never);
+      if (ok === undefined) return byZod(value);
+      if (!ok) return FAIL;
+    }
+    return SAME;
   };
 }
 

@@ -20,6 +20,9 @@ const makeSchema = ({ object, looseObject, strictObject }: Objects) => {
   return looseObject({
     model: z.string().check(z.minLength(1)),
     n: z.optional(z.int().check(z.positive())),
+    k: z.optional(z.int()),
+    top: z.optional(z.number().check(z.int()).check(z.gte(0)).check(z.lt(5))),
+    name: z.optional(z.string().check(z.minLength(2))),
     temperature: z.nullish(z.number().check(z.lte(2))),
     stream: z.optional(z.boolean()),
     content: z.union([z.string(), z.array(block).check(z.minLength(1))]),
@@ -81,6 +84,9 @@ describe("zObject, zLooseObject, zStrictObject", () => {
   it("give zod's own error for an invalid body", () => {
     for (const bad of [
       { ...valid, n: 1.5 },
+      { ...valid, k: 1.5 },
+      { ...valid, top: 5 },
+      { ...valid, name: "😀" },
       { ...valid, content: [] },
       { ...valid, content: [{ type: "video" }] },
       { ...valid, strict: { b: 1 } },
@@ -108,6 +114,9 @@ describe("zObject, zLooseObject, zStrictObject", () => {
       {
         model: fc.oneof(fc.string(), anyJson),
         n: fc.oneof(fc.integer({ min: -2, max: 3 }), fc.double(), anyJson),
+        k: fc.oneof(fc.integer(), fc.double(), fc.constant(2 ** 53)),
+        top: fc.oneof(fc.integer({ min: -1, max: 6 }), fc.double({ min: -1, max: 6 })),
+        name: fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom("😀", "a😀", "ab")),
         temperature: fc.oneof(fc.constant(null), fc.double({ min: 0, max: 3 })),
         stream: fc.oneof(fc.boolean(), anyJson),
         content: fc.oneof(fc.string(), fc.array(nearBlock, { maxLength: 3 }), anyJson),
