@@ -42,26 +42,24 @@ export const inputImageBlockSchema = zLooseObject({
  * A file (OpenAI's Responses `input_file`): inline `file_data` (a data URL, or base64 whose type
  * the filename's extension gives), a `file_url` the gateway fetches, or a `file_id`; one of them.
  */
-export const inputFileBlockSchema = z
-  .looseObject({
-    type: z.literal("input_file"),
-    file_data: z.optional(z.string().check(z.minLength(1))),
-    file_url: z.optional(z.string().check(z.minLength(1))),
-    file_id: z.optional(z.string().check(z.minLength(1))),
-    filename: z.optional(z.string()),
-  })
-  .check(
-    z.superRefine((block, ctx) => {
-      const given = [block.file_data, block.file_url, block.file_id].filter((v) => v !== undefined);
-      if (given.length !== 1) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["file_data"],
-          message: "give exactly one of file_data, file_url or file_id",
-        });
-      }
-    }),
-  );
+export const inputFileBlockSchema = zLooseObject({
+  type: z.literal("input_file"),
+  file_data: z.optional(z.string().check(z.minLength(1))),
+  file_url: z.optional(z.string().check(z.minLength(1))),
+  file_id: z.optional(z.string().check(z.minLength(1))),
+  filename: z.optional(z.string()),
+}).check(
+  z.superRefine((block, ctx) => {
+    const given = [block.file_data, block.file_url, block.file_id].filter((v) => v !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["file_data"],
+        message: "give exactly one of file_data, file_url or file_id",
+      });
+    }
+  }),
+);
 /** Assistant history as the Responses API returns it; `input_text` is accepted there too. */
 export const outputTextBlockSchema = zLooseObject({
   type: z.literal("output_text"),
@@ -172,23 +170,21 @@ export const functionDefinitionSchema = zLooseObject({
  * `strict: null` (LangChain's `bindTools` sends both). The error names the field in the shape the
  * client used.
  */
-export const functionToolSchema = z
-  .looseObject({
-    type: z.literal("function"),
-    function: z.optional(functionDefinitionSchema),
-    name: z.optional(z.string().check(z.minLength(1))),
-    description: z.nullish(z.string()),
-    parameters: z.nullish(jsonObject),
-    strict: z.nullish(z.boolean()),
-  })
-  .check(
-    z.superRefine((tool, ctx) => {
-      if (tool.function !== undefined) return;
-      if (tool.name === undefined) {
-        ctx.addIssue({ code: "custom", path: ["function"], message: FIELD_REQUIRED });
-      }
-    }),
-  );
+export const functionToolSchema = zLooseObject({
+  type: z.literal("function"),
+  function: z.optional(functionDefinitionSchema),
+  name: z.optional(z.string().check(z.minLength(1))),
+  description: z.nullish(z.string()),
+  parameters: z.nullish(jsonObject),
+  strict: z.nullish(z.boolean()),
+}).check(
+  z.superRefine((tool, ctx) => {
+    if (tool.function !== undefined) return;
+    if (tool.name === undefined) {
+      ctx.addIssue({ code: "custom", path: ["function"], message: FIELD_REQUIRED });
+    }
+  }),
+);
 /** Hosted tools: the spec shows only `type`; any other field is an option carried as given. */
 export const webSearchToolSchema = zLooseObject({ type: z.literal("web_search") });
 export const fileSearchToolSchema = zLooseObject({ type: z.literal("file_search") });
