@@ -223,10 +223,17 @@ export function stringifyJsonExact(value: unknown): string {
 
 /** Whether a parsed value holds a `JsonNumber` anywhere (so it needs `stringifyJsonExact`). */
 export function hasJsonNumber(value: unknown): boolean {
-  if (value instanceof JsonNumber) return true;
   if (typeof value !== "object" || value === null) return false;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) {
-    if (hasJsonNumber(item)) return true;
+  if (value instanceof JsonNumber) return true;
+  // Indexes and keys as they are, without a list of the values to walk (this runs per call).
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (hasJsonNumber(value[i])) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && hasJsonNumber((value as Record<string, unknown>)[key])) {
+      return true;
+    }
   }
   return false;
 }
