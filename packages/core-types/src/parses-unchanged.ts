@@ -145,9 +145,9 @@ function leaf(schema: Schema): Check {
   };
 }
 
-function object(schema: Schema, compile: (s: Schema) => Check): Check {
+function object(schema: Schema, compile: (s: Schema) => Check, ownChecks = true): Check {
   const def = defOf(schema) as Def & { shape: Record<string, Schema>; catchall?: Schema };
-  const checks = checksOf(def);
+  const checks = ownChecks ? checksOf(def) : undefined;
   const fields = new Map<string, { check: Check; required: boolean }>();
   let required = 0;
   for (const key of Object.keys(def.shape)) {
@@ -316,6 +316,17 @@ function compile(schema: Schema): Check {
   return check;
 }
 
-/** Whether `schema` accepts `value` and parses it to the same content (compiled once per schema). */
-export const parsesUnchanged = (schema: core.$ZodType, value: unknown): boolean =>
-  compile(schema)(value) === SAME;
+const shapes = new WeakMap<Schema, Check>();
+
+/**
+ * Whether an object schema's shape and catchall take `value` unchanged: its own checks are left
+ * out, as zod runs them after the object's parse (compiled once per schema).
+ */
+export function parsesUnchanged(schema: core.$ZodType, value: unknown): boolean {
+  let check = shapes.get(schema);
+  if (check === undefined) {
+    check = object(schema, compile, false);
+    shapes.set(schema, check);
+  }
+  return check(value) === SAME;
+}

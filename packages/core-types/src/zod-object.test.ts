@@ -148,4 +148,11 @@ describe("zObject, zLooseObject, zStrictObject", () => {
     const instance = new Body();
     expect(schema.safeParse(instance).data).not.toBe(instance);
   });
+
+  it("run an object's own refinement once per parse, as zod/mini's objects do", () => {
+    let calls = 0;
+    const refined = zObject({ a: z.string() }).check(z.refine(() => ++calls > 0));
+    expect(refined.safeParse({ a: "x" }).success).toBe(true);
+    expect(calls).toBe(1);
+  });
 });
