@@ -34,15 +34,18 @@ const isOverwrite = (c: core.$ZodCheck) => (c._zod.def as { check: string }).che
 const withChecks = (checks: Check | undefined, value: unknown): Verdict =>
   checks === undefined ? SAME : checks(value);
 
-/** zod's own object test; a plain prototype keeps the accepted value a plain object like zod's. */
-const isPlainRecord = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+/** zod's own object test. */
+const isObjectLike = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** For an object: a plain prototype keeps the accepted value a plain object, like zod's copy. */
+const hasPlainProto = (value: object): value is Record<string, unknown> => {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 };
 
-const isObjectLike = (value: unknown): value is object =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
+  isObjectLike(value) && hasPlainProto(value);
 
 // `__proto__` as an own key (JSON.parse makes one) is left to zod, which skips it on copy.
 const hasOwnProto = (value: object) => Object.hasOwn(value, "__proto__");
@@ -166,7 +169,7 @@ function object(schema: Schema, compile: (s: Schema) => Check, ownChecks = true)
   // missing, or zod's default or absent-key handling, is left to zod.
   return (value) => {
     if (!isObjectLike(value)) return FAIL;
-    if (!isPlainRecord(value)) return UNSURE;
+    if (!hasPlainProto(value)) return UNSURE;
     let seen = 0;
     for (const key in value) {
       const item = (value as Record<string, unknown>)[key];
