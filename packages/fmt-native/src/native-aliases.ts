@@ -101,19 +101,23 @@ const request: Shape = {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** A shape with its tables as maps, so an object is walked in one pass over its own keys. */
+/**
+ * A shape as one map over the keys an object may hold: a snake_case key names its camelCase
+ * target, a key with a shape of its own names it; one lookup per key of the walked object.
+ */
 interface Compiled {
-  renames: ReadonlyMap<string, string>;
-  fields: ReadonlyMap<string, Compiled>;
+  keys: ReadonlyMap<string, { camel: string | undefined; child: Compiled | undefined }>;
   each: Compiled | undefined;
 }
 
 function compile(shape: Shape): Compiled {
-  return {
-    renames: new Map(Object.entries(shape.rename ?? {})),
-    fields: new Map(Object.entries(shape.fields ?? {}).map(([k, v]) => [k, compile(v)] as const)),
-    each: shape.each ? compile(shape.each) : undefined,
-  };
+  const fields = new Map(Object.entries(shape.fields ?? {}).map(([k, v]) => [k, compile(v)]));
+  const keys = new Map<string, { camel: string | undefined; child: Compiled | undefined }>();
+  for (const [key, child] of fields) keys.set(key, { camel: undefined, child });
+  for (const [snake, camel] of Object.entries(shape.rename ?? {})) {
+    keys.set(snake, { camel, child: fields.get(camel) });
+  }
+  return { keys, each: shape.each ? compile(shape.each) : undefined };
 }
 
 /** Returns the same reference when nothing needed rewriting (the common, camelCase case). */
@@ -135,8 +139,10 @@ function walk(value: unknown, shape: Compiled): unknown {
   if (!isPlainObject(value)) return value;
   let out: Record<string, unknown> | undefined;
   for (const key in value) {
+    const entry = shape.keys.get(key);
+    if (entry === undefined) continue;
     let target = key;
-    const camel = shape.renames.get(key);
+    const camel = entry.camel;
     if (camel !== undefined) {
       out ??= { ...value };
       delete out[key];
@@ -145,10 +151,9 @@ function walk(value: unknown, shape: Compiled): unknown {
       out[camel] = value[key];
       target = camel;
     }
-    const child = shape.fields.get(target);
-    if (child === undefined) continue;
+    if (entry.child === undefined) continue;
     const current = value[key];
-    const next = walk(current, child);
+    const next = walk(current, entry.child);
     if (next !== current) {
       out ??= { ...value };
       out[target] = next;
