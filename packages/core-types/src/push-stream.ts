@@ -21,8 +21,15 @@ interface PushStreamOptions {
 
 type Emit = (value: unknown) => void;
 
-/** One push stream: its transformer, and after fusing, the runs before and after it. */
-class PushRun {
+// Shared by every push stream: the encoder is stateless, and a readable holds no queue of its own.
+const UTF8 = new TextEncoder();
+const NO_QUEUE: QueuingStrategy<unknown> = { highWaterMark: 0 };
+
+/**
+ * One push stream: its transformer, and after fusing, the runs before and after it. It is also
+ * its readable's underlying source (`start`, `pull`, `cancel`): no closures to build per stream.
+ */
+class PushRun implements UnderlyingDefaultSource<unknown> {
   next: PushRun | undefined;
   previous: PushRun | undefined;
   controller!: ReadableStreamDefaultController<unknown>;
@@ -37,14 +44,30 @@ class PushRun {
   /** What the transformer emits into: this run's readable, its text batch, or the next run. */
   emit: Emit = () => {};
   private text = "";
-  private readonly utf8: TextEncoder | undefined;
+  private readonly utf8: boolean;
 
   constructor(
     readonly transformer: PushTransformer<unknown, unknown>,
     options: PushStreamOptions,
   ) {
-    this.utf8 = options.utf8 ? new TextEncoder() : undefined;
+    this.utf8 = options.utf8 === true;
     this.wire();
+  }
+
+  start(controller: ReadableStreamDefaultController<unknown>): void {
+    this.controller = controller;
+  }
+
+  pull(): void {
+    this.wanted = true;
+    const head = this.first();
+    const waiting = head.waiting;
+    head.waiting = undefined;
+    waiting?.();
+  }
+
+  cancel(reason: unknown): void {
+    this.fail(reason);
   }
 
   wire(): void {
@@ -67,8 +90,8 @@ class PushRun {
 
   /** Hands the text batched during one write on as one UTF-8 chunk. */
   private settle(): void {
-    if (this.utf8 === undefined || this.text === "") return;
-    const chunk = this.utf8.encode(this.text);
+    if (!this.utf8 || this.text === "") return;
+    const chunk = UTF8.encode(this.text);
     this.text = "";
     if (this.next) this.next.transformer.push(chunk, this.next.emit);
     else this.enqueue(chunk);
@@ -169,22 +192,8 @@ export function pushStream<I, O>(
 ): TransformStream<I, O> {
   const run = new PushRun(transformer as PushTransformer<unknown, unknown>, options);
   const readable = new PushReadable<O>(
-    {
-      start(controller) {
-        run.controller = controller as ReadableStreamDefaultController<unknown>;
-      },
-      pull() {
-        run.wanted = true;
-        const head = run.first();
-        const waiting = head.waiting;
-        head.waiting = undefined;
-        waiting?.();
-      },
-      cancel(reason) {
-        run.fail(reason);
-      },
-    },
-    { highWaterMark: 0 },
+    run as UnderlyingDefaultSource<O>,
+    NO_QUEUE as QueuingStrategy<O>,
   );
   readable.run = run;
   return new PushPair<I, O>(run, readable) as unknown as TransformStream<I, O>;

@@ -1,3 +1,4 @@
+import { pushStream } from "@interlingua/core-types/push-stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cuts, sseFrames } from "../test/arbitraries.js";
@@ -109,5 +110,30 @@ describe("translateSse", () => {
       ),
     );
     expect(out.map(fromUtf8)).toEqual(["data: x\r\n\r\n"]);
+  });
+
+  it("fuses with a push stream piped after it: the stage runs inside the write", async () => {
+    const seen: string[] = [];
+    const tap = pushStream<Uint8Array, Uint8Array>({
+      push(chunk, emit) {
+        seen.push(fromUtf8(chunk));
+        emit(chunk);
+      },
+      end() {},
+    });
+    const translate = translateSse(identity(), identity());
+    const out = translate.readable.pipeThrough(tap);
+    const writer = translate.writable.getWriter();
+    await writer.ready;
+    const written = writer.write(utf8.encode("data: x\n\n"));
+    // A pipe would hand the chunk on only after some microtasks.
+    expect(seen).toEqual(["data: x\n\n"]);
+    const reader = out.getReader();
+    expect(fromUtf8((await reader.read()).value!)).toBe("data: x\n\n");
+    // The write settles once the reader asks for more, as a pipe's backpressure has it.
+    const next = reader.read();
+    await written;
+    await writer.close();
+    expect((await next).done).toBe(true);
   });
 });
