@@ -5,8 +5,12 @@
  * of a stream); anything they do not match takes the general path.
  */
 
-/** A JSON string literal, quotes included: no raw control characters, only JSON's escapes. */
-export const JSON_STRING_PATTERN = String.raw`"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"`;
+/**
+ * A JSON string literal, quotes included: no raw control characters, only JSON's escapes. Runs of
+ * plain characters between escapes match as one class repeat (the "unrolled loop"), not one
+ * alternation per character: the same strings, matched faster.
+ */
+export const JSON_STRING_PATTERN = String.raw`"[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*)*"`;
 
 /**
  * The longest frame worth matching against them: a pattern of alternatives repeated over a string

@@ -6,6 +6,8 @@ import { ChatStreamDecoder } from "./parse-chat-stream.js";
 /** A content chunk as OpenAI writes it; each optional field present or not. */
 const chunk = fc.record({
   content: fc.string({ unit: "binary", maxLength: 12 }),
+  // OpenAI's delta, or DeepSeek's, which names both fields, the one not streamed null.
+  form: fc.constantFrom("openai", "deepseek-answer", "deepseek-reasoning"),
   index: fc.integer({ min: 0, max: 2 }),
   tier: fc.boolean(),
   fingerprint: fc.constantFrom("fp_de604bd877", null, undefined),
@@ -26,7 +28,12 @@ const wire = (c: ChunkCase) => ({
   choices: [
     {
       index: c.index,
-      delta: { content: c.content },
+      delta:
+        c.form === "openai"
+          ? { content: c.content }
+          : c.form === "deepseek-answer"
+            ? { content: c.content, reasoning_content: null }
+            : { content: null, reasoning_content: c.content },
       ...(c.logprobs ? { logprobs: null } : {}),
       finish_reason: null,
     },
@@ -83,6 +90,7 @@ describe("compact content chunks", () => {
     const parse = vi.spyOn(JSON, "parse");
     const base = wire({
       content: "hi",
+      form: "openai",
       index: 0,
       tier: true,
       fingerprint: null,

@@ -59,13 +59,16 @@ const count = (value: unknown): number | undefined =>
  * A content delta in the compact form and field order OpenAI writes, nearly every chunk of a
  * stream: read without parsing the whole chunk (only its text, a string literal). Once the stream
  * has started its other fields carry nothing (id, model and created are read from the first
- * chunk; usage is null). Any other form takes the general path, with the same result.
+ * chunk; usage is null). DeepSeek's deltas name both fields, the other one null: its reasoning
+ * (group 3) and its answer (group 2) take the same path. Any other form takes the general path,
+ * with the same result.
  */
 const COMPACT_CONTENT = new RegExp(
   `^\\{"id":${JSON_STRING_PATTERN},"object":"chat\\.completion\\.chunk","created":(?:0|[1-9]\\d*)` +
     `,"model":${JSON_STRING_PATTERN}(?:,"service_tier":${JSON_STRING_PATTERN})?` +
     `(?:,"system_fingerprint":(?:${JSON_STRING_PATTERN}|null))?` +
-    `,"choices":\\[\\{"index":(${JSON_INDEX_PATTERN}),"delta":\\{"content":(${JSON_STRING_PATTERN})\\}` +
+    `,"choices":\\[\\{"index":(${JSON_INDEX_PATTERN}),"delta":\\{"content":` +
+    `(?:(${JSON_STRING_PATTERN})(?:,"reasoning_content":null)?|null,"reasoning_content":(${JSON_STRING_PATTERN}))\\}` +
     `(?:,"logprobs":null)?,"finish_reason":null\\}\\](?:,"usage":null)?(?:,"obfuscation":${JSON_STRING_PATTERN})?\\}$`,
 );
 
@@ -100,8 +103,10 @@ export class ChatStreamDecoder {
       const compact = COMPACT_CONTENT.exec(data);
       if (compact !== null) {
         const state = this.state(Number(compact[1]));
-        const content: string = JSON.parse(compact[2]!);
-        if (content !== "") textLike(state, "text", content, emit);
+        const answer = compact[2];
+        const content: string = JSON.parse(answer ?? compact[3]!);
+        if (content !== "")
+          textLike(state, answer === undefined ? "thinking" : "text", content, emit);
         return;
       }
     }
@@ -244,14 +249,13 @@ function textLike(state: ChoiceState, kind: "text" | "thinking", delta: string, 
   // A signature ends its thinking block: thinking that follows is the next block.
   if (kind === "thinking" && state.open?.kind === "thinking" && state.signed)
     closeOpen(state, emit);
-  const open = { index: openPart(state, kind, emit) };
+  const index = openPart(state, kind, emit);
   if (kind === "thinking") state.thinking += delta;
   else state.contentLength += delta.length;
-  emit({
-    type: kind === "text" ? "text-delta" : "thinking-delta",
-    ...at(state, open.index),
-    delta,
-  });
+  const type = kind === "text" ? "text-delta" : "thinking-delta";
+  // Built whole, not spread from `at`: this runs on nearly every chunk.
+  const alternative = state.alternative;
+  emit(alternative === undefined ? { type, index, delta } : { type, index, alternative, delta });
 }
 
 /**
