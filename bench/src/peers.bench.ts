@@ -315,7 +315,9 @@ for (const [name, from, to, list] of [
   );
 }
 
-console.log("requests (one typical request with a tool call; small = one user message)");
+console.log(
+  "rates per second of CPU time (bench/src/measure.ts)\n\nrequests (one typical request with a tool call; small = one user message)",
+);
 report(rows, "requests/s");
 console.log("\nstreams (recorded fixtures, one pass)");
 report(streamRows, "streams/s");
