@@ -64,4 +64,37 @@ describe("recorded client requests", () => {
       expect(codec.parse(codec.render(request))).toEqual(request);
     }
   });
+
+  // Parsers return the client's own objects where they are already valid (no copy): no codec
+  // may then write into them, parsing or rendering toward any family, or a fallback to another
+  // channel (and the stored Responses input) would see a changed body.
+  it.each(files)("%s: no codec writes into the client's body", (file) => {
+    const { requests } = JSON.parse(readFileSync(new URL(file, DIR), "utf8")) as {
+      requests: { path: string; body: unknown }[];
+    };
+    const targets = [chat.request, messages.request, responses.request, nativeTarget];
+    for (const { path, body: sent } of requests) {
+      const body = deepFreeze(structuredClone(withoutReferences(sent)));
+      const request = codecOf(path)?.parse(body);
+      if (request === undefined) throw new Error(`${file}: no codec for ${path}`);
+      for (const target of targets) {
+        const rendered = target.render(request, { onWarning: () => {} });
+        expect(codecOf(path)?.parse(body)).toEqual(request);
+        expect(rendered).toBeDefined();
+      }
+    }
+  });
 });
+
+const nativeTarget = {
+  render: (request: Request, options: { onWarning: () => void }): unknown =>
+    renderNativeRequest(request, options),
+};
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
