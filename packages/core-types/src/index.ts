@@ -9,6 +9,7 @@ export * from "./codec.js";
 export * from "./content-part.js";
 export * from "./data-url.js";
 export * from "./document-fields.js";
+export * from "./field-checks.js";
 export * from "./finish-reason.js";
 export * from "./frame-scan.js";
 export * from "./guard-tool-arguments.js";

@@ -3,6 +3,7 @@ import type { Codec } from "./codec.js";
 import type { Request } from "./request.js";
 import type { RequestFieldTable } from "./request-fields.js";
 import type { ToolNameRule } from "./tool-names.js";
+import type { Usage } from "./usage.js";
 import type { Warning } from "./warning.js";
 import type { UpstreamProtocol, WireFormat } from "./wire-format.js";
 
@@ -150,6 +151,12 @@ export interface Protocol<E = Error> {
    * names the model once may leave its content deltas unseen). Unset: relayed unchanged.
    */
   readonly relayEdits?: RelayEdits;
+  /**
+   * The usage of a whole parsed reply, read without the codec's validating parse (billing reads
+   * every relayed reply): exactly what `upstreamCodec.response.parse` makes of a usage the
+   * schema takes; undefined when none is there or any of it is out of schema (parse decides).
+   */
+  readonly replyUsage?: (reply: unknown) => Usage | undefined;
   /** How this provider caches a prompt prefix the client marked (its markers, or a resource). */
   cachePlan(input: CachePlanInput): CachePlan;
   /**

@@ -5,6 +5,7 @@ import { chatCachePlan } from "./chat-cache-plan.js";
 import { chat } from "./chat-codec.js";
 import { chatRequestFields, untranslatedChatFields } from "./chat-request-fields.js";
 import { OPENAI_TOOL_NAME_RULE } from "./chat-tool-name.js";
+import { readChatReplyUsage } from "./read-chat-reply-usage.js";
 
 /** OpenAI's Chat Completions API: the `chat` client format and the `openai` channel protocol. */
 export const chatProtocol: Protocol<GatewayError> = {
@@ -21,6 +22,7 @@ export const chatProtocol: Protocol<GatewayError> = {
   toolNames: OPENAI_TOOL_NAME_RULE,
   hidesThoughts: false,
   usageOnRequest: true,
+  replyUsage: readChatReplyUsage,
   severalOutputs: true,
   streamComments: true,
   cachePlan: chatCachePlan,

@@ -31,7 +31,7 @@ export interface JsonDelivery {
   /** Characters of generated text, thinking and tool-call arguments in the reply. */
   readonly outputChars: number;
   /** The first output's unified finish reason (traces), when the reply could be read. */
-  readonly finishReason?: string;
+  readonly finishReason?: string | undefined;
 }
 
 export interface JsonReply {
@@ -140,9 +140,41 @@ function outputChars(response: CanonicalResponse): number {
 /**
  * What a committed non-stream reply delivered; never throws. It is read even when rendering the
  * reply for the client failed: the upstream still did (and billed) the work. A same-format reply
- * the upstream codec cannot parse counts the text in its body as delivered output.
+ * whose usage its protocol reads without a parse (`replyUsage`) is parsed only if its characters
+ * or finish reason are asked for (an estimate, a trace); one the upstream codec cannot parse
+ * counts the text in its body as delivered output.
  */
 export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
+  if (committed.response === undefined) {
+    const usage = PROTOCOLS[committed.candidate.channel.protocol].replyUsage?.(committed.json);
+    if (usage !== undefined) return new ReadUsageDelivery(usage, () => parsedDelivery(committed));
+  }
+  return parsedDelivery(committed);
+}
+
+/** A delivery whose usage was read without a parse: the rest comes of one, made when asked. */
+class ReadUsageDelivery implements JsonDelivery {
+  readonly usage: Usage;
+  readonly #parse: () => JsonDelivery;
+  #parsed: JsonDelivery | undefined;
+
+  constructor(usage: Usage, parse: () => JsonDelivery) {
+    this.usage = usage;
+    this.#parse = parse;
+  }
+
+  get outputChars(): number {
+    this.#parsed ??= this.#parse();
+    return this.#parsed.outputChars;
+  }
+
+  get finishReason(): string | undefined {
+    this.#parsed ??= this.#parse();
+    return this.#parsed.finishReason;
+  }
+}
+
+function parsedDelivery(committed: JsonCommitted): JsonDelivery {
   const protocol = committed.candidate.channel.protocol;
   let response = committed.response;
   if (response === undefined) {

@@ -215,12 +215,15 @@ export async function runGeneration(
     // Usage is read after the reply is on its way; the client waits for neither charge nor log.
     setImmediate(() => {
       try {
-        const { usage, outputChars, finishReason } = reply.delivered();
-        genAi.end({ usage, finishReason });
+        // Read lazily: a reported usage needs no parse of the reply unless a trace or an
+        // estimate asks for its finish reason or characters (respond-json.ts jsonDelivery).
+        const delivered = reply.delivered();
+        const usage = delivered.usage;
+        genAi.end(delivered);
         account.end({
           status: 200,
           usage,
-          delivered: { outputChars, complete: true },
+          delivered: new StreamDelivery(true, () => delivered.outputChars),
           channel: summary.channel,
           cacheStorageTokenHours,
         });
