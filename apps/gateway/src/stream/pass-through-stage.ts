@@ -53,6 +53,10 @@ class PassThrough implements RelayStage {
     return keepAliveAt(this.tap.position(), this.tap.lineEnding());
   }
 
+  pushedText(): string | undefined {
+    return this.tap.text();
+  }
+
   /** Frames after what was sent, closing the frame a cut left open first. */
   private after(messages: SseMessage[]): string {
     const eol = this.tap.lineEnding();

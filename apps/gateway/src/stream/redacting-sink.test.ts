@@ -88,3 +88,37 @@ describe("redactingSink", () => {
     expect(relayed([bytes], false)).toBe(new TextDecoder().decode(bytes));
   });
 });
+
+describe("redactingSink given the text its relay read a chunk as", () => {
+  /** As `relayed`, every chunk written with `hint(chunk)` as its text. */
+  function relayedWith(chunks: Uint8Array[], hint: (chunk: Uint8Array) => string): string {
+    const sent: Uint8Array[] = [];
+    const sink = redactingSink(
+      {
+        write: (bytes) => sent.push(bytes) > 0,
+        end: (last) => void (last !== undefined && sent.push(last)),
+        waiting: () => true,
+      },
+      redactor,
+    );
+    for (const chunk of chunks) sink.write(chunk, hint(chunk));
+    sink.end();
+    return Buffer.concat(sent).toString("utf8");
+  }
+  const latin1 = (chunk: Uint8Array) => Buffer.from(chunk).toString("latin1");
+
+  it("redacts exactly as without it, and a text that is not the chunk's is not read", () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (pieces, at) => {
+          const chunks = cut(encoder.encode(pieces.join("")), at);
+          expect(relayedWith(chunks, latin1)).toBe(reference(chunks));
+          expect(relayedWith(chunks, (c) => `${latin1(c)}x`)).toBe(reference(chunks));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

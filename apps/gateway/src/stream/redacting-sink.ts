@@ -4,8 +4,12 @@ import type { RelaySink } from "./relay.ts";
 
 /** A redactor for bytes arriving in chunks: what may be sent now, and the held-back rest. */
 export interface ByteRedactor {
-  /** What may be sent of this chunk now: the chunk itself when it holds no (start of a) key. */
-  push(chunk: Uint8Array): Uint8Array;
+  /**
+   * What may be sent of this chunk now: the chunk itself when it holds no (start of a) key.
+   * `text`: the chunk as Latin-1 (or the string it was made of), read instead of decoding it
+   * again when the chunk is ASCII, where the two are the same.
+   */
+  push(chunk: Uint8Array, text?: string): Uint8Array;
   /** What was held back, redacted: call once, at the end. */
   end(last?: Uint8Array): Uint8Array;
 }
@@ -35,9 +39,10 @@ class BytesRedacted implements ByteRedactor {
     this.text = redactor.stream();
   }
 
-  push(chunk: Uint8Array): Uint8Array {
+  push(chunk: Uint8Array, text?: string): Uint8Array {
     if (this.pending || !isAscii(chunk)) return bytes(this.text.push(this.decode(chunk)));
-    const input = view(chunk).toString("latin1");
+    // A text of another length is not this chunk's: decoded here instead.
+    const input = text?.length === chunk.length ? text : view(chunk).toString("latin1");
     const out = this.text.push(input);
     // The same string: nothing was redacted, held back, or carried in from the last chunk.
     return out === input ? chunk : bytes(out);
@@ -71,8 +76,8 @@ class RedactingSink implements RelaySink {
     this.redact = redact;
   }
 
-  write(chunk: Uint8Array): boolean {
-    const out = this.redact.push(chunk);
+  write(chunk: Uint8Array, text?: string): boolean {
+    const out = this.redact.push(chunk, text);
     return out.length === 0 ? true : this.sink.write(out);
   }
 

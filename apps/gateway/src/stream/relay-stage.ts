@@ -14,6 +14,11 @@ export interface RelayStage {
   fail(error: unknown): string;
   /** A keep-alive for an idle stream that fits where the output stands now, if one fits. */
   keepAlive(): string | undefined;
+  /**
+   * The chunk the last `push` returned untouched, as the Latin-1 text the stage read it as, if it
+   * did: handed to the sink (`RelaySink.write`) so a stream is not decoded twice.
+   */
+  pushedText?(): string | undefined;
 }
 
 const KEEP_ALIVE = ": keep-alive";

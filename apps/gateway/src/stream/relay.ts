@@ -24,8 +24,12 @@ export interface StreamEnd {
 
 /** Where a relay's output goes: a web stream for `Response.body`, or the Node response itself. */
 export interface RelaySink {
-  /** Sends bytes; false when the client takes no more for now (`Relay.resume` follows). */
-  write(bytes: Uint8Array): boolean;
+  /**
+   * Sends bytes; false when the client takes no more for now (`Relay.resume` follows). `text`,
+   * when the relay has it: the string the bytes were made of, or the bytes as Latin-1 (the two
+   * agree whenever the bytes are ASCII, the only case a reader of it may rely on).
+   */
+  write(bytes: Uint8Array, text?: string): boolean;
   /** Ends the client's stream, with its last bytes if any (one write instead of two). */
   end(last?: Uint8Array): void;
   /** Whether the client is waiting for bytes (an idle stream gets keep-alives only then). */
@@ -143,10 +147,10 @@ class RunningRelay implements Relay {
     this.options.onEnd(end);
   }
 
-  private send(output: Uint8Array | string): void {
+  private send(output: Uint8Array | string, text?: string): void {
     if (this.detached || output.length === 0) return;
     this.outputSinceTick = true;
-    if (!this.sink.write(bytesOf(output))) {
+    if (!this.sink.write(bytesOf(output), typeof output === "string" ? output : text)) {
       this.blocked = true;
       this.rest.pause();
     }
@@ -192,7 +196,8 @@ class RunningRelay implements Relay {
       this.stageThrew(error);
       return;
     }
-    this.send(output);
+    // The chunk itself goes on with the text the stage read it as, if any (not decoded twice).
+    this.send(output, output === chunk ? this.stage.pushedText?.() : undefined);
   }
 
   private upstreamEnded(): void {

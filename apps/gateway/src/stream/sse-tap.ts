@@ -26,6 +26,11 @@ export interface SseTap {
   position(): StreamPosition;
   /** The line ending the stream uses (from its first line). */
   lineEnding(): "\n" | "\r\n";
+  /**
+   * The last pushed chunk as Latin-1 text, when the frame search read it whole as such (nothing
+   * carried before it), else undefined: the redacting sink reuses it instead of decoding again.
+   */
+  text(): string | undefined;
 }
 
 export interface SseTapOptions {
@@ -71,6 +76,7 @@ class Tap implements SseTap {
   private readonly utf8 = new TextDecoder();
   private readonly splitter: SseSplitter;
   private carry: Buffer | undefined = undefined;
+  private lastText: string | undefined = undefined;
 
   constructor(watch: SseWatch, frames: FrameTap | undefined, options: SseTapOptions) {
     this.watch = watch;
@@ -91,6 +97,7 @@ class Tap implements SseTap {
   }
 
   push(chunk: Uint8Array): void {
+    this.lastText = undefined;
     const view = asBuffer(chunk);
     const bytes = this.carry === undefined ? view : Buffer.concat([this.carry, view]);
     this.carry = undefined;
@@ -101,6 +108,7 @@ class Tap implements SseTap {
     }
     const splitter = this.splitter;
     const text = bytes.toString("latin1");
+    if (bytes === view) this.lastText = text;
     let at = 0;
     if (!splitter.lineEndingKnown()) {
       // The stream's first line is parsed: it tells the line ending that frame ends are
@@ -149,6 +157,10 @@ class Tap implements SseTap {
 
   lineEnding(): "\n" | "\r\n" {
     return this.splitter.lineEnding();
+  }
+
+  text(): string | undefined {
+    return this.lastText;
   }
 
   private betweenFrames(): boolean {
