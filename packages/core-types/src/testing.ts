@@ -539,3 +539,51 @@ export function deepFrozen<T>(value: T): T {
   };
   return freeze(structuredClone(value)) as T;
 }
+
+// ---------- reply usage readers (Protocol.replyUsage) ----------
+
+/** Values a lying or broken upstream may put where a token count, tier or usage object goes. */
+export const hostileWireValue: fc.Arbitrary<unknown> = fc.constantFrom<unknown>(
+  -1,
+  1.5,
+  "12",
+  2 ** 53,
+  1e300,
+  Number.NaN,
+  null,
+  true,
+  {},
+  [],
+  [3],
+  [{ modality: "TEXT" }],
+  undefined,
+  0,
+  7,
+  "flex",
+);
+
+/** A copy of `wire` with the value at `path` replaced (objects made where they are missing). */
+export function withValueAt(wire: unknown, path: readonly string[], value: unknown): unknown {
+  const copy = structuredClone(wire) as Record<string, unknown>;
+  let at = copy;
+  for (const key of path.slice(0, -1)) {
+    const next = at[key];
+    if (typeof next !== "object" || next === null) at[key] = {};
+    at = at[key] as Record<string, unknown>;
+  }
+  at[path.at(-1) as string] = value;
+  return copy;
+}
+
+/** The usage a codec's full parse makes of a reply: undefined when it throws or reports none. */
+export function parsedReplyUsage(
+  parse: (wire: unknown) => Response,
+  wire: unknown,
+): Response["usage"] | undefined {
+  try {
+    const usage = parse(wire).usage;
+    return usage.known === false ? undefined : usage;
+  } catch {
+    return undefined;
+  }
+}

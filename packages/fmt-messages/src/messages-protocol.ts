@@ -8,6 +8,7 @@ import { messagesRequestFields, untranslatedMessagesFields } from "./messages-re
 import { messagesTokenCount } from "./messages-token-count.js";
 import { MESSAGES_TOOL_NAME_RULE } from "./messages-tool-name.js";
 import { parseAnthropicError } from "./parse-anthropic-error.js";
+import { readMessagesReplyUsage } from "./read-messages-reply-usage.js";
 import { messagesRelayEdits } from "./relayed-stop-details.js";
 import { withSignedToolTurn } from "./unsigned-tool-turn.js";
 
@@ -38,6 +39,7 @@ export const messagesProtocol: Protocol<GatewayError> = {
   toolNames: MESSAGES_TOOL_NAME_RULE,
   hidesThoughts: false,
   usageOnRequest: false,
+  replyUsage: readMessagesReplyUsage,
   severalOutputs: false,
   streamComments: true,
   relayEdits: messagesRelayEdits,

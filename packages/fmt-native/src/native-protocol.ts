@@ -7,6 +7,7 @@ import { nativeRequestFields, untranslatedNativeFields } from "./native-request-
 import { nativeTokenCount } from "./native-token-count.js";
 import { NATIVE_TOOL_NAME_RULE } from "./native-tool-name.js";
 import { parseGeminiError } from "./parse-gemini-error.js";
+import { readNativeReplyUsage } from "./read-native-reply-usage.js";
 
 /** Gemini's generateContent API: the `native` client format and the `gemini` channel protocol. */
 export const nativeProtocol: Protocol<GatewayError> = {
@@ -26,6 +27,7 @@ export const nativeProtocol: Protocol<GatewayError> = {
   // Gemini returns thought text only with `includeThoughts`.
   hidesThoughts: true,
   usageOnRequest: false,
+  replyUsage: readNativeReplyUsage,
   severalOutputs: true,
   streamComments: false,
   cachePlan: nativeCachePlan,
