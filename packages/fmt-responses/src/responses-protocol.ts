@@ -9,7 +9,7 @@ import {
   type Warning,
 } from "@interlingua/core-types";
 import { type GatewayError, parseOpenAIError } from "@interlingua/errors";
-
+import { readResponsesReplyUsage } from "./read-responses-reply-usage.js";
 import { responses } from "./responses-api-codec.js";
 import { responsesCachePlan } from "./responses-cache-plan.js";
 import { interlinguaResponses } from "./responses-codec.js";
@@ -39,6 +39,7 @@ export const responsesProtocol: Protocol<GatewayError> = {
   // Reasoning summaries come only when asked for.
   hidesThoughts: true,
   usageOnRequest: false,
+  replyUsage: readResponsesReplyUsage,
   severalOutputs: false,
   streamComments: true,
   cachePlan: responsesCachePlan,
