@@ -56,4 +56,12 @@ describe("a same-format reply's delivery", () => {
       expect(delivered.outputChars).toBe("hello".length);
     }
   });
+
+  it("a reply the codec would refuse elsewhere is still charged the usage it reported", () => {
+    // Relayed to the client as sent, so billed as the upstream reported it, not estimated.
+    const usage = { prompt_tokens: 7, completion_tokens: 3 };
+    const delivered = jsonDelivery(sameFormat({ ...reply(usage), choices: [{ index: -1 }] }));
+    expect(delivered.usage).toMatchObject({ inputTokens: 7, outputTokens: 3 });
+    expect(delivered.finishReason).toBeUndefined();
+  });
 });

@@ -141,8 +141,9 @@ function outputChars(response: CanonicalResponse): number {
  * What a committed non-stream reply delivered; never throws. It is read even when rendering the
  * reply for the client failed: the upstream still did (and billed) the work. A same-format reply
  * whose usage its protocol reads without a parse (`replyUsage`) is parsed only if its characters
- * or finish reason are asked for (an estimate, a trace); one the upstream codec cannot parse
- * counts the text in its body as delivered output.
+ * or finish reason are asked for (an estimate, a trace): it went to the client as sent, so its
+ * reported usage is charged even if the codec would refuse the rest of it. A reply without such
+ * a usage that the upstream codec cannot parse counts the text in its body as delivered output.
  */
 export function jsonDelivery(committed: JsonCommitted): JsonDelivery {
   if (committed.response === undefined) {
