@@ -17,7 +17,9 @@ const budgets: Record<string, number> = {
   // `function_call`, a reply's `function_call`), which OpenAI still accepts (2026-11-29).
   // 33.5: ./protocol (33.2 kB) reads and writes custom tools' calls (`{type: "custom", custom:
   // {name, input}}`) and allowed_tools naming custom tools (2026-11-29).
-  "@interlingua/fmt-chat": 33.5 * KB,
+  // 34: ./protocol (33.6 kB) took the reader of a reply's usage without its parse
+  // (`Protocol.replyUsage`, billing's same-format replies) (2026-11-29).
+  "@interlingua/fmt-chat": 34 * KB,
   // 35: ./protocol (34.0 kB, at the edge) took the relay edits that give a same-format reply its
   // stop_details (2026-11-29).
   // 35.5: ./protocol (35.1 kB) drops thinking another provider signed and answers a message
@@ -28,7 +30,9 @@ const budgets: Record<string, number> = {
   // 42: the Gemini cache plan moved into ./protocol from cache-control (which fell by 12 kB).
   // 41: ./protocol (40.1 kB) took the tool-schema fitting Gemini refuses without (string-only
   // enums, no empty properties) and 2.5 models' effort as a thinking budget (2026-11-29).
-  "@interlingua/fmt-native": 41 * KB,
+  // 41.5: ./protocol (41.1 kB) took the reader of a reply's usage without its parse
+  // (`Protocol.replyUsage`) (2026-11-29).
+  "@interlingua/fmt-native": 41.5 * KB,
   // 36: ./protocol (35.0 kB) took core-types' stack-free JSON string scan (2026-11-29).
   // 36.5: ./protocol (36.1 kB) took text deltas with their logprobs and the malformed-usage
   // set-aside (2026-11-29).
@@ -38,7 +42,9 @@ const budgets: Record<string, number> = {
   // of stack on an inline image's megabytes) and tests where numbers start (2026-11-29).
   // 26.5: the whole entry (26.1 kB) took the merge of one-output calls (chat `n` toward a
   // provider without it) and the UTF-8/base64 helpers both codecs share (2026-11-29).
-  "@interlingua/core-types": 26.5 * KB,
+  // 27: the whole entry (26.6 kB) took the field checks the protocols' reply usage readers are
+  // made of (field-checks.ts) (2026-11-29).
+  "@interlingua/core-types": 27 * KB,
   "@interlingua/errors": 17 * KB,
   "@interlingua/cache-control": 15 * KB,
   "@interlingua/tasks": 23 * KB,
