@@ -41,7 +41,7 @@ describe("a same-format stream relayed through the key redaction", () => {
     ].map((text) => utf8.encode(text));
     const rest = new PassThrough();
     rest.pause();
-    const toString = vi.spyOn(Buffer.prototype, "toString");
+    const decodes = vi.spyOn(Buffer.prototype, "toString");
     const ended = new Promise<void>((resolve) => {
       startRelay(
         { first: chunks[0]!, rest },
@@ -53,7 +53,7 @@ describe("a same-format stream relayed through the key redaction", () => {
     for (const chunk of chunks.slice(1)) rest.write(chunk);
     rest.end();
     await ended;
-    const latin1 = toString.mock.calls.filter(([encoding]) => encoding === "latin1").length;
+    const latin1 = decodes.mock.calls.filter(([encoding]) => encoding === "latin1").length;
     expect(latin1).toBe(chunks.length);
     const out = Buffer.concat(sent).toString("utf8");
     expect(out).not.toContain(KEY);
