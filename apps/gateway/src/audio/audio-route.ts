@@ -1,7 +1,7 @@
 import { invalidRequest } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
-import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
+import { routeForEndpoint } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { PROTOCOLS } from "../upstream/protocols.ts";
 import { noChannelAvailable } from "../upstream/upstream-error.ts";

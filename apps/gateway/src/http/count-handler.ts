@@ -15,7 +15,7 @@ import { counts, forwardCount } from "../count/forward-count.ts";
 import { requestLog } from "../log/request-log.ts";
 import { inlineFiles, namesFiles } from "../pipeline/inline-files.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
-import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
+import { routeForEndpoint } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 import { CLIENT_READING } from "./client-reading.ts";

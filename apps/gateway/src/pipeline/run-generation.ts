@@ -19,7 +19,7 @@ import {
   stateFields,
   storedBody,
 } from "../responses/record-response.ts";
-import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
+import { routeForEndpoint } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { asDatabaseError, isDatabaseUnavailable } from "../storage/database-unavailable.ts";
 import type { AttemptRecord } from "../upstream/attempt-record.ts";

@@ -1,9 +1,9 @@
-import { canonicalModelId } from "../catalogue/model-catalogue.ts";
+import { invalidRequest, modelNotFound, permissionDenied } from "@interlingua/errors";
+import { canonicalModelId, type Endpoint, findModel } from "../catalogue/model-catalogue.ts";
 import type { Channel } from "./channel.ts";
 import { ChannelHealth } from "./channel-health.ts";
 import { ChannelSlots } from "./channel-slots.ts";
 import { breakerKey, type CircuitBreaker } from "./circuit-breaker.ts";
-import { weightedOrder } from "./weighted-order.ts";
 
 export interface RouteCandidate {
   readonly channel: Channel;
@@ -86,4 +86,44 @@ export class ModelRouter {
   get breaker(): CircuitBreaker {
     return this.#breaker;
   }
+}
+
+/**
+ * The channels serving `model` for a caller on `endpoint`; otherwise the refusal every endpoint
+ * throws alike: 404 when no channel serves it, 403 when the key may not use it, 400 when the catalogue
+ * keeps it for another endpoint. What a channel must speak is the caller's own rule.
+ */
+export function routeForEndpoint(
+  router: ModelRouter,
+  allowed: ReadonlySet<string> | undefined,
+  model: string,
+  endpoint: Endpoint,
+): ModelRoute {
+  const route = router.resolve(model);
+  if (route === undefined) throw modelNotFound(model);
+  if (allowed !== undefined && !allowed.has(model) && !allowed.has(route.gatewayModel)) {
+    throw permissionDenied(`this API key may not use model ${model}`);
+  }
+  const entry = findModel(route.gatewayModel);
+  if (entry !== undefined && !entry.endpoints.includes(endpoint)) {
+    throw invalidRequest(
+      `model ${model} is a ${entry.kind} model and is not served on this endpoint`,
+      "model",
+    );
+  }
+  return route;
+}
+
+/**
+ * Orders items by ascending priority tier, and inside a tier by a weighted random draw without
+ * replacement (Efraimidis–Spirakis: sort by u^(1/w) descending), so the first pick is
+ * proportional to weight and the rest of the tier follows as fallbacks.
+ */
+export function weightedOrder<T extends { priority: number; weight: number }>(
+  items: readonly T[],
+  random: () => number = Math.random,
+): T[] {
+  const keyed = items.map((item) => ({ item, key: random() ** (1 / item.weight) }));
+  keyed.sort((a, b) => a.item.priority - b.item.priority || b.key - a.key);
+  return keyed.map((k) => k.item);
 }

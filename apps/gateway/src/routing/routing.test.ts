@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toChannel } from "./channel.ts";
 import { breakerKey, CircuitBreaker } from "./circuit-breaker.ts";
-import { ModelRouter } from "./model-router.ts";
-import { weightedOrder } from "./weighted-order.ts";
+import { ModelRouter, weightedOrder } from "./model-router.ts";
 
 const channel = (
   name: string,

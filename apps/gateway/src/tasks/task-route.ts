@@ -2,7 +2,7 @@ import type { MediaTaskKind } from "@interlingua/core-types";
 import { modelNotFound } from "@interlingua/errors";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
-import { routeForEndpoint } from "../routing/route-for-endpoint.ts";
+import { routeForEndpoint } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { JOB_KINDS, type JobKind } from "../storage/task-record.ts";
 import { PROTOCOLS } from "../upstream/protocols.ts";
