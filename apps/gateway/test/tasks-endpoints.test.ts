@@ -320,6 +320,21 @@ describe.each(drivers)("task endpoints ($name)", ({ databaseUrl }) => {
     expect(noKey.json.error).toMatchObject({ code: 401, type: "authentication_error" });
   });
 
+  it("no key is a 401 whatever the body's Content-Type; with a key, still a 415", async () => {
+    // docs/api-reference.md Authentication: a missing key gives 401. The body is never read.
+    for (const path of ["/v1/videos/generations", "/v1/images/generations", "/v1/audio/speech"]) {
+      const send = (headers: Record<string, string>) =>
+        fetch(`${base}${path}`, { method: "POST", headers, body: "model=x" });
+      const anonymous = await send({ "content-type": "text/plain" });
+      expect(anonymous.status, path).toBe(401);
+      expect(await anonymous.json()).toMatchObject({
+        error: { code: 401, type: "authentication_error" },
+      });
+      const keyed = await send({ ...auth(), "content-type": "text/plain" });
+      expect(keyed.status, path).toBe(415);
+    }
+  });
+
   it("task ids: malformed 400, unknown 404, another user's 404", async () => {
     const bad = await getJson(`${base}/v1/tasks/not-a-task`);
     expect(bad.status).toBe(400);

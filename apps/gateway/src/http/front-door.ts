@@ -156,7 +156,7 @@ async function serveGeneration(
     if (url === undefined) {
       return pathErrorResponse(path, invalidRequest("invalid Host header"), requestId);
     }
-    const admitted = guards.admit(path, headers);
+    const admitted = guards.admit(path, headers, url);
     if (admitted instanceof GatewayError) return pathErrorResponse(path, admitted, requestId);
     try {
       return await route.answer({

@@ -1,5 +1,6 @@
 import { GatewayError, unavailable } from "@interlingua/errors";
 import type { MiddlewareHandler } from "hono";
+import { readCredential } from "../auth/credential-sources.ts";
 import type { AppEnv } from "../contract/app-env.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { InflightBodies } from "./inflight-bodies.ts";
@@ -21,6 +22,13 @@ function declaredBody(headers: Pick<Headers, "get" | "has">): number | undefined
 }
 
 /**
+ * Whether the request offers an API key anywhere a route reads one. Without one the route's
+ * 401 comes first (docs/api-reference.md, Authentication): the body is never read, so its type does not matter.
+ */
+const carriesKey = (headers: Pick<Headers, "get">, url: string | URL): boolean =>
+  readCredential("any", headers, typeof url === "string" ? new URL(url) : url) !== undefined;
+
+/**
  * Checks that run before any route reads a body: a body on a JSON endpoint must say it is JSON
  * (415 otherwise; no Content-Type at all is read as JSON, as clients that forget it expect), and
  * the bytes of bodies read at once stay under `limits.max_inflight_body_bytes` (503 with
@@ -40,11 +48,20 @@ export class BodyGuards {
    * The bytes counted in flight for the request (0 for none; `release` them once its handler
    * returned), or the error to refuse it with.
    */
-  admit(path: string, headers: Pick<Headers, "get" | "has">): number | GatewayError {
+  admit(
+    path: string,
+    headers: Pick<Headers, "get" | "has">,
+    url: string | URL,
+  ): number | GatewayError {
     const declared = declaredBody(headers);
     if (declared === 0) return 0;
     const type = headers.get("content-type");
-    if (type !== null && !MULTIPART_PATHS.has(path) && !isJsonType(type)) {
+    if (
+      type !== null &&
+      !MULTIPART_PATHS.has(path) &&
+      !isJsonType(type) &&
+      carriesKey(headers, url)
+    ) {
       return new GatewayError({
         status: 415,
         message: `Content-Type must be application/json, not ${type.slice(0, 100)}`,
@@ -75,7 +92,7 @@ export function requestGuards(
   guards = new BodyGuards(services),
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const admitted = guards.admit(c.req.path, c.req.raw.headers);
+    const admitted = guards.admit(c.req.path, c.req.raw.headers, c.req.url);
     if (admitted instanceof GatewayError) {
       return pathErrorResponse(c.req.path, admitted, c.get("requestId"));
     }
