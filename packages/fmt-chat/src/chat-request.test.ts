@@ -846,7 +846,7 @@ describe("render toward an upstream", () => {
       "dropped messages[0].parts[1]",
       "dropped messages[1].parts[0].isError",
       "dropped messages[1].parts[0].name",
-      "dropped messages[1].parts[0].content[0]",
+      "mapped messages[1].parts[0].content[0]",
       "dropped sampling.topK",
       "dropped cachedContent",
       "dropped safetySettings",
@@ -926,5 +926,63 @@ describe("parseChatRequest refuses what no upstream takes", () => {
       status: 400,
       param: "messages[1].tool_calls[0].function.arguments",
     });
+  });
+});
+
+// Audit of Anthropic clients on chat models: an image a tool returned (a screenshot tool's
+// answer) was dropped, since chat tool messages carry text only. It now follows the results in
+// a user message, after a line naming its call, so the model still sees it.
+describe("images in tool results", () => {
+  it("follow the tool messages in one user message, each after its call's id", () => {
+    const png = { type: "base64" as const, mediaType: "image/png", data: "AAAA" };
+    const request = minimal({
+      messages: [
+        { role: "user", parts: [{ type: "text", text: "look" }] },
+        {
+          role: "assistant",
+          parts: [
+            { type: "tool-call", id: "c1", name: "shot", arguments: {} },
+            { type: "tool-call", id: "c2", name: "shot", arguments: {} },
+          ],
+        },
+        {
+          role: "tool",
+          parts: [
+            {
+              type: "tool-result",
+              toolCallId: "c1",
+              content: [
+                { type: "text", text: "done" },
+                { type: "image", source: png },
+              ],
+            },
+            {
+              type: "tool-result",
+              toolCallId: "c2",
+              content: [{ type: "image", source: { type: "url", url: "https://x.test/a.png" } }],
+            },
+          ],
+        },
+      ],
+    });
+    const warnings: Warning[] = [];
+    const out = renderChatRequest(request, { onWarning: (w) => warnings.push(w) });
+    expect(out.messages.slice(2)).toStrictEqual([
+      { role: "tool", tool_call_id: "c1", content: "done" },
+      { role: "tool", tool_call_id: "c2", content: "" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Image from tool call c1:" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+          { type: "text", text: "Image from tool call c2:" },
+          { type: "image_url", image_url: { url: "https://x.test/a.png" } },
+        ],
+      },
+    ]);
+    expect(warnings.map((w) => `${w.feature}=${w.type}`)).toStrictEqual([
+      "messages[2].parts[0].content[1]=mapped",
+      "messages[2].parts[1].content[0]=mapped",
+    ]);
   });
 });

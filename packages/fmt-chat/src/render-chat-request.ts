@@ -156,6 +156,7 @@ function renderMessages(request: Request, warn: Warn, legacy: boolean): ChatMess
             ? renderFunctionMessages(message, at, warn, callNames)
             : renderToolMessages(message, at, warn, callNames)),
         );
+        if (!legacy) out.push(...toolImagesMessage(message, at, warn));
         return;
     }
   });
@@ -442,17 +443,8 @@ function renderToolMessages(
         message: "chat tool results are matched by tool_call_id only",
       });
     }
-    const texts: TextPart[] = [];
-    part.content.forEach((item, k) => {
-      if (item.type === "text") texts.push(item);
-      else {
-        warn({
-          type: "dropped",
-          feature: `${partAt}.content[${k}]`,
-          message: "chat tool results carry text only",
-        });
-      }
-    });
+    // Images go in a user message after the results (toolImagesMessage).
+    const texts = part.content.filter((item): item is TextPart => item.type === "text");
     const [only] = texts;
     let content: string | ChatTextBlock[] =
       texts.length === 0
@@ -483,6 +475,28 @@ function renderToolMessages(
     }
     return { role: "tool", tool_call_id: part.toolCallId, content };
   });
+}
+
+/**
+ * Chat tool messages carry text only, so the images tool results return (a screenshot, a chart)
+ * follow the results in one user message, each after a line naming its call: the model still
+ * sees them, next to the call that produced them.
+ */
+function toolImagesMessage(message: ToolMessage, at: string, warn: Warn): ChatUserMessage[] {
+  const content: ChatUserBlock[] = [];
+  message.parts.forEach((part, j) => {
+    part.content.forEach((item, k) => {
+      if (item.type !== "image") return;
+      warn({
+        type: "mapped",
+        feature: `${at}.parts[${j}].content[${k}]`,
+        message: "chat tool results carry text only; the image follows in a user message",
+      });
+      content.push({ type: "text", text: `Image from tool call ${part.toolCallId}:` });
+      content.push(imageBlock(item));
+    });
+  });
+  return content.length === 0 ? [] : [{ role: "user", content }];
 }
 
 function renderTools(request: Request, out: ChatRequestWire, warn: Warn): void {
