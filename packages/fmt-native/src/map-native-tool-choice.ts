@@ -24,19 +24,21 @@ const choiceTable: Readonly<Record<ToolChoice["type"], Mode>> = {
   tool: "ANY",
 };
 
+/** The modes Gemini takes allowedFunctionNames with; names with another mode are not read. */
+const takesNames: Readonly<Partial<Record<Mode, true>>> = { ANY: true, VALIDATED: true };
+
 /**
  * ANY restricted to one function is "call this tool", to several "call one of these" (`required`
- * with `allowed`); names with another mode have no canonical form (the parser keeps them).
+ * with `allowed`); VALIDATED with names is `auto` with `allowed` (OpenAI `allowed_tools` auto).
+ * Names with another mode have no canonical form (the parser keeps them).
  */
 export function parseNativeToolChoice(config: NativeFunctionCalling): ToolChoice | undefined {
   const type = config.mode === undefined ? undefined : modeTable[config.mode];
   if (type === undefined) return undefined;
   const names = config.allowedFunctionNames;
-  if (type === "required" && names?.length === 1) return { type: "tool", name: names[0] as string };
-  if (type === "required" && names !== undefined && names.length > 1) {
-    return { type, allowed: [...names] };
-  }
-  return { type };
+  if (type === "none" || !names?.length || !takesNames[config.mode as Mode]) return { type };
+  if (type === "required" && names.length === 1) return { type: "tool", name: names[0] as string };
+  return { type, allowed: [...names] };
 }
 
 /**

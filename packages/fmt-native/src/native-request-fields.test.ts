@@ -73,7 +73,7 @@ describe("native request fields: mapped, warned or refused", () => {
     expect(untranslatedNativeFields(request)).toEqual([]);
   });
 
-  it("names with a mode other than ANY name the list, not only the mode (issue 26)", () => {
+  it("VALIDATED with names is auto with an allowed list: only the validation is lost", () => {
     const request = parseNativeRequest(
       {
         contents: [{ role: "user", parts: [{ text: "hi" }] }],
@@ -84,12 +84,24 @@ describe("native request fields: mapped, warned or refused", () => {
       },
       { model: "txtC-2.5-pro" },
     );
-    expect(untranslatedNativeFields(request)).toEqual(
-      expect.arrayContaining([
-        "toolConfig.functionCallingConfig.mode",
-        "toolConfig.functionCallingConfig.allowedFunctionNames",
-      ]),
+    expect(request.toolChoice).toEqual({ type: "auto", allowed: ["a", "b"] });
+    expect(untranslatedNativeFields(request)).toEqual(["toolConfig.functionCallingConfig.mode"]);
+  });
+
+  it("names with a mode that takes none name the list, not only the mode (issue 26)", () => {
+    const request = parseNativeRequest(
+      {
+        contents: [{ role: "user", parts: [{ text: "hi" }] }],
+        tools: [{ functionDeclarations: [{ name: "a" }, { name: "b" }, { name: "c" }] }],
+        toolConfig: { functionCallingConfig: { mode: "AUTO", allowedFunctionNames: ["a", "b"] } },
+      },
+      { model: "txtC-2.5-pro" },
     );
+    expect(request.toolChoice).toEqual({ type: "auto" });
+    expect(untranslatedNativeFields(request)).toEqual([
+      "toolConfig.functionCallingConfig.mode",
+      "toolConfig.functionCallingConfig.allowedFunctionNames",
+    ]);
   });
 
   it("a plain request leaves nothing behind", () => {

@@ -1,6 +1,7 @@
 import type { Request, RequestFieldTable } from "@interlingua/core-types";
 import { zLooseObject } from "@interlingua/core-types";
 import * as z from "zod/mini";
+import { type NativeFunctionCalling, parseNativeToolChoice } from "./map-native-tool-choice.js";
 import { readBookkeeping, readUnknownFields } from "./native-extras.js";
 
 /**
@@ -56,6 +57,15 @@ export const nativeRequestFields: RequestFieldTable = {
   cachedContent: "mapped",
 };
 
+/** Whether the canonical tool choice holds the config's allowedFunctionNames (as `allowed`). */
+function carriesNames(calling: NativeFunctionCalling): boolean {
+  const choice = parseNativeToolChoice(calling);
+  return (
+    choice?.type === "tool" ||
+    ((choice?.type === "auto" || choice?.type === "required") && choice.allowed !== undefined)
+  );
+}
+
 const under = (prefix: string, fields: Record<string, unknown> | undefined) =>
   Object.keys(fields ?? {}).map((key) => `${prefix}.${key}`);
 
@@ -73,8 +83,11 @@ export function untranslatedNativeFields(request: Request): string[] {
   paths.push(...under("toolConfig.functionCallingConfig", book.functionCallingConfig));
   if (book.functionCalling !== undefined) {
     paths.push("toolConfig.functionCallingConfig.mode");
-    // Mode ANY with an allow-list of several names loses the list too: named, not only the mode.
-    if (book.functionCalling.allowedFunctionNames !== undefined) {
+    // Names the canonical choice does not carry (a mode that takes none) are lost too: named.
+    if (
+      book.functionCalling.allowedFunctionNames !== undefined &&
+      !carriesNames(book.functionCalling)
+    ) {
       paths.push("toolConfig.functionCallingConfig.allowedFunctionNames");
     }
   }

@@ -267,7 +267,8 @@ describe("render", () => {
       },
     };
     const request = parseNativeRequest(wire, { model: "m" });
-    expect(request.toolChoice).toEqual({ type: "auto" });
+    // VALIDATED with names: auto with an allowed list for other formats, sent back as it came.
+    expect(request.toolChoice).toEqual({ type: "auto", allowed: ["a", "b"] });
     expect(renderNativeRequest(request).toolConfig).toEqual(wire.toolConfig);
     // A changed choice wins over what was kept.
     expect(
@@ -278,6 +279,21 @@ describe("render", () => {
       mode: "NONE",
     });
   });
+});
+
+it("sends a client's VALIDATED with names with its tools whole, not cut to the names", () => {
+  const wire = {
+    contents: [{ parts: [{ text: "x" }] }],
+    tools: [{ functionDeclarations: [{ name: "a" }, { name: "b" }] }, { googleSearch: {} }],
+    toolConfig: { functionCallingConfig: { mode: "VALIDATED", allowedFunctionNames: ["a"] } },
+  };
+  const warnings: Warning[] = [];
+  const out = renderNativeRequest(parseNativeRequest(wire, { model: "m" }), {
+    onWarning: (w) => warnings.push(w),
+  });
+  expect(out.tools).toEqual(wire.tools);
+  expect(out.toolConfig).toEqual(wire.toolConfig);
+  expect(warnings.filter((w) => w.feature === "tools")).toEqual([]);
 });
 
 describe("renderNativeUpstreamRequest", () => {

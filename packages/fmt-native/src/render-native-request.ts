@@ -11,6 +11,7 @@ import {
 import { invalidRequest } from "@interlingua/errors";
 import { renderNativeThinkingConfig } from "./map-native-thinking-config.js";
 import {
+  type NativeFunctionCalling,
   parseNativeToolChoice,
   renderNativeToolChoice,
   sameToolChoice,
@@ -171,13 +172,27 @@ function renderFunctionTool(
   return declaration;
 }
 
+/** The client's own mode and names, while the tool choice is still the one they stand for. */
+function keptCalling(request: Request, book: NativeBookkeeping): NativeFunctionCalling | undefined {
+  const kept = book.functionCalling;
+  return kept !== undefined && sameToolChoice(parseNativeToolChoice(kept), request.toolChoice)
+    ? kept
+    : undefined;
+}
+
 /**
  * With `auto` and an allowed list (OpenAI `allowed_tools`), only the allowed tools are sent:
- * allowedFunctionNames is valid with mode ANY only. (`required` sends them as allowedFunctionNames.)
+ * allowedFunctionNames goes with ANY or VALIDATED only, so AUTO cannot say it. (`required` sends
+ * them as allowedFunctionNames; a client's own VALIDATED with names is sent as it came.)
  */
-function allowedDeclarations(request: Request, options: RenderOptions | undefined): Tool[] {
+function allowedDeclarations(
+  request: Request,
+  book: NativeBookkeeping,
+  options: RenderOptions | undefined,
+): Tool[] {
   const choice = request.toolChoice;
   if (choice?.type !== "auto" || !choice.allowed) return request.tools;
+  if (keptCalling(request, book)?.allowedFunctionNames !== undefined) return request.tools;
   const allowed = new Set(choice.allowed);
   const kept = request.tools.filter(
     (tool) => (tool.type === "function" || tool.type === "provider") && allowed.has(tool.name),
@@ -239,14 +254,10 @@ function renderTools(
 
 function renderToolConfig(request: Request, book: NativeBookkeeping): NativeToolConfig | undefined {
   const calling: NativeFunctionCallingConfig = { ...book.functionCallingConfig };
-  const kept = book.functionCalling;
   const wanted = request.toolChoice;
   const source =
-    kept !== undefined && sameToolChoice(parseNativeToolChoice(kept), wanted)
-      ? kept
-      : wanted === undefined
-        ? undefined
-        : renderNativeToolChoice(wanted);
+    keptCalling(request, book) ??
+    (wanted === undefined ? undefined : renderNativeToolChoice(wanted));
   if (source?.mode !== undefined) calling.mode = source.mode;
   if (source?.allowedFunctionNames !== undefined) {
     calling.allowedFunctionNames = [...source.allowedFunctionNames];
@@ -365,7 +376,7 @@ export function renderNativeRequest(request: Request, options?: RenderOptions): 
     body.safetySettings = request.providerExtras.gemini.safetySettings.map((s) => ({ ...s }));
   }
   if (request.tools.length > 0) {
-    const tools = renderTools(allowedDeclarations(request, options), book, options);
+    const tools = renderTools(allowedDeclarations(request, book, options), book, options);
     if (tools.length > 0) body.tools = tools;
   }
   const toolConfig = renderToolConfig(request, book);
