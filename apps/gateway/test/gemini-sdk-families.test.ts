@@ -84,3 +84,47 @@ describe("functionCallingConfig VALIDATED with allowedFunctionNames", () => {
     expect(upstreamBody().tools[0].functionDeclarations.length).toBe(3);
   });
 });
+
+describe("a chat session (chats.sendMessageStream) keeps its history toward every family", () => {
+  const weather = [
+    {
+      functionDeclarations: [
+        {
+          name: "get_weather",
+          parametersJsonSchema: {
+            type: "object",
+            properties: { city: { type: "string" } },
+            required: ["city"],
+          },
+        },
+      ],
+    },
+  ];
+  for (const model of ["txtA-5", "txtB-sonnet-4-6", "txtC-2.5-pro", "txtD-v3.2"]) {
+    it(`${model}: turn 2 carries turn 1's prompt and call, the history is whole`, async () => {
+      const chat = client().chats.create({ model, config: { tools: weather } });
+      const send = async (message: Parameters<typeof chat.sendMessageStream>[0]["message"]) => {
+        const chunks = [];
+        for await (const chunk of await chat.sendMessageStream({ message })) chunks.push(chunk);
+        return chunks;
+      };
+      const calls = (await send("weather? [[tool]]")).flatMap((c) => c.functionCalls ?? []);
+      expect(calls.map((c) => c.name)).toEqual(["get_weather"]);
+      const id = calls[0]?.id;
+      const response = { name: "get_weather", response: { t: 20 }, ...(id ? { id } : {}) };
+      await send([{ functionResponse: response }]);
+      // The session sends its history again: without content on the last frame of a turn the
+      // SDK drops that turn and the user input before it.
+      expect(JSON.stringify(upstreamBody())).toContain("weather?");
+      expect(JSON.stringify(upstreamBody())).toContain("sample city");
+      // One content a frame: a turn is a run of the same role.
+      const roles = chat.getHistory(true).map((c) => c.role);
+      expect(roles.filter((role, i) => role !== roles[i - 1])).toEqual([
+        "user",
+        "model",
+        "user",
+        "model",
+      ]);
+    });
+  }
+});

@@ -21,9 +21,11 @@ const candidate = (parts: object[], extra: object = {}) => ({
   ...meta,
 });
 /** A candidate's last frame: the reason alone, with the usage when it is known by then. */
+/** The finish frame of a turn that ends well has an empty text part, as Gemini's last frame. */
+const emptyTurn = { content: { role: "model", parts: [{ text: "" }] } };
 const finished = (finishReason: string, usageMetadata?: object, index = 0) => ({
   ...(usageMetadata === undefined ? {} : { usageMetadata }),
-  candidates: [{ finishReason, index }],
+  candidates: [{ ...emptyTurn, finishReason, index }],
   ...meta,
 });
 
@@ -121,6 +123,20 @@ describe("stream encode", () => {
     );
   });
 
+  it("a finish frame has content unless blocked: @google/genai chats keep only such turns", () => {
+    const finish = (unified: "stop" | "length" | "content-filter") =>
+      encode([
+        { type: "part-start", index: 0, kind: "text" },
+        { type: "text-delta", index: 0, delta: "Hi" },
+        { type: "part-end", index: 0 },
+        { type: "finish", finishReason: { unified } },
+      ]).frames.at(-1) as { candidates: { content?: unknown }[] };
+    expect(finish("stop").candidates[0]?.content).toEqual(emptyTurn.content);
+    expect(finish("length").candidates[0]?.content).toEqual(emptyTurn.content);
+    // A blocked answer has no content on Gemini either: the session drops that turn.
+    expect(finish("content-filter").candidates[0]?.content).toBeUndefined();
+  });
+
   it("writes an error event as the upstream's error body, and reports what it drops", () => {
     const { frames, warnings } = encode([
       { type: "redacted-thinking", index: 0, data: "x" },
@@ -128,7 +144,7 @@ describe("stream encode", () => {
       { type: "error", error: { status: 503, type: "server_error", message: "overloaded" } },
     ]);
     expect(frames).toEqual([
-      { candidates: [{ finishReason: "STOP", index: 0 }] },
+      { candidates: [{ ...emptyTurn, finishReason: "STOP", index: 0 }] },
       { error: { code: 503, message: "overloaded", status: "UNAVAILABLE" } },
     ]);
     expect(warnings.map((w) => w.feature)).toEqual(["redacted-thinking", "stopSequence"]);

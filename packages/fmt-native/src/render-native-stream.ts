@@ -47,6 +47,13 @@ const keyOf = (e: Located) => `${e.alternative ?? 0}:${e.index}`;
  * carrying it, as the upstream itself does. Usage is written as a chunk of its own each time it
  * arrives.
  */
+/**
+ * Finishes whose frame carries an empty text part, as Gemini's last frame does: @google/genai chat
+ * sessions drop a streamed turn, and the user input before it, when a frame has no content. A
+ * blocked or failed finish stays without, so those sessions curate it away as for Gemini.
+ */
+const finishKeepsTurn: Readonly<Record<string, true>> = { STOP: true, MAX_TOKENS: true };
+
 export class NativeStreamEncoder {
   private id = "";
   private model = "";
@@ -351,9 +358,12 @@ export class NativeStreamEncoder {
         message: "candidates do not name the stop sequence that ended them",
       });
     }
-    // The reason alone: an empty text part beside it reads as a part of no content.
+    const finishReason = renderNativeFinishReason(event.finishReason);
     const candidate: NativeCandidate = {
-      finishReason: renderNativeFinishReason(event.finishReason),
+      ...(finishKeepsTurn[finishReason]
+        ? { content: { role: "model", parts: [{ text: "" }] } }
+        : {}),
+      finishReason,
       ...renderNativeFinishMessage(event.finishReason),
       index: choice,
     };
