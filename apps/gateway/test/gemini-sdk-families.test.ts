@@ -117,6 +117,12 @@ describe("a chat session (chats.sendMessageStream) keeps its history toward ever
       // SDK drops that turn and the user input before it.
       expect(JSON.stringify(upstreamBody())).toContain("weather?");
       expect(JSON.stringify(upstreamBody())).toContain("sample city");
+      // Toward chat the call's turn is one assistant message, its result right after it.
+      if (model === "txtA-5" || model === "txtD-v3.2") {
+        const sent = upstreamBody().messages as Json[];
+        const at = sent.findIndex((m) => m.tool_calls !== undefined);
+        expect(sent.slice(at).map((m) => m.role)).toEqual(["assistant", "tool"]);
+      }
       // One content a frame: a turn is a run of the same role.
       const roles = chat.getHistory(true).map((c) => c.role);
       expect(roles.filter((role, i) => role !== roles[i - 1])).toEqual([

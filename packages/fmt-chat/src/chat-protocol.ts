@@ -5,6 +5,7 @@ import { chatCachePlan } from "./chat-cache-plan.js";
 import { chat } from "./chat-codec.js";
 import { chatRequestFields, untranslatedChatFields } from "./chat-request-fields.js";
 import { OPENAI_TOOL_NAME_RULE } from "./chat-tool-name.js";
+import { joinToolCallTurns } from "./join-tool-call-turns.js";
 import { readChatReplyUsage } from "./read-chat-reply-usage.js";
 
 /** OpenAI's Chat Completions API: the `chat` client format and the `openai` channel protocol. */
@@ -26,6 +27,7 @@ export const chatProtocol: Protocol<GatewayError> = {
   severalOutputs: true,
   streamComments: true,
   cachePlan: chatCachePlan,
+  prepare: joinToolCallTurns,
   hintCacheControlAt: CHAT_HINT_CACHE_CONTROL_AT,
   parseError: parseOpenAIError,
   vendor: "openai",
