@@ -941,8 +941,8 @@ describe("images in tool results", () => {
         {
           role: "assistant",
           parts: [
-            { type: "tool-call", id: "c1", name: "shot", arguments: {} },
-            { type: "tool-call", id: "c2", name: "shot", arguments: {} },
+            { type: "tool-call", id: "c1", name: "shot", arguments: "{}" },
+            { type: "tool-call", id: "c2", name: "shot", arguments: "{}" },
           ],
         },
         {

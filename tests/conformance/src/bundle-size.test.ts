@@ -129,10 +129,12 @@ type Codec = keyof typeof codecs;
 // usage both replies set aside; the objects' check-before-copy parser took back what it could.
 // Raised by 0.5 kB (2026-11-29): chat<->responses (47.52 kB, 18 bytes over) for fmt-chat sending
 // the images tool results return in a user message after them, not dropping them.
+// Raised by 0.5 kB (2026-11-29): chat<->native (54.54 kB, 43 bytes over) for fmt-chat joining a
+// Gemini history's split tool-call turn and fmt-native's VALIDATED allowed names and finish part.
 const directionBudgets: Record<string, number> = {
   "chat<->messages": 47.5 * KB,
   "chat<->responses": 48 * KB,
-  "chat<->native": 54.5 * KB,
+  "chat<->native": 55 * KB,
   "messages<->responses": 49 * KB,
   "messages<->native": 55 * KB,
   "responses<->native": 55.5 * KB,
