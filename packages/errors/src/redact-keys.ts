@@ -90,7 +90,6 @@ type Range = [number, number];
  * escaped one, which the next chunk completes.
  */
 const BREAKS = /\r\n|\r|\n|\\r\\n|\\r|\\n|\\$/g;
-const MAY_BREAK = /[\r\n\\]/;
 
 /** Text with its line breaks taken out, and where each of its characters was. */
 interface View {
@@ -101,8 +100,64 @@ interface View {
 
 const identity = (text: string): View => ({ text, at: (i) => i });
 
-function viewOf(text: string): View {
-  if (!MAY_BREAK.test(text)) return identity(text);
+const isBreak = (c: number) => c === 10 || c === 13;
+const isLetterOfEscape = (c: number) => c === 110 || c === 114; // n, r
+
+/** Where the run of line breaks (real or JSON-escaped) starting at `i` ends. */
+function breaksEnd(text: string, i: number): number {
+  let j = i;
+  for (;;) {
+    const c = text.charCodeAt(j);
+    if (isBreak(c)) j++;
+    else if (c === 92 && isLetterOfEscape(text.charCodeAt(j + 1))) j += 2;
+    else if (c === 92 && j + 1 === text.length)
+      j++; // a lone "\\" may start an escape
+    else return j;
+  }
+}
+
+/**
+ * Whether a line break of `text` may sit inside a key: a key character (or the text's start)
+ * before its run of breaks, and a key character or the text's end after it. SSE's frame breaks
+ * (after a `}`) never do, so a stream's text is not copied for them. Found with `indexOf`, as
+ * the block search is: a pattern over every character cost a stream more than its search.
+ */
+function mayJoin(text: string, keyChars: ReadonlySet<number>): boolean {
+  const joinsAt = (i: number): boolean => {
+    const before = text.charCodeAt(i - 1);
+    // Inside a run (its start is checked on its own): after a break or an escaped one.
+    if (isBreak(before) || (isLetterOfEscape(before) && text.charCodeAt(i - 2) === 92))
+      return false;
+    if (i > 0 && !keyChars.has(before)) return false;
+    const end = breaksEnd(text, i);
+    return end > i && (end >= text.length || keyChars.has(text.charCodeAt(end)));
+  };
+  for (const mark of ["\n", "\r", "\\"]) {
+    for (let i = text.indexOf(mark); i !== -1; i = text.indexOf(mark, i + 1)) {
+      if (joinsAt(i)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Where the end of `text` holding at least `count` characters that are not line breaks begins
+ * (0 when the text has fewer). Counts low on purpose (a backslash, or `n` / `r` after one, is
+ * not counted), so the end it gives holds a key-length of `viewOf`'s characters whatever they are.
+ */
+function tailStart(text: string, count: number): number {
+  let counted = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 92) continue;
+    if ((c === 110 || c === 114) && i > 0 && text.charCodeAt(i - 1) === 92) continue;
+    if (++counted >= count) return i;
+  }
+  return 0;
+}
+
+function viewOf(text: string, plain: boolean): View {
+  if (plain) return identity(text);
   // Each break as [view index it sits before, original characters skipped up to and with it].
   const skips: [number, number][] = [];
   let skipped = 0;
@@ -201,10 +256,14 @@ export function keyRedactor(
   }
   const blockList = [...blocks.entries()];
   const longestKey = secrets.reduce((most, s) => Math.max(most, s.key.length), 0);
+  const keyChars = new Set<number>();
+  for (const { key } of secrets) {
+    for (let i = 0; i < key.length; i++) keyChars.add(key.charCodeAt(i));
+  }
 
   /** Redacted ranges of `original`, sorted and merged; line breaks inside a run are its own. */
-  const ranges = (original: string): Range[] => {
-    const view = viewOf(original);
+  const ranges = (original: string, plain: boolean): Range[] => {
+    const view = viewOf(original, plain);
     const text = view.text;
     const found: Range[] = [];
     for (const [block, hits] of blockList) {
@@ -254,7 +313,7 @@ export function keyRedactor(
 
   const redact = (text: string): string => {
     if (secrets.length === 0 || text.length === 0) return text;
-    const found = ranges(text);
+    const found = ranges(text, !mayJoin(text, keyChars));
     return found.length === 0 ? text : apply(text, found, 0, text.length);
   };
 
@@ -262,8 +321,12 @@ export function keyRedactor(
    * Characters to hold of `original` (after `from`): its longest tail that is, line breaks aside,
    * a substring of a key, with the breaks after it; it may go on.
    */
-  const keyTail = (original: string, from: number): number => {
-    const view = viewOf(original.slice(from));
+  const keyTail = (original: string, from: number, plain: boolean): number => {
+    // Only the end can go on into the next chunk: look at its last key-length, breaks aside.
+    const start = plain
+      ? Math.max(from, original.length - longestKey)
+      : Math.max(from, tailStart(original, longestKey));
+    const view = viewOf(original.slice(start), plain);
     const text = view.text;
     let held = 0;
     for (let length = 1; length <= Math.min(longestKey, text.length); length++) {
@@ -271,15 +334,17 @@ export function keyRedactor(
       if (!secrets.some((s) => s.key.includes(tail))) break;
       held = length;
     }
-    return held === 0 ? 0 : original.length - from - view.at(text.length - held);
+    return held === 0 ? 0 : original.length - start - view.at(text.length - held);
   };
 
   /** The end of `text` holding the last key-length of characters, line breaks aside. */
-  const lastKeyLength = (text: string): string => {
-    const view = viewOf(text);
+  const lastKeyLength = (text: string, plain: boolean): string => {
+    if (plain) return text.slice(-longestKey);
+    const start = tailStart(text, longestKey);
+    const view = viewOf(text.slice(start), plain);
     return view.text.length <= longestKey
-      ? text
-      : text.slice(view.at(view.text.length - longestKey));
+      ? text.slice(start)
+      : text.slice(start + view.at(view.text.length - longestKey));
   };
 
   const stream = (): KeyRedactorStream => {
@@ -290,12 +355,13 @@ export function keyRedactor(
     let replaced = false;
     const take = (chunk: string, final: boolean): string => {
       const text = context + carry + chunk;
+      const plain = !mayJoin(text, keyChars);
       const base = context.length;
-      const upTo = final ? text.length : text.length - keyTail(text, base);
-      const found = ranges(text);
+      const upTo = final ? text.length : text.length - keyTail(text, base, plain);
+      const found = ranges(text, plain);
       const out = apply(text, found, base, upTo, replaced);
       if (upTo > base) replaced = found.some(([start, end]) => start < upTo && end >= upTo);
-      context = lastKeyLength(text.slice(0, upTo));
+      context = lastKeyLength(text.slice(0, upTo), plain);
       carry = text.slice(upTo);
       return out;
     };
@@ -303,8 +369,11 @@ export function keyRedactor(
       push(chunk) {
         if (secrets.length === 0) return chunk;
         // The usual chunk: nothing carried, no block in it, no key-like tail: sent as it is.
-        if (carry === "" && keyTail(chunk, 0) === 0 && ranges(context + chunk).length === 0) {
-          context = lastKeyLength(context + chunk);
+        // One look for a break a key could run through: without one, no view is made.
+        const text = context + chunk;
+        const plain = carry === "" && !mayJoin(text, keyChars);
+        if (carry === "" && keyTail(chunk, 0, plain) === 0 && ranges(text, plain).length === 0) {
+          context = lastKeyLength(text, plain);
           if (chunk !== "") replaced = false;
           return chunk;
         }
