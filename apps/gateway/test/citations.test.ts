@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { frameDeviations, SCHEMAS } from "./official-schema-validators.ts";
 import {
   SCRIPTED_MODEL,
-  scriptedChannels,
   sse,
-  startScriptedUpstream,
   type UpstreamProtocol,
+  useScriptedStack,
 } from "./scripted-upstream.ts";
-import { auth, postJson, type Stack, startStack } from "./stack.ts";
+import { auth, postJson } from "./stack.ts";
 import {
   type ClientFormat,
   type Frame,
@@ -29,17 +28,7 @@ const ANSWER = "Paris is the capital of France.";
 const URL = "https://example.org/france";
 const TITLE = "France";
 
-let upstream: Awaited<ReturnType<typeof startScriptedUpstream>>;
-let stack: Stack;
-
-beforeAll(async () => {
-  upstream = await startScriptedUpstream();
-  stack = await startStack({ channels: scriptedChannels(upstream.url) });
-});
-afterAll(async () => {
-  await stack?.close();
-  await upstream?.close();
-});
+const scripted = useScriptedStack();
 
 const chatBase = { id: "c1", object: "chat.completion.chunk", created: 1, model: "m" };
 const annotation = { type: "url_citation", url: URL, title: TITLE, start_index: 0, end_index: 5 };
@@ -344,14 +333,17 @@ const ask = (client: ClientFormat, protocol: UpstreamProtocol, stream: boolean) 
   const { path, body } = REQUEST[client]({ model: SCRIPTED_MODEL[protocol], text: "hi", stream });
   // A Responses client reads OpenAI's Response object: it asks for bare bodies.
   const headers = client === "responses" ? { ...auth(), "x-interlingua-envelope": "bare" } : auth();
-  return postJson(stack.gateway.url + path, body, headers);
+  return postJson(scripted.stack.gateway.url + path, body, headers);
 };
 
 describe("item 5: citations in streams reach every client", () => {
   for (const client of CLIENTS) {
     for (const protocol of UPSTREAMS) {
       it(`${client} client, ${protocol} upstream: the source and the whole answer arrive`, async () => {
-        upstream.script(() => ({ body: CITED_STREAM[protocol], contentType: "text/event-stream" }));
+        scripted.upstream.script(() => ({
+          body: CITED_STREAM[protocol],
+          contentType: "text/event-stream",
+        }));
         const res = await ask(client, protocol, true);
         expect(res.status).toBe(200);
         const frames = parseSse(res.text);
@@ -367,7 +359,7 @@ describe("item 5: citations in whole replies reach every client", () => {
   for (const client of CLIENTS) {
     for (const protocol of UPSTREAMS) {
       it(`${client} client, ${protocol} upstream`, async () => {
-        upstream.script(() => ({ body: JSON.stringify(CITED_BODY[protocol]) }));
+        scripted.upstream.script(() => ({ body: JSON.stringify(CITED_BODY[protocol]) }));
         const res = await ask(client, protocol, false);
         expect(res.status).toBe(200);
         const parsed = JSON.parse(res.text) as Json;
@@ -384,7 +376,7 @@ describe("item 5: citations in whole replies reach every client", () => {
 
 describe("item 5: what has no room is reported", () => {
   it("an Anthropic reply's web-search blocks are reported to a chat client, its citation kept", async () => {
-    upstream.script(() => ({
+    scripted.upstream.script(() => ({
       body: JSON.stringify({
         ...CITED_BODY.anthropic,
         content: [

@@ -1,24 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  SCRIPTED_MODEL,
-  scriptedChannels,
-  startScriptedUpstream,
-  type UpstreamProtocol,
-} from "./scripted-upstream.ts";
-import { auth, postJson, type Stack, startStack } from "./stack.ts";
+import { describe, expect, it } from "vitest";
+import { SCRIPTED_MODEL, type UpstreamProtocol, useScriptedStack } from "./scripted-upstream.ts";
+import { auth, postJson } from "./stack.ts";
 import { loggedRowOf } from "./usage-rows.ts";
 import type { Json } from "./wire.ts";
 
-let upstream: Awaited<ReturnType<typeof startScriptedUpstream>>;
-let stack: Stack;
-beforeAll(async () => {
-  upstream = await startScriptedUpstream();
-  stack = await startStack({ channels: scriptedChannels(upstream.url) });
-});
-afterAll(async () => {
-  await stack?.close();
-  await upstream?.close();
-});
+const scripted = useScriptedStack();
 
 const TEXT = "Hello there, usage aside";
 
@@ -88,7 +74,7 @@ const MALFORMED: [string, (protocol: UpstreamProtocol) => Json | undefined][] = 
 const ask = (protocol: UpstreamProtocol) =>
   protocol === "openai"
     ? postJson(
-        `${stack.gateway.url}/v1/messages`,
+        `${scripted.stack.gateway.url}/v1/messages`,
         {
           model: SCRIPTED_MODEL[protocol],
           max_tokens: 64,
@@ -97,7 +83,7 @@ const ask = (protocol: UpstreamProtocol) =>
         auth(),
       )
     : postJson(
-        `${stack.gateway.url}/v1/chat/completions`,
+        `${scripted.stack.gateway.url}/v1/chat/completions`,
         { model: SCRIPTED_MODEL[protocol], messages: [{ role: "user", content: "hi" }] },
         auth(),
       );
@@ -111,12 +97,14 @@ describe("a translated reply with malformed usage is delivered and estimated", (
   for (const protocol of Object.keys(REPLY) as UpstreamProtocol[]) {
     for (const [name, usage] of MALFORMED) {
       it(`${protocol} upstream, usage ${name}`, async () => {
-        upstream.script(() => ({ body: JSON.stringify(REPLY[protocol](usage(protocol))) }));
+        scripted.upstream.script(() => ({
+          body: JSON.stringify(REPLY[protocol](usage(protocol))),
+        }));
         const res = await ask(protocol);
         expect(res.status, res.text).toBe(200);
         expect(answerText(protocol, res.json)).toBe(TEXT);
         expect(res.headers.get("x-interlingua-warnings") ?? "").toContain("usage=dropped");
-        const row = await loggedRowOf(stack, res.headers.get("x-request-id"));
+        const row = await loggedRowOf(scripted.stack, res.headers.get("x-request-id"));
         expect(row).toMatchObject({ status: 200, estimated: true });
         // The estimate counts the delivered answer, never a free call.
         expect(row.completionTokens).toBeGreaterThan(0);
@@ -126,11 +114,11 @@ describe("a translated reply with malformed usage is delivered and estimated", (
   }
 
   it("a well-formed usage is charged as reported, without a warning", async () => {
-    upstream.script(() => ({ body: JSON.stringify(REPLY.anthropic(USAGE.anthropic(7))) }));
+    scripted.upstream.script(() => ({ body: JSON.stringify(REPLY.anthropic(USAGE.anthropic(7))) }));
     const res = await ask("anthropic");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-interlingua-warnings") ?? "").not.toContain("usage=");
-    const row = await loggedRowOf(stack, res.headers.get("x-request-id"));
+    const row = await loggedRowOf(scripted.stack, res.headers.get("x-request-id"));
     expect(row).toMatchObject({ completionTokens: 7 });
     expect(row.estimated ?? false).toBe(false);
   });

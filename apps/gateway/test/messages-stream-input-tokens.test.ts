@@ -1,12 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  SCRIPTED_MODEL,
-  scriptedChannels,
-  sse,
-  startScriptedUpstream,
-} from "./scripted-upstream.ts";
-import { KEY, type Stack, startStack } from "./stack.ts";
+import { describe, expect, it } from "vitest";
+import { SCRIPTED_MODEL, sse, useScriptedStack } from "./scripted-upstream.ts";
+import { KEY } from "./stack.ts";
 import type { Json } from "./wire.ts";
 
 // A messages client on an OpenAI-family model, streamed: the upstream reports its usage only at
@@ -15,16 +10,7 @@ import type { Json } from "./wire.ts";
 // cache counts): the final message_delta has the real ones, which Anthropic's SDKs merge into
 // the message (and current LangChain reads from message_delta).
 
-let upstream: Awaited<ReturnType<typeof startScriptedUpstream>>;
-let stack: Stack;
-beforeAll(async () => {
-  upstream = await startScriptedUpstream();
-  stack = await startStack({ channels: scriptedChannels(upstream.url) });
-});
-afterAll(async () => {
-  await stack?.close();
-  await upstream?.close();
-});
+const scripted = useScriptedStack();
 
 const chatChunk = (choices: Json[], extra: Json = {}) => ({
   id: "c1",
@@ -98,14 +84,15 @@ const responsesStream = () =>
   );
 
 describe("a messages stream from an upstream that reports usage at the end", () => {
-  const client = () => new Anthropic({ apiKey: KEY, baseURL: stack.gateway.url, maxRetries: 0 });
+  const client = () =>
+    new Anthropic({ apiKey: KEY, baseURL: scripted.stack.gateway.url, maxRetries: 0 });
 
   for (const [family, body] of [
     ["openai", chatStream],
     ["openai-responses", responsesStream],
   ] as const) {
     it(`${family}: the final message_delta carries the real input and cache counts`, async () => {
-      upstream.script(() => ({ body: body() }));
+      scripted.upstream.script(() => ({ body: body() }));
       const events: Json[] = [];
       const stream = client().messages.stream({
         model: SCRIPTED_MODEL[family],

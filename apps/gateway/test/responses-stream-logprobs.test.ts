@@ -1,11 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  SCRIPTED_MODEL,
-  scriptedChannels,
-  sse,
-  startScriptedUpstream,
-} from "./scripted-upstream.ts";
-import { postJson, type Stack, startStack } from "./stack.ts";
+import { describe, expect, it } from "vitest";
+import { SCRIPTED_MODEL, sse, useScriptedStack } from "./scripted-upstream.ts";
+import { postJson } from "./stack.ts";
 import { type Json, parseSse } from "./wire.ts";
 
 // A Responses client that asks for logprobs, streamed from a chat upstream: each
@@ -13,16 +8,7 @@ import { type Json, parseSse } from "./wire.ts";
 // token, logprob, top_logprobs of {token, logprob}), and output_text.done and the completed
 // item carry them all (the item's output_text part with `bytes` too).
 
-let upstream: Awaited<ReturnType<typeof startScriptedUpstream>>;
-let stack: Stack;
-beforeAll(async () => {
-  upstream = await startScriptedUpstream();
-  stack = await startStack({ channels: scriptedChannels(upstream.url) });
-});
-afterAll(async () => {
-  await stack?.close();
-  await upstream?.close();
-});
+const scripted = useScriptedStack();
 
 const token = (text: string, logprob: number) => ({
   token: text,
@@ -79,8 +65,8 @@ const eventToken = (text: string, logprob: number) => ({
 
 describe("Responses stream logprobs from a chat upstream", () => {
   it("each output_text.delta carries its tokens; done and completed carry them all", async () => {
-    upstream.script(() => ({ body: chatStream() }));
-    const res = await postJson(`${stack.gateway.url}/v1/responses`, {
+    scripted.upstream.script(() => ({ body: chatStream() }));
+    const res = await postJson(`${scripted.stack.gateway.url}/v1/responses`, {
       model: SCRIPTED_MODEL.openai,
       input: "hi",
       stream: true,
@@ -88,7 +74,7 @@ describe("Responses stream logprobs from a chat upstream", () => {
       top_logprobs: 2,
     });
     expect(res.status, res.text).toBe(200);
-    const sent = upstream.requests.at(-1)!.body;
+    const sent = scripted.upstream.requests.at(-1)!.body;
     expect(sent).toMatchObject({ logprobs: true, top_logprobs: 2 });
     const events = parseSse(res.text).map((f) => JSON.parse(f.data) as Json);
     const deltas = events.filter((e) => e.type === "response.output_text.delta");
@@ -105,8 +91,8 @@ describe("Responses stream logprobs from a chat upstream", () => {
   });
 
   it("without logprobs asked, deltas carry [] and go out as they come", async () => {
-    upstream.script(() => ({ body: chatStream() }));
-    const res = await postJson(`${stack.gateway.url}/v1/responses`, {
+    scripted.upstream.script(() => ({ body: chatStream() }));
+    const res = await postJson(`${scripted.stack.gateway.url}/v1/responses`, {
       model: SCRIPTED_MODEL.openai,
       input: "hi",
       stream: true,

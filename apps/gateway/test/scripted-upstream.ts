@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { type Stack, startStack } from "./stack.ts";
 import type { Json } from "./wire.ts";
 
 /** The upstream protocols a scripted upstream answers, by the path a request arrives on. */
@@ -36,12 +38,14 @@ const protocolOf = (path: string): UpstreamProtocol =>
  * An upstream of all four protocols at one address whose every reply a test writes: bodies no
  * simulator would send (cut streams, exact numbers, unknown parts), as real providers can.
  */
-export async function startScriptedUpstream(): Promise<{
+export interface ScriptedUpstream {
   url: string;
   requests: ScriptedRequest[];
   script(script: Script): void;
   close(): Promise<void>;
-}> {
+}
+
+export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
   let current: Script = () => ({ status: 500, body: "{}" });
   const requests: ScriptedRequest[] = [];
   const server = createServer((req, res) => {
@@ -113,3 +117,20 @@ export const sse = (frames: readonly Json[], named = false): string =>
         : `${named ? `event: ${frame.type}\n` : ""}data: ${JSON.stringify(frame)}\n\n`,
     )
     .join("");
+
+/**
+ * A gateway whose channels all point at one scripted upstream, for one test file: started before
+ * its tests and closed after them. Read `upstream` and `stack` inside the tests.
+ */
+export function useScriptedStack(): { readonly upstream: ScriptedUpstream; readonly stack: Stack } {
+  const held = {} as { upstream: ScriptedUpstream; stack: Stack };
+  beforeAll(async () => {
+    held.upstream = await startScriptedUpstream();
+    held.stack = await startStack({ channels: scriptedChannels(held.upstream.url) });
+  });
+  afterAll(async () => {
+    await held.stack?.close();
+    await held.upstream?.close();
+  });
+  return held;
+}
