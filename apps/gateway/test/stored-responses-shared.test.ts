@@ -137,10 +137,11 @@ describe.skipIf(!pgUp)("stored responses shared by two instances through Postgre
     const e = await startGatewayChild(dir, "e", config("e"), children);
     const stream = await client(d).responses.create({
       model: "txtB-sonnet-4-6",
-      // About ten chunks 300 ms apart: D cannot finish before it is killed, even when a loaded
-      // machine delays this client's reads (at 80 ms apart D once finished first, and no run
-      // was taken over); E extends its claim while it runs.
-      input: "take over [[len:30]] [[fault:chunk-delay=300]]",
+      // About twenty chunks 300 ms apart: D cannot finish before it is killed, even when a
+      // loaded machine delays this client's reads by seconds (at 80 ms apart, and once in a
+      // soak at ten chunks 300 ms apart, D finished first and no run was taken over); E
+      // extends its claim while it runs.
+      input: "take over [[len:60]] [[fault:chunk-delay=300]]",
       background: true,
       stream: true,
     });
@@ -178,7 +179,7 @@ describe.skipIf(!pgUp)("stored responses shared by two instances through Postgre
         event.type === "response.output_text.delta" ? (event as { delta?: string }).delta : "",
       )
       .join("");
-    expect(words.trim().split(/\s+/)).toHaveLength(30);
+    expect(words.trim().split(/\s+/)).toHaveLength(60);
     expect(text).not.toContain("stream.events=dropped");
     expect((await client(e).responses.retrieve(id)).status).toBe("completed");
   }, 120_000);
