@@ -135,26 +135,31 @@ describe("streaming a background response, and resuming it", () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
-  it("a cancel ends every stream following the response", async () => {
+  /** Starts a streamed background response and reads it on, once its first words came. */
+  async function followFromFirstWords(input: string) {
     const stream = await client.responses.create({
       model: "txtB-sonnet-4-6",
-      input: `cancel me ${SLOW}`,
+      input,
       background: true,
       stream: true,
     });
-    let id = "";
-    const seen: Event[] = [];
-    const following = (async () => {
+    const state = { id: "", seen: [] as Event[], following: Promise.resolve() };
+    state.following = (async () => {
       for await (const event of stream) {
-        seen.push(event);
-        if (event.type === "response.created") id = event.response.id;
+        state.seen.push(event);
+        if (event.type === "response.created") state.id = event.response.id;
       }
     })();
     await eventuallyAsync(
-      async () => textOf(seen),
+      async () => textOf(state.seen),
       (text) => text.length > 0,
       5_000,
     );
+    return state;
+  }
+
+  it("a cancel ends every stream following the response", async () => {
+    const { id, seen, following } = await followFromFirstWords(`cancel me ${SLOW}`);
     const second: Event[] = [];
     const resumed = (async () => {
       const again = await client.responses.retrieve(id, { stream: true, starting_after: 0 });
@@ -174,24 +179,8 @@ describe("streaming a background response, and resuming it", () => {
   it("a cancel made elsewhere, with no signal to this instance, stops the call within seconds", async () => {
     // Another instance without Redis (or any during a Redis outage) can only change the row: the
     // runner's watch reads it and stops its call. 80 chunks at 150 ms would run 12 s.
-    const stream = await client.responses.create({
-      model: "txtB-sonnet-4-6",
-      input: "cancel me elsewhere [[len:80]] [[fault:chunk-delay=150]]",
-      background: true,
-      stream: true,
-    });
-    let id = "";
-    const seen: Event[] = [];
-    const following = (async () => {
-      for await (const event of stream) {
-        seen.push(event);
-        if (event.type === "response.created") id = event.response.id;
-      }
-    })();
-    await eventuallyAsync(
-      async () => textOf(seen),
-      (text) => text.length > 0,
-      5_000,
+    const { id, seen, following } = await followFromFirstWords(
+      "cancel me elsewhere [[len:80]] [[fault:chunk-delay=150]]",
     );
     const responses = stack.gateway.services.store.responses;
     const row = await responses.get(id, "alice", Date.now());
