@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { breakerKey } from "../src/routing/circuit-breaker.ts";
+import { breakerKey } from "../src/routing/model-router.ts";
 import { auth, eventually, KEY, postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
 import type { Json } from "./wire.ts";
 

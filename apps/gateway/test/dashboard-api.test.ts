@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { breakerKey } from "../src/routing/circuit-breaker.ts";
+import { breakerKey } from "../src/routing/model-router.ts";
 import { auth, eventuallyAsync, KEY, postJson, type Stack, startStack } from "./stack.ts";
 import { stackDatabases } from "./storage/drivers.ts";
 import { FAST_TASKS, getJson, mediaChannels } from "./tasks-support.ts";

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPLY_BODY_LIMIT } from "../src/upstream/send-upstream.ts";
+import { REPLY_BODY_LIMIT } from "../src/upstream/call-channel.ts";
 import { postJson, type Stack, startStack, UPSTREAM_KEY } from "./stack.ts";
 import { parseSse } from "./wire.ts";
 

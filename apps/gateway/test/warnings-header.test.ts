@@ -5,7 +5,7 @@ import {
   isStrict,
   strictRefusal,
   upstreamModelHeader,
-} from "../src/contract/warnings-header.ts";
+} from "../src/contract/client-contract.ts";
 
 const w = (feature: string, type: Warning["type"] = "dropped"): Warning => ({
   type,

@@ -2,11 +2,15 @@ import type { GatewayError } from "@interlingua/errors";
 import type { Dispatcher, FormData } from "undici";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import type { AttemptRecord } from "../upstream/attempt-record.ts";
-import { type ChannelTry, callChannel } from "../upstream/call-channel.ts";
-import { requestChannel } from "../upstream/channel-request.ts";
+import {
+  type AttemptRecord,
+  type ChannelTry,
+  callChannel,
+  ERROR_BODY_LIMIT,
+  requestChannel,
+  type UpstreamBody,
+} from "../upstream/call-channel.ts";
 import { readCappedText } from "../upstream/read-capped.ts";
-import { ERROR_BODY_LIMIT, type UpstreamBody } from "../upstream/send-upstream.ts";
 import { failureFromError, statusFailure } from "../upstream/upstream-failure.ts";
 import { type AudioEndpoint, audioPath } from "./audio-route.ts";
 

@@ -1,5 +1,5 @@
+import type { UpstreamBody } from "../upstream/call-channel.ts";
 import { discardBody } from "../upstream/discard-body.ts";
-import type { UpstreamBody } from "../upstream/send-upstream.ts";
 
 /** How a relayed body ended: read to its end, failed mid-way, or cancelled by the client. */
 export interface RelayEnd {

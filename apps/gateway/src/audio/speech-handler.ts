@@ -9,10 +9,10 @@ import {
 } from "@interlingua/fmt-chat/media";
 import type { Context } from "hono";
 import type { KeyedEnv } from "../contract/app-env.ts";
-import { readJsonObject } from "../contract/read-json-object.ts";
+import { readJsonObject } from "../contract/client-contract.ts";
 import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import type { AttemptRecord } from "../upstream/attempt-record.ts";
+import type { AttemptRecord } from "../upstream/call-channel.ts";
 import { discardBody } from "../upstream/discard-body.ts";
 import { readFirstChunk } from "../upstream/read-first-chunk.ts";
 import { audioCall } from "./audio-call.ts";

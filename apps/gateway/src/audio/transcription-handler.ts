@@ -13,7 +13,7 @@ import { FormData } from "undici";
 import type { KeyedEnv } from "../contract/app-env.ts";
 import { checkUnknownFields } from "../contract/unknown-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import type { AttemptRecord } from "../upstream/attempt-record.ts";
+import type { AttemptRecord } from "../upstream/call-channel.ts";
 import { readCappedText } from "../upstream/read-capped.ts";
 import { type AudioCall, audioCall } from "./audio-call.ts";
 import { billedSeconds, maxAudioSeconds, measureAudioSeconds } from "./audio-duration.ts";

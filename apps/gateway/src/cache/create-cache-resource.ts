@@ -1,7 +1,7 @@
 import type { CacheResourcePlan } from "@interlingua/core-types";
 import type { Agent } from "undici";
 import type { Channel } from "../routing/channel.ts";
-import { requestChannel } from "../upstream/channel-request.ts";
+import { requestChannel } from "../upstream/call-channel.ts";
 import { readCappedBytes } from "../upstream/read-capped.ts";
 import type { CacheCreation, CacheEntry } from "./cache-registry.ts";
 

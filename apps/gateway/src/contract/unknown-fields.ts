@@ -1,6 +1,6 @@
 import type { Warning } from "@interlingua/core-types";
 import type { GatewayError } from "@interlingua/errors";
-import { isStrict, strictRefusal, warningsHeaders } from "./warnings-header.ts";
+import { isStrict, strictRefusal, warningsHeaders } from "./client-contract.ts";
 
 /**
  * The fields a client sent that its endpoint does not take (OpenAI's speech `instructions`, a

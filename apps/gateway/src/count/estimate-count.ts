@@ -1,6 +1,6 @@
 import type { Request } from "@interlingua/core-types";
 import { likelyPromptTokens, measurePrompt } from "../billing/prompt-size.ts";
-import type { HeaderWarning } from "../contract/warnings-header.ts";
+import type { HeaderWarning } from "../contract/client-contract.ts";
 
 /** What the reply of a count the gateway made itself says of it (`x-interlingua-warnings`). */
 export const ESTIMATED: HeaderWarning = { feature: "input_tokens", type: "estimated" };

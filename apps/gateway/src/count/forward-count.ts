@@ -6,15 +6,18 @@ import {
   type WireFormat,
 } from "@interlingua/core-types";
 import type { GatewayError } from "@interlingua/errors";
-import { strictRefusal } from "../contract/warnings-header.ts";
+import { strictRefusal } from "../contract/client-contract.ts";
 import { thrownRefusal } from "../pipeline/thrown-refusal.ts";
 import type { RouteCandidate } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
-import type { AttemptRecord } from "../upstream/attempt-record.ts";
-import { type ChannelTry, callChannel } from "../upstream/call-channel.ts";
+import {
+  type AttemptRecord,
+  type ChannelTry,
+  callChannel,
+  sendUpstreamText,
+} from "../upstream/call-channel.ts";
 import { prepareUpstreamRequest } from "../upstream/prepare-upstream-request.ts";
 import { PROTOCOLS, type UpstreamCallOptions } from "../upstream/protocols.ts";
-import { sendUpstreamText } from "../upstream/send-upstream-text.ts";
 
 /** A count request as the client sent it and as its codec read it. */
 export interface CountInput {

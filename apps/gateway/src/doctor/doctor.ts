@@ -4,7 +4,7 @@ import { bounded } from "../health/bounded.ts";
 import { RedisLink } from "../redis/redis-link.ts";
 import { toChannel } from "../routing/channel.ts";
 import { openStore } from "../storage/open-store.ts";
-import { requestChannel } from "../upstream/channel-request.ts";
+import { requestChannel } from "../upstream/call-channel.ts";
 import { PROTOCOLS } from "../upstream/protocols.ts";
 
 // `interlingua doctor`: what a gateway needs before it serves, checked one by one without

@@ -4,10 +4,8 @@ import { GatewayError, modelNotFound, permissionDenied } from "@interlingua/erro
 import { terminalStreamEvent } from "@interlingua/fmt-responses/tables";
 import { decodeSse } from "@interlingua/sse";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
+import { newRequestId, WARNINGS_HEADER, wrapJsonText } from "../contract/client-contract.ts";
 import { ENDPOINTS } from "../contract/endpoints.ts";
-import { wrapJsonText } from "../contract/envelope.ts";
-import { newRequestId } from "../contract/request-id.ts";
-import { WARNINGS_HEADER } from "../contract/warnings-header.ts";
 import { requestLog } from "../log/request-log.ts";
 import type { GenerationRequest } from "../pipeline/generation-request.ts";
 import { TextReply } from "../pipeline/respond-json.ts";

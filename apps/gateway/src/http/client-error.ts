@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { GatewayError, invalidRequest } from "@interlingua/errors";
-import { newRequestId } from "../contract/request-id.ts";
+import { newRequestId } from "../contract/client-contract.ts";
 import { requestIdHeaders } from "./request-id-headers.ts";
 import { pathErrorResponse } from "./route-envelope.ts";
 

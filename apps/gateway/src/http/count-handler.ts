@@ -1,15 +1,18 @@
 import type { Request as CanonicalRequest, Warning } from "@interlingua/core-types";
 import { authenticate } from "../auth/authenticate.ts";
-import type { EndpointSpec } from "../contract/endpoints.ts";
-import { ENVELOPE_HEADER, shouldWrap, wrapJsonText } from "../contract/envelope.ts";
-import { errorResponse } from "../contract/error-response.ts";
-import { boundedDepth, parseJsonObject } from "../contract/read-json-object.ts";
 import {
+  boundedDepth,
+  ENVELOPE_HEADER,
   type HeaderWarning,
   isStrict,
+  parseJsonObject,
+  shouldWrap,
   upstreamModelHeader,
   warningsHeaders,
-} from "../contract/warnings-header.ts";
+  wrapJsonText,
+} from "../contract/client-contract.ts";
+import type { EndpointSpec } from "../contract/endpoints.ts";
+import { errorResponse } from "../contract/error-response.ts";
 import { ESTIMATED, estimateCount } from "../count/estimate-count.ts";
 import { counts, forwardCount } from "../count/forward-count.ts";
 import { requestLog } from "../log/request-log.ts";
@@ -18,8 +21,7 @@ import { TextReply } from "../pipeline/respond-json.ts";
 import { routeForEndpoint } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
-import { CLIENT_READING } from "./client-reading.ts";
-import type { GenerationCall } from "./generation-handler.ts";
+import { CLIENT_READING, type GenerationCall } from "./generation-handler.ts";
 import { parseCountTarget } from "./native-target.ts";
 import { answerThrown } from "./route-envelope.ts";
 

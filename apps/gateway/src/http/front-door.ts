@@ -1,20 +1,21 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { GatewayError, invalidRequest, type KeyRedactor } from "@interlingua/errors";
+import { GatewayError, invalidRequest, type KeyRedactor, unavailable } from "@interlingua/errors";
+import type { MiddlewareHandler } from "hono";
+import { readCredential } from "../auth/credential-sources.ts";
+import type { AppEnv } from "../contract/app-env.ts";
+import { newRequestId } from "../contract/client-contract.ts";
 import { COUNT_ROUTES, GENERATION_ROUTES } from "../contract/endpoints.ts";
-import { newRequestId } from "../contract/request-id.ts";
+import type { BodyReadResult } from "../contract/read-body.ts";
 import { RequestObserver } from "../observe/observe-requests.ts";
 import { TextReply } from "../pipeline/respond-json.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { RelayResponse, writeRelay } from "../stream/direct-relay.ts";
 import { answerCount } from "./count-handler.ts";
 import { answerGeneration, type GenerationCall } from "./generation-handler.ts";
-import { IncomingHeaders, readIncomingCapped } from "./incoming-request.ts";
 import { parseCountTarget } from "./native-target.ts";
 import { redactRelay, redactResponse } from "./redact-outbound.ts";
-import type { BodyGuards } from "./request-guards.ts";
 import { requestIdHeaders } from "./request-id-headers.ts";
 import { answerThrown, envelopeOf, pathErrorResponse } from "./route-envelope.ts";
-import { routedPath } from "./routed-path.ts";
 
 export type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 type Answer = (call: GenerationCall) => Promise<Response | TextReply>;
@@ -229,4 +230,272 @@ async function writeReply(
   headers["content-length"] = body.byteLength;
   outgoing.writeHead(response.status, headers);
   outgoing.end(body);
+}
+
+// The routed path: what a request target routes by.
+
+/** A path the URL parser would leave as it is: no escape, no space, nothing to normalise. */
+const PLAIN_PATH = /^\/[!#$&-;=?-[\]_a-z~]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+const ABSOLUTE = /^https?:\/\//i;
+
+/**
+ * The path a request is routed by, read from its request target as Hono routes it: dot segments
+ * resolved, percent-escapes decoded except those of reserved characters and of `%` itself
+ * (`%2F` and `%25` stay, so a path parameter may hold them, decoded once by its reader). An
+ * absolute-form target (`POST http://host/path`) routes by its path. Undefined for a target the
+ * server refuses (a backslash in the path, an unparsable URL).
+ */
+export function routedPath(target: string): string | undefined {
+  const query = target.indexOf("?");
+  let path = query === -1 ? target : target.slice(0, query);
+  if (path.includes("\\")) return undefined;
+  if (path[0] === "/") {
+    if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) return path;
+    path = parsedPath(path, "http://gateway.invalid");
+  } else if (ABSOLUTE.test(path)) {
+    path = parsedPath(target, undefined);
+  } else {
+    return undefined;
+  }
+  if (path === "") return undefined;
+  if (!path.includes("%")) return path;
+  try {
+    // `%25` stays escaped, so that the one decode of a parameter cannot read a `%` it made.
+    return decodeURI(path.replaceAll("%25", "%2525"));
+  } catch {
+    return path;
+  }
+}
+
+/** The URL parser's path of `target` ("" when it cannot parse it: no route matches ""). */
+function parsedPath(target: string, base: string | undefined): string {
+  return URL.canParse(target, base) ? new URL(target, base).pathname : "";
+}
+
+// A Node request read without web objects: its headers and its capped body.
+
+/** What the generation path reads of a request's headers (a web `Headers` is one). */
+export interface HeaderReader {
+  get(name: string): string | null;
+  has(name: string): boolean;
+}
+
+/**
+ * The request headers Node parsed, read as a web `Headers` reads them, without building one. A
+ * header named more than once reads as all its values joined by ", ", as `Headers` joins them
+ * (Node keeps only the first of some, such as Authorization and Content-Type).
+ */
+export class IncomingHeaders implements HeaderReader {
+  readonly #headers: Readonly<Record<string, string | string[] | undefined>>;
+
+  private constructor(headers: Readonly<Record<string, string | string[] | undefined>>) {
+    this.#headers = headers;
+  }
+
+  static of(incoming: IncomingMessage): IncomingHeaders {
+    return new IncomingHeaders(
+      hasRepeatedHeaders(incoming) ? incoming.headersDistinct : incoming.headers,
+    );
+  }
+
+  get(name: string): string | null {
+    const value = this.#headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return typeof value === "string" ? value : value.join(", ");
+  }
+
+  has(name: string): boolean {
+    return this.#headers[name.toLowerCase()] !== undefined;
+  }
+}
+
+/** Whether a header name came more than once (Node then keeps one value, or joins them its way). */
+function hasRepeatedHeaders(incoming: IncomingMessage): boolean {
+  let names = 0;
+  for (const _ in incoming.headers) names++;
+  return names * 2 !== incoming.rawHeaders.length;
+}
+
+/**
+ * `readBodyCapped` of a Node request: a declared Content-Length above `limit` is refused before
+ * anything is read, and reading stops once more than `limit` bytes came.
+ */
+export function readIncomingCapped(
+  incoming: IncomingMessage,
+  limit: number,
+): Promise<BodyReadResult> {
+  const declared = Number(incoming.headers["content-length"] ?? Number.NaN);
+  if (declared > limit) return Promise.resolve({ ok: false, kind: "too-large", limit });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (result: BodyReadResult) => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onFailure);
+      incoming.off("close", onFailure);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        // The rest is not read: Node discards it once the response is sent.
+        incoming.pause();
+        done({ ok: false, kind: "too-large", limit });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () =>
+      done({
+        ok: true,
+        text:
+          chunks.length === 1
+            ? (chunks[0] as Buffer).toString("utf8")
+            : Buffer.concat(chunks, size).toString("utf8"),
+      });
+    const onFailure = () => done({ ok: false, kind: "aborted" });
+    if (incoming.destroyed) {
+      onFailure();
+      return;
+    }
+    incoming.on("data", onData);
+    incoming.once("end", onEnd);
+    incoming.once("error", onFailure);
+    // Closed before its end: the client left (an ended body emits end first).
+    incoming.once("close", onFailure);
+  });
+}
+
+// The body guards: checks both servers make before a body is read.
+
+/** The endpoints that take multipart bodies (files): every other body is JSON. */
+const MULTIPART_PATHS = new Set(["/v1/uploads/images", "/v1/audio/transcriptions"]);
+
+const isJsonType = (type: string) => {
+  const media = (type.split(";")[0] ?? "").trim().toLowerCase();
+  return media === "application/json" || /^application\/[\w.+-]*\+json$/.test(media);
+};
+
+/** Declared body bytes; undefined for a chunked body, 0 for none. */
+function declaredBody(headers: Pick<Headers, "get" | "has">): number | undefined {
+  const length = headers.get("content-length");
+  if (length !== null) return Number(length) || 0;
+  return headers.has("transfer-encoding") ? undefined : 0;
+}
+
+/**
+ * Whether the request offers an API key anywhere a route reads one. Without one the route's
+ * 401 comes first (docs/api-reference.md, Authentication): the body is never read, so its type does not matter.
+ */
+const carriesKey = (headers: Pick<Headers, "get">, url: string | URL): boolean =>
+  readCredential("any", headers, typeof url === "string" ? new URL(url) : url) !== undefined;
+
+/**
+ * Checks that run before any route reads a body: a body on a JSON endpoint must say it is JSON
+ * (415 otherwise; no Content-Type at all is read as JSON, as clients that forget it expect), and
+ * the bytes of bodies read at once stay under `limits.max_inflight_body_bytes` (503 with
+ * Retry-After otherwise). Shared by the Hono middleware and the Node route of the generation
+ * endpoints.
+ */
+export class BodyGuards {
+  readonly #limits: GatewayServices["config"]["limits"];
+  readonly #inflight: InflightBodies;
+
+  constructor(services: GatewayServices) {
+    this.#limits = services.config.limits;
+    this.#inflight = new InflightBodies(this.#limits.max_inflight_body_bytes);
+  }
+
+  /**
+   * The bytes counted in flight for the request (0 for none; `release` them once its handler
+   * returned), or the error to refuse it with.
+   */
+  admit(
+    path: string,
+    headers: Pick<Headers, "get" | "has">,
+    url: string | URL,
+  ): number | GatewayError {
+    const declared = declaredBody(headers);
+    if (declared === 0) return 0;
+    const type = headers.get("content-type");
+    if (
+      type !== null &&
+      !MULTIPART_PATHS.has(path) &&
+      !isJsonType(type) &&
+      carriesKey(headers, url)
+    ) {
+      return new GatewayError({
+        status: 415,
+        message: `Content-Type must be application/json, not ${type.slice(0, 100)}`,
+      });
+    }
+    const limits = this.#limits;
+    // A body over the per-request cap is refused by its reader; count at most that much of it.
+    const size = Math.min(declared ?? limits.max_body_bytes, limits.max_body_bytes);
+    if (!this.#inflight.admit(size)) {
+      return unavailable("too many request bodies are being received at once; retry later", {
+        retryAfterSeconds: 1,
+      });
+    }
+    return size;
+  }
+
+  release(size: number): void {
+    if (size > 0) this.#inflight.release(size);
+  }
+}
+
+/**
+ * `BodyGuards` as Hono middleware: refusals answer in the envelope of the path. Pass the guards
+ * the generation listener uses, so one count holds every body in flight.
+ */
+export function requestGuards(
+  services: GatewayServices,
+  guards = new BodyGuards(services),
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const admitted = guards.admit(c.req.path, c.req.raw.headers, c.req.url);
+    if (admitted instanceof GatewayError) {
+      return pathErrorResponse(c.req.path, admitted, c.get("requestId"));
+    }
+    if (admitted === 0) return next();
+    try {
+      await next();
+    } finally {
+      guards.release(admitted);
+    }
+  };
+}
+
+/**
+ * Bytes of request bodies being read (or held) at once, across requests: many large bodies at
+ * the same time would otherwise each be admitted by the per-request cap and add up. A body is
+ * counted by its declared length, or by the per-request cap when it declares none (chunked),
+ * from before its handler runs until it returns. One body is always admitted when nothing else
+ * is in flight, so the cap never refuses everything.
+ */
+export class InflightBodies {
+  readonly #cap: number;
+  #bytes = 0;
+
+  constructor(cap: number) {
+    this.#cap = cap;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Counts `size` bytes in; false (nothing counted) when they would pass the cap. */
+  admit(size: number): boolean {
+    if (this.#bytes > 0 && this.#bytes + size > this.#cap) return false;
+    this.#bytes += size;
+    return true;
+  }
+
+  release(size: number): void {
+    this.#bytes = Math.max(0, this.#bytes - size);
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shouldWrap, wrapJsonText } from "../contract/envelope.ts";
+import { shouldWrap, wrapJsonText } from "../contract/client-contract.ts";
 import { readBodyCapped } from "../contract/read-body.ts";
 import { parseNativeTarget } from "./native-target.ts";
 

@@ -1,5 +1,5 @@
+import { REQUEST_ID_HEADER } from "../contract/client-contract.ts";
 import type { ErrorFamily } from "../contract/error-response.ts";
-import { REQUEST_ID_HEADER } from "../contract/request-id.ts";
 import { envelopeOf } from "./route-envelope.ts";
 
 // The request id goes out as `x-request-id` (OpenAI's name) on every reply. Anthropic's API

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { KeyedEnv } from "../contract/app-env.ts";
-import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
+import { ENVELOPE_HEADER, shouldWrap } from "../contract/client-contract.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 
 // The shape the task and stored-response routes share: behind `requireKey`, refusals thrown as

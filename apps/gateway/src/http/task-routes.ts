@@ -14,10 +14,16 @@ import {
 import type { Hono } from "hono";
 import type { AuthenticatedToken } from "../auth/token-store.ts";
 import type { AppEnv } from "../contract/app-env.ts";
-import { ENVELOPE_HEADER, shouldWrap } from "../contract/envelope.ts";
+import {
+  ENVELOPE_HEADER,
+  isStrict,
+  type JsonObject,
+  readJsonObject,
+  shouldWrap,
+  strictRefusal,
+  warningsHeaders,
+} from "../contract/client-contract.ts";
 import { parsePrefer } from "../contract/prefer-header.ts";
-import { type JsonObject, readJsonObject } from "../contract/read-json-object.ts";
-import { isStrict, strictRefusal, warningsHeaders } from "../contract/warnings-header.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { upstreamHandle } from "../storage/task-record.ts";
 import type { TaskRow } from "../storage/task-store.ts";

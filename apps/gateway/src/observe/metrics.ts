@@ -9,7 +9,7 @@ import type { UsageLogInput } from "../storage/store.ts";
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const LAG_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/** One upstream try as `callChannel` records it (upstream/attempt-record.ts AttemptRecord). */
+/** One upstream try as `callChannel` records it (upstream/call-channel.ts AttemptRecord). */
 export interface AttemptSample {
   readonly channel: string;
   readonly outcome: string;

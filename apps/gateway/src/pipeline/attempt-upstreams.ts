@@ -10,11 +10,17 @@ import type { GatewayError } from "@interlingua/errors";
 import type { Agent } from "undici";
 import type { CachePlanOutcome } from "../cache/apply-cache-plan.ts";
 import type { CachePlanner } from "../cache/cache-planner.ts";
-import { strictRefusal } from "../contract/warnings-header.ts";
+import { strictRefusal } from "../contract/client-contract.ts";
 import type { ModelRouter, RouteCandidate } from "../routing/model-router.ts";
 import { startsLikeSse } from "../stream/well-formed-sse.ts";
-import type { AttemptRecord } from "../upstream/attempt-record.ts";
-import { type ChannelTry, callChannel, type TryContext } from "../upstream/call-channel.ts";
+import {
+  type AttemptRecord,
+  type ChannelTry,
+  callChannel,
+  sendUpstream,
+  sendUpstreamText,
+  type TryContext,
+} from "../upstream/call-channel.ts";
 import { linkedAbort } from "../upstream/linked-abort.ts";
 import {
   type PreparedUpstreamRequest,
@@ -22,8 +28,6 @@ import {
 } from "../upstream/prepare-upstream-request.ts";
 import { PROTOCOLS } from "../upstream/protocols.ts";
 import { readFirstChunk, type StartedUpstreamBody } from "../upstream/read-first-chunk.ts";
-import { sendUpstream } from "../upstream/send-upstream.ts";
-import { sendUpstreamText } from "../upstream/send-upstream-text.ts";
 import { failureFromError, type UpstreamFailure } from "../upstream/upstream-failure.ts";
 import type { ClientCall, ParsedGeneration } from "./generation-request.ts";
 import { thrownRefusal } from "./thrown-refusal.ts";

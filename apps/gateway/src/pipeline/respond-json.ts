@@ -1,6 +1,7 @@
 import {
   type AssistantPart,
   type Response as CanonicalResponse,
+  type Codec,
   findIncompleteToolCall,
   incompleteToolCallMessage,
   isUsageKnown,
@@ -14,11 +15,11 @@ import {
 } from "@interlingua/core-types";
 import { badGateway } from "@interlingua/errors";
 import { carryThinkingSignatures } from "@interlingua/fmt-native/internal";
+import { responses } from "@interlingua/fmt-responses";
 import { replyTextChars } from "../billing/reply-text-chars.ts";
-import { wrapJsonText } from "../contract/envelope.ts";
+import { wrapJsonText } from "../contract/client-contract.ts";
 import { CLIENT_PROTOCOLS, PROTOCOLS } from "../upstream/protocols.ts";
 import type { Committed } from "./attempt-upstreams.ts";
-import { clientCodec } from "./client-codec.ts";
 import { type FillContext, fillResponse } from "./fill-translated.ts";
 import type { ClientCall, ParsedGeneration, ReplyShape } from "./generation-request.ts";
 
@@ -193,4 +194,19 @@ function parsedDelivery(committed: JsonCommitted): JsonDelivery {
     outputChars: outputChars(response),
     ...(first === undefined ? {} : { finishReason: first.finishReason.unified }),
   };
+}
+
+// The client's reply codec, shared with streamed replies.
+
+/**
+ * The codec that renders a client's reply. Bare bodies are "the provider's own wire format"
+ * (DESIGN.md §3): for `/v1/responses` that is OpenAI's real Responses API (`output[]` items), so
+ * the official SDKs work; with the spec envelope it is docs/api-reference.md's chat-like result. Both share the
+ * request parser and the stream encoder, which already speak OpenAI's events.
+ */
+export function clientCodec(
+  request: Pick<ClientCall, "endpoint"> & Pick<ReplyShape, "wrap">,
+): Codec {
+  if (request.endpoint.format === "responses" && !request.wrap) return responses;
+  return CLIENT_PROTOCOLS[request.endpoint.format].codec;
 }

@@ -17,7 +17,7 @@ import {
   upstreamModelHeader,
   warningsComment,
   warningsHeaders,
-} from "../contract/warnings-header.ts";
+} from "../contract/client-contract.ts";
 import { stateFields } from "../responses/record-response.ts";
 import { withSnapshotFields } from "../responses/snapshot-fields.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";

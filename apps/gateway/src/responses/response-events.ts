@@ -1,6 +1,6 @@
 import type { Warning } from "@interlingua/core-types";
 import { isTerminalStreamEvent, terminalStreamEvent } from "@interlingua/fmt-responses/tables";
-import { WARNINGS_HEADER, warningsHeaders } from "../contract/warnings-header.ts";
+import { WARNINGS_HEADER, warningsHeaders } from "../contract/client-contract.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { OPEN_STATUSES, type StoredEvent } from "../storage/response-store.ts";
 import { relayResponse } from "../stream/direct-relay.ts";

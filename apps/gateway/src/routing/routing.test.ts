@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { toChannel } from "./channel.ts";
-import { breakerKey, CircuitBreaker } from "./circuit-breaker.ts";
-import { ModelRouter, weightedOrder } from "./model-router.ts";
+import {
+  type Acquired,
+  breakerKey,
+  ChannelHealth,
+  ChannelSlots,
+  CircuitBreaker,
+  ModelRouter,
+  weightedOrder,
+} from "./model-router.ts";
 
 const channel = (
   name: string,
@@ -176,5 +183,111 @@ describe("ModelRouter", () => {
 
   it("strips a trailing slash from base_url", () => {
     expect(router.resolve("my-model")?.candidates[0]?.channel.baseUrl).toBe("http://127.0.0.1:1");
+  });
+});
+
+describe("ChannelHealth", () => {
+  it("reports error rate and latency percentiles over the last calls only", () => {
+    let now = 1_000_000;
+    const health = new ChannelHealth(10, () => now);
+    expect(health.view("oa")).toEqual({
+      channel: "oa",
+      calls: 0,
+      errors: 0,
+      error_rate: 0,
+      latency_p50_ms: null,
+      latency_p95_ms: null,
+      last_error_at: null,
+    });
+    // Ten old failures, pushed out of the window by ten newer calls (two of them failures).
+    for (let i = 0; i < 10; i++) health.record("oa", false, 1_000);
+    for (let i = 1; i <= 10; i++) {
+      now += 1_000;
+      health.record("oa", i % 5 !== 0, i * 10);
+    }
+    const view = health.view("oa");
+    expect(view.calls).toBe(10);
+    expect(view.errors).toBe(2);
+    expect(view.error_rate).toBeCloseTo(0.2);
+    expect(view.latency_p50_ms).toBe(60);
+    expect(view.latency_p95_ms).toBe(100);
+    expect(view.last_error_at).toBe(Math.floor(now / 1000));
+    expect(health.view("an").calls).toBe(0);
+  });
+});
+
+const limits = { name: "c", maxConnections: 2, queueTimeoutMs: 60_000 };
+const held = async (slot: Promise<Acquired> | Acquired) => {
+  const got = await slot;
+  if (!got.ok) throw new Error(`no slot: ${got.reason}`);
+  return got.release;
+};
+
+describe("ChannelSlots", () => {
+  it("grants up to max_connections at once, then queues first come, first served", async () => {
+    const slots = new ChannelSlots();
+    const a = await held(slots.acquire(limits));
+    await held(slots.acquire(limits));
+    const order: string[] = [];
+    const inLine = (name: string) =>
+      Promise.resolve(slots.acquire(limits)).then((got) => {
+        order.push(name);
+        return got;
+      });
+    const third = inLine("third");
+    const fourth = inLine("fourth");
+    expect(slots.waiting().get("c")).toBe(2);
+    a();
+    a(); // a second release frees nothing more
+    const granted = await third;
+    expect(granted.ok).toBe(true);
+    expect(order).toEqual(["third"]);
+    expect(slots.inUse().get("c")).toBe(2);
+    expect(slots.waiting().get("c")).toBe(1);
+    if (granted.ok) granted.release();
+    expect((await fourth).ok).toBe(true);
+    expect(order).toEqual(["third", "fourth"]);
+  });
+
+  it("a newcomer does not jump the line while others wait", async () => {
+    const slots = new ChannelSlots();
+    const one = { ...limits, maxConnections: 1 };
+    const first = await held(slots.acquire(one));
+    const waiting = slots.acquire(one);
+    first();
+    // The freed slot went to the waiting call: the newcomer waits behind it.
+    const newcomer = slots.acquire(one);
+    expect(newcomer).toBeInstanceOf(Promise);
+    const release = await held(waiting);
+    release();
+    expect((await newcomer).ok).toBe(true);
+  });
+
+  it("gives way after the queue time, and leaves the line", async () => {
+    const slots = new ChannelSlots();
+    const quick = { name: "q", maxConnections: 1, queueTimeoutMs: 20 };
+    await held(slots.acquire(quick));
+    expect(await slots.acquire(quick)).toEqual({ ok: false, reason: "queue-timeout" });
+    expect(slots.waiting().get("q")).toBe(0);
+    expect(slots.inUse().get("q")).toBe(1);
+  });
+
+  it("a call whose client left stops waiting at once", async () => {
+    const slots = new ChannelSlots();
+    const one = { ...limits, maxConnections: 1 };
+    await held(slots.acquire(one));
+    const abort = new AbortController();
+    const waiting = slots.acquire(one, abort.signal);
+    abort.abort();
+    expect(await waiting).toEqual({ ok: false, reason: "aborted" });
+    expect(slots.waiting().get("c")).toBe(0);
+    expect(slots.acquire(one, abort.signal)).toEqual({ ok: false, reason: "aborted" });
+  });
+
+  it("channels have separate lines", async () => {
+    const slots = new ChannelSlots();
+    const one = { name: "x", maxConnections: 1, queueTimeoutMs: 60_000 };
+    await held(slots.acquire(one));
+    expect((await slots.acquire({ ...one, name: "y" })).ok).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import type { Agent, Dispatcher } from "undici";
 import type { Channel } from "../routing/channel.ts";
-import { requestChannel, requestForeignUrl } from "../upstream/channel-request.ts";
+import { requestChannel, requestForeignUrl } from "../upstream/call-channel.ts";
 import { discardBody } from "../upstream/discard-body.ts";
 import { readCappedBytes } from "../upstream/read-capped.ts";
 

@@ -1,20 +1,31 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join, relative } from "node:path";
 import { Agent, type Dispatcher } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Channel, toChannel } from "../routing/channel.ts";
-import { ChannelHealth } from "../routing/channel-health.ts";
-import { ChannelSlots } from "../routing/channel-slots.ts";
-import { CircuitBreaker } from "../routing/circuit-breaker.ts";
-import type { RouteCandidate } from "../routing/model-router.ts";
-import type { AttemptRecord } from "./attempt-record.ts";
 import {
+  ChannelHealth,
+  ChannelSlots,
+  CircuitBreaker,
+  type RouteCandidate,
+} from "../routing/model-router.ts";
+import {
+  type AttemptRecord,
+  type ChannelAddress,
   type ChannelCall,
   type ChannelTrier,
   type ChannelTry,
   callChannel,
+  channelDispatchOptions,
+  ERROR_BODY_LIMIT,
+  requestChannel,
+  type SendOptions,
+  sendUpstream,
+  sendUpstreamText,
 } from "./call-channel.ts";
-import { requestChannel } from "./channel-request.ts";
+import type { PreparedUpstreamRequest } from "./prepare-upstream-request.ts";
 import { failureFromError, statusFailure } from "./upstream-failure.ts";
 
 // Each channel is a base path on one local server; the path says how it answers. The tries
@@ -224,5 +235,207 @@ describe("callChannel", () => {
     };
     await expect(callChannel(call([ok]), throwing)).rejects.toThrow("render bug");
     expect(router.slots.inUse().get("ok")).toBe(0);
+  });
+});
+
+const SRC = join(import.meta.dirname, "..");
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+const gemini: ChannelAddress = {
+  origin: "https://g.example",
+  basePath: "/proxy",
+  protocol: "gemini",
+  apiKey: "gk",
+};
+
+describe("channelDispatchOptions", () => {
+  it("puts the path under the base path and signs with the protocol's key header", () => {
+    const options = channelDispatchOptions(gemini, {
+      path: "/v1beta/cachedContents",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      headersTimeoutMs: 10,
+    });
+    expect(options).toMatchObject({
+      origin: "https://g.example",
+      path: "/proxy/v1beta/cachedContents",
+      method: "POST",
+      body: "{}",
+      headersTimeout: 10,
+      headers: { "content-type": "application/json", "x-goog-api-key": "gk" },
+    });
+    expect(options).not.toHaveProperty("bodyTimeout");
+  });
+
+  it("takes a path from the origin as it is (a URL the channel handed back)", () => {
+    const options = channelDispatchOptions(gemini, {
+      method: "GET",
+      path: "/v1beta/files/a:download?alt=media",
+      fromOrigin: true,
+    });
+    expect(options).toMatchObject({ path: "/v1beta/files/a:download?alt=media", method: "GET" });
+  });
+
+  it("passes the client's forwarded headers to the protocol", () => {
+    const anthropic: ChannelAddress = { ...gemini, protocol: "anthropic", apiKey: "ak" };
+    const options = channelDispatchOptions(anthropic, {
+      path: "/v1/messages",
+      forwarded: { "anthropic-beta": "b1" },
+    });
+    expect(options.headers).toMatchObject({ "x-api-key": "ak", "anthropic-beta": "b1" });
+  });
+});
+
+describe("one sender to channels", () => {
+  it("no other module signs a request with a channel's key or sends on the upstream agent", () => {
+    const offenders = sources(SRC)
+      .filter((file) => !file.endsWith("upstream/call-channel.ts"))
+      .filter((file) =>
+        /\.headers\(\s*(channel|config)?\.?api_?[kK]ey|\bagent\.(request|dispatch)\(/.test(
+          readFileSync(file, "utf8"),
+        ),
+      )
+      .map((file) => relative(SRC, file));
+    expect(offenders).toEqual([]);
+  });
+});
+
+// The whole-body sender against the streaming one, on a server of its own.
+describe("sendUpstream and sendUpstreamText", () => {
+  // Each path answers one way; the same request through `sendUpstream` plus undici's `text()` (the
+  // reference) and through `sendUpstreamText` must come back equal.
+  const ROUTES: Record<string, (res: import("node:http").ServerResponse) => void> = {
+    "/ok": (res) => res.writeHead(200, { "content-type": "application/json" }).end('{"a":"é"}'),
+    "/bom": (res) => res.writeHead(200).end(Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d])),
+    "/chunked": (res) => {
+      res.writeHead(200);
+      res.write('{"a":');
+      setTimeout(() => res.end("1}"), 5);
+    },
+    "/empty": (res) => res.writeHead(204).end(),
+    "/error": (res) =>
+      res.writeHead(429, { "retry-after": "7" }).end('{"error":{"message":"slow down"}}'),
+    "/html": (res) => res.writeHead(502).end("<html>bad gateway</html>"),
+    "/huge-error": (res) => res.writeHead(500).end("x".repeat(ERROR_BODY_LIMIT * 3)),
+    // A 2xx body far past the test's limit: 64 KiB chunks until 32 MiB, or until the reader gives
+    // up (the socket closes).
+    "/endless": (res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = () => {
+        while (!res.destroyed && sent < 32 << 20) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return;
+        }
+        if (!res.destroyed) res.end();
+      };
+      res.on("drain", pump);
+      res.on("close", () => {
+        endlessClosed = true;
+      });
+      pump();
+    },
+    // Past undici's coarse timer (its timeouts fire up to about a second late).
+    "/slow": (res) => setTimeout(() => res.writeHead(200).end("{}"), 2500),
+    "/reset": (res) => {
+      res.writeHead(200, { "content-length": "100" });
+      res.write('{"a":');
+      setTimeout(() => res.socket?.destroy(), 5);
+    },
+  };
+
+  let sent = 0;
+  let endlessClosed = false;
+  let server: Server;
+  let origin: string;
+  const agent = new Agent();
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => ROUTES[req.url ?? ""]!(res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await agent.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const prepared = (path: string, at = origin): PreparedUpstreamRequest => ({
+    channel: { origin: at, basePath: "", protocol: "openai", apiKey: "k" },
+    path,
+    headers: { "content-type": "application/json" },
+    forwarded: {},
+    body: "{}",
+    sameFormat: true,
+    injectedUsage: false,
+  });
+
+  async function reference(path: string, options: SendOptions = {}) {
+    const reply = await sendUpstream(agent, prepared(path), options);
+    if (!reply.ok) return reply;
+    try {
+      return { ok: true, status: reply.status, text: await reply.body.text() };
+    } catch (error) {
+      return { ok: false, failure: failureFromError(error) };
+    }
+  }
+
+  describe("sendUpstreamText", () => {
+    it.each(Object.keys(ROUTES).filter((path) => path !== "/slow" && path !== "/endless"))(
+      "%s as the reference",
+      async (path) => {
+        expect(await sendUpstreamText(agent, prepared(path))).toEqual(await reference(path));
+      },
+    );
+
+    it("times out waiting for headers as the reference does", async () => {
+      const options = { headersTimeoutMs: 100 };
+      const text = await sendUpstreamText(agent, prepared("/slow"), options);
+      expect(text).toEqual(await reference("/slow", options));
+      expect(text).toMatchObject({ ok: false, failure: { kind: "timeout" } });
+    });
+
+    it("is cancelled by its signal, before the call and during it", async () => {
+      const before = new AbortController();
+      before.abort("gone");
+      expect(await sendUpstreamText(agent, prepared("/ok"), { signal: before.signal })).toEqual({
+        ok: false,
+        failure: { kind: "connection", message: "gone" },
+      });
+      const during = new AbortController();
+      setTimeout(() => during.abort("left"), 50);
+      expect(await sendUpstreamText(agent, prepared("/slow"), { signal: during.signal })).toEqual({
+        ok: false,
+        failure: { kind: "connection", message: "left" },
+      });
+    });
+
+    it("gives up a 2xx body past maxReplyBytes: a malformed reply, the call aborted", async () => {
+      const text = await sendUpstreamText(agent, prepared("/endless"), { maxReplyBytes: 1 << 20 });
+      expect(text).toEqual({
+        ok: false,
+        failure: { kind: "malformed", message: "upstream reply larger than 1048576 bytes" },
+      });
+      await vi.waitFor(() => expect(endlessClosed).toBe(true));
+      // Socket buffers aside, reading stopped at the limit.
+      expect(sent).toBeLessThan(16 << 20);
+    });
+
+    it("fails a connection that is refused", async () => {
+      const closed = prepared("/ok", "http://127.0.0.1:1");
+      const text = await sendUpstreamText(agent, closed);
+      expect(text).toMatchObject({ ok: false, failure: { kind: "connection" } });
+    });
   });
 });

@@ -6,6 +6,7 @@ import {
 import {
   type ForwardedHeaders,
   lowerClientTools,
+  type Protocol,
   type Request,
   type RequestProviderExtras,
   renameTools,
@@ -15,11 +16,15 @@ import {
   type Warning,
   type WireFormat,
 } from "@interlingua/core-types";
+import { invalidRequest } from "@interlingua/errors";
 import type { RouteCandidate } from "../routing/model-router.ts";
-import type { ChannelAddress } from "./channel-request.ts";
-import { reportUntranslatedFields } from "./client-fields.ts";
-import { withClientDefaults } from "./client-format-defaults.ts";
-import { forwardedHeaders, PROTOCOLS, type UpstreamCallOptions } from "./protocols.ts";
+import type { ChannelAddress } from "./call-channel.ts";
+import {
+  CLIENT_PROTOCOLS,
+  forwardedHeaders,
+  PROTOCOLS,
+  type UpstreamCallOptions,
+} from "./protocols.ts";
 
 /** What preparing an upstream call reads of a client request. */
 export interface UpstreamInput {
@@ -31,7 +36,7 @@ export interface UpstreamInput {
 }
 
 export interface PreparedUpstreamRequest {
-  /** The channel it goes to: channel-request.ts addresses it and adds the key. */
+  /** The channel it goes to: call-channel.ts addresses it and adds the key. */
   readonly channel: ChannelAddress;
   /** Under the channel's base path. */
   readonly path: string;
@@ -151,4 +156,55 @@ function unplanned(
 /** The request's provider extras with chat's usage chunk asked for (billing reads it). */
 function askingUsage(extras: RequestProviderExtras | undefined): RequestProviderExtras {
   return { ...extras, openai: { ...extras?.openai, includeUsage: true } };
+}
+
+// What a client format implies that another protocol's render must say or refuse.
+
+/**
+ * A request of client format F rendered for an upstream of another format keeps only what the
+ * canonical model holds; the rest of F's fields (kept in extras for F's own upstreams) would
+ * vanish. Each is reported as `dropped`, or refused with a 400 naming it where F's table says
+ * no upstream can honour it (`previous_response_id`: state the gateway does not keep).
+ */
+export function reportUntranslatedFields(
+  format: WireFormat,
+  canonical: Request,
+  protocol: UpstreamProtocol,
+  onWarning: (warning: Warning) => void,
+  /** The upstream's codec writes F's extras back (responses toward the Responses API): none drop. */
+  carried = false,
+): void {
+  const client = CLIENT_PROTOCOLS[format];
+  const refusal = client.untranslatable?.(canonical);
+  if (refusal !== undefined) throw refusal;
+  for (const path of client.untranslatedFields(canonical)) {
+    if (client.requestFields[path] === "refused") {
+      throw invalidRequest(
+        `${path}: not supported by this gateway (the ${protocol} upstream cannot honour it and dropping it would change the request)`,
+        path,
+      );
+    }
+    if (carried) continue;
+    onWarning({
+      type: "dropped",
+      feature: path,
+      message: `the ${protocol} upstream has no equivalent of this ${format} field`,
+    });
+  }
+}
+
+/**
+ * Makes a client format's implied defaults explicit for an upstream whose default differs: Claude
+ * shows thinking unless told otherwise; some providers (Gemini, the Responses API's summaries)
+ * only when asked.
+ */
+export function withClientDefaults(
+  request: Request,
+  client: WireFormat,
+  upstream: Pick<Protocol, "hidesThoughts">,
+): Request {
+  const thinking = request.thinking;
+  if (client !== "messages" || !upstream.hidesThoughts || thinking === undefined) return request;
+  if (thinking.type === "disabled" || thinking.includeThoughts !== undefined) return request;
+  return { ...request, thinking: { ...thinking, includeThoughts: true } };
 }

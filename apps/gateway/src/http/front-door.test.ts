@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { routedPath } from "./routed-path.ts";
+import { routedPath } from "./front-door.ts";
 
 describe("routedPath", () => {
   it.each([
