@@ -286,7 +286,7 @@ export interface HeaderReader {
  * header named more than once reads as all its values joined by ", ", as `Headers` joins them
  * (Node keeps only the first of some, such as Authorization and Content-Type).
  */
-export class IncomingHeaders implements HeaderReader {
+class IncomingHeaders implements HeaderReader {
   readonly #headers: Readonly<Record<string, string | string[] | undefined>>;
 
   private constructor(headers: Readonly<Record<string, string | string[] | undefined>>) {
@@ -321,10 +321,7 @@ function hasRepeatedHeaders(incoming: IncomingMessage): boolean {
  * `readBodyCapped` of a Node request: a declared Content-Length above `limit` is refused before
  * anything is read, and reading stops once more than `limit` bytes came.
  */
-export function readIncomingCapped(
-  incoming: IncomingMessage,
-  limit: number,
-): Promise<BodyReadResult> {
+function readIncomingCapped(incoming: IncomingMessage, limit: number): Promise<BodyReadResult> {
   const declared = Number(incoming.headers["content-length"] ?? Number.NaN);
   if (declared > limit) return Promise.resolve({ ok: false, kind: "too-large", limit });
   return new Promise((resolve) => {
@@ -398,14 +395,20 @@ const carriesKey = (headers: Pick<Headers, "get">, url: string | URL): boolean =
  * the bytes of bodies read at once stay under `limits.max_inflight_body_bytes` (503 with
  * Retry-After otherwise). Shared by the Hono middleware and the Node route of the generation
  * endpoints.
+ *
+ * In flight, across requests: many large bodies at the same time would otherwise each be
+ * admitted by the per-request cap and add up. A body is counted by its declared length, or by
+ * the per-request cap when it declares none (chunked), from before its handler runs until it
+ * returns. One body is always admitted when nothing else is in flight, so the cap never refuses
+ * everything.
  */
 export class BodyGuards {
   readonly #limits: GatewayServices["config"]["limits"];
-  readonly #inflight: InflightBodies;
+  /** Bytes of request bodies being read (or held) now. */
+  #inflight = 0;
 
   constructor(services: GatewayServices) {
     this.#limits = services.config.limits;
-    this.#inflight = new InflightBodies(this.#limits.max_inflight_body_bytes);
   }
 
   /**
@@ -434,16 +437,17 @@ export class BodyGuards {
     const limits = this.#limits;
     // A body over the per-request cap is refused by its reader; count at most that much of it.
     const size = Math.min(declared ?? limits.max_body_bytes, limits.max_body_bytes);
-    if (!this.#inflight.admit(size)) {
+    if (this.#inflight > 0 && this.#inflight + size > limits.max_inflight_body_bytes) {
       return unavailable("too many request bodies are being received at once; retry later", {
         retryAfterSeconds: 1,
       });
     }
+    this.#inflight += size;
     return size;
   }
 
   release(size: number): void {
-    if (size > 0) this.#inflight.release(size);
+    if (size > 0) this.#inflight = Math.max(0, this.#inflight - size);
   }
 }
 
@@ -467,35 +471,4 @@ export function requestGuards(
       guards.release(admitted);
     }
   };
-}
-
-/**
- * Bytes of request bodies being read (or held) at once, across requests: many large bodies at
- * the same time would otherwise each be admitted by the per-request cap and add up. A body is
- * counted by its declared length, or by the per-request cap when it declares none (chunked),
- * from before its handler runs until it returns. One body is always admitted when nothing else
- * is in flight, so the cap never refuses everything.
- */
-export class InflightBodies {
-  readonly #cap: number;
-  #bytes = 0;
-
-  constructor(cap: number) {
-    this.#cap = cap;
-  }
-
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  /** Counts `size` bytes in; false (nothing counted) when they would pass the cap. */
-  admit(size: number): boolean {
-    if (this.#bytes > 0 && this.#bytes + size > this.#cap) return false;
-    this.#bytes += size;
-    return true;
-  }
-
-  release(size: number): void {
-    this.#bytes = Math.max(0, this.#bytes - size);
-  }
 }

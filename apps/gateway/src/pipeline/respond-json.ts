@@ -196,7 +196,7 @@ function parsedDelivery(committed: JsonCommitted): JsonDelivery {
   };
 }
 
-// The client's reply codec, shared with streamed replies.
+// The codec a client's whole reply is rendered with.
 
 /**
  * The codec that renders a client's reply. Bare bodies are "the provider's own wire format"
@@ -204,9 +204,7 @@ function parsedDelivery(committed: JsonCommitted): JsonDelivery {
  * the official SDKs work; with the spec envelope it is docs/api-reference.md's chat-like result. Both share the
  * request parser and the stream encoder, which already speak OpenAI's events.
  */
-export function clientCodec(
-  request: Pick<ClientCall, "endpoint"> & Pick<ReplyShape, "wrap">,
-): Codec {
+function clientCodec(request: Pick<ClientCall, "endpoint"> & Pick<ReplyShape, "wrap">): Codec {
   if (request.endpoint.format === "responses" && !request.wrap) return responses;
   return CLIENT_PROTOCOLS[request.endpoint.format].codec;
 }

@@ -389,7 +389,7 @@ const interrupted = (outcome: { clientDisconnected: boolean; readError?: string 
  * the tap's sample of undecoded deltas; only an estimate needs it). A class: an object literal
  * with a getter costs about a microsecond per stream to create, a class instance next to nothing.
  */
-export class StreamDelivery implements Delivery {
+class StreamDelivery implements Delivery {
   readonly complete: boolean;
   readonly #chars: () => number;
 

@@ -211,7 +211,7 @@ export interface AttemptRecord {
 }
 
 /** Starts timing one attempt on a channel; the function it returns records how it ended. */
-export function attemptRecorder(attempts: AttemptRecord[], channel: string) {
+function attemptRecorder(attempts: AttemptRecord[], channel: string) {
   const started = performance.now();
   return (outcome: AttemptRecord["outcome"], status?: number): void => {
     attempts.push({
@@ -249,10 +249,7 @@ export interface SendOptions {
 }
 
 /** The POST of `prepared` with the call's timeouts (the signal is each sender's own business). */
-export function channelRequestOf(
-  prepared: PreparedUpstreamRequest,
-  options: SendOptions,
-): ChannelRequest {
+function channelRequestOf(prepared: PreparedUpstreamRequest, options: SendOptions): ChannelRequest {
   return {
     path: prepared.path,
     headers: prepared.headers,
@@ -325,7 +322,8 @@ export function sendUpstreamText(
       options.maxReplyBytes ?? REPLY_BODY_LIMIT,
     );
     try {
-      dispatchToChannel(agent, prepared.channel, channelRequestOf(prepared, options), handler);
+      const request = channelRequestOf(prepared, options);
+      agent.dispatch(channelDispatchOptions(prepared.channel, request), handler);
     } catch (error) {
       handler.fail(error);
     }
@@ -501,16 +499,6 @@ export function requestChannel(
   const options: Dispatcher.RequestOptions = channelDispatchOptions(channel, request);
   if (signal !== undefined) options.signal = signal;
   return dispatcher.request(options);
-}
-
-/** Sends `request` to `channel` through a handler of the caller's (a whole-body reader). */
-export function dispatchToChannel(
-  dispatcher: Dispatcher,
-  channel: ChannelAddress,
-  request: ChannelRequest,
-  handler: Dispatcher.DispatchHandler,
-): void {
-  dispatcher.dispatch(channelDispatchOptions(channel, request), handler);
 }
 
 /**
