@@ -193,8 +193,6 @@ const channelsBusy = (waitedMs: number): GatewayError =>
 const clientGone = () =>
   new GatewayError({ status: 499, message: "the client closed the connection" });
 
-// The record of each try, for the request log.
-
 /** One try against one channel, for the request log. */
 export interface AttemptRecord {
   channel: string;
