@@ -109,7 +109,8 @@ describe.skipIf(!pgUp)("stored responses shared by two instances through Postgre
     const before = calls();
     const queued = await client(a).responses.create({
       model: "txtB-sonnet-4-6",
-      input: "survive [[fault:latency=2500]]",
+      // 5 s: the poll below must see the call under way before it ends, on a loaded machine too.
+      input: "survive [[fault:latency=5000]]",
       background: true,
     });
     // A took it and its upstream call is under way: kill A mid-call.
