@@ -148,6 +148,24 @@ describe("Content-Type other than JSON on JSON endpoints: 415 in each envelope",
     expect(management.json).toEqual({ success: false, message: expect.any(String), data: null });
   });
 
+  it("a key that is not live hears its 401 first, whatever the Content-Type", async () => {
+    // The Node route (chat, native) and the app's routes (messages count, management) alike.
+    const refused = [
+      ["/v1/chat/completions", { authorization: "Bearer sk-not-a-key" }],
+      ["/v1/messages/count_tokens", { "x-api-key": "sk-not-a-key" }],
+      ["/v1beta/models/txtC-2.5-pro:generateContent", { "x-goog-api-key": "sk-not-a-key" }],
+    ] as const;
+    for (const [path, key] of refused) {
+      const res = await post(path, chatBody, {
+        authorization: "Bearer sk-not-a-key",
+        ...key,
+        "content-type": "text/plain",
+      });
+      expect(res.status, path).toBe(401);
+      expect(res.text, path).toContain("invalid API key");
+    }
+  });
+
   it("JSON with parameters, +json types and no Content-Type at all are read as JSON", async () => {
     for (const type of ["application/json; charset=utf-8", "application/vnd.api+json"]) {
       expect((await post("/v1/chat/completions", chatBody, { "content-type": type })).status).toBe(

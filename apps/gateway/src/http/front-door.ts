@@ -157,7 +157,8 @@ async function serveGeneration(
     if (url === undefined) {
       return pathErrorResponse(path, invalidRequest("invalid Host header"), requestId);
     }
-    const admitted = guards.admit(path, headers, url);
+    const given = guards.admit(path, headers, url);
+    const admitted = given instanceof Promise ? await given : given;
     if (admitted instanceof GatewayError) return pathErrorResponse(path, admitted, requestId);
     try {
       return await route.answer({
@@ -383,11 +384,12 @@ function declaredBody(headers: Pick<Headers, "get" | "has">): number | undefined
 }
 
 /**
- * Whether the request offers an API key anywhere a route reads one. Without one the route's
- * 401 comes first (docs/api-reference.md, Authentication): the body is never read, so its type does not matter.
+ * The API key the request offers anywhere a route reads one. Without one, or with one that is
+ * not a live key, the route's 401 comes first (docs/api-reference.md, Authentication): the body
+ * is never read, so its type does not matter.
  */
-const carriesKey = (headers: Pick<Headers, "get">, url: string | URL): boolean =>
-  readCredential("any", headers, typeof url === "string" ? new URL(url) : url) !== undefined;
+const offeredKey = (headers: Pick<Headers, "get">, url: string | URL): string | undefined =>
+  readCredential("any", headers, typeof url === "string" ? new URL(url) : url);
 
 /**
  * Checks that run before any route reads a body: a body on a JSON endpoint must say it is JSON
@@ -404,36 +406,46 @@ const carriesKey = (headers: Pick<Headers, "get">, url: string | URL): boolean =
  */
 export class BodyGuards {
   readonly #limits: GatewayServices["config"]["limits"];
+  readonly #tokens: Pick<GatewayServices["tokens"], "lookup">;
   /** Bytes of request bodies being read (or held) now. */
   #inflight = 0;
 
-  constructor(services: GatewayServices) {
+  constructor(services: Pick<GatewayServices, "config" | "tokens">) {
     this.#limits = services.config.limits;
+    this.#tokens = services.tokens;
   }
 
   /**
    * The bytes counted in flight for the request (0 for none; `release` them once its handler
-   * returned), or the error to refuse it with.
+   * returned), or the error to refuse it with. A body that is not JSON is refused only after its
+   * key checked out (a promise then, the rare case), so a bad key hears 401 first.
    */
   admit(
     path: string,
     headers: Pick<Headers, "get" | "has">,
     url: string | URL,
-  ): number | GatewayError {
+  ): number | GatewayError | Promise<number | GatewayError> {
     const declared = declaredBody(headers);
     if (declared === 0) return 0;
     const type = headers.get("content-type");
-    if (
-      type !== null &&
-      !MULTIPART_PATHS.has(path) &&
-      !isJsonType(type) &&
-      carriesKey(headers, url)
-    ) {
-      return new GatewayError({
-        status: 415,
-        message: `Content-Type must be application/json, not ${type.slice(0, 100)}`,
-      });
+    if (type !== null && !MULTIPART_PATHS.has(path) && !isJsonType(type)) {
+      const key = offeredKey(headers, url);
+      if (key !== undefined) return this.#refuseType(key, type);
     }
+    return this.#count(declared);
+  }
+
+  /** 415, or nothing when the key is not live: the route's own 401 then answers. */
+  async #refuseType(key: string, type: string): Promise<number | GatewayError> {
+    const found = await this.#tokens.lookup(key);
+    if (!found.ok) return 0;
+    return new GatewayError({
+      status: 415,
+      message: `Content-Type must be application/json, not ${type.slice(0, 100)}`,
+    });
+  }
+
+  #count(declared: number | undefined): number | GatewayError {
     const limits = this.#limits;
     // A body over the per-request cap is refused by its reader; count at most that much of it.
     const size = Math.min(declared ?? limits.max_body_bytes, limits.max_body_bytes);
@@ -460,7 +472,7 @@ export function requestGuards(
   guards = new BodyGuards(services),
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const admitted = guards.admit(c.req.path, c.req.raw.headers, c.req.url);
+    const admitted = await guards.admit(c.req.path, c.req.raw.headers, c.req.url);
     if (admitted instanceof GatewayError) {
       return pathErrorResponse(c.req.path, admitted, c.get("requestId"));
     }
