@@ -114,7 +114,27 @@ describe("startRelay", () => {
     rest.write("b");
     rest.end("c");
     expect(await ended).toEqual({ complete: true, clientDisconnected: true });
-    expect([seen, decode(out.written), out.ended()]).toEqual([["a", "b", "c"], "A", false]);
+    expect([seen.join(""), decode(out.written), out.ended()]).toEqual(["abc", "A", false]);
+  });
+
+  it("reads what arrived in one tick as one chunk: one stage push, one write", async () => {
+    const { rest, options, ended } = setup();
+    const { stage, seen } = upperStage();
+    const out = sinkOf();
+    startRelay({ first: utf8.encode("a"), rest }, stage, options, out.sink);
+    // As undici hands over an HTTP chunk (an SSE frame) at a time, all in the same tick.
+    rest.write("b");
+    rest.write("c");
+    rest.write("d");
+    await new Promise((r) => setImmediate(r));
+    // Sent in the tick after it came, not held for more.
+    expect([seen, out.written.length]).toEqual([["a", "bcd"], 2]);
+    rest.write("e");
+    await new Promise((r) => setImmediate(r));
+    expect([seen, decode(out.written)]).toEqual([["a", "bcd", "e"], "ABCDE"]);
+    rest.end();
+    await ended;
+    expect(decode(out.written)).toBe("ABCDE<END>");
   });
 
   it("gives up draining at the byte limit and at the time limit", async () => {

@@ -54,7 +54,7 @@ export interface RelayOptions {
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * One stage per chunk instead of a chain of web streams; the upstream pauses while the client is
+ * One stage per read instead of a chain of web streams; the upstream pauses while the client is
  * full. A failure ends with `stage.fail`'s frames, not a cut connection; after a disconnect the
  * upstream is drained briefly for its usage, within `DEFAULT_DRAIN` (issue 15, item 4).
  */
@@ -72,7 +72,10 @@ const bytesOf = (output: Uint8Array | string) =>
 
 /**
  * A class, not a closure per step: one lives as long as each stream it relays. Only the three
- * listeners on the upstream are closures of their own.
+ * listeners on the upstream are closures of their own. The upstream is read, not let flow: undici
+ * hands over each HTTP chunk on its own (often one SSE frame), and a read takes everything that
+ * arrived in this tick at once, so the stage, the redaction and the socket see one piece where
+ * a 'data' listener saw dozens. Nothing waits past the tick it arrived in.
  */
 class RunningRelay implements Relay {
   private readonly rest: StartedUpstreamBody["rest"];
@@ -87,7 +90,7 @@ class RunningRelay implements Relay {
   private blocked = false;
   private stopKeepAlive: (() => void) | undefined = undefined;
   private drainTimer: ReturnType<typeof setTimeout> | undefined = undefined;
-  private readonly onData = (chunk: Uint8Array) => this.data(chunk);
+  private readonly onReadable = () => this.pump();
   private readonly onEnd = () => this.upstreamEnded();
   private readonly onError = (error: unknown) => this.fail(error);
 
@@ -103,27 +106,23 @@ class RunningRelay implements Relay {
     this.options = options;
     this.sink = sink;
     // All three are removed when the relay finishes (`once` would add a wrapper per listener).
-    rest.on("data", this.onData).on("end", this.onEnd).on("error", this.onError);
+    rest.on("readable", this.onReadable).on("end", this.onEnd).on("error", this.onError);
     this.data(upstream.first);
     // What the upstream delivered while the first chunk was on its way goes through now, in the
     // same tick, so a sink that coalesces one tick's writes (the Node server) sends it with the
-    // first chunk. `read` hands it to `onData`; it returns null once nothing more is buffered.
-    while (!this.ended && !this.blocked && rest.read() !== null);
+    // first chunk.
+    this.pump();
     // The upstream may have ended, or failed, while its first chunk was on the way here.
     if (!this.ended && rest.errored) this.fail(rest.errored);
     else if (!this.ended && rest.readableEnded) this.upstreamEnded();
-    if (!this.ended) {
-      if (options.keepAliveMs !== undefined) {
-        this.stopKeepAlive = everyPeriod(options.keepAliveMs, () => this.tick());
-      }
-      // `readFirstChunk` left it paused.
-      if (!this.blocked) rest.resume();
+    if (!this.ended && options.keepAliveMs !== undefined) {
+      this.stopKeepAlive = everyPeriod(options.keepAliveMs, () => this.tick());
     }
   }
 
   resume(): void {
     this.blocked = false;
-    if (!this.ended && !this.detached) this.rest.resume();
+    if (!this.ended && !this.detached) this.pump();
   }
 
   detach(): void {
@@ -135,13 +134,27 @@ class RunningRelay implements Relay {
       this.rest.destroy();
     }, this.options.drain.maxMs);
     this.drainTimer.unref();
-    this.rest.resume();
+    this.pump();
+  }
+
+  /**
+   * Takes everything buffered, as one chunk per read (`read()` joins what is buffered), while
+   * the client takes more or, after a disconnect, while draining. While the client is full the
+   * rest stays buffered, and the upstream socket stops once that buffer is full.
+   */
+  private pump(): void {
+    const rest = this.rest;
+    while (!this.ended && (this.detached || !this.blocked)) {
+      const chunk: Uint8Array | null = rest.read();
+      if (chunk === null) return;
+      this.data(chunk);
+    }
   }
 
   private finish(end: StreamEnd): void {
     if (this.ended) return;
     this.ended = true;
-    this.rest.off("data", this.onData).off("end", this.onEnd).off("error", this.onError);
+    this.rest.off("readable", this.onReadable).off("end", this.onEnd).off("error", this.onError);
     this.stopKeepAlive?.();
     clearTimeout(this.drainTimer);
     this.options.onEnd(end);
@@ -152,7 +165,6 @@ class RunningRelay implements Relay {
     this.outputSinceTick = true;
     if (!this.sink.write(bytesOf(output), typeof output === "string" ? output : text)) {
       this.blocked = true;
-      this.rest.pause();
     }
   }
 
