@@ -107,10 +107,10 @@ class RunningRelay implements Relay {
     this.sink = sink;
     // All three are removed when the relay finishes (`once` would add a wrapper per listener).
     rest.on("readable", this.onReadable).on("end", this.onEnd).on("error", this.onError);
-    this.data(upstream.first);
-    // What the upstream delivered while the first chunk was on its way goes through now, in the
-    // same tick, so a sink that coalesces one tick's writes (the Node server) sends it with the
-    // first chunk.
+    // What the upstream delivered while the first chunk was on its way (usually the whole rest
+    // of a short reply) goes through with it, as one piece, in this tick.
+    const behind: Uint8Array | null = rest.readableLength > 0 ? rest.read() : null;
+    this.data(behind === null ? upstream.first : Buffer.concat([upstream.first, behind]));
     this.pump();
     // The upstream may have ended, or failed, while its first chunk was on the way here.
     if (!this.ended && rest.errored) this.fail(rest.errored);
