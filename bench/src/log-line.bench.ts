@@ -3,8 +3,10 @@
 // channel-key redacting hook, tracing off), writing to /dev/null, for the line a completed call
 // leaves, a streamed one, and the same at warn (the line is not made). CPU µs per line, median
 // of 5 rounds. Divide by a call's CPU (`gateway-cpu.bench.ts --accounting on --log-level info`)
-// for the share.
-//   cd bench && node src/log-line.bench.ts
+// for the share. `--against` measures another checkout's log modules in the same run, in turn.
+//   cd bench && node src/log-line.bench.ts [--against ../../other-checkout]
+import { parseArgs } from "node:util";
 import { printLogLineCosts } from "../../apps/gateway/bench/log-lines.ts";
 
-printLogLineCosts();
+const { values: flags } = parseArgs({ options: { against: { type: "string" } } });
+await printLogLineCosts(flags.against);
