@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { writeInfoLine } from "./fields-line.ts";
 
 /**
  * A request's log: fixed fields (request id, endpoint, token id) added to each line. Cheaper
@@ -26,7 +27,9 @@ class FieldsLog implements RequestLog {
   }
 
   info(fields: Record<string, unknown>, message: string): void {
-    if (this.logger.isLevelEnabled("info")) this.logger.info({ ...this.base, ...fields }, message);
+    if (this.logger.isLevelEnabled("info")) {
+      writeInfoLine(this.logger, { ...this.base, ...fields }, message);
+    }
   }
 
   error(fields: Record<string, unknown>, message: string): void {
