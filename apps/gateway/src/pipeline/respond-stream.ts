@@ -126,7 +126,11 @@ function stageFor(
   fill: FillContext,
   accumulator?: StreamAccumulator,
 ): RelayStage {
+  // The stage's closures live as long as the stream, and V8 keeps a scope's captured variables
+  // for all of them: they read these, never `request`, which holds the client's body twice.
   const format = request.endpoint.format;
+  const requestId = request.requestId;
+  const showComments = comments(request);
   const { upstreamCodec } = PROTOCOLS[committed.candidate.channel.protocol];
   const onEvent =
     accumulator === undefined
@@ -160,10 +164,10 @@ function stageFor(
       framing,
       onEvent,
       failed: upstreamStreamFailed,
-      fallback: (event) => framesOf(format, event, request.requestId),
+      fallback: (event) => framesOf(format, event, requestId),
       // The headers went before the stream's own warnings were known: an SSE client finds them
       // in a comment at the end (a JSON-array stream has no comments; the log keeps them).
-      closing: () => (comments(request) ? warningsComment(outcome.streamWarnings) : ""),
+      closing: () => (showComments ? warningsComment(outcome.streamWarnings) : ""),
     });
   }
   // Same format: the upstream speaks the client's own wire, and its codec knows which frames the
@@ -190,9 +194,9 @@ function stageFor(
   outcome.skippedChars = () => watch.skippedChars();
   const failure = (error: unknown) => {
     outcome.error = { status: 502, type: "bad_gateway", message: String(error) };
-    return framesOf(format, upstreamStreamFailed(error), request.requestId);
+    return framesOf(format, upstreamStreamFailed(error), requestId);
   };
-  const ending = () => (cut === undefined ? [] : framesOf(format, cut, request.requestId));
+  const ending = () => (cut === undefined ? [] : framesOf(format, cut, requestId));
   const keep = committed.prepared.injectedUsage ? keepAllButUsageOnly : keepAll;
   // The reply names the model as the client did. Chat and Gemini name it in every frame, so only
   // a name that differs costs the fast path its unparsed runs; messages name it once, up front.
@@ -205,7 +209,6 @@ function stageFor(
   // The fields the client's format always has that the provider may leave out (message_start's
   // stop_details, an error's request id): edits of the frames the rename sees.
   const relayEdit = CLIENT_PROTOCOLS[format].relayEdits?.frame;
-  const requestId = request.requestId;
   const edit = relayEdit === undefined ? undefined : (text: string) => relayEdit(text, requestId);
   const rewrite =
     rename === undefined || edit === undefined

@@ -19,6 +19,7 @@ import {
   stateFields,
   storedBody,
 } from "../responses/record-response.ts";
+import { type WrittenPlan, writtenPlan } from "../responses/stored-state.ts";
 import { routeForEndpoint } from "../routing/model-router.ts";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import { asDatabaseError, isDatabaseUnavailable } from "../storage/database-unavailable.ts";
@@ -246,7 +247,8 @@ export async function runGeneration(
   const streamClosed = services.metrics?.streamOpened(endpoint.name, started);
   const { response, settled, accumulated } = streamReply(services, request, committed);
   whenSettled(services, settled, {
-    plan,
+    // Its row holds the conversation already: the settling stream keeps none of it.
+    plan: plan === undefined ? undefined : writtenPlan(plan),
     accumulated,
     streamClosed,
     genAi,
@@ -262,7 +264,7 @@ export async function runGeneration(
 
 /** What a stream's end settles: its stored response, its span, its charge and its log line. */
 interface StreamSettlement {
-  readonly plan: GenerationRequest["stored"];
+  readonly plan: WrittenPlan | undefined;
   readonly accumulated: ((endedOnly: boolean) => CanonicalResponse) | undefined;
   readonly streamClosed: (() => void) | undefined;
   readonly genAi: GenAiCall;

@@ -4,7 +4,7 @@ import { responses, type StoredItem } from "@interlingua/fmt-responses";
 import type { GatewayServices } from "../services/gateway-services.ts";
 import type { StoredStatus } from "../storage/response-store.ts";
 import { echoFields } from "./echo-fields.ts";
-import type { StorePlan } from "./stored-state.ts";
+import type { StorePlan, WrittenPlan } from "./stored-state.ts";
 
 // The back of a stateful Responses call: the response is written when the call starts
 // (`in_progress`) and finished with the Responses object its client got, whichever envelope
@@ -17,7 +17,7 @@ const DAY_MS = 86_400_000;
  * gets): the settings it repeats, from the plan or, for `store: false`, from the request's body.
  */
 export const stateFields = (
-  plan: StorePlan | undefined,
+  plan: WrittenPlan | undefined,
   wire?: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> => ({
   ...(plan?.echo ?? (wire === undefined ? {} : echoFields(wire))),
@@ -28,7 +28,7 @@ export const stateFields = (
 
 /** The Responses object of a call not finished yet. */
 export function openBody(
-  plan: StorePlan,
+  plan: WrittenPlan,
   model: string,
   status: StoredStatus,
 ): Record<string, unknown> {
@@ -72,7 +72,10 @@ export async function beginStored(
 }
 
 /** The Responses object kept for a canonical response (its id is already the plan's). */
-export function storedBody(response: CanonicalResponse, plan: StorePlan): Record<string, unknown> {
+export function storedBody(
+  response: CanonicalResponse,
+  plan: WrittenPlan,
+): Record<string, unknown> {
   const object = responses.response.render(response) as unknown as Record<string, unknown>;
   return { ...object, ...stateFields(plan) };
 }
@@ -82,7 +85,7 @@ const STATUSES: readonly StoredStatus[] = ["completed", "incomplete", "failed"];
 /** Finishes the stored response with the object its client got; false when it was not open. */
 export async function finishStored(
   services: GatewayServices,
-  plan: StorePlan,
+  plan: WrittenPlan,
   body: Record<string, unknown>,
   /** The upstream protocol that made the output. */
   origin?: string,
@@ -102,7 +105,7 @@ export async function finishStored(
 
 /** A call that failed (before or during its reply) leaves its stored response `failed`. */
 export function failedBody(
-  plan: StorePlan,
+  plan: WrittenPlan,
   model: string,
   error: Pick<GatewayError, "message"> & { code?: string | number | undefined; type?: string },
 ): Record<string, unknown> {
@@ -118,7 +121,7 @@ export function failedBody(
  */
 export async function recordQuietly(
   services: GatewayServices,
-  plan: StorePlan,
+  plan: WrittenPlan,
   write: () => Promise<unknown>,
 ): Promise<void> {
   try {

@@ -37,6 +37,15 @@ export interface StorePlan {
   readonly echo?: Readonly<Record<string, unknown>>;
 }
 
+/** A plan whose response row is written: what finishing it reads (its input is kept already). */
+export type WrittenPlan = Omit<StorePlan, "inputItems">;
+
+/** `plan` without its conversation, for what outlives the call's start (a stream's settling). */
+export function writtenPlan(plan: StorePlan): WrittenPlan {
+  const { inputItems, ...written } = plan;
+  return written;
+}
+
 export interface StoredState {
   wire: Record<string, unknown>;
   plan: StorePlan | undefined;

@@ -495,6 +495,9 @@ export function requestChannel(
   signal?: AbortSignal,
 ): Promise<Dispatcher.ResponseData> {
   const options: Dispatcher.RequestOptions = channelDispatchOptions(channel, request);
+  // undici's request API keeps the body it was given for the call's life and sends a Buffer made
+  // from it: given that Buffer, a stream holds its prompt once, not twice (stream-heap bench).
+  if (typeof options.body === "string") options.body = Buffer.from(options.body);
   if (signal !== undefined) options.signal = signal;
   return dispatcher.request(options);
 }
