@@ -142,9 +142,10 @@ describe("a stream held open", () => {
       const readers = await hold(STREAMS);
       const perStream = (heapUsed() - before) / STREAMS;
       // A prompt kept as the parsed body, its canonical form or the upstream body's text would be
-      // PROMPT_BYTES or more per stream; the relay itself is tens of kilobytes.
+      // PROMPT_BYTES or more per stream; the relay itself is tens of kilobytes, and the margin
+      // takes what the rest of the worker allocates meanwhile.
       expect(perStream, `${Math.round(perStream / 1024)} KiB held per stream`).toBeLessThan(
-        PROMPT_BYTES / 4,
+        PROMPT_BYTES / 2,
       );
       await finish(readers);
     },
