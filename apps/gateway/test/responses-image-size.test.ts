@@ -33,7 +33,12 @@ const withImage = (imageUrl: string, extra: Record<string, unknown> = {}) => ({
 describe("images in a responses request", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({});
+    // A continuation sends the stored 28 MB image on to the simulator: on a busy machine its
+    // reply takes longer than the stack's 2 s default.
+    stack = await startStack(
+      {},
+      { timeouts: { headersMs: 30_000, bodyMs: 30_000, connectMs: 5000 } },
+    );
   });
   afterAll(() => stack.close());
   const url = () => `${stack.gateway.url}/v1/responses`;
