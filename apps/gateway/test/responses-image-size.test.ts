@@ -69,7 +69,10 @@ describe("images in a responses request", () => {
       { model: "txtA-5", input: "and the colours?", previous_response_id: first.json.id },
       bare,
     );
-    expect(next.status, next.text.slice(0, 300)).toBe(200);
+    // A failure names its cause, which only the log line has.
+    const failed = () =>
+      `${next.text.slice(0, 300)} ${JSON.stringify(stack.logs().filter((line) => line["status"] === 502))}`;
+    expect(next.status, failed()).toBe(200);
     expect(next.json).toMatchObject({ previous_response_id: first.json.id, store: true });
     const items = await fetch(`${url()}/${next.json.id}/input_items?order=asc`, { headers: bare });
     const types = ((await items.json()).data as { content?: unknown }[]).map((item) =>

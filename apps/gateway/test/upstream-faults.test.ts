@@ -170,6 +170,18 @@ describe("upstream faults", () => {
     expect(res.json.error.type).toBe("bad_gateway");
   });
 
+  it("a connection closed before any answer, on the last channel, is tried once more", async () => {
+    // As an upstream closes a pooled keep-alive connection just as a call goes out on it.
+    const { path, body } = chat("txtA-5", "[[fault:reset-after=0,times=1]] once more");
+    const res = await postJson(url(path), body);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.choices[0].message.content).toBe("echo: once more");
+    const requestId = res.headers.get("x-request-id");
+    await eventually(() => completed(stack).some((l) => l["requestId"] === requestId));
+    const line = completed(stack).find((l) => l["requestId"] === requestId)!;
+    expect(attemptsOf(line)).toEqual(["oa:connection", "oa:ok"]);
+  });
+
   it("a reset mid-stream ends the client's stream with an error event (cross-format)", async () => {
     const { path, body } = chat("txtB-sonnet-4-6", "[[fault:reset-after=3]] [[len:40]]", true);
     const res = await postJson(url(path), body);

@@ -75,7 +75,7 @@ async function send(
     // The client's signal stays on the call: its leaving also ends a body being relayed.
     response = await requestChannel(agent, candidate.channel, { path, ...request }, signal);
   } catch (error) {
-    return { kind: "failed", failure: failureFromError(error) };
+    return { kind: "failed", failure: failureFromError(error, true) };
   }
   if (response.statusCode >= 200 && response.statusCode < 300) {
     const type = response.headers["content-type"];

@@ -36,6 +36,13 @@ const ROUTES: Record<string, (res: ServerResponse) => void> = {
   "/bad/call": (res) => res.writeHead(400).end('{"error":{"message":"your mistake"}}'),
   // Answers only when the client goes away (never, on its own).
   "/slow/call": () => {},
+  // Closes the connection without a word, as an upstream does to a keep-alive connection it let
+  // go idle just as a call went out on it: the first time only, or every time.
+  "/reset-once/call": (res) => {
+    if (resets++ === 0) res.socket?.destroy();
+    else res.writeHead(200, { "content-type": "text/plain" }).end("fine");
+  },
+  "/reset/call": (res) => res.socket?.destroy(),
   // A stream: a first chunk, then open until the client ends it.
   "/stream/call": (res) => {
     res.writeHead(200, { "content-type": "text/event-stream" });
@@ -43,6 +50,7 @@ const ROUTES: Record<string, (res: ServerResponse) => void> = {
   },
 };
 
+let resets = 0;
 let server: Server;
 let base: string;
 const agent = new Agent();
@@ -91,7 +99,7 @@ const sending = (signal?: AbortSignal): ChannelTrier<Dispatcher.ResponseData["bo
       try {
         response = await requestChannel(agent, candidate.channel, { path: "/call" }, signal);
       } catch (error) {
-        return { kind: "failed", failure: failureFromError(error) };
+        return { kind: "failed", failure: failureFromError(error, true) };
       }
       if (response.statusCode < 300) {
         return { kind: "ok", value: response.body, held: response.body };
@@ -148,6 +156,41 @@ describe("callChannel", () => {
     expect(seenKeys["/ok/call"]).toBe("Bearer key-ok");
     expect(router.health.view("down")).toMatchObject({ calls: 1 });
     expect(router.health.view("ok")).toMatchObject({ calls: 1 });
+  });
+
+  it("sends once more, on a fresh connection, a call whose connection closed unanswered", async () => {
+    const { router, call } = setup();
+    resets = 0;
+    const c = call([channel("flaky", "reset-once")]);
+    const result = await callChannel(c, sending());
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(await result.value.text()).toBe("fine");
+    expect(outcomes(c.attempts)).toEqual([
+      ["flaky", "connection", undefined],
+      ["flaky", "ok", undefined],
+    ]);
+    // The first close says nothing of the channel's health: only the try that counted does.
+    expect(router.health.view("flaky")).toMatchObject({ calls: 1, errors: 0 });
+  });
+
+  it("with another channel left, goes there instead; the last one is tried twice", async () => {
+    const { call } = setup();
+    const c = call([channel("closing", "reset"), channel("ok", "ok")]);
+    expect((await callChannel(c, sending())).ok).toBe(true);
+    expect(outcomes(c.attempts)).toEqual([
+      ["closing", "connection", undefined],
+      ["ok", "ok", undefined],
+    ]);
+    const alone = call([channel("closing", "reset")]);
+    expect(await callChannel(alone, sending())).toMatchObject({
+      ok: false,
+      error: { status: 502 },
+    });
+    expect(outcomes(alone.attempts)).toEqual([
+      ["closing", "connection", undefined],
+      ["closing", "connection", undefined],
+    ]);
   });
 
   it("does not fall back on the caller's 4xx: the upstream's error is final", async () => {

@@ -92,7 +92,7 @@ export async function callChannel<T>(
 ): Promise<ChannelCallResult<T>> {
   const { router, signal } = call;
   let lastError: GatewayError | undefined;
-  for (const candidate of call.candidates) {
+  for (const [index, candidate] of call.candidates.entries()) {
     const { channel } = candidate;
     const record = attemptRecorder(call.attempts, channel.name);
     const circuit = breakerKey(channel.name, candidate.upstreamModel);
@@ -114,8 +114,11 @@ export async function callChannel<T>(
     let tried = await holdingSlot(slot.release, () =>
       trier.attempt(candidate, { again: false, traced }),
     );
-    if (tried.kind === "failed" && (await trier.staleCache?.(tried.failure)) === true) {
-      record("stale-cache", statusOf(tried.failure));
+    const last = index === call.candidates.length - 1;
+    const retry =
+      tried.kind === "failed" ? await sameChannelRetry(trier, tried.failure, last) : undefined;
+    if (retry !== undefined && signal?.aborted !== true) {
+      record(retry.outcome, statusOf(retry.failure));
       const again = await router.slots.acquire(channel, signal);
       if (!again.ok) {
         if (again.reason === "aborted") return gone(record);
@@ -124,7 +127,7 @@ export async function callChannel<T>(
         continue;
       }
       tried = await holdingSlot(again.release, () =>
-        trier.attempt(candidate, { again: true, traced }),
+        trier.attempt(candidate, { again: retry.again, traced }),
       );
     }
     if (tried.kind === "refused") {
@@ -152,6 +155,26 @@ export async function callChannel<T>(
     if (!policy.retry) break;
   }
   return { ok: false, error: lastError ?? noChannelAvailable(), clientGone: false };
+}
+
+/**
+ * Whether a failed try goes once more to the same channel, and how: a cache the upstream no
+ * longer has is re-created (`again`). A connection it closed before answering is replaced by a
+ * fresh one when no other channel is left (another channel is a fresh connection already); the
+ * providers' own SDKs retry connection errors the same way.
+ */
+async function sameChannelRetry<T>(
+  trier: ChannelTrier<T>,
+  failure: UpstreamFailure,
+  last: boolean,
+): Promise<
+  { outcome: AttemptRecord["outcome"]; again: boolean; failure: UpstreamFailure } | undefined
+> {
+  if ((await trier.staleCache?.(failure)) === true)
+    return { outcome: "stale-cache", again: true, failure };
+  if (last && failure.kind === "connection" && failure.closedUnanswered === true)
+    return { outcome: "connection", again: false, failure };
+  return undefined;
 }
 
 /**
@@ -276,7 +299,7 @@ export async function sendUpstream(
     const request = channelRequestOf(prepared, options);
     response = await requestChannel(agent, prepared.channel, request, options.signal);
   } catch (error) {
-    return { ok: false, failure: failureFromError(error) };
+    return { ok: false, failure: failureFromError(error, true) };
   }
   if (response.statusCode >= 200 && response.statusCode < 300) {
     return { ok: true, status: response.statusCode, body: response.body };
@@ -418,7 +441,7 @@ class TextHandler implements Dispatcher.DispatchHandler {
       this.#finish({ ok: false, failure: this.#statusFailure() });
       return;
     }
-    this.#finish({ ok: false, failure: failureFromError(error) });
+    this.#finish({ ok: false, failure: failureFromError(error, this.#status === 0) });
   }
 
   #ok(): boolean {

@@ -2,7 +2,16 @@
 export type UpstreamFailure =
   | { kind: "status"; status: number; body: unknown; retryAfter?: string }
   | { kind: "timeout"; message: string }
-  | { kind: "connection"; message: string }
+  | {
+      kind: "connection";
+      message: string;
+      /**
+       * The connection closed before the upstream answered a status: most often a pooled one it
+       * had let go idle just as the call went out on it (its keep-alive ran out while this side's
+       * event loop was busy). Tried once more on a fresh connection (`callChannel`).
+       */
+      closedUnanswered?: boolean;
+    }
   | { kind: "malformed"; message: string };
 
 const TIMEOUT_CODES = new Set([
@@ -37,13 +46,22 @@ export function statusFailure(
   };
 }
 
-/** Maps a thrown network error to a failure; undici names its timeouts by code. */
-export function failureFromError(error: unknown): UpstreamFailure {
+/** A connection the other side closed (reset, broken pipe, undici's "other side closed"). */
+const CLOSED_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
+
+/**
+ * Maps a thrown network error to a failure; undici names its timeouts by code. `unanswered`:
+ * no status had come back when it was thrown.
+ */
+export function failureFromError(error: unknown, unanswered = false): UpstreamFailure {
   const code = (error as { code?: string } | null)?.code ?? "";
   const message = error instanceof Error ? error.message : String(error);
-  return TIMEOUT_CODES.has(code)
-    ? { kind: "timeout", message: `${code}: ${message}` }
-    : { kind: "connection", message: code ? `${code}: ${message}` : message };
+  if (TIMEOUT_CODES.has(code)) return { kind: "timeout", message: `${code}: ${message}` };
+  return {
+    kind: "connection",
+    message: code ? `${code}: ${message}` : message,
+    ...(unanswered && CLOSED_CODES.has(code) ? { closedUnanswered: true } : {}),
+  };
 }
 
 export interface FailurePolicy {
