@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCRIPTED_KEY } from "./scripted-upstream.ts";
+import { SCRIPTED_KEY, sse } from "./scripted-upstream.ts";
 import { KEY, type Stack, startStack } from "./stack.ts";
 
 // A held stream costs what its relay needs, not its request: with thousands open (issue 30's
@@ -18,14 +18,14 @@ const heapUsed = () => {
   return process.memoryUsage().heapUsed;
 };
 
-const chunk = (fields: Record<string, unknown>) =>
-  `data: ${JSON.stringify({
-    id: "chatcmpl-held",
-    object: "chat.completion.chunk",
-    created: 1,
-    model: "txtA-5",
-    ...fields,
-  })}\n\n`;
+/** A chat chunk with `choices`. */
+const chunk = (choices: unknown[]) => ({
+  id: "chatcmpl-held",
+  object: "chat.completion.chunk",
+  created: 1,
+  model: "txtA-5",
+  choices,
+});
 
 describe("a stream held open", () => {
   // The upstream reads each request to its end, keeping nothing of it, answers its first chunk
@@ -36,18 +36,16 @@ describe("a stream held open", () => {
     req.on("end", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(
-        chunk({
-          choices: [{ index: 0, delta: { role: "assistant", content: "Hi" }, finish_reason: null }],
-        }),
+        sse([
+          chunk([{ index: 0, delta: { role: "assistant", content: "Hi" }, finish_reason: null }]),
+        ]),
       );
       held.push(res);
     });
   });
   const release = () => {
     for (const res of held.splice(0))
-      res.end(
-        `${chunk({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}data: [DONE]\n\n`,
-      );
+      res.end(sse([chunk([{ index: 0, delta: {}, finish_reason: "stop" }]), "[DONE]"]));
   };
   let stack: Stack;
   beforeAll(async () => {

@@ -114,11 +114,11 @@ export async function callChannel<T>(
     let tried = await holdingSlot(slot.release, () =>
       trier.attempt(candidate, { again: false, traced }),
     );
+    const first = tried.kind === "failed" ? tried.failure : undefined;
     const last = index === call.candidates.length - 1;
-    const retry =
-      tried.kind === "failed" ? await sameChannelRetry(trier, tried.failure, last) : undefined;
-    if (retry !== undefined && signal?.aborted !== true) {
-      record(retry.outcome, statusOf(retry.failure));
+    const retry = first && (await sameChannelRetry(trier, first, last));
+    if (first !== undefined && retry !== undefined && signal?.aborted !== true) {
+      record(retry.outcome, statusOf(first));
       const again = await router.slots.acquire(channel, signal);
       if (!again.ok) {
         if (again.reason === "aborted") return gone(record);
@@ -167,13 +167,10 @@ async function sameChannelRetry<T>(
   trier: ChannelTrier<T>,
   failure: UpstreamFailure,
   last: boolean,
-): Promise<
-  { outcome: AttemptRecord["outcome"]; again: boolean; failure: UpstreamFailure } | undefined
-> {
-  if ((await trier.staleCache?.(failure)) === true)
-    return { outcome: "stale-cache", again: true, failure };
+): Promise<{ outcome: AttemptRecord["outcome"]; again: boolean } | undefined> {
+  if ((await trier.staleCache?.(failure)) === true) return { outcome: "stale-cache", again: true };
   if (last && failure.kind === "connection" && failure.closedUnanswered === true)
-    return { outcome: "connection", again: false, failure };
+    return { outcome: "connection", again: false };
   return undefined;
 }
 
